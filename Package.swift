@@ -1,0 +1,89 @@
+// swift-tools-version:6.1
+// FSIndex: Spotlight-class file search for Linux.
+//
+// The folder tree is the data flow: Crawling -> Extraction -> Attributes -> Indexing -> Querying,
+// glued by Updating (one crawl into the index) and the thin executables `fsindex` and `fsfind`.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "FSIndex",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "fsindex", targets: ["fsindex"]),
+        .executable(name: "fsfind", targets: ["fsfind"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries of the field, through tiny system-library shims.
+        .systemLibrary(name: "CMagic", providers: [.apt(["libmagic-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // Linux calls the Glibc module does not export (statx, prctl, ...).
+        .target(name: "CSysShims"),
+
+        // Stage 0: the vocabulary. Imports nothing of ours.
+        .target(name: "Attributes", swiftSettings: strict),
+        // Stage 1: roots, the byte-exact directory walker, exclusion rules, file facts.
+        .target(name: "Crawling", dependencies: [
+            "CSysShims",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        // Stage 2: a file's facts and bytes in, an attribute set out.
+        .target(name: "Extraction", dependencies: [
+            "Attributes", "Crawling", "CMagic", "CLibXML2",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
+        .target(name: "Indexing", dependencies: [
+            "Attributes",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        // Stage 4: queries over the store.
+        .target(name: "Querying", dependencies: [
+            "Attributes", "Indexing",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        // Glue for one crawl: walk, extract, write batches; plus the TOML settings.
+        .target(name: "Updating", dependencies: [
+            "Attributes", "Crawling", "Extraction", "Indexing",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ], swiftSettings: strict),
+
+        .executableTarget(name: "fsindex", dependencies: [
+            "Attributes", "Crawling", "Extraction", "Indexing", "Querying", "Updating",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        .executableTarget(name: "fsfind", dependencies: [
+            "Attributes", "Indexing", "Querying",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+
+        .target(name: "TestSupport", dependencies: [
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], path: "Tests/TestSupport"),
+        .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),
+        .testTarget(name: "CrawlingTests", dependencies: ["Crawling", "TestSupport"]),
+        .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "Crawling", "Attributes", "TestSupport"]),
+        .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport"]),
+        .testTarget(name: "QueryingTests", dependencies: ["Querying", "Indexing", "Attributes", "TestSupport"]),
+        .testTarget(name: "UpdatingTests", dependencies: ["Updating", "Indexing", "Querying", "Attributes", "TestSupport"]),
+        .testTarget(name: "CommandTests", dependencies: ["TestSupport"]),
+    ]
+)

@@ -1,0 +1,84 @@
+/// The name of one attribute, spelled as Core Spotlight spells it (`CSSearchableItemAttributeSet`),
+/// in camelCase. These names are the JSON keys everywhere (`fsindex show --json`, `fsfind --json`).
+///
+/// For example: `AttributeKey.title`, `AttributeKey("pixelWidth")`.
+public struct AttributeKey: RawRepresentable, Hashable, Comparable, Sendable, Codable,
+    ExpressibleByStringLiteral, CustomStringConvertible
+{
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+}
+
+extension AttributeKey {
+    // File-system facts.
+    public static let path: Self = "path"
+    public static let name: Self = "name"
+    public static let displayName: Self = "displayName"
+    public static let fileSize: Self = "fileSize"
+    public static let contentModificationDate: Self = "contentModificationDate"
+    public static let contentCreationDate: Self = "contentCreationDate"
+    public static let attributeChangeDate: Self = "attributeChangeDate"
+    public static let lastUsedDate: Self = "lastUsedDate"
+    public static let ownerName: Self = "ownerName"
+    public static let groupName: Self = "groupName"
+    public static let fileIdentifier: Self = "fileIdentifier"
+    public static let filePermissions: Self = "filePermissions"
+    public static let symlinkTarget: Self = "symlinkTarget"
+    public static let domainIdentifier: Self = "domainIdentifier"
+    // Type.
+    public static let contentType: Self = "contentType"
+    public static let contentTypeTree: Self = "contentTypeTree"
+    public static let mimeType: Self = "mimeType"
+    public static let kind: Self = "kind"
+    // Content.
+    public static let textContent: Self = "textContent"
+    public static let title: Self = "title"
+    public static let subject: Self = "subject"
+    public static let authors: Self = "authors"
+    public static let keywords: Self = "keywords"
+    public static let contentDescription: Self = "contentDescription"
+    public static let language: Self = "language"
+    public static let encoding: Self = "encoding"
+    public static let generator: Self = "creator"
+    // Bookkeeping.
+    public static let extractionError: Self = "extractionError"
+    public static let textTruncated: Self = "textTruncated"
+}
+
+/// The kind of value an attribute holds, so that stored JSON decodes back to the right type and
+/// queries compare like with like.
+public enum AttributeValueType: Sendable, Hashable {
+    case string, strings, integer, double, date, bool
+}
+
+extension AttributeKey {
+    /// The value type of the well-known attributes; `nil` for names we do not know.
+    public var valueType: AttributeValueType? { Self.types[self] }
+
+    /// Every attribute FSIndex knows by name, with its type.
+    public static let types: [AttributeKey: AttributeValueType] = [
+        .path: .string, .name: .string, .displayName: .string, .fileSize: .integer,
+        .contentModificationDate: .date, .contentCreationDate: .date, .attributeChangeDate: .date,
+        .lastUsedDate: .date, .ownerName: .string, .groupName: .string, .fileIdentifier: .string,
+        .filePermissions: .string, .symlinkTarget: .string, .domainIdentifier: .string,
+        .contentType: .string, .contentTypeTree: .strings, .mimeType: .string, .kind: .string,
+        .textContent: .string, .title: .string, .subject: .string, .authors: .strings,
+        .keywords: .strings, .contentDescription: .string, .language: .string, .encoding: .string,
+        .generator: .string, .extractionError: .string, .textTruncated: .bool,
+    ]
+
+    /// Attributes whose words go into the full-text index beside the name, title and text.
+    public static let otherTextKeys: [AttributeKey] = [.subject, .authors, .keywords, .contentDescription, .generator]
+}

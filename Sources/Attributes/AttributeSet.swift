@@ -1,0 +1,128 @@
+import FoundationEssentials
+
+/// The attributes of one item, after Core Spotlight's `CSSearchableItemAttributeSet`.
+///
+/// A plain dictionary from `AttributeKey` to `AttributeValue`, with typed accessors for the
+/// attributes every stage uses. It encodes to a flat JSON object whose keys are the attribute
+/// names: strings, numbers, booleans, arrays of strings, and dates as ISO 8601 strings. Decoding
+/// uses `AttributeKey.valueType` to turn those strings back into dates.
+///
+/// For example:
+/// ```swift
+/// var set = AttributeSet()
+/// set.title = "Annual report"
+/// set[.fileSize] = .integer(4096)
+/// ```
+public struct AttributeSet: Sendable, Hashable {
+    public private(set) var values: [AttributeKey: AttributeValue]
+
+    public init(_ values: [AttributeKey: AttributeValue] = [:]) { self.values = values }
+
+    public subscript(key: AttributeKey) -> AttributeValue? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+
+    public var keys: [AttributeKey] { values.keys.sorted() }
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// Adds `other`'s values, replacing ours where both have one.
+    public mutating func merge(_ other: AttributeSet) {
+        values.merge(other.values) { _, new in new }
+    }
+
+    public func removing(_ key: AttributeKey) -> AttributeSet {
+        var copy = self
+        copy.values[key] = nil
+        return copy
+    }
+
+    // MARK: Typed accessors
+
+    public func string(_ key: AttributeKey) -> String? { values[key]?.stringValue }
+    public func strings(_ key: AttributeKey) -> [String] { values[key]?.textValues ?? [] }
+    public func integer(_ key: AttributeKey) -> Int64? { values[key]?.integerValue }
+    public func date(_ key: AttributeKey) -> Date? { values[key]?.dateValue }
+
+    public mutating func set(_ key: AttributeKey, _ string: String?) {
+        values[key] = string.map(AttributeValue.string)
+    }
+
+    public var title: String? {
+        get { string(.title) }
+        set { set(.title, newValue) }
+    }
+    public var textContent: String? {
+        get { string(.textContent) }
+        set { set(.textContent, newValue) }
+    }
+    public var contentType: ContentType? {
+        get { string(.contentType).map(ContentType.init(rawValue:)) }
+        set { set(.contentType, newValue?.rawValue) }
+    }
+    public var contentTypeTree: [ContentType] {
+        get { strings(.contentTypeTree).map(ContentType.init(rawValue:)) }
+        set { values[.contentTypeTree] = newValue.isEmpty ? nil : .strings(newValue.map(\.rawValue)) }
+    }
+    public var kind: String? {
+        get { string(.kind) }
+        set { set(.kind, newValue) }
+    }
+    public var fileSize: Int64? {
+        get { integer(.fileSize) }
+        set { values[.fileSize] = newValue.map(AttributeValue.integer) }
+    }
+}
+
+extension AttributeSet: Codable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        var values: [AttributeKey: AttributeValue] = [:]
+        for k in c.allKeys {
+            let key = AttributeKey(k.stringValue)
+            switch key.valueType {
+            case .date?:
+                let s = try c.decode(String.self, forKey: k)
+                guard let d = AttributeValue.parseISO8601(s) else {
+                    throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "not an ISO 8601 date: \(s)")
+                }
+                values[key] = .date(d)
+            case .integer?: values[key] = .integer(try c.decode(Int64.self, forKey: k))
+            case .double?: values[key] = .double(try c.decode(Double.self, forKey: k))
+            case .bool?: values[key] = .bool(try c.decode(Bool.self, forKey: k))
+            case .strings?: values[key] = .strings(try c.decode([String].self, forKey: k))
+            case .string?: values[key] = .string(try c.decode(String.self, forKey: k))
+            case nil:
+                // Unknown names: infer from the JSON type.
+                if let b = try? c.decode(Bool.self, forKey: k) { values[key] = .bool(b) }
+                else if let i = try? c.decode(Int64.self, forKey: k) { values[key] = .integer(i) }
+                else if let d = try? c.decode(Double.self, forKey: k) { values[key] = .double(d) }
+                else if let a = try? c.decode([String].self, forKey: k) { values[key] = .strings(a) }
+                else { values[key] = .string(try c.decode(String.self, forKey: k)) }
+            }
+        }
+        self.values = values
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        for key in keys {
+            let k = Key(stringValue: key.rawValue)
+            switch values[key]! {
+            case .string(let s): try c.encode(s, forKey: k)
+            case .strings(let a): try c.encode(a, forKey: k)
+            case .integer(let i): try c.encode(i, forKey: k)
+            case .double(let d): try c.encode(d, forKey: k)
+            case .bool(let b): try c.encode(b, forKey: k)
+            case .date(let d): try c.encode(AttributeValue.iso8601(d), forKey: k)
+            }
+        }
+    }
+}

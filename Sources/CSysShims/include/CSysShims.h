@@ -1,0 +1,26 @@
+#pragma once
+#include <stdint.h>
+#include <sys/types.h>
+
+/// The subset of statx(2) that FSIndex uses. Birth time is only valid when `has_birth` is 1
+/// (the file system must report STATX_BTIME: ext4, btrfs, xfs and tmpfs do; overlayfs may not).
+struct shim_statx {
+    uint32_t mode;
+    uint32_t uid;
+    uint32_t gid;
+    uint32_t nlink;
+    uint64_t ino;
+    uint64_t size;
+    uint64_t blocks;
+    uint64_t dev;          /* makedev(major, minor) */
+    int64_t atime_ns;
+    int64_t mtime_ns;
+    int64_t ctime_ns;
+    int64_t btime_ns;
+    int has_birth;
+};
+
+/// statx relative to `dirfd` without following a final symlink. Returns 0 or -1 with errno set.
+int shim_statx(int dirfd, const char *path, struct shim_statx *out);
+/// statx of an open descriptor. Returns 0 or -1 with errno set.
+int shim_fstatx(int fd, struct shim_statx *out);

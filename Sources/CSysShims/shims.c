@@ -1,0 +1,37 @@
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include "CSysShims.h"
+
+static int64_t ns(struct statx_timestamp t) { return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec; }
+
+static int fill(int rc, struct statx *sx, struct shim_statx *out) {
+    if (rc != 0) return rc;
+    out->mode = sx->stx_mode;
+    out->uid = sx->stx_uid;
+    out->gid = sx->stx_gid;
+    out->nlink = sx->stx_nlink;
+    out->ino = sx->stx_ino;
+    out->size = sx->stx_size;
+    out->blocks = sx->stx_blocks;
+    out->dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
+    out->atime_ns = ns(sx->stx_atime);
+    out->mtime_ns = ns(sx->stx_mtime);
+    out->ctime_ns = ns(sx->stx_ctime);
+    out->has_birth = (sx->stx_mask & STATX_BTIME) ? 1 : 0;
+    out->btime_ns = out->has_birth ? ns(sx->stx_btime) : 0;
+    return 0;
+}
+
+int shim_statx(int dirfd, const char *path, struct shim_statx *out) {
+    struct statx sx;
+    int rc = statx(dirfd, path, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, STATX_BASIC_STATS | STATX_BTIME, &sx);
+    return fill(rc, &sx, out);
+}
+
+int shim_fstatx(int fd, struct shim_statx *out) {
+    struct statx sx;
+    int rc = statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &sx);
+    return fill(rc, &sx, out);
+}

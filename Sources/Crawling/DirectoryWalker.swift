@@ -1,0 +1,137 @@
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Options for one walk.
+public struct WalkOptions: Sendable, Hashable {
+    public var exclusions: ExclusionRules
+    /// Stay on the root's file system (do not descend into mount points), like `find -xdev`.
+    public var oneFileSystem: Bool
+
+    public init(exclusions: ExclusionRules = ExclusionRules(), oneFileSystem: Bool = true) {
+        self.exclusions = exclusions
+        self.oneFileSystem = oneFileSystem
+    }
+}
+
+/// A problem met during a walk; the walk goes on.
+public struct WalkProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    public var path: FilePath
+    public var errno: Errno?
+    public var reason: String
+
+    public init(path: FilePath, errno: Errno?, reason: String) {
+        self.path = path
+        self.errno = errno
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+}
+
+/// Walks a tree from a root and reports every entry's `FileFacts`, keeping names as bytes from
+/// end to end (`readdir` names into `FilePath`, never through `String`).
+///
+/// A key design decision: the walk is iterative over absolute paths, with an explicit stack, so a
+/// 10,000-deep tree cannot overflow the call stack or run out of file descriptors (one directory
+/// is open at a time). Entries are `statx`ed relative to the open directory, without following
+/// symlinks: a symlink is reported as a link and never followed, so loops cannot happen. FIFOs,
+/// sockets and devices are reported from their facts and never opened. A path longer than
+/// `PATH_MAX` cannot be opened by the later stages; such a subtree is reported once as a problem.
+///
+/// For example:
+/// ```swift
+/// try DirectoryWalker(root: "/home/ada/Documents").walk { facts in print(facts.path) } problem: { print($0) }
+/// ```
+public struct DirectoryWalker: Sendable {
+    public let root: FilePath
+    public let options: WalkOptions
+
+    public init(root: FilePath, options: WalkOptions = WalkOptions()) {
+        self.root = root
+        self.options = options
+    }
+
+    /// Walks the tree. The root's own facts come first. Throws only if the root itself cannot be
+    /// read (missing, not accessible); everything below it is reported through `problem`.
+    public func walk(_ visit: (FileFacts) -> Void, problem: (WalkProblem) -> Void) throws(WalkProblem) {
+        let rootFacts: FileFacts
+        do { rootFacts = try FileFacts.read(root) } catch {
+            throw WalkProblem(path: root, errno: error, reason: error.description)
+        }
+        visit(rootFacts)
+        guard rootFacts.type == .directory else { return }
+        let rootDevice = rootFacts.device
+        var stack: [FilePath] = [root]
+        let maxPath = Int(PATH_MAX) - 1
+        while let dir = stack.popLast() {
+            let opened = dir.withPlatformString { Syscalls.openDirectory(at: AT_FDCWD, $0) }
+            let fd: Int32
+            switch opened {
+            case .success(let f): fd = f
+            case .failure(let e):
+                problem(WalkProblem(path: dir, errno: e, reason: "cannot list folder: \(e.description)"))
+                continue
+            }
+            guard let d = fdopendir(fd) else {
+                let e = Errno(rawValue: errno)
+                close(fd)
+                problem(WalkProblem(path: dir, errno: e, reason: "cannot list folder: \(e.description)"))
+                continue
+            }
+            defer { closedir(d) }
+            if dir != root, faccessat(fd, options.exclusions.markerFile, F_OK, AT_SYMLINK_NOFOLLOW) == 0 {
+                continue    // a .noindex folder: its contents stay out
+            }
+            var subdirs: [FilePath] = []
+            var reportedLong = false
+            while true {
+                errno = 0
+                guard let ent = readdir(d) else {
+                    if errno != 0 {
+                        let e = Errno(rawValue: errno)
+                        problem(WalkProblem(path: dir, errno: e, reason: "error while listing folder: \(e.description)"))
+                    }
+                    break
+                }
+                let component: FilePath.Component? = withUnsafeBytes(of: ent.pointee.d_name) { raw in
+                    raw.withMemoryRebound(to: CChar.self) { FilePath.Component(platformString: $0.baseAddress!) }
+                }
+                guard let component, component.kind == .regular else { continue }
+                let child = dir.appending(component)
+                let excluded = withUnsafeBytes(of: ent.pointee.d_name) { raw in
+                    raw.withMemoryRebound(to: CChar.self) { name in
+                        child.withPlatformString { options.exclusions.excludes(name: name.baseAddress!, path: $0) }
+                    }
+                }
+                if excluded { continue }
+                let childLength = child.withPlatformString { strlen($0) }
+                if childLength > maxPath {
+                    if !reportedLong {
+                        problem(WalkProblem(path: dir, errno: .fileNameTooLong,
+                                            reason: "paths inside are longer than \(maxPath) bytes and cannot be indexed"))
+                        reportedLong = true
+                    }
+                    continue
+                }
+                let stat = withUnsafeBytes(of: ent.pointee.d_name) { raw in
+                    raw.withMemoryRebound(to: CChar.self) { Syscalls.statx(at: fd, $0.baseAddress!) }
+                }
+                switch stat {
+                case .failure(let e):
+                    if e != .noSuchFileOrDirectory {   // vanished since readdir: nothing to index
+                        problem(WalkProblem(path: child, errno: e, reason: "cannot read file facts: \(e.description)"))
+                    }
+                case .success(let sx):
+                    let facts = FileFacts(path: child, sx)
+                    visit(facts)
+                    if facts.type == .directory && (!options.oneFileSystem || facts.device == rootDevice) {
+                        subdirs.append(child)
+                    }
+                }
+            }
+            stack.append(contentsOf: subdirs.reversed())
+        }
+    }
+}

@@ -1,0 +1,121 @@
+/// Turning bytes of unknown encoding into text: byte-order marks, UTF-8 validation, a
+/// Latin-1/Windows-1252 fallback, and the binary check that keeps non-text out of the index.
+///
+/// For example:
+/// ```swift
+/// TextDecoding.decode([0xFF, 0xFE, 0x68, 0x00, 0x69, 0x00], isComplete: true)   // ("hi", "utf-16le")
+/// TextDecoding.decode([0x63, 0x61, 0x66, 0xE9], isComplete: true)               // ("café", "iso-8859-1")
+/// TextDecoding.decode([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x00], isComplete: true)   // nil: binary
+/// ```
+///
+/// Legacy multi-byte encodings (Shift_JIS, GB18030, KOI8-R, ...) are not guessed: without a BOM or
+/// valid UTF-8 they read as Windows-1252, which keeps their ASCII words searchable.
+public enum TextDecoding {
+    public struct Decoded: Sendable, Hashable {
+        public var text: String
+        /// The IANA-style name: `utf-8`, `utf-16le`, `utf-16be`, `utf-32le`, `utf-32be`,
+        /// `iso-8859-1`, `windows-1252`.
+        public var encoding: String
+    }
+
+    /// The encoding a byte-order mark announces, and the mark's length.
+    public static func byteOrderMark(_ b: ArraySlice<UInt8>) -> (encoding: String, length: Int)? {
+        let s = Array(b.prefix(4))
+        if s.count >= 4, s[0] == 0xFF, s[1] == 0xFE, s[2] == 0, s[3] == 0 { return ("utf-32le", 4) }
+        if s.count >= 4, s[0] == 0, s[1] == 0, s[2] == 0xFE, s[3] == 0xFF { return ("utf-32be", 4) }
+        if s.count >= 3, s[0] == 0xEF, s[1] == 0xBB, s[2] == 0xBF { return ("utf-8", 3) }
+        if s.count >= 2, s[0] == 0xFF, s[1] == 0xFE { return ("utf-16le", 2) }
+        if s.count >= 2, s[0] == 0xFE, s[1] == 0xFF { return ("utf-16be", 2) }
+        return nil
+    }
+
+    /// Decodes `bytes`, or returns nil when they look binary.
+    /// - Parameters:
+    ///   - isComplete: false when the bytes are a prefix of the file, so that a character cut
+    ///     at the end does not make valid UTF-8 look invalid.
+    ///   - hint: libmagic's charset (`utf-16le` without a BOM is only known from it; `binary`
+    ///     means libmagic found no text encoding at all).
+    public static func decode(_ bytes: ArraySlice<UInt8>, isComplete: Bool, hint: String? = nil) -> Decoded? {
+        if let (encoding, length) = byteOrderMark(bytes) {
+            return Decoded(text: decode(bytes.dropFirst(length), as: encoding), encoding: encoding)
+        }
+        if let hint, hint == "utf-16le" || hint == "utf-16be" {
+            return Decoded(text: decode(bytes, as: hint), encoding: hint)
+        }
+        if hint == "binary" || looksBinary(bytes) { return nil }
+        if let text = validUTF8(bytes, isComplete: isComplete) { return Decoded(text: text, encoding: "utf-8") }
+        let usesC1 = bytes.contains { $0 >= 0x80 && $0 <= 0x9F }
+        if usesC1 {
+            return Decoded(text: String(String.UnicodeScalarView(bytes.map(windows1252))), encoding: "windows-1252")
+        }
+        return Decoded(text: String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })), encoding: "iso-8859-1")
+    }
+
+    /// True for a NUL byte or more than 5 % of C0 control bytes (other than tab, newlines, form
+    /// feed, backspace and escape) in the first 64 KiB.
+    public static func looksBinary(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let sample = bytes.prefix(64 * 1024)
+        var controls = 0
+        for b in sample {
+            if b == 0 { return true }
+            if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D, b != 0x0C, b != 0x0B, b != 0x08, b != 0x1B { controls += 1 }
+            else if b == 0x7F { controls += 1 }
+        }
+        return controls * 20 > sample.count
+    }
+
+    /// The bytes as UTF-8, allowing a cut character at the end of an incomplete prefix.
+    static func validUTF8(_ bytes: ArraySlice<UInt8>, isComplete: Bool) -> String? {
+        if let s = String(validating: bytes, as: UTF8.self) { return s }
+        guard !isComplete else { return nil }
+        for cut in 1...3 where bytes.count > cut {
+            if let s = String(validating: bytes.dropLast(cut), as: UTF8.self) { return s }
+        }
+        return nil
+    }
+
+    /// Decodes a Unicode encoding named by `byteOrderMark`; invalid sequences become U+FFFD.
+    public static func decode(_ bytes: ArraySlice<UInt8>, as encoding: String) -> String {
+        let b = Array(bytes)
+        switch encoding {
+        case "utf-16le", "utf-16be":
+            let big = encoding == "utf-16be"
+            let units = stride(from: 0, to: b.count - 1, by: 2).map { i in
+                big ? UInt16(b[i]) << 8 | UInt16(b[i + 1]) : UInt16(b[i + 1]) << 8 | UInt16(b[i])
+            }
+            return String(decoding: units, as: UTF16.self)
+        case "utf-32le", "utf-32be":
+            let big = encoding == "utf-32be"
+            var scalars = String.UnicodeScalarView()
+            for i in stride(from: 0, to: b.count - 3, by: 4) {
+                let v = big ? UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+                            : UInt32(b[i + 3]) << 24 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i])
+                scalars.append(Unicode.Scalar(v) ?? "\u{FFFD}")
+            }
+            return String(scalars)
+        default:
+            return String(decoding: b, as: UTF8.self)
+        }
+    }
+
+    /// Windows-1252: Latin-1 except 0x80–0x9F, which hold typographic marks (the five unused
+    /// positions map to the C1 control of the same number, as browsers do).
+    static func windows1252(_ byte: UInt8) -> Unicode.Scalar {
+        guard byte >= 0x80 && byte <= 0x9F else { return Unicode.Scalar(byte) }
+        let table: [UInt32] = [
+            0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
+            0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+        ]
+        return Unicode.Scalar(table[Int(byte - 0x80)]) ?? "\u{FFFD}"
+    }
+
+    /// `text` cut to at most `cap` bytes of UTF-8, on a character boundary, and whether it was cut.
+    public static func capped(_ text: String, toUTF8Bytes cap: Int) -> (text: String, truncated: Bool) {
+        guard text.utf8.count > cap else { return (text, false) }
+        var end = text.utf8.index(text.utf8.startIndex, offsetBy: max(cap, 0))
+        while end > text.startIndex, String.Index(end, within: text) == nil {
+            end = text.utf8.index(before: end)
+        }
+        return (String(text[..<end]), true)
+    }
+}

@@ -1,0 +1,107 @@
+import Attributes
+import FoundationEssentials
+import GRDB
+
+extension IndexStore {
+    /// Inserts or replaces `entries` and records `clientState`, all in one transaction: either the
+    /// whole batch and its state are stored, or (disk full, crash) none of it is.
+    ///
+    /// Core Spotlight's `indexSearchableItems(_:completionHandler:)` inside
+    /// `beginBatch()` / `endBatch(withClientState:)`.
+    public func index(_ entries: [IndexEntry], clientState: [UInt8]? = nil) throws(IndexError) {
+        if let clientState, clientState.count > 250 { throw .clientStateTooLarge(size: clientState.count) }
+        let now = Date().timeIntervalSince1970
+        try write { db in
+            for entry in entries { try Self.upsert(entry, now: now, db) }
+            if let clientState { try Self.saveClientState(clientState, now: now, db) }
+        }
+    }
+
+    /// Core Spotlight's convenience: items without stamps.
+    public func indexSearchableItems(_ items: [SearchableItem], clientState: [UInt8]? = nil) throws(IndexError) {
+        try index(items.map { IndexEntry(item: $0) }, clientState: clientState)
+    }
+
+    /// Records a client state on its own (for a batch that wrote nothing but progress).
+    public func setClientState(_ state: [UInt8]) throws(IndexError) {
+        try index([], clientState: state)
+    }
+
+    /// The client state of the last committed batch, or `nil` if none was ever recorded.
+    public func fetchLastClientState() throws(IndexError) -> [UInt8]? {
+        try read { db in
+            try Data.fetchOne(db, sql: "SELECT state FROM client_state WHERE id = 1").map { Array($0) }
+        }
+    }
+
+    static func saveClientState(_ state: [UInt8], now: Double, _ db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO client_state(id, state, updated) VALUES (1, ?, ?)",
+                       arguments: [Data(state), now])
+    }
+
+    static func upsert(_ entry: IndexEntry, now: Double, _ db: Database) throws {
+        let item = entry.item
+        let a = item.attributes
+        let pathData = Data(item.uniqueIdentifier.bytes)
+        let name = a.string(.name) ?? String(decoding: item.uniqueIdentifier.nameBytes, as: UTF8.self)
+        var stored = a.removing(.textContent)
+        stored[.domainIdentifier] = .string(item.domainIdentifier)
+        let json = String(decoding: try JSONEncoder().encode(stored), as: UTF8.self)
+
+        let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE path = ?"), arguments: [pathData])
+        let args: StatementArguments = [
+            pathData, item.domainIdentifier, name, a.string(.contentType), a.kind, a.fileSize,
+            a.date(.contentModificationDate)?.timeIntervalSince1970, a.date(.contentCreationDate)?.timeIntervalSince1970,
+            entry.stamp?.modificationNanos, entry.stamp?.changeNanos, entry.stamp.map { Int64(bitPattern: $0.inode) },
+            json, item.expirationDate?.timeIntervalSince1970, entry.extractorVersion, now,
+        ]
+        let id: Int64
+        if let existing {
+            id = existing
+            try db.cachedStatement(sql: """
+                UPDATE items SET path = ?, domain = ?, name = ?, content_type = ?, kind = ?, size = ?, modified = ?,
+                created = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, attributes = ?, expiration = ?,
+                extractor_version = ?, indexed_at = ? WHERE id = \(id)
+                """).execute(arguments: args)
+            try db.cachedStatement(sql: "DELETE FROM items_fts WHERE rowid = ?").execute(arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM items_names WHERE rowid = ?").execute(arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM item_types WHERE item_id = ?").execute(arguments: [id])
+        } else {
+            try db.cachedStatement(sql: """
+                INSERT INTO items (path, domain, name, content_type, kind, size, modified, created, mtime_ns,
+                ctime_ns, inode, attributes, expiration, extractor_version, indexed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: args)
+            id = db.lastInsertedRowID
+        }
+        let other = AttributeKey.otherTextKeys.flatMap { a.strings($0) }.joined(separator: "\n")
+        try db.cachedStatement(sql: "INSERT INTO items_fts(rowid, name, title, other, text) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [id, name, a.title, other.isEmpty ? nil : other, a.textContent])
+        try db.cachedStatement(sql: "INSERT INTO items_names(rowid, name) VALUES (?, ?)").execute(arguments: [id, name])
+        let types = a.contentTypeTree.isEmpty ? a.contentType.map { [$0] } ?? [] : a.contentTypeTree
+        for t in Set(types) {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO item_types(type, item_id) VALUES (?, ?)")
+                .execute(arguments: [t.rawValue, id])
+        }
+    }
+
+    /// The stored stamps of every item in `domain`, keyed by identifier bytes, for an incremental
+    /// crawl to compare with the disk.
+    public func stamps(domain: String) throws(IndexError) -> [[UInt8]: StoredStamp] {
+        try read { db in
+            var out: [[UInt8]: StoredStamp] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version FROM items WHERE domain = ?
+                """, arguments: [domain])
+            while let row = try rows.next() {
+                let path: Data = row["path"]
+                var stamp: FileStamp?
+                if let m: Int64 = row["mtime_ns"], let c: Int64 = row["ctime_ns"], let i: Int64 = row["inode"] {
+                    stamp = FileStamp(size: row["size"] ?? 0, modificationNanos: m, changeNanos: c, inode: UInt64(bitPattern: i))
+                }
+                out[Array(path)] = StoredStamp(id: row["id"], stamp: stamp, extractorVersion: row["extractor_version"])
+            }
+            return out
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Attributes
+import FoundationEssentials
+import GRDB
+
+extension IndexStore {
+    /// Deletes the items with these identifiers (absent ones are ignored). Returns how many went.
+    @discardableResult
+    public func deleteItems(identifiers: [ItemIdentifier]) throws(IndexError) -> Int {
+        try write { db in
+            var n = 0
+            for ident in identifiers {
+                if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE path = ?"),
+                                               arguments: [Data(ident.bytes)]) {
+                    try Self.delete(rowid: id, db)
+                    n += 1
+                }
+            }
+            return n
+        }
+    }
+
+    /// Deletes items by row id (as returned in `StoredStamp.id`).
+    @discardableResult
+    public func deleteItems(rowIDs: [Int64]) throws(IndexError) -> Int {
+        try write { db in
+            for id in rowIDs { try Self.delete(rowid: id, db) }
+            return rowIDs.count
+        }
+    }
+
+    /// Deletes every item of these domains, and the domains' records.
+    @discardableResult
+    public func deleteItems(domains: [String]) throws(IndexError) -> Int {
+        try write { db in
+            var n = 0
+            for d in domains {
+                try db.execute(sql: "DELETE FROM items_fts WHERE rowid IN (SELECT id FROM items WHERE domain = ?)", arguments: [d])
+                try db.execute(sql: "DELETE FROM items_names WHERE rowid IN (SELECT id FROM items WHERE domain = ?)", arguments: [d])
+                try db.execute(sql: "DELETE FROM items WHERE domain = ?", arguments: [d])
+                n += db.changesCount
+                try db.execute(sql: "DELETE FROM domains WHERE name = ?", arguments: [d])
+            }
+            return n
+        }
+    }
+
+    /// Deletes every item (Core Spotlight's `deleteAllSearchableItems`). Domains and the client
+    /// state go too.
+    public func deleteAllItems() throws(IndexError) {
+        try write { db in
+            try db.execute(sql: """
+                DELETE FROM items_fts; DELETE FROM items_names; DELETE FROM item_types; DELETE FROM items;
+                DELETE FROM domains; DELETE FROM client_state;
+                """)
+        }
+    }
+
+    static func delete(rowid id: Int64, _ db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM items_fts WHERE rowid = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM items_names WHERE rowid = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [id])
+    }
+}
+
+extension IndexStore {
+    /// Deletes expired items (expiration at or before `now`). Returns how many went.
+    /// Queries also filter them out, so an item is never returned after it expires, purged or not.
+    @discardableResult
+    public func purgeExpiredItems(now: Date = Date()) throws(IndexError) -> Int {
+        let t = now.timeIntervalSince1970
+        return try write { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE expiration IS NOT NULL AND expiration <= ?", arguments: [t])
+            for id in ids { try Self.delete(rowid: id, db) }
+            return ids.count
+        }
+    }
+}

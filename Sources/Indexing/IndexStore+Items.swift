@@ -1,0 +1,132 @@
+import Attributes
+import FoundationEssentials
+import GRDB
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension IndexStore {
+    /// The stored item with this identifier, with its full attribute set (text included), or nil.
+    /// Expired items are not returned.
+    public func item(_ identifier: ItemIdentifier, now: Date = Date()) throws(IndexError) -> SearchableItem? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT id, path, domain, attributes, expiration FROM items
+                WHERE path = ? AND (expiration IS NULL OR expiration > ?)
+                """, arguments: [Data(identifier.bytes), now.timeIntervalSince1970]) else { return nil }
+            return try Self.decodeItem(row, db, withText: true)
+        }
+    }
+
+    static func decodeItem(_ row: Row, _ db: Database, withText: Bool) throws -> SearchableItem {
+        let json: String = row["attributes"]
+        var attributes = try JSONDecoder().decode(AttributeSet.self, from: Data(json.utf8))
+        if withText, let text = try String.fetchOne(db, sql: "SELECT text FROM items_fts WHERE rowid = ?", arguments: [row["id"] as Int64]) {
+            attributes.textContent = text
+        }
+        let path: Data = row["path"]
+        let exp: Double? = row["expiration"]
+        return SearchableItem(uniqueIdentifier: ItemIdentifier(bytes: Array(path)), domainIdentifier: row["domain"],
+                              attributes: attributes, expirationDate: exp.map { Date(timeIntervalSince1970: $0) })
+    }
+
+    /// The attribute set decoded from a row's `attributes` JSON (no text).
+    public static func attributes(json: String) throws -> AttributeSet {
+        try JSONDecoder().decode(AttributeSet.self, from: Data(json.utf8))
+    }
+}
+
+/// A root and its crawl history, as `fsindex status` shows it.
+public struct DomainRecord: Sendable, Hashable, Codable {
+    public var name: String
+    public var root: [UInt8]
+    public var lastCrawlStarted: Date?
+    public var lastCrawlFinished: Date?
+    public var lastCrawlProblems: Int?
+    public var itemCount: Int
+}
+
+/// Counts for `fsindex status`.
+public struct IndexStatus: Sendable, Hashable {
+    public var location: IndexLocation
+    public var itemCount: Int
+    public var domains: [DomainRecord]
+    public var kinds: [(kind: String, count: Int)]
+    public var databaseBytes: Int64
+    public var clientState: [UInt8]?
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.itemCount == b.itemCount && a.domains == b.domains && a.databaseBytes == b.databaseBytes
+    }
+    public func hash(into h: inout Hasher) { h.combine(itemCount) }
+}
+
+extension IndexStore {
+    /// Records that a crawl of `domain` (rooted at `root`) started.
+    public func beginCrawl(domain: String, root: [UInt8], at date: Date = Date()) throws(IndexError) {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO domains(name, root, last_crawl_started) VALUES (?, ?, ?)
+                ON CONFLICT(name) DO UPDATE SET root = excluded.root, last_crawl_started = excluded.last_crawl_started
+                """, arguments: [domain, Data(root), date.timeIntervalSince1970])
+        }
+    }
+
+    /// Records that a crawl of `domain` finished with `problems` reported, with a client state.
+    public func finishCrawl(domain: String, problems: Int, clientState: [UInt8]?, at date: Date = Date()) throws(IndexError) {
+        try write { db in
+            try db.execute(sql: "UPDATE domains SET last_crawl_finished = ?, last_crawl_problems = ? WHERE name = ?",
+                           arguments: [date.timeIntervalSince1970, problems, domain])
+            if let clientState { try Self.saveClientState(clientState, now: date.timeIntervalSince1970, db) }
+        }
+    }
+
+    public func domains() throws(IndexError) -> [DomainRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT d.name, d.root, d.last_crawl_started, d.last_crawl_finished, d.last_crawl_problems,
+                       (SELECT count(*) FROM items WHERE domain = d.name) AS n
+                FROM domains d ORDER BY d.name
+                """).map { row in
+                let root: Data = row["root"]
+                let s: Double? = row["last_crawl_started"], f: Double? = row["last_crawl_finished"]
+                return DomainRecord(name: row["name"], root: Array(root),
+                                    lastCrawlStarted: s.map { Date(timeIntervalSince1970: $0) },
+                                    lastCrawlFinished: f.map { Date(timeIntervalSince1970: $0) },
+                                    lastCrawlProblems: row["last_crawl_problems"], itemCount: row["n"])
+            }
+        }
+    }
+
+    public func status() throws(IndexError) -> IndexStatus {
+        let domains = try domains()
+        let (count, kinds) = try read { db in
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0
+            let kinds = try Row.fetchAll(db, sql: """
+                SELECT coalesce(kind, '?') AS kind, count(*) AS n FROM items GROUP BY 1 ORDER BY n DESC, kind
+                """).map { (kind: $0["kind"] as String, count: $0["n"] as Int) }
+            return (count, kinds)
+        }
+        var bytes: Int64 = 0
+        for suffix in ["", "-wal", "-shm"] {
+            var st = stat()
+            if (location.databasePath.string + suffix).withCString({ stat($0, &st) }) == 0 { bytes += Int64(st.st_size) }
+        }
+        return IndexStatus(location: location, itemCount: count, domains: domains, kinds: kinds,
+                           databaseBytes: bytes, clientState: try fetchLastClientState())
+    }
+
+    /// Total number of items (expired ones included until purged).
+    public func count() throws(IndexError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0 }
+    }
+
+    /// Compacts the full-text indexes after a large crawl (FTS5 'optimize').
+    public func optimize() throws(IndexError) {
+        try write { db in
+            try db.execute(sql: "INSERT INTO items_fts(items_fts) VALUES('optimize')")
+            try db.execute(sql: "INSERT INTO items_names(items_names) VALUES('optimize')")
+        }
+    }
+}

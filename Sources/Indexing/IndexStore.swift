@@ -1,0 +1,109 @@
+import Attributes
+import FoundationEssentials
+import GRDB
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The index: a SQLite database (WAL, FTS5) that keeps Core Spotlight's contract.
+///
+/// - `index(_:clientState:)` inserts or replaces a batch of items in one transaction together
+///   with a client state, so a crawl killed at any point resumes from its last committed state.
+/// - `fetchLastClientState()` returns that state.
+/// - `deleteItems(identifiers:)`, `deleteItems(domains:)`, `deleteAllItems()`.
+/// - Expired items are never returned and are purged by `purgeExpiredItems(now:)`.
+///
+/// For example:
+/// ```swift
+/// let store = try IndexStore(location: .resolve(explicit: nil))
+/// try store.index([IndexEntry(item: item)], clientState: Array("crawl:42".utf8))
+/// ```
+/// Readers (`fsfind`) open with `readOnly: true` and see a consistent snapshot while a writer works.
+public final class IndexStore: Sendable {
+    public let location: IndexLocation
+    public let readOnly: Bool
+    let writer: any DatabaseWriter
+
+    /// Opens (and, unless `readOnly`, creates and migrates) the index at `location`.
+    /// `maxPageCount` caps the database size; tests use it to simulate a full disk.
+    public init(location: IndexLocation, readOnly: Bool = false, maxPageCount: Int? = nil) throws(IndexError) {
+        self.location = location
+        self.readOnly = readOnly
+        let path = location.databasePath.string
+        if readOnly {
+            guard location.exists else { throw .missing(path: location.directory.string) }
+        } else {
+            try location.prepare()
+        }
+        var config = Configuration()
+        config.readonly = readOnly
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(10)
+        config.label = "fsindex"
+        config.prepareDatabase { db in
+            if !readOnly {
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                if let maxPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maxPageCount)") }
+            }
+            try db.execute(sql: "PRAGMA cache_size = -16000")
+        }
+        let oldMask = umask(0o077)   // database, -wal and -shm files: 0600
+        defer { umask(oldMask) }
+        do {
+            if readOnly {
+                writer = try DatabaseQueue(path: path, configuration: config)
+            } else {
+                writer = try DatabasePool(path: path, configuration: config)
+            }
+            try Self.checkSchema(writer, path: location.directory.string, migrate: !readOnly)
+        } catch let e as IndexError {
+            throw e
+        } catch {
+            throw Self.map(error, path: location.directory.string)
+        }
+    }
+
+    private static func checkSchema(_ writer: any DatabaseWriter, path: String, migrate: Bool) throws {
+        let known = Set(Schema.migrator.migrations)
+        let applied = try writer.read { db in try Schema.migrator.appliedIdentifiers(db) }
+        let unknown = applied.subtracting(known)
+        if !unknown.isEmpty { throw IndexError.schemaTooNew(path: path, unknownMigrations: unknown.sorted()) }
+        if migrate {
+            try Schema.migrator.migrate(writer)
+        } else if applied.isEmpty {
+            throw IndexError.missing(path: path)
+        }
+    }
+
+    /// Turns a GRDB/SQLite error into an `IndexError` that names the fix. SQLite's own text
+    /// never reaches the user except inside `.database` (shown with the code, for bug reports).
+    static func map(_ error: any Error, path: String) -> IndexError {
+        if let e = error as? IndexError { return e }
+        guard let db = error as? DatabaseError else {
+            return .database(path: path, code: -1, message: "\(error)")
+        }
+        switch db.resultCode {
+        case .SQLITE_FULL: return .diskFull(path: path)
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .corrupt(path: path, detail: db.message ?? "not a database")
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path)
+        case .SQLITE_CANTOPEN: return .missing(path: path)
+        default:
+            if db.extendedResultCode == .SQLITE_IOERR_WRITE || db.extendedResultCode == .SQLITE_IOERR_FSYNC {
+                return .diskFull(path: path)
+            }
+            return .database(path: path, code: db.resultCode.rawValue, message: db.message ?? "")
+        }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(IndexError) -> T {
+        do { return try writer.write(body) } catch { throw Self.map(error, path: location.directory.string) }
+    }
+
+    public func read<T>(_ body: (Database) throws -> T) throws(IndexError) -> T {
+        do { return try writer.read(body) } catch { throw Self.map(error, path: location.directory.string) }
+    }
+
+    /// The GRDB reader, for the `Querying` stage.
+    public var reader: any DatabaseReader { writer }
+}

@@ -1,0 +1,78 @@
+import GRDB
+
+/// The index schema, as named migrations applied in order.
+///
+/// `items` holds one row per item: the identifier as a BLOB (path bytes), the domain, the few
+/// attributes queries filter on as columns, the change stamp the incremental crawl compares, and
+/// the rest of the attribute set as JSON. `textContent` is not in the JSON: it lives only in the
+/// full-text table, so it is stored once.
+///
+/// A key design decision: the full-text table `items_fts` is a regular (not external-content)
+/// FTS5 table keyed by the item's rowid, because Debian 12's SQLite 3.40 lacks
+/// `contentless_delete` and an external-content table would need the text twice.
+/// `items_names` is a trigram index of names for substring search, as plocate offers.
+enum Schema {
+    /// Bumped when a migration needs the items rebuilt from the files.
+    static let migrator: DatabaseMigrator = {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1-items") { db in
+            try db.execute(sql: """
+                CREATE TABLE items (
+                    id INTEGER PRIMARY KEY,
+                    path BLOB NOT NULL UNIQUE,
+                    domain TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    content_type TEXT,
+                    kind TEXT,
+                    size INTEGER,
+                    modified REAL,
+                    created REAL,
+                    mtime_ns INTEGER,
+                    ctime_ns INTEGER,
+                    inode INTEGER,
+                    attributes TEXT NOT NULL,
+                    expiration REAL,
+                    extractor_version INTEGER NOT NULL DEFAULT 0,
+                    indexed_at REAL NOT NULL
+                );
+                CREATE INDEX items_domain ON items(domain);
+                CREATE INDEX items_expiration ON items(expiration) WHERE expiration IS NOT NULL;
+                CREATE TABLE item_types (
+                    type TEXT NOT NULL,
+                    item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    PRIMARY KEY (type, item_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX item_types_item ON item_types(item_id);
+                CREATE TABLE domains (
+                    name TEXT PRIMARY KEY,
+                    root BLOB NOT NULL,
+                    last_crawl_started REAL,
+                    last_crawl_finished REAL,
+                    last_crawl_problems INTEGER
+                );
+                CREATE TABLE client_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    state BLOB NOT NULL,
+                    updated REAL NOT NULL
+                );
+                """)
+        }
+        m.registerMigration("v1-fts") { db in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE items_fts USING fts5(
+                    name, title, other, text,
+                    tokenize = 'unicode61 remove_diacritics 2'
+                );
+                CREATE VIRTUAL TABLE items_names USING fts5(
+                    name,
+                    tokenize = 'trigram'
+                );
+                """)
+        }
+        return m
+    }()
+
+    /// Column weights for bm25 over `items_fts(name, title, other, text)`: a name match counts
+    /// ten times a body match, title five times, subject/authors/keywords three times.
+    public static let bm25Weights = "10.0, 5.0, 3.0, 1.0"
+}

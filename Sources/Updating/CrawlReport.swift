@@ -1,0 +1,44 @@
+import FoundationEssentials
+
+/// What a crawl did, for the summary line and `--json`.
+public struct CrawlReport: Sendable, Hashable, Codable {
+    public var roots: [String] = []
+    /// Entries found on disk (files, folders, links...).
+    public var seen = 0
+    /// Entries whose content was (re-)extracted and written.
+    public var indexed = 0
+    /// Entries skipped because size, mtime, ctime and inode were unchanged.
+    public var unchanged = 0
+    /// Items removed because their files are gone.
+    public var removed = 0
+    /// Bytes of the files that were read.
+    public var bytes: Int64 = 0
+    public var seconds: Double = 0
+    public var problems = 0
+
+    public init() {}
+}
+
+/// A file-level problem met during a crawl; the crawl goes on. `path` is printable (non-UTF-8
+/// bytes escaped as `\xNN`).
+public struct CrawlProblem: Sendable, Hashable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+    public var description: String { "\(path): \(message)" }
+}
+
+/// A snapshot of a running crawl, for the progress line on a terminal.
+public struct CrawlProgress: Sendable, Hashable {
+    public var root: String
+    public var phase: Phase
+    public var seen: Int
+    public var indexed: Int
+    public var toIndex: Int
+    public var elapsed: Double
+
+    public enum Phase: String, Sendable, Hashable { case scanning, indexing, cleaning }
+}

@@ -1,0 +1,249 @@
+import Attributes
+import Crawling
+import Dispatch
+import Extraction
+import FoundationEssentials
+import Indexing
+import Synchronization
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One crawl of the configured roots into the index: walk, compare with the index, extract what
+/// changed, write in batches, and remove what is gone.
+///
+/// A key design decision: the walk finishes before extraction starts, and each root's stored
+/// change stamps are loaded once. That makes an incremental crawl cost one `statx` per entry, and
+/// makes resuming free: a crawl killed with SIGKILL left every committed batch in the index, so
+/// the next crawl finds those files unchanged and extracts only the rest. Every batch is
+/// committed with a client state recording the progress.
+///
+/// Extraction runs on `threads` threads, each with its own `ExtractionContext` (libmagic cookies
+/// are not thread-safe); SQLite serializes the batch writes.
+public final class IndexUpdater: Sendable {
+    public let store: IndexStore
+    public let settings: Settings
+    let onProgress: (@Sendable (CrawlProgress) -> Void)?
+    let onProblem: @Sendable (CrawlProblem) -> Void
+
+    public init(store: IndexStore, settings: Settings,
+                progress: (@Sendable (CrawlProgress) -> Void)? = nil,
+                problem: @escaping @Sendable (CrawlProblem) -> Void) {
+        self.store = store
+        self.settings = settings
+        self.onProgress = progress
+        self.onProblem = problem
+    }
+
+    /// Checks that every root exists, is a folder or file, and can be read, before anything in
+    /// the index changes. Returns the roots as absolute, symlink-resolved paths.
+    public static func resolveRoots(_ paths: [String]) throws(UpdateError) -> [FilePath] {
+        var out: [FilePath] = []
+        for p in paths {
+            var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            guard realpath(p, &buf) != nil else {
+                throw .badRoot(path: p, reason: String(cString: strerror(errno)))
+            }
+            let resolved = FilePath(platformString: buf)
+            let facts: FileFacts
+            do { facts = try FileFacts.read(resolved) } catch {
+                throw .badRoot(path: p, reason: error.description)
+            }
+            if facts.type == .directory {
+                guard resolved.withPlatformString({ access($0, R_OK | X_OK) }) == 0 else {
+                    throw .badRoot(path: p, reason: "permission denied (the folder cannot be listed)")
+                }
+            } else if resolved.withPlatformString({ access($0, R_OK) }) != 0 {
+                throw .badRoot(path: p, reason: "permission denied")
+            }
+            out.append(resolved)
+        }
+        return out
+    }
+
+    /// Crawls every root (already resolved by `resolveRoots`).
+    public func crawl(roots: [FilePath]) throws(UpdateError) -> CrawlReport {
+        var report = CrawlReport()
+        let start = DispatchTime.now()
+        _ = try? store.purgeExpiredItems()
+        for root in roots {
+            try crawl(root: root, into: &report, start: start)
+        }
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        return report
+    }
+
+    /// The domain name of a root: its path, printable.
+    public static func domainName(_ root: FilePath) -> String {
+        ByteString.escaped(root.bytes)
+    }
+
+    private func crawl(root: FilePath, into report: inout CrawlReport, start: DispatchTime) throws(UpdateError) {
+        let domain = Self.domainName(root)
+        report.roots.append(domain)
+        let version = ExtractorRegistry.version
+        do {
+            try store.beginCrawl(domain: domain, root: root.bytes)
+        } catch { throw .index(error) }
+        let stored: [[UInt8]: StoredStamp]
+        do { stored = try store.stamps(domain: domain) } catch { throw .index(error) }
+
+        // 1. Walk and compare.
+        var todo: [FileFacts] = []
+        var seen = Set<[UInt8]>()
+        seen.reserveCapacity(stored.count)
+        var problems = 0
+        var lastProgress = DispatchTime.now()
+        let walker = DirectoryWalker(root: root, options: settings.walkOptions)
+        do {
+            try walker.walk({ facts in
+                let key = facts.pathBytes
+                seen.insert(key)
+                if let old = stored[key], old.extractorVersion == version, let s = old.stamp,
+                   s == FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
+                                  changeNanos: facts.changeNanos, inode: facts.inode) {
+                    report.unchanged += 1
+                } else {
+                    todo.append(facts)
+                }
+                report.seen += 1
+                if let onProgress, DispatchTime.now().uptimeNanoseconds - lastProgress.uptimeNanoseconds > 200_000_000 {
+                    lastProgress = DispatchTime.now()
+                    onProgress(CrawlProgress(root: domain, phase: .scanning, seen: report.seen, indexed: report.indexed,
+                                             toIndex: todo.count, elapsed: elapsed(start)))
+                }
+            }, problem: { p in
+                problems += 1
+                onProblem(CrawlProblem(path: ByteString.escaped(p.path.bytes), message: p.reason))
+            })
+        } catch {
+            throw .badRoot(path: domain, reason: error.reason)
+        }
+
+        // 2. Extract and write what changed.
+        let result = try extractAndWrite(todo, domain: domain, seenSoFar: report.seen, indexedBefore: report.indexed,
+                                         start: start)
+        report.indexed += result.indexed
+        report.bytes += result.bytes
+        problems += result.problems
+
+        // 3. Remove items whose files are gone.
+        let gone = stored.filter { !seen.contains($0.key) }.map(\.value.id)
+        if !gone.isEmpty {
+            onProgress?(CrawlProgress(root: domain, phase: .cleaning, seen: report.seen, indexed: report.indexed,
+                                      toIndex: todo.count, elapsed: elapsed(start)))
+            for chunk in stride(from: 0, to: gone.count, by: 1000) {
+                do { try store.deleteItems(rowIDs: Array(gone[chunk..<min(chunk + 1000, gone.count)])) } catch {
+                    throw .index(error)
+                }
+            }
+        }
+        report.removed += gone.count
+        report.problems += problems
+        do {
+            try store.finishCrawl(domain: domain, problems: problems,
+                                  clientState: Self.clientState(domain: domain, done: todo.count, total: todo.count, finished: true))
+            if todo.count > 5000 { try store.optimize() }
+        } catch { throw .index(error) }
+    }
+
+    private struct BatchResult: Sendable { var indexed = 0; var bytes: Int64 = 0; var problems = 0 }
+
+    /// Extracts `todo` on worker threads and writes batches. A write error (disk full) stops
+    /// every worker and is thrown; batches already committed stay.
+    private func extractAndWrite(_ todo: [FileFacts], domain: String, seenSoFar: Int, indexedBefore: Int,
+                                 start: DispatchTime) throws(UpdateError) -> BatchResult {
+        guard !todo.isEmpty else { return BatchResult() }
+        let batchSize = max(1, settings.batchSize)
+        let chunks = stride(from: 0, to: todo.count, by: batchSize).map { $0..<min($0 + batchSize, todo.count) }
+        let threads = settings.threads > 0 ? settings.threads : max(1, System.coreCount)
+        let workers = min(threads, chunks.count)
+        let next = Atomic<Int>(0)
+        let state = Mutex<(result: BatchResult, error: UpdateError?, lastProgress: UInt64)>((BatchResult(), nil, 0))
+        let options = ExtractionOptions(textCap: settings.textCap)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let context: ExtractionContext
+            do { context = try ExtractionContext(options: options) } catch {
+                state.withLock { if $0.error == nil { $0.error = .extraction(error.description) } }
+                return
+            }
+            while true {
+                if state.withLock({ $0.error != nil }) { return }
+                let i = next.add(1, ordering: .relaxed).oldValue
+                guard i < chunks.count else { return }
+                var entries: [IndexEntry] = []
+                entries.reserveCapacity(chunks[i].count)
+                var local = BatchResult()
+                for facts in todo[chunks[i]] {
+                    let r = context.extract(facts)
+                    var attributes = r.attributes
+                    if !r.problems.isEmpty {
+                        local.problems += r.problems.count
+                        let message = r.problems.map(\.description).joined(separator: "; ")
+                        if attributes[.extractionError] == nil { attributes[.extractionError] = .string(message) }
+                        onProblem(CrawlProblem(path: ByteString.escaped(facts.pathBytes), message: message))
+                    }
+                    if facts.type == .regular { local.bytes += min(facts.size, Int64(settings.textCap)) }
+                    let item = SearchableItem(uniqueIdentifier: ItemIdentifier(bytes: facts.pathBytes),
+                                              domainIdentifier: domain, attributes: attributes)
+                    entries.append(IndexEntry(item: item,
+                                              stamp: FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
+                                                               changeNanos: facts.changeNanos, inode: facts.inode),
+                                              extractorVersion: r.extractorVersion))
+                }
+                local.indexed = entries.count
+                let done = state.withLock { $0.result.indexed } + entries.count
+                do {
+                    try store.index(entries, clientState: Self.clientState(domain: domain, done: done, total: todo.count, finished: false))
+                } catch {
+                    state.withLock { if $0.error == nil { $0.error = .index(error) } }
+                    return
+                }
+                let now = DispatchTime.now().uptimeNanoseconds
+                let report: CrawlProgress? = state.withLock { s in
+                    s.result.indexed += local.indexed
+                    s.result.bytes += local.bytes
+                    s.result.problems += local.problems
+                    guard now - s.lastProgress > 200_000_000 else { return nil }
+                    s.lastProgress = now
+                    return CrawlProgress(root: domain, phase: .indexing, seen: seenSoFar, indexed: indexedBefore + s.result.indexed,
+                                         toIndex: todo.count, elapsed: Double(now - start.uptimeNanoseconds) / 1e9)
+                }
+                if let report { onProgress?(report) }
+            }
+        }
+        let final = state.withLock { $0 }
+        if let e = final.error { throw e }
+        return final.result
+    }
+
+    /// `crawl <done>/<total> <domain>`, cut to Core Spotlight's 250-byte limit.
+    static func clientState(domain: String, done: Int, total: Int, finished: Bool) -> [UInt8] {
+        let text = "\(finished ? "done" : "crawl") \(done)/\(total) \(domain)"
+        return Array(Array(text.utf8).prefix(250))
+    }
+
+    private func elapsed(_ start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+}
+
+enum System {
+    static var coreCount: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+}
+
+/// Why a crawl stopped.
+public enum UpdateError: Error, Sendable, CustomStringConvertible {
+    case badRoot(path: String, reason: String)
+    case index(IndexError)
+    case extraction(String)
+
+    public var description: String {
+        switch self {
+        case let .badRoot(path, reason): "\(path): \(reason)"
+        case let .index(e): e.description
+        case let .extraction(m): "cannot start extraction: \(m)"
+        }
+    }
+}

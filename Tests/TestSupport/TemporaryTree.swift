@@ -1,0 +1,116 @@
+import Foundation
+import SystemPackage
+
+/// A directory tree built inside a test and removed when the value is released.
+///
+/// Paths are given relative to the root. `createBytes` takes raw name bytes so that tests can
+/// make names that are not valid UTF-8.
+public final class TemporaryTree: @unchecked Sendable {
+    public let root: FilePath
+    public var rootBytes: [UInt8] { Array(root.string.utf8) }
+
+    public init(prefix: String = "fsindex-test") throws {
+        var template = Array("\(NSTemporaryDirectory())/\(prefix)-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard let made else { throw Errno(rawValue: errno) }
+        // Resolve symlinks in the temporary directory so that paths compare with what a crawl sees.
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard realpath(made, &resolved) != nil else { throw Errno(rawValue: errno) }
+        root = FilePath(platformString: resolved)
+    }
+
+    deinit { remove() }
+
+    /// Removes the tree (making every directory writable first so that chmod-000 folders go too).
+    public func remove() {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "chmod -R u+rwx \"$1\" 2>/dev/null; rm -rf \"$1\"", "sh", root.string]
+        try? p.run()
+        p.waitUntilExit()
+    }
+
+    public func path(_ relative: String) -> FilePath { root.appending(relative) }
+
+    /// Creates a file with UTF-8 text (directories on the way are created).
+    @discardableResult
+    public func create(_ relative: String, contents: String = "") throws -> FilePath {
+        try create(relative, bytes: Array(contents.utf8))
+    }
+
+    @discardableResult
+    public func create(_ relative: String, bytes: [UInt8]) throws -> FilePath {
+        let p = path(relative)
+        try createDirectory(p.removingLastComponent())
+        try write(p, bytes)
+        return p
+    }
+
+    /// Creates a file whose name (last component) is the given raw bytes, inside `directory`.
+    @discardableResult
+    public func createBytes(directory: String = "", name: [UInt8], contents: [UInt8] = []) throws -> FilePath {
+        let dir = directory.isEmpty ? root : path(directory)
+        try createDirectory(dir)
+        let cname = name.map { CChar(bitPattern: $0) } + [0]
+        let component = cname.withUnsafeBufferPointer { FilePath.Component(platformString: $0.baseAddress!) }!
+        let p = dir.appending(component)
+        try write(p, contents)
+        return p
+    }
+
+    @discardableResult
+    public func createDirectory(_ relative: String) throws -> FilePath {
+        let p = path(relative)
+        try createDirectory(p)
+        return p
+    }
+
+    public func createDirectory(_ p: FilePath) throws {
+        if p.withPlatformString({ access($0, F_OK) }) == 0 { return }
+        if let parent = Optional(p.removingLastComponent()), parent != p, !parent.isEmpty {
+            try createDirectory(parent)
+        }
+        if p.withPlatformString({ mkdir($0, 0o755) }) != 0 && errno != EEXIST { throw Errno(rawValue: errno) }
+    }
+
+    public func symlink(_ relative: String, to target: String) throws {
+        let p = path(relative)
+        try createDirectory(p.removingLastComponent())
+        let rc = p.withPlatformString { lp in Foundation.symlink(target, lp) }
+        if rc != 0 { throw Errno(rawValue: errno) }
+    }
+
+    public func mkfifo(_ relative: String) throws {
+        let p = path(relative)
+        if p.withPlatformString({ Foundation.mkfifo($0, 0o644) }) != 0 { throw Errno(rawValue: errno) }
+    }
+
+    public func chmod(_ relative: String, _ mode: mode_t) throws {
+        if path(relative).withPlatformString({ Foundation.chmod($0, mode) }) != 0 { throw Errno(rawValue: errno) }
+    }
+
+    public func remove(_ relative: String) throws {
+        if path(relative).withPlatformString({ unlink($0) }) != 0 { throw Errno(rawValue: errno) }
+    }
+
+    private func write(_ p: FilePath, _ bytes: [UInt8]) throws {
+        let fd = try FileDescriptor.open(p, .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        defer { try? fd.close() }
+        try fd.writeAll(bytes)
+    }
+}
+
+/// The shared real-document corpus (`../shared/corpus/real` beside the checkout), found from this
+/// source file's location so that tests run from any working directory.
+public enum RealCorpus {
+    public static var root: FilePath {
+        if let env = ProcessInfo.processInfo.environment["FSINDEX_REAL_CORPUS"] { return FilePath(env) }
+        // #filePath = <checkout>/Tests/TestSupport/TemporaryTree.swift
+        let checkout = FilePath(#filePath).removingLastComponent().removingLastComponent().removingLastComponent()
+        return checkout.removingLastComponent().appending("shared/corpus/real")
+    }
+
+    public static func file(_ relative: String) -> FilePath { root.appending(relative) }
+
+    public static var isAvailable: Bool { root.withPlatformString { access($0, R_OK) } == 0 }
+}
