@@ -63,14 +63,20 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
 
+        // What both command-line tools share: output to terminals and pipes, path arguments.
+        .target(name: "CommandSupport", dependencies: [
+            "Attributes",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+
         .executableTarget(name: "fsindex", dependencies: [
-            "Attributes", "Crawling", "Extraction", "Indexing", "Querying", "Updating",
+            "CommandSupport", "Attributes", "Crawling", "Extraction", "Indexing", "Querying", "Updating",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         .executableTarget(name: "fsfind", dependencies: [
-            "Attributes", "Indexing", "Querying",
+            "CommandSupport", "Attributes", "Indexing", "Querying",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),

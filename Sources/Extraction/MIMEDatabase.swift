@@ -30,10 +30,21 @@ public struct MIMEDatabase: Sendable {
     public private(set) var parents: [String: [String]] = [:]
     /// Type → untranslated `<comment>` ("PDF document").
     public private(set) var comments: [String: String] = [:]
-    /// Lower-cased extension (`"tar.gz"`, `"docx"`) → type, for `*.ext` globs.
-    private var extensionGlobs: [String: (type: String, weight: Int)] = [:]
+    /// Lower-cased extension (`"tar.gz"`, `"docx"`) → the types of highest weight, for `*.ext`
+    /// globs. Ties are common (`*.opus` is both `audio/ogg` and `audio/x-opus+ogg`).
+    private var extensionGlobs: [String: GlobMatch] = [:]
     /// Case-sensitive `*.ext` globs (`*.C` is C++).
-    private var exactExtensionGlobs: [String: (type: String, weight: Int)] = [:]
+    private var exactExtensionGlobs: [String: GlobMatch] = [:]
+
+    struct GlobMatch: Sendable {
+        var weight: Int
+        var types: [String]
+
+        mutating func add(_ type: String, weight w: Int) {
+            if w > weight { self = GlobMatch(weight: w, types: [type]) }
+            else if w == weight, !types.contains(type) { types.append(type) }
+        }
+    }
     /// Literal file names (`Makefile`, `README`) → type.
     private var literalGlobs: [String: String] = [:]
     /// The files read, for `fsindex` diagnostics.
@@ -119,10 +130,15 @@ public struct MIMEDatabase: Sendable {
             index = text.index(after: dot)
         }
         for ext in candidates {   // longest first
-            if let hit = exactExtensionGlobs[String(ext)] { return hit.type }
-            if let hit = extensionGlobs[ext.lowercased()] { return hit.type }
+            if let hit = exactExtensionGlobs[String(ext)] ?? extensionGlobs[ext.lowercased()] { return mostSpecific(hit.types) }
         }
         return nil
+    }
+
+    /// Of types that tie, the one that is a sub-class of the others (else the first).
+    private func mostSpecific(_ types: [String]) -> String? {
+        guard types.count > 1 else { return types.first }
+        return types.first { t in types.allSatisfy { $0 == t || isSubtype(t, of: $0) } } ?? types.first
     }
 
     // MARK: Loading
@@ -203,10 +219,9 @@ public struct MIMEDatabase: Sendable {
         if pattern.hasPrefix("*."), !pattern.dropFirst(2).contains(where: wild) {
             let ext = String(pattern.dropFirst(2))
             if caseSensitive {
-                if (exactExtensionGlobs[ext]?.weight ?? -1) < weight { exactExtensionGlobs[ext] = (type, weight) }
+                exactExtensionGlobs[ext, default: GlobMatch(weight: weight, types: [])].add(type, weight: weight)
             } else {
-                let key = ext.lowercased()
-                if (extensionGlobs[key]?.weight ?? -1) < weight { extensionGlobs[key] = (type, weight) }
+                extensionGlobs[ext.lowercased(), default: GlobMatch(weight: weight, types: [])].add(type, weight: weight)
             }
         } else if !pattern.contains(where: wild), literalGlobs[pattern] == nil {
             literalGlobs[pattern] = type

@@ -80,16 +80,19 @@ public enum TextDecoding {
         switch encoding {
         case "utf-16le", "utf-16be":
             let big = encoding == "utf-16be"
-            let units = stride(from: 0, to: b.count - 1, by: 2).map { i in
-                big ? UInt16(b[i]) << 8 | UInt16(b[i + 1]) : UInt16(b[i + 1]) << 8 | UInt16(b[i])
+            var units: [UInt16] = []
+            units.reserveCapacity(b.count / 2)
+            for i in stride(from: 0, to: b.count - 1, by: 2) {
+                let (hi, lo): (UInt8, UInt8) = big ? (b[i], b[i + 1]) : (b[i + 1], b[i])
+                units.append(UInt16(hi) << 8 | UInt16(lo))
             }
             return String(decoding: units, as: UTF16.self)
         case "utf-32le", "utf-32be":
             let big = encoding == "utf-32be"
             var scalars = String.UnicodeScalarView()
             for i in stride(from: 0, to: b.count - 3, by: 4) {
-                let v = big ? UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
-                            : UInt32(b[i + 3]) << 24 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i])
+                let q: [UInt8] = big ? [b[i], b[i + 1], b[i + 2], b[i + 3]] : [b[i + 3], b[i + 2], b[i + 1], b[i]]
+                let v = q.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
                 scalars.append(Unicode.Scalar(v) ?? "\u{FFFD}")
             }
             return String(scalars)

@@ -98,7 +98,8 @@ public struct TypeDetector: Sendable {
     /// UTI, tree and kind for a MIME type.
     public func describe(mimeType: String, original: String? = nil) -> TypeDetection {
         let mime = database.canonical(mimeType)
-        if let known = wellKnown(mime) ?? original.flatMap(wellKnown) {
+        let sameType = original.map { database.canonical($0) == mime } ?? false
+        if let known = wellKnown(mime) ?? (sameType ? original.flatMap(wellKnown) : nil) {
             return TypeDetection(mimeType: mime, contentType: known.identifier,
                                  contentTypeTree: Self.normalized(known.identifier.tree, regular: true), kind: known.kind)
         }

@@ -88,13 +88,13 @@ extension SQLBuilder {
     mutating func appendArgument(_ v: any DatabaseValueConvertible) { arguments.append(v) }
 }
 
-extension Predicate {
+extension ItemPredicate {
     /// This predicate without the given text pattern (used once the pattern drives the FTS join).
-    func removing(_ pattern: SearchPattern) -> Predicate {
+    func removing(_ pattern: SearchPattern) -> ItemPredicate {
         switch self {
         case .text(let p) where p == pattern: return .all
         case .and(let parts):
-            var out: [Predicate] = []
+            var out: [ItemPredicate] = []
             var removed = false
             for part in parts {
                 if !removed, case .text(let p) = part, p == pattern { removed = true; continue }

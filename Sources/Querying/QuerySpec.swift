@@ -6,7 +6,7 @@ import FoundationEssentials
 /// The filter is a predicate tree so that the full query language (a later stage) compiles to the
 /// same tree; the first commands use words, a name substring and `--onlyin` folders.
 public struct QuerySpec: Sendable, Hashable {
-    public var predicate: Predicate
+    public var predicate: ItemPredicate
     /// Folders (absolute path bytes) that results must be inside; empty means anywhere.
     public var onlyIn: [[UInt8]]
     public var limit: Int?
@@ -16,7 +16,7 @@ public struct QuerySpec: Sendable, Hashable {
     /// or the `--name` text.
     public var exactNameHint: String?
 
-    public init(predicate: Predicate, onlyIn: [[UInt8]] = [], limit: Int? = nil, now: Date = Date(),
+    public init(predicate: ItemPredicate, onlyIn: [[UInt8]] = [], limit: Int? = nil, now: Date = Date(),
                 exactNameHint: String? = nil) {
         self.predicate = predicate
         self.exactNameHint = exactNameHint
@@ -27,7 +27,7 @@ public struct QuerySpec: Sendable, Hashable {
 }
 
 /// A filter over items. `text` predicates are answered by the FTS5 index; the rest by columns.
-public indirect enum Predicate: Sendable, Hashable {
+public indirect enum ItemPredicate: Sendable, Hashable {
     /// Every item.
     case all
     /// Full-text words over name, title, other text attributes and text.
@@ -36,9 +36,9 @@ public indirect enum Predicate: Sendable, Hashable {
     case nameContains(String)
     /// The item's type is this one or conforms to it (`contentTypeTree`).
     case conformsTo(ContentType)
-    case and([Predicate])
-    case or([Predicate])
-    case not(Predicate)
+    case and([ItemPredicate])
+    case or([ItemPredicate])
+    case not(ItemPredicate)
 
     /// The full-text pattern that ranks results: the first `text` found through `and`s.
     var rankingPattern: SearchPattern? {

@@ -2,12 +2,12 @@ import Attributes
 import FoundationEssentials
 import GRDB
 
-/// Compiles a `Predicate` to a SQL condition over `items` with bound arguments only: no user text
+/// Compiles a `ItemPredicate` to a SQL condition over `items` with bound arguments only: no user text
 /// is ever spliced into SQL.
 struct SQLBuilder {
     var arguments: [any DatabaseValueConvertible] = []
 
-    mutating func condition(_ p: Predicate) -> String {
+    mutating func condition(_ p: ItemPredicate) -> String {
         switch p {
         case .all:
             return "1"

@@ -165,7 +165,7 @@ public final class IndexUpdater: Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let context: ExtractionContext
             do { context = try ExtractionContext(options: options) } catch {
-                state.withLock { if $0.error == nil { $0.error = .extraction(error.description) } }
+                state.withLock { if $0.error == nil { $0.error = .extraction("\(error)") } }
                 return
             }
             while true {
@@ -197,7 +197,7 @@ public final class IndexUpdater: Sendable {
                 do {
                     try store.index(entries, clientState: Self.clientState(domain: domain, done: done, total: todo.count, finished: false))
                 } catch {
-                    state.withLock { if $0.error == nil { $0.error = .index(error) } }
+                    state.withLock { if $0.error == nil { $0.error = (error as? IndexError).map(UpdateError.index) ?? .extraction("\(error)") } }
                     return
                 }
                 let now = DispatchTime.now().uptimeNanoseconds

@@ -1,5 +1,5 @@
 import Crawling
-import FoundationEssentials
+import Foundation
 import SystemPackage
 import TOMLKit
 #if canImport(Glibc)

@@ -47,6 +47,11 @@ public struct HTMLExtractor: Extractor {
                 : Array(TextDecoding.decode(bytes.dropFirst(bom.length), as: bom.encoding).utf8)
             declared = "UTF-8"
             options |= HTML_PARSE_IGNORE_ENC.rawValue
+        } else if let charset = Self.metaCharset(bytes) {
+            // Told up front, because libxml2 2.9 falls back on Latin-1 for good at the first
+            // non-UTF-8 byte and then ignores a <meta charset> that comes later.
+            declared = charset
+            options |= HTML_PARSE_IGNORE_ENC.rawValue
         }
         guard !bytes.isEmpty else { return }
         let flags = Int32(bitPattern: UInt32(truncatingIfNeeded: options))
@@ -75,6 +80,36 @@ public struct HTMLExtractor: Extractor {
         let (text, full) = page.text.result
         if !text.isEmpty { attributes[.textContent] = .string(text) }
         if full || !input.isComplete { attributes[.textTruncated] = .bool(true) }
+    }
+
+    /// The charset a `<meta charset=…>` or `<meta http-equiv=Content-Type content="…; charset=…">`
+    /// in the first 64 KiB declares, if libxml2 (through iconv) knows it. UTF-16 and UTF-32
+    /// declarations are ignored without a BOM, as browsers do (the bytes are ASCII-compatible).
+    static func metaCharset(_ bytes: [UInt8]) -> String? {
+        let head = bytes.prefix(64 * 1024)
+        let lower = head.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        let meta = Array("<meta".utf8), key = Array("charset".utf8)
+        var i = lower.startIndex
+        while let start = lower[i...].firstRange(of: meta)?.upperBound {
+            let end = lower[start...].firstIndex(of: UInt8(ascii: ">")) ?? lower.endIndex
+            i = end
+            guard let k = lower[start..<end].firstRange(of: key)?.upperBound else { continue }
+            var j = k
+            let skip: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "="), UInt8(ascii: "\""), UInt8(ascii: "'")]
+            while j < end, skip.contains(lower[j]) { j += 1 }
+            var name: [UInt8] = []
+            while j < end, lower[j] < 0x80, lower[j] == UInt8(ascii: "-") || lower[j] == UInt8(ascii: "_") || lower[j] == UInt8(ascii: ":")
+                    || lower[j] == UInt8(ascii: ".") || (lower[j] >= 0x30 && lower[j] <= 0x39) || (lower[j] >= 0x61 && lower[j] <= 0x7A) {
+                name.append(lower[j])
+                j += 1
+            }
+            let charset = String(decoding: name, as: UTF8.self)
+            if charset.isEmpty || charset.hasPrefix("utf-16") || charset.hasPrefix("utf-32") || charset == "unicode" { return nil }
+            guard let handler = xmlFindCharEncodingHandler(charset) else { return nil }
+            xmlCharEncCloseFunc(handler)
+            return charset
+        }
+        return nil
     }
 
     /// What one walk over the DOM collects.

@@ -1,0 +1,147 @@
+import Attributes
+import FoundationEssentials
+import Synchronization
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Buffered writes to stdout and stderr that keep file names as bytes.
+///
+/// Control characters and invalid UTF-8 in names are escaped only when the stream is a terminal
+/// (so a name cannot rewrite the screen); in a pipe the bytes go out unchanged, as `find` and
+/// plocate do. A closed pipe (`fsfind x | head -1`) ends the program quietly with status 0.
+public final class Output: Sendable {
+    public static let standardOutput = Output(fd: 1)
+    public static let standardError = Output(fd: 2)
+
+    public let fd: Int32
+    public let isTerminal: Bool
+    private let buffer = Mutex<[UInt8]>([])
+
+    init(fd: Int32) {
+        self.fd = fd
+        self.isTerminal = isatty(fd) == 1
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Whether colour may be used: a terminal, and `NO_COLOR` unset or empty.
+    public var useColor: Bool {
+        guard isTerminal else { return false }
+        if let v = getenv("NO_COLOR"), v.pointee != 0 { return false }
+        return true
+    }
+
+    public func write(_ text: String) { writeBytes(Array(text.utf8)) }
+
+    /// Writes a file name or path: raw in a pipe, escaped on a terminal.
+    public func writePath(_ bytes: [UInt8]) {
+        if isTerminal {
+            write(ByteString.escaped(bytes, escapeControls: true))
+        } else {
+            writeBytes(bytes)
+        }
+    }
+
+    public func writeBytes(_ bytes: [UInt8]) {
+        let full = buffer.withLock { b in
+            b.append(contentsOf: bytes)
+            return b.count > 1 << 16
+        }
+        if full { flush() }
+    }
+
+    public func flush() {
+        buffer.withLock { Self.drain(fd, &$0) }
+    }
+
+    private static func drain(_ fd: Int32, _ buffer: inout [UInt8]) {
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { exit(0) }
+                break
+            }
+            offset += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Prints `program: message` on stderr.
+    public static func error(_ program: String, _ message: String) {
+        standardError.write("\(program): \(message)\n")
+        standardError.flush()
+    }
+}
+
+/// Turns a command-line path into absolute path bytes without following a final symlink (a link
+/// is an item of its own), resolving `.`/`..` and symlinks in the folders above it.
+public enum PathArgument {
+    public static func absolute(_ argument: String) -> [UInt8] {
+        var p = FilePath(argument)
+        if !p.isAbsolute {
+            var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            if getcwd(&buf, buf.count) != nil { p = FilePath(platformString: buf).pushing(p) }
+        }
+        p = p.lexicallyNormalized()
+        guard let last = p.lastComponent, p.components.count > 0 else { return Self.bytes(p) }
+        let parent = p.removingLastComponent()
+        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let resolved = parent.withPlatformString { realpath($0, &buf) }
+        if resolved != nil {
+            return Self.bytes(FilePath(platformString: buf).appending(last))
+        }
+        return Self.bytes(p)
+    }
+
+    /// Resolves a folder argument fully (for `--onlyin`).
+    public static func folder(_ argument: String) -> [UInt8]? {
+        var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard realpath(argument, &buf) != nil else { return nil }
+        return Self.bytes(FilePath(platformString: buf))
+    }
+
+    static func bytes(_ p: FilePath) -> [UInt8] {
+        p.withPlatformString { s in
+            var out: [UInt8] = []
+            var i = 0
+            while s[i] != 0 { out.append(UInt8(bitPattern: s[i])); i += 1 }
+            return out
+        }
+    }
+}
+
+/// JSON for one line of `--json` output: `path` (printable), `pathBase64` when the path is not
+/// valid UTF-8 (the exact bytes), then the attributes.
+public enum JSONLine {
+    public static func render(path: [UInt8], attributes: AttributeSet, extra: [String: String] = [:]) -> String {
+        var set = attributes
+        set[.path] = .string(ByteString.escaped(path))
+        var pairs: [(String, String)] = []
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if let data = try? encoder.encode(set), let obj = String(data: data, encoding: .utf8) {
+            pairs.append(("", obj))
+        }
+        var json = pairs.first?.1 ?? "{}"
+        var additions: [String] = []
+        if !ByteString.isValidUTF8(path) {
+            additions.append("\"pathBase64\":\"\(Data(path).base64EncodedString())\"")
+        }
+        for (k, v) in extra.sorted(by: { $0.key < $1.key }) {
+            additions.append("\(quote(k)):\(v)")
+        }
+        if !additions.isEmpty {
+            json.removeLast()
+            json += (json.count > 1 ? "," : "") + additions.joined(separator: ",") + "}"
+        }
+        return json
+    }
+
+    static func quote(_ s: String) -> String {
+        let data = (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

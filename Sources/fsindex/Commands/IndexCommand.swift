@@ -1,0 +1,119 @@
+import ArgumentParser
+import CommandSupport
+import FoundationEssentials
+import Indexing
+import Synchronization
+import Updating
+
+extension FSIndexCommand {
+    struct IndexCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "index",
+            abstract: "Index folders: crawl them, extract attributes and text, and store them.",
+            discussion: """
+                Each PATH becomes a root (a domain). Run it again to bring the index up to date:
+                only files whose size, times or inode changed are read again, and items whose
+                files are gone are removed. A crawl that is interrupted resumes where it stopped.
+                Without PATH, the roots of the settings file are indexed.
+
+                Exit status: 0 done, 2 when a root could not be indexed or any file had a problem
+                (each is printed on stderr; the rest is indexed).
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Flag(name: .long, help: "Print the summary as JSON.")
+        var json = false
+
+        @Argument(help: ArgumentHelp("Folders (or files) to index.", valueName: "path"))
+        var paths: [String] = []
+
+        func run() throws {
+            let settings: Settings
+            do { settings = try Settings.load(explicit: store.config) } catch {
+                Output.error("fsindex", error.description)
+                throw ExitCode(2)
+            }
+            let requested = paths.isEmpty ? settings.roots : paths
+            guard !requested.isEmpty else {
+                Output.error("fsindex", "no folder to index: name one (fsindex index ~/Documents) or set `roots` in the config file")
+                throw ExitCode(2)
+            }
+            let roots: [SystemPackage.FilePath]
+            do { roots = try IndexUpdater.resolveRoots(requested) } catch {
+                Output.error("fsindex", error.description + "; nothing was indexed")
+                throw ExitCode(2)
+            }
+            let location = IndexLocation.resolve(explicit: store.indexDir)
+            let indexStore: IndexStore
+            do { indexStore = try IndexStore(location: location) } catch {
+                Output.error("fsindex", error.description)
+                throw ExitCode(2)
+            }
+            let progress = ProgressLine(enabled: Output.standardError.isTerminal)
+            let updater = IndexUpdater(store: indexStore, settings: settings, progress: { p in
+                progress.show(p)
+            }, problem: { p in
+                progress.clear()
+                Output.error("fsindex", p.description)
+            })
+            let report: CrawlReport
+            do { report = try updater.crawl(roots: roots) } catch {
+                progress.clear()
+                Output.error("fsindex", error.description)
+                throw ExitCode(2)
+            }
+            progress.clear()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                let data = (try? encoder.encode(report)) ?? Data()
+                Output.standardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
+            } else {
+                let mib = Double(report.bytes) / 1_048_576
+                Output.standardOutput.write(
+                    "indexed \(report.roots.joined(separator: ", ")): \(report.seen) entries, \(report.indexed) read (\(String(format1(mib))) MiB), "
+                        + "\(report.unchanged) unchanged, \(report.removed) removed, \(report.problems) problems in \(format1(report.seconds)) s\n")
+            }
+            Output.standardOutput.flush()
+            if report.problems > 0 { throw ExitCode(2) }
+        }
+    }
+}
+
+func format1(_ x: Double) -> String {
+    let r = (x * 10).rounded() / 10
+    return String(r)
+}
+
+import SystemPackage
+
+/// The one-line progress display on a terminal: files seen, indexed, rate. Nothing when stderr is
+/// not a terminal.
+final class ProgressLine: Sendable {
+    let enabled: Bool
+    private let shown = Mutex(false)
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func show(_ p: CrawlProgress) {
+        guard enabled else { return }
+        let rate = p.elapsed > 0 ? Int(Double(p.indexed) / p.elapsed) : 0
+        let line = "\r\u{1B}[K\(p.phase.rawValue): \(p.seen) seen, \(p.indexed)/\(p.toIndex) indexed, \(rate)/s"
+        shown.withLock { s in
+            Output.standardError.write(line)
+            Output.standardError.flush()
+            s = true
+        }
+    }
+
+    func clear() {
+        guard enabled else { return }
+        shown.withLock { s in
+            if s {
+                Output.standardError.write("\r\u{1B}[K")
+                Output.standardError.flush()
+                s = false
+            }
+        }
+    }
+}

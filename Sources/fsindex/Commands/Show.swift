@@ -1,0 +1,73 @@
+import ArgumentParser
+import Attributes
+import CommandSupport
+import FoundationEssentials
+import Indexing
+import SystemPackage
+
+extension FSIndexCommand {
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the attributes stored for one file (like mdls).",
+            discussion: "Exit status: 0 shown, 1 the file is not in the index, 2 error.")
+
+        @OptionGroup var store: StoreOptions
+
+        @Flag(name: .long, help: "Print one JSON object.")
+        var json = false
+
+        @Flag(name: .long, help: "Print the whole text content instead of its first 200 characters.")
+        var fullText = false
+
+        @Argument(help: ArgumentHelp("The file.", valueName: "path"))
+        var path: String
+
+        func run() throws {
+            let location = IndexLocation.resolve(explicit: store.indexDir)
+            let item: SearchableItem?
+            let bytes = PathArgument.absolute(path)
+            do {
+                let s = try IndexStore(location: location, readOnly: true)
+                item = try s.item(ItemIdentifier(bytes: bytes))
+            } catch {
+                Output.error("fsindex", error.description)
+                throw ExitCode(2)
+            }
+            guard let item else {
+                Output.error("fsindex", "\(ByteString.escaped(bytes, escapeControls: true)) is not in the index")
+                throw ExitCode(1)
+            }
+            let out = Output.standardOutput
+            if json {
+                out.write(JSONLine.render(path: bytes, attributes: item.attributes) + "\n")
+            } else {
+                var attributes = item.attributes
+                attributes[.path] = .string(ByteString.escaped(bytes, escapeControls: out.isTerminal))
+                let width = attributes.keys.map(\.rawValue.count).max() ?? 0
+                for key in attributes.keys {
+                    var value = render(attributes[key]!)
+                    if key == .textContent && !fullText && value.count > 200 { value = String(value.prefix(200)) + "…" }
+                    if key == .textContent || out.isTerminal { value = escapeControls(value) }
+                    out.write(key.rawValue.padding(width) + " = " + value + "\n")
+                }
+            }
+            out.flush()
+        }
+
+        private func render(_ v: AttributeValue) -> String {
+            switch v {
+            case .string(let s): return "\"" + s + "\""
+            case .strings(let a): return "(" + a.map { "\"" + $0 + "\"" }.joined(separator: ", ") + ")"
+            default: return v.stringValue ?? ""
+            }
+        }
+
+        private func escapeControls(_ s: String) -> String {
+            ByteString.escaped(Array(s.utf8), escapeControls: true)
+        }
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+}

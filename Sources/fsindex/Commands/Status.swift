@@ -1,0 +1,93 @@
+import ArgumentParser
+import Attributes
+import CommandSupport
+import FoundationEssentials
+import Indexing
+import SystemPackage
+
+extension FSIndexCommand {
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the index: roots, item counts per root and per kind, size, last crawl.")
+
+        @OptionGroup var store: StoreOptions
+
+        @Flag(name: .long, help: "Print one JSON object.")
+        var json = false
+
+        func run() throws {
+            let location = IndexLocation.resolve(explicit: store.indexDir)
+            let status: IndexStatus
+            do { status = try IndexStore(location: location, readOnly: true).status() } catch {
+                Output.error("fsindex", error.description)
+                throw ExitCode(2)
+            }
+            let out = Output.standardOutput
+            if json {
+                struct Root: Encodable {
+                    var domain: String, items: Int, lastCrawlStarted: String?, lastCrawlFinished: String?, lastCrawlProblems: Int?
+                }
+                struct Body: Encodable {
+                    var index: String, items: Int, bytes: Int64, roots: [Root], kinds: [String: Int], clientState: String?
+                }
+                let body = Body(
+                    index: location.directory.string, items: status.itemCount, bytes: status.databaseBytes,
+                    roots: status.domains.map {
+                        Root(domain: $0.name, items: $0.itemCount, lastCrawlStarted: $0.lastCrawlStarted.map(AttributeValue.iso8601),
+                             lastCrawlFinished: $0.lastCrawlFinished.map(AttributeValue.iso8601), lastCrawlProblems: $0.lastCrawlProblems)
+                    },
+                    kinds: Dictionary(status.kinds.map { ($0.kind, $0.count) }, uniquingKeysWith: +),
+                    clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) })
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
+            } else {
+                out.write("index: \(location.directory.string)\n")
+                out.write("items: \(status.itemCount)\n")
+                out.write("size:  \(format1(Double(status.databaseBytes) / 1_048_576)) MiB\n")
+                out.write("roots:\n")
+                if status.domains.isEmpty { out.write("  (none)\n") }
+                for d in status.domains {
+                    var line = "  \(d.name)  \(d.itemCount) items"
+                    if let f = d.lastCrawlFinished, (d.lastCrawlStarted ?? f) <= f {
+                        line += ", last crawl \(AttributeValue.iso8601(f))"
+                        if let p = d.lastCrawlProblems, p > 0 { line += " (\(p) problems)" }
+                    } else if d.lastCrawlStarted != nil {
+                        line += ", crawl interrupted or running; `fsindex index` resumes it"
+                    }
+                    out.write(line + "\n")
+                }
+                out.write("kinds:\n")
+                for k in status.kinds.prefix(30) { out.write("  \(String(k.count).leftPadded(8))  \(k.kind)\n") }
+                if status.kinds.count > 30 { out.write("  … \(status.kinds.count - 30) more\n") }
+            }
+            out.flush()
+        }
+    }
+
+    struct Erase: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete the index (like mdutil -E). The files themselves are not touched.")
+
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            let location = IndexLocation.resolve(explicit: store.indexDir)
+            do {
+                if try location.erase() {
+                    Output.standardOutput.write("removed the index at \(location.directory.string)\n")
+                } else {
+                    Output.standardOutput.write("no index at \(location.directory.string); nothing to remove\n")
+                }
+            } catch {
+                Output.error("fsindex", error.description)
+                throw ExitCode(2)
+            }
+            Output.standardOutput.flush()
+        }
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+
+@main
+struct FSIndexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fsindex",
+        abstract: "Manage the FSIndex file index.",
+        discussion: """
+            Examples:
+              fsindex index ~/Documents          index a folder (again: only what changed)
+              fsindex show ~/Documents/report.pdf   the attributes stored for one file
+              fsindex status                     roots, counts per kind, index size
+              fsindex erase                      delete the index
+
+            The index lives in $XDG_DATA_HOME/fsindex/default/ (~/.local/share/fsindex/default/)
+            unless --index-dir or FSINDEX_INDEX_DIR says otherwise. Settings are read from
+            $XDG_CONFIG_HOME/fsindex/config.toml or --config FILE.
+            """,
+        subcommands: [IndexCommand.self, Show.self, Status.self, Erase.self])
+}
+
+/// Options every subcommand that touches the index shares.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .customLong("index-dir"), help: ArgumentHelp("Folder of the index (default: $XDG_DATA_HOME/fsindex/default).", valueName: "dir"))
+    var indexDir: String?
+
+    @Option(name: .customLong("config"), help: ArgumentHelp("Settings file (default: $XDG_CONFIG_HOME/fsindex/config.toml).", valueName: "file"))
+    var config: String?
+}
