@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),
         .testTarget(name: "CrawlingTests", dependencies: ["Crawling", "TestSupport"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "Crawling", "Attributes", "TestSupport"]),
-        .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport"]),
+        .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "QueryingTests", dependencies: ["Querying", "Indexing", "Attributes", "TestSupport"]),
         .testTarget(name: "UpdatingTests", dependencies: ["Updating", "Indexing", "Querying", "Attributes", "TestSupport"]),
         .testTarget(name: "CommandTests", dependencies: ["TestSupport"]),

@@ -50,7 +50,7 @@ extension IndexStore {
 
         let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE path = ?"), arguments: [pathData])
         let args: StatementArguments = [
-            pathData, item.domainIdentifier, name, a.string(.contentType), a.kind, a.fileSize,
+            pathData, item.domainIdentifier, name, a.string(.contentType), a.kind, entry.stamp?.size ?? a.fileSize,
             a.date(.contentModificationDate)?.timeIntervalSince1970, a.date(.contentCreationDate)?.timeIntervalSince1970,
             entry.stamp?.modificationNanos, entry.stamp?.changeNanos, entry.stamp.map { Int64(bitPattern: $0.inode) },
             json, item.expirationDate?.timeIntervalSince1970, entry.extractorVersion, now,

@@ -1,0 +1,27 @@
+import Attributes
+import Foundation
+import Indexing
+import SystemPackage
+import TestSupport
+
+/// A fresh index in a temporary folder (like GRDBTestCase), kept alive with its tree.
+struct TestIndex {
+    let tree: TemporaryTree
+    let store: IndexStore
+    init(maxPageCount: Int? = nil) throws {
+        tree = try TemporaryTree(prefix: "fsindex-index")
+        store = try IndexStore(location: IndexLocation(directory: tree.path("index")), maxPageCount: maxPageCount)
+    }
+}
+
+func item(_ path: String, domain: String = "/d", title: String? = nil, text: String? = nil,
+          type: ContentType = .plainText, expires: Date? = nil) -> SearchableItem {
+    var a = AttributeSet()
+    a[.name] = .string(String(path.split(separator: "/").last ?? ""))
+    a.title = title
+    a.textContent = text
+    a.contentType = type
+    a.contentTypeTree = type.tree
+    a.kind = type.wellKnown?.kind
+    return SearchableItem(uniqueIdentifier: ItemIdentifier(path), domainIdentifier: domain, attributes: a, expirationDate: expires)
+}
