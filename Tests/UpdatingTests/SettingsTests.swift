@@ -1,0 +1,57 @@
+import Foundation
+import SystemPackage
+import TestSupport
+import Testing
+import Updating
+
+@Suite("Settings")
+struct SettingsTests {
+    static var documentedDefaults: String {
+        let checkout = FilePath(#filePath).removingLastComponent().removingLastComponent().removingLastComponent()
+        return (try? String(contentsOfFile: checkout.appending("Config/fsindex.toml").string, encoding: .utf8)) ?? ""
+    }
+
+    @Test("Config/fsindex.toml is exactly the built-in defaults")
+    func documentedDefaultsMatch() throws {
+        var s = Settings()
+        #expect(!Self.documentedDefaults.isEmpty)
+        try s.apply(toml: Self.documentedDefaults, file: "Config/fsindex.toml")
+        #expect(s == Settings())
+    }
+
+    @Test("a user file overrides key by key")
+    func overrides() throws {
+        let tree = try TemporaryTree()
+        let file = try tree.create("config.toml", contents: "roots = [\"/data\"]\n[index]\ntext_cap = 4096\n")
+        let s = try Settings.load(explicit: file.string)
+        #expect(s.roots == ["/data"])
+        #expect(s.textCap == 4096)
+        #expect(s.batchSize == Settings().batchSize)
+        let xdg = try tree.create("xdg/fsindex/config.toml", contents: "[crawl]\ninclude_hidden = true\n")
+        _ = xdg
+        let fromXDG = try Settings.load(explicit: nil, environment: ["XDG_CONFIG_HOME": tree.path("xdg").string])
+        #expect(fromXDG.includeHidden)
+    }
+
+    @Test("errors name the file, the line and the key")
+    func errors() throws {
+        let tree = try TemporaryTree()
+        let typo = try tree.create("typo.toml", contents: "# comment\n[index]\nbatch_sise = 10\n")
+        #expect(throws: SettingsError.self) { try Settings.load(explicit: typo.string) }
+        do { _ = try Settings.load(explicit: typo.string) } catch {
+            #expect(error.description == "\(typo.string):3: index.batch_sise: unknown setting")
+        }
+        let wrongType = try tree.create("type.toml", contents: "[crawl]\n\ninclude_hidden = \"yes\"\n")
+        do { _ = try Settings.load(explicit: wrongType.string); Issue.record("should fail") } catch {
+            #expect(error.description == "\(wrongType.string):3: crawl.include_hidden: expected true or false")
+        }
+        let syntax = try tree.create("syntax.toml", contents: "roots = [\n\"a\"\nbroken = \n")
+        do { _ = try Settings.load(explicit: syntax.string); Issue.record("should fail") } catch {
+            #expect(error.description.hasPrefix("\(syntax.string):"))
+            #expect(error.description.contains("TOML syntax error"))
+        }
+        do { _ = try Settings.load(explicit: tree.path("missing.toml").string); Issue.record("should fail") } catch {
+            #expect(error.description.contains("missing.toml"))
+        }
+    }
+}
