@@ -101,7 +101,10 @@ public final class ExtractionContext {
             problems.append(error)
         }
 
-        let sniffed = bytes.isEmpty ? nil : magic.identify(bytes)
+        var sniffed = bytes.isEmpty ? nil : magic.identify(bytes)
+        if let s = sniffed, s.mimeType == "text/plain", !(detector.globType(forName: name).map(detector.isTextual) ?? false) {
+            sniffed = (TextSniffer.mimeType(bytes), s.charset)   // the name does not say which text
+        }
         let detection = detector.detect(name: name, magic: sniffed, isEmpty: readable ? bytes.isEmpty : facts.size == 0)
         Self.record(detection, in: &attributes)
 
@@ -150,6 +153,8 @@ public final class ExtractionContext {
     /// An open regular file, checked to be the one the crawl saw; closed on release.
     private final class OpenFile {
         let fd: Int32
+        /// The size `fstat` saw when the file was opened.
+        private(set) var size: Int64 = 0
 
         init(_ facts: FileFacts) throws(ExtractionError) {
             let base = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
@@ -168,6 +173,7 @@ public final class ExtractionContext {
             guard now.type == .regular, now.inode == facts.inode, now.device == facts.device else {
                 throw .changedDuringRead
             }
+            size = now.size
         }
 
         deinit { close(fd) }
@@ -181,21 +187,30 @@ public final class ExtractionContext {
 
         /// Reads until `count` bytes are held or the file ends (a file that shrank simply ends
         /// early). Returns the bytes and whether the end of the file was reached.
+        ///
+        /// Buffers are sized from the size `fstat` gave (plus a little, to see the end without one
+        /// more call), not from `count`: reserving the 1 MiB cap for every small text file cost
+        /// more than the rest of its extraction.
         func read(upTo count: Int, appendingTo start: [UInt8]) throws(ExtractionError) -> ([UInt8], Bool) {
             var bytes = start
-            var offset = bytes.count
-            bytes.reserveCapacity(count)
-            var chunk = [UInt8](repeating: 0, count: min(max(count - offset, 0), 256 * 1024))
-            while offset < count {
-                let want = min(count - offset, chunk.count)
-                let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, want, off_t(offset)) }
-                if n < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    throw Self.unreadable(errno)
+            let expected = Swift.min(count, Swift.max(size, 0) + 1)
+            bytes.reserveCapacity(Swift.max(expected, bytes.count + 4096))
+            while bytes.count < count {
+                let offset = bytes.count
+                let want = Swift.min(count - offset, Swift.max(expected - offset, 4096), 1 << 20)
+                var failure: Int32 = 0
+                var n = 0
+                bytes.append(contentsOf: repeatElement(0, count: want))
+                bytes.withUnsafeMutableBytes { buf in
+                    while true {
+                        n = pread(fd, buf.baseAddress! + offset, want, off_t(offset))
+                        if n >= 0 { break }
+                        if errno != EINTR && errno != EAGAIN { failure = errno; break }
+                    }
                 }
+                bytes.removeLast(want - Swift.max(n, 0))
+                if failure != 0 { throw Self.unreadable(failure) }
                 if n == 0 { return (bytes, true) }
-                bytes.append(contentsOf: chunk[0..<n])
-                offset += n
             }
             return (bytes, false)   // not known yet; a later read finds out if it matters
         }

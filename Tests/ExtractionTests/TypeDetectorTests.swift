@@ -145,3 +145,29 @@ struct TypeDetectorTests {
         #expect(MagicDatabase.parse("text/plain; charset=utf-8")! == ("text/plain", "utf-8"))
     }
 }
+
+@Suite("TextSniffer")
+struct TextSnifferTests {
+    @Test("kinds of text without a telling name", arguments: [
+        ("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>", "image/svg+xml"),
+        ("<?xml version=\"1.0\"?><catalog/>", "application/xml"),
+        ("\u{FEFF}<!DOCTYPE html><p>x", "text/html"),
+        ("<!-- licence -->\n<html><body>x</body></html>", "text/html"),
+        ("{\\rtf1\\ansi hello}", "text/rtf"),
+        ("Received: from mx\nSubject: hello\n\nbody", "message/rfc822"),
+        ("From ada@example.com Mon Jun 01 10:00:00 2009\nReturn-Path: <ada@example.com>\n", "application/mbox"),
+        ("BEGIN:VCALENDAR\nVERSION:2.0\n", "text/calendar"),
+        ("Copyright: 2024 Ada\nLicense: MIT\n", "text/plain"),
+        ("just some words < and > signs\n", "text/plain"),
+    ])
+    func sniff(_ text: String, _ expected: String) {
+        #expect(TextSniffer.mimeType(Array(text.utf8)) == expected)
+    }
+
+    @Test("mail without an extension in the corpus is typed as mail")
+    func realMail() throws {
+        for file in ["email/testRFC822", "email/testRFC822_i18nheaders", "email/testRFC822_quoted"] {
+            #expect(try extractReal(file).attributes.contentType == "public.email-message", "\(file)")
+        }
+    }
+}

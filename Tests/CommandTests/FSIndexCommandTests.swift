@@ -1,0 +1,180 @@
+import Foundation
+import SystemPackage
+import TestSupport
+import Testing
+
+@Suite("fsindex and fsfind, as users run them")
+struct CommandLineTests {
+    @Test("index a folder, find files by word, name and prefix; exit codes 0 and 1")
+    func indexAndFind() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/docs/report.txt", contents: "The quarterly marzipan forecast")
+        try f.tree.create("root/docs/holiday-photos.txt", contents: "beach")
+        try f.tree.create("root/other.md", contents: "# Heading\nmarzipan recipe")
+        let index = try f.fsindex("index", f.root)
+        #expect(index.status == 0, "\(index.stderr)")
+        #expect(index.out.contains("indexed \(f.root): 5 entries"))
+        let words = try f.fsfind("marzipan")
+        #expect(words.status == 0)
+        #expect(Set(words.lines) == [f.root + "/docs/report.txt", f.root + "/other.md"])
+        #expect(try f.fsfind("quarterly", "marzi").lines == [f.root + "/docs/report.txt"])
+        #expect(try f.fsfind("--name", "holi").lines == [f.root + "/docs/holiday-photos.txt"])
+        let none = try f.fsfind("nosuchwordanywhere")
+        #expect(none.status == 1 && none.out.isEmpty)
+        #expect(try f.fsfind("--count", "marzipan").out == "2\n")
+        #expect(try f.fsfind("--limit", "1", "marzipan").lines.count == 1)
+        #expect(try f.fsfind("--onlyin", f.root + "/docs", "marzipan").lines == [f.root + "/docs/report.txt"])
+    }
+
+    @Test("-0 separates with NUL and keeps non-UTF-8 and newline names byte for byte")
+    func nulAndBytes() throws {
+        let f = try CLIFixture()
+        let bad: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)   // Latin-1 name
+        try f.tree.createBytes(directory: "root", name: bad, contents: Array("flibbertigibbet".utf8))
+        try f.tree.create("root/a\nb.txt", contents: "flibbertigibbet")
+        try f.fsindex("index", f.root)
+        let r = try f.fsfind("-0", "flibbertigibbet")
+        #expect(r.status == 0)
+        let parts = r.stdout.split(separator: 0, omittingEmptySubsequences: true).map { Array($0) }
+        #expect(Set(parts) == [Array((f.root + "/").utf8) + bad, Array((f.root + "/a\nb.txt").utf8)])
+    }
+
+    @Test("--json prints one object per line with path and the chosen attributes")
+    func json() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/page.html", contents: "<title>Kestrel notes</title><p>kestrel hover</p>")
+        try f.fsindex("index", f.root)
+        let r = try f.fsfind("--json", "--attr", "kind", "--attr", "title", "--attr", "fileSize", "kestrel")
+        #expect(r.lines.count == 1)
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(r.lines[0].utf8)) as? [String: Any])
+        #expect(obj["path"] as? String == f.root + "/page.html")
+        #expect(obj["kind"] as? String == "HTML document")
+        #expect(obj["title"] as? String == "Kestrel notes")
+        #expect((obj["fileSize"] as? NSNumber)?.intValue == 48)
+    }
+
+    @Test("show, status and erase")
+    func showStatusErase() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/a.txt", contents: "alpha")
+        try f.fsindex("index", f.root)
+        let show = try f.fsindex("show", "--json", f.root + "/a.txt")
+        #expect(show.status == 0)
+        let obj = try #require(try JSONSerialization.jsonObject(with: show.stdout) as? [String: Any])
+        #expect(obj["contentType"] as? String == "public.plain-text")
+        #expect(obj["textContent"] as? String == "alpha")
+        #expect(obj["domainIdentifier"] as? String == f.root)
+        let text = try f.fsindex("show", f.root + "/a.txt")
+        #expect(text.out.contains("kind") && text.out.contains("\"Plain text document\""))
+        #expect(try f.fsindex("show", f.root + "/missing.txt").status == 1)
+        let status = try f.fsindex("status", "--json")
+        let s = try #require(try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])
+        #expect(s["items"] as? Int == 2)
+        let erase = try f.fsindex("erase")
+        #expect(erase.out.contains("removed the index at \(f.index)"))
+        let after = try f.fsfind("alpha")
+        #expect(after.status == 2)
+        #expect(after.stderr.contains("no index at"))
+    }
+
+    @Test("a missing or unreadable root: clear error, exit 2, the index unchanged")
+    func badRoot() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/a.txt", contents: "alpha")
+        try f.fsindex("index", f.root)
+        let r = try f.fsindex("index", f.root, f.tree.path("does-not-exist").string)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("does-not-exist: No such file or directory"))
+        #expect(try f.fsfind("--count", "alpha").out == "1\n")
+        let status = try f.fsindex("status", "--json")
+        #expect(status.out.contains("\"items\":2"))
+    }
+
+    @Test("a bad config names the file, line and key; exit 2")
+    func badConfig() throws {
+        let f = try CLIFixture()
+        let config = try f.tree.create("bad.toml", contents: "[crawl]\nexclude = 3\n")
+        let r = try f.fsindex("index", "--config", config.string, f.root)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("bad.toml:2: crawl.exclude: expected an array of strings"))
+    }
+
+    @Test("usage errors exit 64 and no words exit with a message")
+    func usage() throws {
+        let f = try CLIFixture()
+        #expect(try f.fsfind().status == 64)
+        #expect(try f.fsfind("--limit", "0", "x").status == 64)
+        try f.fsindex("index", f.root)
+        let punct = try f.fsfind("!!!")
+        #expect(punct.status == 2 && punct.stderr.contains("no letters or digits"))
+    }
+
+    @Test("unreadable files and folders inside a root are reported, the rest indexed, metadata kept")
+    func unreadableInside() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/open.txt", contents: "visible aardvark")
+        try f.tree.create("root/secret.txt", contents: "hidden aardvark")
+        try f.tree.create("root/locked/inner.txt", contents: "inner aardvark")
+        try f.tree.chmod("root/secret.txt", 0o000)
+        try f.tree.chmod("root/locked", 0o000)
+        // As root nothing is unreadable: run the indexer as nobody.
+        let asUser: String? = geteuid() == 0 ? "65534" : nil
+        if asUser != nil {
+            _ = Foundation.chmod(f.tree.root.string, 0o777)
+            _ = Foundation.chmod(f.root, 0o777)
+            for p in ["root/open.txt"] { _ = Foundation.chmod(f.tree.path(p).string, 0o644) }
+        }
+        let r = try run("fsindex", ["index", f.root], env: ["FSINDEX_INDEX_DIR": f.index], asUser: asUser)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("secret.txt: cannot read"))
+        #expect(r.stderr.contains("locked: cannot list folder: Permission denied"))
+        let found = try run("fsfind", ["aardvark"], env: ["FSINDEX_INDEX_DIR": f.index], asUser: asUser)
+        #expect(found.lines == [f.root + "/open.txt"])
+        let show = try run("fsindex", ["show", "--json", f.root + "/secret.txt"], env: ["FSINDEX_INDEX_DIR": f.index], asUser: asUser)
+        #expect(show.out.contains("\"fileSize\":15"))
+        #expect(show.out.contains("extractionError"))
+    }
+
+    @Test("a crawl killed with SIGKILL resumes and ends with exactly the files on disk")
+    func killAndResume() throws {
+        let f = try CLIFixture()
+        for d in 0..<20 {
+            for i in 0..<150 {
+                try f.tree.create("root/d\(d)/f\(i).txt", contents: "file \(d) \(i) " + String(repeating: "filler text ", count: 200))
+            }
+        }
+        let config = try f.tree.create("small-batches.toml", contents: "[index]\nbatch_size = 20\nthreads = 1\n")
+        let p = Process()
+        p.executableURL = Binaries.directory.appendingPathComponent("fsindex")
+        p.arguments = ["index", "--config", config.string, f.root]
+        p.environment = ["FSINDEX_INDEX_DIR": f.index, "HOME": f.tree.root.string]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Wait until some batches are committed, then kill.
+        var partial = 0
+        for _ in 0..<400 {
+            usleep(25_000)
+            if let s = try? run("fsindex", ["status", "--json"], env: ["FSINDEX_INDEX_DIR": f.index]),
+               let obj = try? JSONSerialization.jsonObject(with: s.stdout) as? [String: Any], let n = obj["items"] as? Int, n > 200 {
+                partial = n
+                break
+            }
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        #expect(partial > 0)
+        // Change the disk meanwhile: one file gone, one new.
+        try f.tree.remove("root/d0/f0.txt")
+        try f.tree.create("root/d0/new.txt", contents: "newcomer")
+        let resumed = try f.fsindex("index", "--config", config.string, f.root)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let status = try f.fsindex("status", "--json")
+        let obj = try #require(try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])
+        #expect(obj["items"] as? Int == 1 + 20 + 20 * 150)   // root + folders + files (one removed, one added)
+        #expect(try f.fsfind("--count", "filler").out == "\(20 * 150 - 1)\n")
+        #expect(try f.fsfind("newcomer").lines == [f.root + "/d0/new.txt"])
+        let again = try f.fsindex("index", "--json", f.root)
+        #expect(again.out.contains("\"indexed\":0"))
+    }
+}
