@@ -193,7 +193,7 @@ public final class ExtractionContext {
         /// more than the rest of its extraction.
         func read(upTo count: Int, appendingTo start: [UInt8]) throws(ExtractionError) -> ([UInt8], Bool) {
             var bytes = start
-            let expected = Swift.min(count, Swift.max(size, 0) + 1)
+            let expected = Swift.min(count, Int(clamping: Swift.max(size, 0)) + 1)
             bytes.reserveCapacity(Swift.max(expected, bytes.count + 4096))
             while bytes.count < count {
                 let offset = bytes.count
