@@ -49,7 +49,8 @@ public struct ExtractionResult: Sendable, Hashable {
 /// get their facts and a type from their file type (and a symlink its `symlinkTarget`, read
 /// with `readlink(2)`).
 ///
-/// Cost: about 0.1–0.3 ms per small file on one core (see the report in `ExtractionContextTests`).
+/// Cost: about 0.4–0.5 ms per file on one core (release build, 3,000 files of `/usr/share/doc`,
+/// measured by `ExtractionContextTests.throughput`), of which libmagic is about 0.19 ms.
 public final class ExtractionContext {
     public let options: ExtractionOptions
     private let magic: MagicDatabase

@@ -20,7 +20,7 @@ import Glibc
 /// db.isSubtype("text/markdown", of: "text/plain")  // true
 /// ```
 ///
-/// Cost: about 30 ms to load, once (measured in `TypeDetectorTests`). When no database is
+/// Cost: about 45 ms to load, once (measured in `TypeDetectorTests`). When no database is
 /// installed, `shared` is empty, `diagnostic` says so, and `TypeDetector` falls back on
 /// `WellKnownType` alone.
 public struct MIMEDatabase: Sendable {

@@ -175,7 +175,7 @@ struct ExtractionContextTests {
     @Test("throughput on /usr/share/doc with one context")
     func throughput() throws {
         let root: FilePath = "/usr/share/doc"
-        let files = Array(regularFiles(below: root).prefix(3000))
+        let files = Array(regularFiles(below: root).prefix(1000))
         guard files.count >= 100 else { return }   // no docs installed: nothing to measure
         let facts = files.compactMap { try? FileFacts.read($0) }
         let context = try ExtractionContext(options: ExtractionOptions())
