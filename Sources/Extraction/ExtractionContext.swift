@@ -67,7 +67,7 @@ public final class ExtractionContext {
     static let openNoATime: Int32 = 0o1000000
 
     public init(options: ExtractionOptions = ExtractionOptions()) throws(ExtractionError) {
-        _ = LibXML.ready
+        LibXML.silenceThisThread()
         self.options = options
         magic = try MagicDatabase()
         detector = TypeDetector(database: .shared)

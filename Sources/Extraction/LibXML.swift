@@ -5,7 +5,17 @@ import CLibXML2
 /// `xmlInitParser()` must run once before several threads parse; a `static let` is initialised
 /// exactly once under Swift's lazy-global lock, so every parser entry point touches `ready` first.
 enum LibXML {
-    static let ready: Void = { xmlInitParser() }()
+    static let ready: Void = {
+        xmlInitParser()
+        cxml_silence_errors()
+    }()
+
+    /// libxml2's error handlers are per thread: a context silences the thread it is made on, so
+    /// malformed files never write to our stderr (they are recorded as problems instead).
+    static func silenceThisThread() {
+        _ = ready
+        cxml_silence_errors()
+    }
 
     /// Copies a libxml2 string (`const xmlChar *`) that we do not own.
     static func string(_ p: UnsafePointer<xmlChar>?) -> String? {

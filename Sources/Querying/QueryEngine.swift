@@ -20,10 +20,11 @@ public struct QueryEngine: Sendable {
         var b = SQLBuilder()
         let ranking = spec.predicate.rankingPattern
         var sql: String
+        let attributesColumn = spec.includeAttributes ? "items.attributes" : "NULL AS attributes"
         var conditions: [String] = []
         if let ranking {
             sql = """
-                SELECT items.id, items.path, items.domain, items.name, items.attributes,
+                SELECT items.id, items.path, items.domain, items.name, \(attributesColumn),
                        bm25(items_fts, 10.0, 5.0, 3.0, 1.0) AS score
                 FROM items_fts JOIN items ON items.id = items_fts.rowid
                 """
@@ -32,7 +33,7 @@ public struct QueryEngine: Sendable {
             let rest = spec.predicate.removing(ranking)
             if rest != .all { conditions.append(b.condition(rest)) }
         } else {
-            sql = "SELECT items.id, items.path, items.domain, items.name, items.attributes, 0.0 AS score FROM items"
+            sql = "SELECT items.id, items.path, items.domain, items.name, \(attributesColumn), 0.0 AS score FROM items"
             conditions.append(b.condition(spec.predicate))
         }
         conditions.append("(items.expiration IS NULL OR items.expiration > ?)")
@@ -58,7 +59,8 @@ public struct QueryEngine: Sendable {
             return try store.read { db in
                 try Row.fetchAll(db, sql: sql, arguments: args).map { row in
                     let path: Data = row["path"]
-                    let attributes = (try? IndexStore.attributes(json: row["attributes"])) ?? AttributeSet()
+                    let attributes = spec.includeAttributes
+                        ? (try? IndexStore.attributes(json: row["attributes"])) ?? AttributeSet() : AttributeSet()
                     return QueryResult(identifier: ItemIdentifier(bytes: Array(path)), domain: row["domain"],
                                        attributes: attributes, score: row["score"])
                 }

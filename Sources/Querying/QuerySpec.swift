@@ -15,9 +15,13 @@ public struct QuerySpec: Sendable, Hashable {
     /// A file whose whole name equals this (case-insensitive) ranks first: the words as typed,
     /// or the `--name` text.
     public var exactNameHint: String?
+    /// Whether results carry their stored attributes. Decoding them costs more than the search
+    /// itself for queries with many hits, so plain path output leaves them out.
+    public var includeAttributes: Bool
 
     public init(predicate: ItemPredicate, onlyIn: [[UInt8]] = [], limit: Int? = nil, now: Date = Date(),
-                exactNameHint: String? = nil) {
+                exactNameHint: String? = nil, includeAttributes: Bool = true) {
+        self.includeAttributes = includeAttributes
         self.predicate = predicate
         self.exactNameHint = exactNameHint
         self.onlyIn = onlyIn

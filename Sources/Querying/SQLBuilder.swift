@@ -15,6 +15,13 @@ struct SQLBuilder {
             arguments.append(pattern.fts5)
             return "items.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)"
         case .nameContains(let text):
+            // The trigram index answers a quoted phrase of 3 or more characters as a substring
+            // match. LIKE with ESCAPE would be correct too but is never accelerated by FTS5, so it
+            // is kept for shorter texts, which trigrams cannot index anyway.
+            if text.unicodeScalars.count >= 3 {
+                arguments.append("\"" + text.replacing("\"", with: "\"\"") + "\"")
+                return "items.id IN (SELECT rowid FROM items_names WHERE items_names MATCH ?)"
+            }
             arguments.append("%" + Self.escapeLike(text) + "%")
             return "items.id IN (SELECT rowid FROM items_names WHERE name LIKE ? ESCAPE '\\')"
         case .conformsTo(let type):

@@ -81,7 +81,7 @@ struct FSFind: ParsableCommand {
         let hint = name ?? words.joined(separator: " ")
         // Existence is checked while printing, so fetch a few more than asked for.
         return QuerySpec(predicate: parts.count == 1 ? parts[0] : .and(parts), onlyIn: folders,
-                         limit: limit.map { $0 + 16 }, exactNameHint: hint)
+                         limit: limit.map { $0 + 16 }, exactNameHint: hint, includeAttributes: json)
     }
 
     func run() throws {

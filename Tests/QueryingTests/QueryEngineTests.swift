@@ -77,11 +77,16 @@ struct QueryEngineTests {
             doc("/r/IMG_20240101_holiday.jpg", type: .jpeg),
             doc("/r/notes.txt", text: "holiday plans"),
             doc("/r/ho", text: "short"),
+            doc("/r/50%_off\"deal\".txt"),
         ])
         #expect(try f.paths([], name: "olida") == ["/r/IMG_20240101_holiday.jpg"])
         #expect(try f.paths([], name: "HOLIDAY") == ["/r/IMG_20240101_holiday.jpg"])
         #expect(Set(try f.paths([], name: "ho")) == ["/r/IMG_20240101_holiday.jpg", "/r/ho"])
         #expect(try f.paths([], name: "100%").isEmpty)
+        // Quotes, % and _ are literal characters, through the trigram index and through LIKE.
+        #expect(try f.paths([], name: "%_off\"d") == ["/r/50%_off\"deal\".txt"])
+        #expect(try f.paths([], name: "%_") == ["/r/50%_off\"deal\".txt"])
+        #expect(try f.paths([], name: "0%").count == 1)
     }
 
     @Test("--onlyin keeps results inside the folders, not siblings with the same prefix")
