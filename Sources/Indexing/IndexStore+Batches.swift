@@ -8,11 +8,19 @@ extension IndexStore {
     ///
     /// Core Spotlight's `indexSearchableItems(_:completionHandler:)` inside
     /// `beginBatch()` / `endBatch(withClientState:)`.
-    public func index(_ entries: [IndexEntry], clientState: [UInt8]? = nil) throws(IndexError) {
+    /// `deleting` removes items in the same transaction (files that vanished while the batch was
+    /// being extracted).
+    public func index(_ entries: [IndexEntry], deleting: [ItemIdentifier] = [], clientState: [UInt8]? = nil) throws(IndexError) {
         if let clientState, clientState.count > 250 { throw .clientStateTooLarge(size: clientState.count) }
         let now = Date().timeIntervalSince1970
         try write { db in
             for entry in entries { try Self.upsert(entry, now: now, db) }
+            for ident in deleting {
+                if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE path = ?"),
+                                               arguments: [Data(ident.bytes)]) {
+                    try Self.delete(rowid: id, db)
+                }
+            }
             if let clientState { try Self.saveClientState(clientState, now: now, db) }
         }
     }

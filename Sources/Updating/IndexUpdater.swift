@@ -26,10 +26,18 @@ public final class IndexUpdater: Sendable {
     public let settings: Settings
     let onProgress: (@Sendable (CrawlProgress) -> Void)?
     let onProblem: @Sendable (CrawlProblem) -> Void
+    /// Runs between the walk and extraction; tests use it to change the disk at that moment.
+    let afterWalk: (@Sendable () -> Void)?
 
-    public init(store: IndexStore, settings: Settings,
+    public convenience init(store: IndexStore, settings: Settings,
                 progress: (@Sendable (CrawlProgress) -> Void)? = nil,
                 problem: @escaping @Sendable (CrawlProblem) -> Void) {
+        self.init(store: store, settings: settings, progress: progress, problem: problem, afterWalk: nil)
+    }
+
+    init(store: IndexStore, settings: Settings, progress: (@Sendable (CrawlProgress) -> Void)?,
+         problem: @escaping @Sendable (CrawlProblem) -> Void, afterWalk: (@Sendable () -> Void)?) {
+        self.afterWalk = afterWalk
         self.store = store
         self.settings = settings
         self.onProgress = progress
@@ -121,10 +129,12 @@ public final class IndexUpdater: Sendable {
             throw .badRoot(path: domain, reason: error.reason)
         }
 
+        afterWalk?()
         // 2. Extract and write what changed.
         let result = try extractAndWrite(todo, domain: domain, seenSoFar: report.seen, indexedBefore: report.indexed,
                                          start: start)
         report.indexed += result.indexed
+        report.removed += result.vanished
         report.bytes += result.bytes
         problems += result.problems
 
@@ -148,7 +158,7 @@ public final class IndexUpdater: Sendable {
         } catch { throw .index(error) }
     }
 
-    private struct BatchResult: Sendable { var indexed = 0; var bytes: Int64 = 0; var problems = 0 }
+    private struct BatchResult: Sendable { var indexed = 0; var bytes: Int64 = 0; var problems = 0; var vanished = 0 }
 
     /// Extracts `todo` on worker threads and writes batches. A write error (disk full) stops
     /// every worker and is thrown; batches already committed stay.
@@ -175,8 +185,15 @@ public final class IndexUpdater: Sendable {
                 var entries: [IndexEntry] = []
                 entries.reserveCapacity(chunks[i].count)
                 var local = BatchResult()
+                var vanished: [ItemIdentifier] = []
                 for facts in todo[chunks[i]] {
                     let r = context.extract(facts)
+                    if r.problems.contains(where: \.meansVanished) {
+                        // Deleted since the walk: the index must not keep (or gain) it.
+                        vanished.append(ItemIdentifier(bytes: facts.pathBytes))
+                        local.vanished += 1
+                        continue
+                    }
                     var attributes = r.attributes
                     if !r.problems.isEmpty {
                         local.problems += r.problems.count
@@ -195,7 +212,7 @@ public final class IndexUpdater: Sendable {
                 local.indexed = entries.count
                 let done = state.withLock { $0.result.indexed } + entries.count
                 do {
-                    try store.index(entries, clientState: Self.clientState(domain: domain, done: done, total: todo.count, finished: false))
+                    try store.index(entries, deleting: vanished, clientState: Self.clientState(domain: domain, done: done, total: todo.count, finished: false))
                 } catch {
                     state.withLock { if $0.error == nil { $0.error = (error as? IndexError).map(UpdateError.index) ?? .extraction("\(error)") } }
                     return
@@ -205,6 +222,7 @@ public final class IndexUpdater: Sendable {
                     s.result.indexed += local.indexed
                     s.result.bytes += local.bytes
                     s.result.problems += local.problems
+                    s.result.vanished += local.vanished
                     guard now - s.lastProgress > 200_000_000 else { return nil }
                     s.lastProgress = now
                     return CrawlProgress(root: domain, phase: .indexing, seen: seenSoFar, indexed: indexedBefore + s.result.indexed,
@@ -245,5 +263,13 @@ public enum UpdateError: Error, Sendable, CustomStringConvertible {
         case let .index(e): e.description
         case let .extraction(m): "cannot start extraction: \(m)"
         }
+    }
+}
+
+extension ExtractionError {
+    /// The file (or a folder above it) was deleted between the walk and the read.
+    var meansVanished: Bool {
+        if case .unreadable(let e, _) = self { return e == ENOENT || e == ENOTDIR }
+        return false
     }
 }

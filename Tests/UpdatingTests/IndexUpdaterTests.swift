@@ -5,7 +5,7 @@ import Querying
 import SystemPackage
 import TestSupport
 import Testing
-import Updating
+@testable import Updating
 
 /// A tree, an index and an updater that collects problems.
 final class CrawlFixture: @unchecked Sendable {
@@ -24,8 +24,9 @@ final class CrawlFixture: @unchecked Sendable {
 
     var root: FilePath { tree.path("root") }
 
-    func crawl() throws -> CrawlReport {
-        let updater = IndexUpdater(store: store, settings: settings, problem: { [self] p in lock.withLock { _problems.append(p) } })
+    func crawl(afterWalk: (@Sendable () -> Void)? = nil) throws -> CrawlReport {
+        let updater = IndexUpdater(store: store, settings: settings, progress: nil,
+                                   problem: { [self] p in lock.withLock { _problems.append(p) } }, afterWalk: afterWalk)
         return try updater.crawl(roots: try IndexUpdater.resolveRoots([root.string]))
     }
 
@@ -109,6 +110,35 @@ struct IndexUpdaterTests {
         #expect(blob.attributes.textContent == nil)
         let big = try #require(try f.store.item(ItemIdentifier(f.root.string + "/sparse.img")))
         #expect(big.attributes.fileSize == 2 << 30)
+    }
+
+    @Test("files deleted or shrunk between the walk and the read: gone from the index, no problem, no crash")
+    func vanishAndShrink() throws {
+        let f = try CrawlFixture()
+        try f.tree.create("root/stays.txt", contents: "permanent")
+        try f.tree.create("root/vanishes.txt", contents: "ephemeral")
+        try f.tree.create("root/shrinks.txt", contents: "long original sentence here")
+        _ = try f.crawl()
+        #expect(try f.find("ephemeral") == ["vanishes.txt"])
+        // Change both so the next crawl must read them, then delete/shrink them after the walk.
+        try f.tree.create("root/vanishes.txt", contents: "ephemeral changed")
+        try f.tree.create("root/shrinks.txt", contents: "long original sentence here, now longer")
+        try f.tree.create("root/new-then-gone.txt", contents: "fleeting")
+        let tree = f.tree
+        let report = try f.crawl(afterWalk: {
+            try? tree.remove("root/vanishes.txt")
+            try? tree.remove("root/new-then-gone.txt")
+            let fd = open(tree.path("root/shrinks.txt").string, O_WRONLY)
+            _ = ftruncate(fd, 4)
+            close(fd)
+        })
+        #expect(f.problems.isEmpty, "\(f.problems)")
+        #expect(report.removed == 2)
+        #expect(try f.find("ephemeral").isEmpty)
+        #expect(try f.find("fleeting").isEmpty)
+        #expect(try f.indexed().contains("./vanishes.txt") == false)
+        #expect(try f.find("long").count == 1)   // what was read of the shrunk file
+        #expect(try f.find("sentence").isEmpty)
     }
 
     @Test("an unreadable file is reported and keeps its file-system attributes")
