@@ -8,10 +8,13 @@ public struct WalkOptions: Sendable, Hashable {
     public var exclusions: ExclusionRules
     /// Stay on the root's file system (do not descend into mount points), like `find -xdev`.
     public var oneFileSystem: Bool
+    /// Descend into subfolders; when false, only the root and its direct entries are reported.
+    public var recursive: Bool
 
-    public init(exclusions: ExclusionRules = ExclusionRules(), oneFileSystem: Bool = true) {
+    public init(exclusions: ExclusionRules = ExclusionRules(), oneFileSystem: Bool = true, recursive: Bool = true) {
         self.exclusions = exclusions
         self.oneFileSystem = oneFileSystem
+        self.recursive = recursive
     }
 }
 
@@ -126,7 +129,7 @@ public struct DirectoryWalker: Sendable {
                 case .success(let sx):
                     let facts = FileFacts(path: child, sx)
                     visit(facts)
-                    if facts.type == .directory && (!options.oneFileSystem || facts.device == rootDevice) {
+                    if options.recursive && facts.type == .directory && (!options.oneFileSystem || facts.device == rootDevice) {
                         subdirs.append(child)
                     }
                 }

@@ -1,3 +1,4 @@
+import Attributes
 import FoundationEssentials
 
 /// What a crawl did, for the summary line and `--json`.
@@ -15,8 +16,13 @@ public struct CrawlReport: Sendable, Hashable, Codable {
     public var bytes: Int64 = 0
     public var seconds: Double = 0
     public var problems = 0
+    /// What changed, for live-query subscribers (not part of the JSON summary).
+    public var updatedIdentifiers: [ItemIdentifier] = []
+    public var removedIdentifiers: [ItemIdentifier] = []
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey { case roots, seen, indexed, unchanged, removed, bytes, seconds, problems }
 }
 
 /// A file-level problem met during a crawl; the crawl goes on. `path` is printable (non-UTF-8

@@ -90,12 +90,45 @@ public final class IndexUpdater: Sendable {
     private func crawl(root: FilePath, into report: inout CrawlReport, start: DispatchTime) throws(UpdateError) {
         let domain = Self.domainName(root)
         report.roots.append(domain)
-        let version = ExtractorRegistry.version
         do {
             try store.beginCrawl(domain: domain, root: root.bytes)
         } catch { throw .index(error) }
-        let stored: [[UInt8]: StoredStamp]
-        do { stored = try store.stamps(domain: domain) } catch { throw .index(error) }
+        let before = report
+        try reconcile(directory: root, recursive: true, domain: domain, into: &report, start: start)
+        do {
+            let n = report.indexed - before.indexed
+            try store.finishCrawl(domain: domain, problems: report.problems - before.problems,
+                                  clientState: Self.clientState(domain: domain, done: n, total: n, finished: true))
+            if n > 5000 { try store.optimize() }
+        } catch { throw .index(error) }
+    }
+
+    /// Brings the index in step with one folder (and everything below it when `recursive`):
+    /// extracts what is new or changed, removes what is gone. A root crawl is the recursive
+    /// reconcile of the root; the watcher uses the same after a queue overflow or for a polled
+    /// folder.
+    public func reconcile(directory: FilePath, recursive: Bool, domain: String) throws(UpdateError) -> CrawlReport {
+        var report = CrawlReport()
+        let start = DispatchTime.now()
+        try reconcile(directory: directory, recursive: recursive, domain: domain, into: &report, start: start)
+        report.seconds = elapsed(start)
+        return report
+    }
+
+    private func reconcile(directory: FilePath, recursive: Bool, domain: String, into report: inout CrawlReport,
+                           start: DispatchTime) throws(UpdateError) {
+        let version = ExtractorRegistry.version
+        let ident = ItemIdentifier(bytes: directory.bytes)
+        let wholeDomain = recursive && Self.domainName(directory) == domain
+        var stored: [[UInt8]: StoredStamp]
+        do {
+            if wholeDomain {
+                stored = try store.stamps(domain: domain)
+            } else {
+                stored = try store.stamps(under: ident, recursive: recursive)
+                if let own = try store.stamp(of: ident) { stored[ident.bytes] = own }
+            }
+        } catch { throw .index(error) }
 
         // 1. Walk and compare.
         var todo: [FileFacts] = []
@@ -103,7 +136,9 @@ public final class IndexUpdater: Sendable {
         seen.reserveCapacity(stored.count)
         var problems = 0
         var lastProgress = DispatchTime.now()
-        let walker = DirectoryWalker(root: root, options: settings.walkOptions)
+        var options = settings.walkOptions
+        options.recursive = recursive
+        let walker = DirectoryWalker(root: directory, options: options)
         do {
             try walker.walk({ facts in
                 let key = facts.pathBytes
@@ -126,7 +161,12 @@ public final class IndexUpdater: Sendable {
                 onProblem(CrawlProblem(path: ByteString.escaped(p.path.bytes), message: p.reason))
             })
         } catch {
-            throw .badRoot(path: domain, reason: error.reason)
+            if error.errno == .noSuchFileOrDirectory && !wholeDomain {
+                // The folder itself is gone: so is everything the index had below it.
+                do { report.removed += try store.deleteItems(under: ident) } catch { throw .index(error) }
+                return
+            }
+            throw .badRoot(path: ByteString.escaped(directory.bytes), reason: error.reason)
         }
 
         afterWalk?()
@@ -137,28 +177,55 @@ public final class IndexUpdater: Sendable {
         report.removed += result.vanished
         report.bytes += result.bytes
         problems += result.problems
+        report.updatedIdentifiers += result.written
 
-        // 3. Remove items whose files are gone.
-        let gone = stored.filter { !seen.contains($0.key) }.map(\.value.id)
+        // 3. Remove items whose files are gone (for a folder that went, everything below it).
+        let gone = stored.filter { !seen.contains($0.key) }
         if !gone.isEmpty {
             onProgress?(CrawlProgress(root: domain, phase: .cleaning, seen: report.seen, indexed: report.indexed,
                                       toIndex: todo.count, elapsed: elapsed(start)))
-            for chunk in stride(from: 0, to: gone.count, by: 1000) {
-                do { try store.deleteItems(rowIDs: Array(gone[chunk..<min(chunk + 1000, gone.count)])) } catch {
-                    throw .index(error)
+            do {
+                if recursive {
+                    let ids = gone.map(\.value.id)
+                    for chunk in stride(from: 0, to: ids.count, by: 1000) {
+                        try store.deleteItems(rowIDs: Array(ids[chunk..<min(chunk + 1000, ids.count)]))
+                    }
+                    report.removed += ids.count
+                } else {
+                    for key in gone.keys { report.removed += try store.deleteItems(under: ItemIdentifier(bytes: key)) }
                 }
-            }
+            } catch { throw .index(error) }
+            report.removedIdentifiers += gone.keys.map { ItemIdentifier(bytes: $0) }
         }
-        report.removed += gone.count
+        report.removedIdentifiers += result.vanishedIdentifiers
         report.problems += problems
-        do {
-            try store.finishCrawl(domain: domain, problems: problems,
-                                  clientState: Self.clientState(domain: domain, done: todo.count, total: todo.count, finished: true))
-            if todo.count > 5000 { try store.optimize() }
-        } catch { throw .index(error) }
     }
 
-    private struct BatchResult: Sendable { var indexed = 0; var bytes: Int64 = 0; var problems = 0; var vanished = 0 }
+    private struct BatchResult: Sendable {
+        var indexed = 0
+        var bytes: Int64 = 0
+        var problems = 0
+        var vanished = 0
+        var written: [ItemIdentifier] = []
+        var vanishedIdentifiers: [ItemIdentifier] = []
+    }
+
+    /// Extracts and writes these entries (files the watcher saw created or changed); returns
+    /// what was written and what had vanished meanwhile.
+    public func index(_ files: [FileFacts], domain: String) throws(UpdateError) -> CrawlReport {
+        let start = DispatchTime.now()
+        let r = try extractAndWrite(files, domain: domain, seenSoFar: files.count, indexedBefore: 0, start: start)
+        var report = CrawlReport()
+        report.seen = files.count
+        report.indexed = r.indexed
+        report.bytes = r.bytes
+        report.problems = r.problems
+        report.removed = r.vanished
+        report.updatedIdentifiers = r.written
+        report.removedIdentifiers = r.vanishedIdentifiers
+        report.seconds = elapsed(start)
+        return report
+    }
 
     /// Extracts `todo` on worker threads and writes batches. A write error (disk full) stops
     /// every worker and is thrown; batches already committed stay.
@@ -223,6 +290,8 @@ public final class IndexUpdater: Sendable {
                     s.result.bytes += local.bytes
                     s.result.problems += local.problems
                     s.result.vanished += local.vanished
+                    s.result.written += entries.map(\.item.uniqueIdentifier)
+                    s.result.vanishedIdentifiers += vanished
                     guard now - s.lastProgress > 200_000_000 else { return nil }
                     s.lastProgress = now
                     return CrawlProgress(root: domain, phase: .indexing, seen: seenSoFar, indexed: indexedBefore + s.result.indexed,

@@ -173,3 +173,40 @@ struct IndexFilesTests {
         #expect(IndexLocation.resolve(explicit: nil, environment: ["HOME": "/h"]).directory == "/h/.local/share/fsindex/default")
     }
 }
+
+@Suite("IndexStore: moves and subtrees")
+struct IndexMovesTests {
+    @Test("moving a folder moves its subtree with attributes and text, and the name is searchable")
+    func moveFolder() throws {
+        let t = try TestIndex()
+        try t.store.indexSearchableItems([item("/r/a"), item("/r/a/x.txt", text: "xylophone"), item("/r/a/sub/y.txt", text: "yodel"),
+                                          item("/r/ab/z.txt", text: "zebra")])
+        #expect(try t.store.moveItems(from: ItemIdentifier("/r/a"), to: ItemIdentifier("/r/renamed")) == 3)
+        let moved = try #require(try t.store.item(ItemIdentifier("/r/renamed/sub/y.txt")))
+        #expect(moved.attributes.textContent == "yodel")
+        #expect(moved.attributes.string(.path) == "/r/renamed/sub/y.txt")
+        #expect(try t.store.item(ItemIdentifier("/r/a/x.txt")) == nil)
+        #expect(try t.store.item(ItemIdentifier("/r/ab/z.txt")) != nil)     // a sibling with the same prefix stays
+        let renamed = try #require(try t.store.item(ItemIdentifier("/r/renamed")))
+        #expect(renamed.attributes.string(.name) == "renamed")
+    }
+
+    @Test("a rename over an existing file replaces it")
+    func renameOver() throws {
+        let t = try TestIndex()
+        try t.store.indexSearchableItems([item("/r/new.tmp", text: "fresh"), item("/r/doc.txt", text: "stale")])
+        try t.store.moveItems(from: ItemIdentifier("/r/new.tmp"), to: ItemIdentifier("/r/doc.txt"))
+        #expect(try t.store.count() == 1)
+        #expect(try t.store.item(ItemIdentifier("/r/doc.txt"))?.attributes.textContent == "fresh")
+    }
+
+    @Test("subtree deletion and folder stamps keep to the folder")
+    func subtrees() throws {
+        let t = try TestIndex()
+        try t.store.indexSearchableItems([item("/r/d"), item("/r/d/1"), item("/r/d/e/2"), item("/r/d2/3")])
+        #expect(Set(try t.store.stamps(under: ItemIdentifier("/r/d"), recursive: false).keys) == [Array("/r/d/1".utf8)])
+        #expect(try t.store.stamps(under: ItemIdentifier("/r/d"), recursive: true).count == 2)
+        #expect(try t.store.deleteItems(under: ItemIdentifier("/r/d")) == 3)
+        #expect(try t.store.count() == 1)
+    }
+}

@@ -1,0 +1,125 @@
+import Attributes
+import FoundationEssentials
+import GRDB
+
+extension IndexStore {
+    /// Moves an item, and for a folder every item below it, to a new identifier, keeping their
+    /// attributes: what a rename on disk does, without extracting anything again. The name
+    /// attributes and the full-text name follow; an item already at the destination is replaced
+    /// (a rename over an existing file). Returns how many items moved.
+    @discardableResult
+    public func moveItems(from old: ItemIdentifier, to new: ItemIdentifier, domain: String? = nil) throws(IndexError) -> Int {
+        try write { db in
+            // A rename over an existing file or folder replaces it.
+            try Self.deleteTree(new.bytes, db)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, path, attributes FROM items WHERE path = ? OR (path >= ? AND path < ?)
+                """, arguments: Self.treeArguments(old.bytes))
+            for row in rows {
+                let id: Int64 = row["id"]
+                let path = Array(row["path"] as Data)
+                let newPath = new.bytes + path.dropFirst(old.bytes.count)
+                let ident = ItemIdentifier(bytes: newPath)
+                let name = ByteString.escaped(ident.nameBytes)
+                var attributes = try JSONDecoder().decode(AttributeSet.self, from: Data((row["attributes"] as String).utf8))
+                attributes[.path] = .string(ByteString.escaped(newPath))
+                attributes[.name] = .string(name)
+                attributes[.displayName] = .string(name)
+                if let domain { attributes[.domainIdentifier] = .string(domain) }
+                let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
+                try db.execute(sql: "UPDATE items SET path = ?, name = ?, attributes = ?, domain = coalesce(?, domain) WHERE id = ?",
+                               arguments: [Data(newPath), name, json, domain, id])
+                try db.execute(sql: "UPDATE items_fts SET name = ? WHERE rowid = ?", arguments: [name, id])
+                try db.execute(sql: "UPDATE items_names SET name = ? WHERE rowid = ?", arguments: [name, id])
+            }
+            return rows.count
+        }
+    }
+
+    /// Deletes an item and, for a folder, everything below it. Returns how many went.
+    @discardableResult
+    public func deleteItems(under root: ItemIdentifier) throws(IndexError) -> Int {
+        try write { db in try Self.deleteTree(root.bytes, db) }
+    }
+
+    /// The stored stamps of the items directly inside folder `dir` (or everything below it when
+    /// `recursive`), keyed by identifier bytes, for comparing a folder with the disk.
+    public func stamps(under dir: ItemIdentifier, recursive: Bool) throws(IndexError) -> [[UInt8]: StoredStamp] {
+        try read { db in
+            var out: [[UInt8]: StoredStamp] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version FROM items
+                WHERE path >= ? AND path < ?
+                """, arguments: Self.belowArguments(dir.bytes))
+            let depth = dir.bytes.count + 1
+            while let row = try rows.next() {
+                let path = Array(row["path"] as Data)
+                if !recursive && path[depth...].contains(UInt8(ascii: "/")) { continue }
+                out[path] = Self.storedStamp(row)
+            }
+            return out
+        }
+    }
+
+    /// The stored stamp of one item, if it is in the index.
+    public func stamp(of ident: ItemIdentifier) throws(IndexError) -> StoredStamp? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version FROM items WHERE path = ?",
+                             arguments: [Data(ident.bytes)]).map(Self.storedStamp)
+        }
+    }
+
+    static func storedStamp(_ row: Row) -> StoredStamp {
+        var stamp: FileStamp?
+        if let m: Int64 = row["mtime_ns"], let c: Int64 = row["ctime_ns"], let i: Int64 = row["inode"] {
+            stamp = FileStamp(size: row["size"] ?? 0, modificationNanos: m, changeNanos: c, inode: UInt64(bitPattern: i))
+        }
+        return StoredStamp(id: row["id"], stamp: stamp, extractorVersion: row["extractor_version"])
+    }
+
+    /// `[path, path + "/", path + "0"]`: the item itself and the half-open byte range of
+    /// everything below it ('0' is the byte after '/').
+    static func treeArguments(_ path: [UInt8]) -> StatementArguments {
+        var dir = path
+        while dir.count > 1 && dir.last == UInt8(ascii: "/") { dir.removeLast() }
+        return [Data(dir), Data(dir + [UInt8(ascii: "/")]), Data(dir + [UInt8(ascii: "0")])]
+    }
+
+    /// `[path + "/", path + "0"]`: everything strictly below `path`.
+    static func belowArguments(_ path: [UInt8]) -> StatementArguments {
+        var dir = path
+        while dir.count > 1 && dir.last == UInt8(ascii: "/") { dir.removeLast() }
+        return [Data(dir + [UInt8(ascii: "/")]), Data(dir + [UInt8(ascii: "0")])]
+    }
+
+    static func deleteTree(_ path: [UInt8], _ db: Database) throws -> Int {
+        let ids = try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE path = ? OR (path >= ? AND path < ?)",
+                                     arguments: treeArguments(path))
+        for id in ids { try delete(rowid: id, db) }
+        return ids.count
+    }
+}
+
+extension IndexStore {
+    /// Checks the database and its full-text indexes (`PRAGMA quick_check` and FTS5's
+    /// `integrity-check`). Returns nil when all is well, else what is wrong.
+    public func integrityProblem() -> String? {
+        do {
+            return try read { db -> String? in
+                let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer"
+                if check != "ok" { return check }
+                return nil
+            }
+        } catch {
+            return error.description
+        }
+    }
+
+    /// Identifiers of items written by an extractor older than `version` (to re-extract them).
+    public func identifiers(extractorVersionBelow version: Int, limit: Int = 10_000) throws(IndexError) -> [ItemIdentifier] {
+        try read { db in
+            try Data.fetchAll(db, sql: "SELECT path FROM items WHERE extractor_version < ? LIMIT ?", arguments: [version, limit])
+                .map { ItemIdentifier(bytes: Array($0)) }
+        }
+    }
+}
