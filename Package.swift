@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "fsindex", targets: ["fsindex"]),
         .executable(name: "fsfind", targets: ["fsfind"]),
+        .executable(name: "fsindexd", targets: ["fsindexd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -63,6 +64,19 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
 
+        // The daemon's control channel: a Unix socket with JSON lines (status, pause, reindex, subscribe).
+        .target(name: "Controlling", dependencies: [
+            "Attributes", "CSysShims",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+
+        // fsindexd's core: one writer applying watcher events, reindex requests and signals.
+        .target(name: "Watching", dependencies: [
+            "Attributes", "Crawling", "Extraction", "Indexing", "Updating", "Controlling",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+
         // What both command-line tools share: output to terminals and pipes, path arguments.
         .target(name: "CommandSupport", dependencies: [
             "Attributes",
@@ -70,13 +84,19 @@ let package = Package(
         ], swiftSettings: strict),
 
         .executableTarget(name: "fsindex", dependencies: [
-            "CommandSupport", "Attributes", "Crawling", "Extraction", "Indexing", "Querying", "Updating",
+            "CommandSupport", "Attributes", "Controlling", "Crawling", "Extraction", "Indexing", "Querying", "Updating",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        .executableTarget(name: "fsindexd", dependencies: [
+            "CommandSupport", "Watching", "Updating", "Indexing", "Controlling", "Crawling", "CSysShims",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         .executableTarget(name: "fsfind", dependencies: [
-            "CommandSupport", "Attributes", "Indexing", "Querying",
+            "CommandSupport", "Attributes", "Controlling", "Indexing", "Querying",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -90,6 +110,9 @@ let package = Package(
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "QueryingTests", dependencies: ["Querying", "Indexing", "Attributes", "TestSupport"]),
         .testTarget(name: "UpdatingTests", dependencies: ["Updating", "Indexing", "Querying", "Attributes", "TestSupport"]),
+        .testTarget(name: "WatchingTests", dependencies: ["Watching", "Updating", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport",
+                                                          .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CommandTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ControllingTests", dependencies: ["Controlling", "TestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "CSysShims.h"
@@ -34,4 +35,31 @@ int shim_fstatx(int fd, struct shim_statx *out) {
     struct statx sx;
     int rc = statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &sx);
     return fill(rc, &sx, out);
+}
+
+#include <sys/eventfd.h>
+
+int shim_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+#include <sys/socket.h>
+
+int shim_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
+    struct ucred cred;
+    socklen_t len = sizeof(cred);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
+    *pid = cred.pid;
+    *uid = cred.uid;
+    *gid = cred.gid;
+    return 0;
+}
+
+int shim_accept4(int fd, int flags) { return accept4(fd, NULL, NULL, flags); }
+
+#include <sys/syscall.h>
+#include <unistd.h>
+int shim_ioprio_idle(void) {
+    /* IOPRIO_WHO_PROCESS = 1, IOPRIO_CLASS_IDLE = 3, IOPRIO_CLASS_SHIFT = 13 */
+    return (int)syscall(SYS_ioprio_set, 1, 0, 3 << 13);
 }

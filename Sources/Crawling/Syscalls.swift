@@ -38,6 +38,78 @@ enum Syscalls {
         guard n >= 0 else { return nil }
         return buf[0..<n].map { UInt8(bitPattern: $0) }
     }
+
+    // MARK: inotify and the watcher's thread
+
+    /// Wraps `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.
+    static func inotifyInit() -> Result<Int32, Errno> {
+        while true {
+            let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            if fd >= 0 { return .success(fd) }
+            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
+        }
+    }
+
+    /// Wraps `inotify_add_watch(2)`. Adding a watch for an inode already watched returns the same
+    /// descriptor (and replaces its mask).
+    static func inotifyAddWatch(_ fd: Int32, _ path: FilePath, mask: UInt32) -> Result<Int32, Errno> {
+        while true {
+            let wd = path.withPlatformString { inotify_add_watch(fd, $0, mask) }
+            if wd >= 0 { return .success(wd) }
+            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
+        }
+    }
+
+    /// Wraps `inotify_rm_watch(2)`. EINVAL (the watch is already gone) is not an error worth reporting.
+    @discardableResult
+    static func inotifyRemoveWatch(_ fd: Int32, _ wd: Int32) -> Result<Void, Errno> {
+        inotify_rm_watch(fd, wd) == 0 ? .success(()) : .failure(Errno(rawValue: errno))
+    }
+
+    /// Wraps `read(2)` on a non-blocking descriptor; `.success(0)` for "nothing to read now" (EAGAIN).
+    static func readAvailable(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return .success(n) }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return .success(0) }
+            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
+        }
+    }
+
+    /// Wraps `poll(2)`; `timeout` in milliseconds, -1 to wait for ever. Returns the `revents`, in order.
+    static func poll(_ fds: [Int32], timeout: Int32) -> Result<[Int16], Errno> {
+        var pfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        while true {
+            let n = Glibc.poll(&pfds, nfds_t(pfds.count), timeout)
+            if n >= 0 { return .success(pfds.map(\.revents)) }
+            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
+        }
+    }
+
+    /// An `eventfd(2)` (close-on-exec, non-blocking) to wake a thread blocked in `poll`.
+    static func eventFD() -> Result<Int32, Errno> {
+        let fd = shim_eventfd()
+        return fd >= 0 ? .success(fd) : .failure(Errno(rawValue: errno))
+    }
+
+    /// Adds one to an eventfd counter (wakes its poller).
+    static func signal(eventFD fd: Int32) {
+        var one: UInt64 = 1
+        while write(fd, &one, 8) < 0 && errno == EINTR {}
+    }
+
+    /// Resets an eventfd counter after a wake-up.
+    static func drain(eventFD fd: Int32) {
+        var value: UInt64 = 0
+        while read(fd, &value, 8) < 0 && errno == EINTR {}
+    }
+
+    /// `CLOCK_MONOTONIC` in nanoseconds: deadlines for pending moves, debounces and polling.
+    static func monotonicNanos() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
 }
 
 extension FileFacts {

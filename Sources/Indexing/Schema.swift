@@ -69,6 +69,11 @@ enum Schema {
                 );
                 """)
         }
+        m.registerMigration("v2-meta") { db in
+            // Flags the index sets for itself. A later migration that changes what is stored
+            // sets `rebuild_required`, and the next start reindexes everything from the files.
+            try db.execute(sql: "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        }
         return m
     }()
 

@@ -40,6 +40,8 @@ public indirect enum ItemPredicate: Sendable, Hashable {
     case nameContains(String)
     /// The item's type is this one or conforms to it (`contentTypeTree`).
     case conformsTo(ContentType)
+    /// One of these items (for live queries: which of the changed items match now).
+    case identifiers([[UInt8]])
     case and([ItemPredicate])
     case or([ItemPredicate])
     case not(ItemPredicate)

@@ -27,6 +27,10 @@ struct SQLBuilder {
         case .conformsTo(let type):
             arguments.append(type.rawValue)
             return "items.id IN (SELECT item_id FROM item_types WHERE type = ?)"
+        case .identifiers(let paths):
+            if paths.isEmpty { return "0" }
+            for p in paths { arguments.append(Data(p)) }
+            return "items.path IN (" + Array(repeating: "?", count: paths.count).joined(separator: ",") + ")"
         case .and(let parts):
             if parts.isEmpty { return "1" }
             return "(" + parts.map { condition($0) }.joined(separator: " AND ") + ")"

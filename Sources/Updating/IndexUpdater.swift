@@ -71,12 +71,13 @@ public final class IndexUpdater: Sendable {
     }
 
     /// Crawls every root (already resolved by `resolveRoots`).
-    public func crawl(roots: [FilePath]) throws(UpdateError) -> CrawlReport {
+    /// With `force`, every file is extracted again even when unchanged (a reindex).
+    public func crawl(roots: [FilePath], force: Bool = false) throws(UpdateError) -> CrawlReport {
         var report = CrawlReport()
         let start = DispatchTime.now()
         _ = try? store.purgeExpiredItems()
         for root in roots {
-            try crawl(root: root, into: &report, start: start)
+            try crawl(root: root, force: force, into: &report, start: start)
         }
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return report
@@ -87,14 +88,14 @@ public final class IndexUpdater: Sendable {
         ByteString.escaped(root.bytes)
     }
 
-    private func crawl(root: FilePath, into report: inout CrawlReport, start: DispatchTime) throws(UpdateError) {
+    private func crawl(root: FilePath, force: Bool, into report: inout CrawlReport, start: DispatchTime) throws(UpdateError) {
         let domain = Self.domainName(root)
         report.roots.append(domain)
         do {
             try store.beginCrawl(domain: domain, root: root.bytes)
         } catch { throw .index(error) }
         let before = report
-        try reconcile(directory: root, recursive: true, domain: domain, into: &report, start: start)
+        try reconcile(directory: root, recursive: true, domain: domain, force: force, into: &report, start: start)
         do {
             let n = report.indexed - before.indexed
             try store.finishCrawl(domain: domain, problems: report.problems - before.problems,
@@ -107,15 +108,15 @@ public final class IndexUpdater: Sendable {
     /// extracts what is new or changed, removes what is gone. A root crawl is the recursive
     /// reconcile of the root; the watcher uses the same after a queue overflow or for a polled
     /// folder.
-    public func reconcile(directory: FilePath, recursive: Bool, domain: String) throws(UpdateError) -> CrawlReport {
+    public func reconcile(directory: FilePath, recursive: Bool, domain: String, force: Bool = false) throws(UpdateError) -> CrawlReport {
         var report = CrawlReport()
         let start = DispatchTime.now()
-        try reconcile(directory: directory, recursive: recursive, domain: domain, into: &report, start: start)
+        try reconcile(directory: directory, recursive: recursive, domain: domain, force: force, into: &report, start: start)
         report.seconds = elapsed(start)
         return report
     }
 
-    private func reconcile(directory: FilePath, recursive: Bool, domain: String, into report: inout CrawlReport,
+    private func reconcile(directory: FilePath, recursive: Bool, domain: String, force: Bool, into report: inout CrawlReport,
                            start: DispatchTime) throws(UpdateError) {
         let version = ExtractorRegistry.version
         let ident = ItemIdentifier(bytes: directory.bytes)
@@ -143,7 +144,7 @@ public final class IndexUpdater: Sendable {
             try walker.walk({ facts in
                 let key = facts.pathBytes
                 seen.insert(key)
-                if let old = stored[key], old.extractorVersion == version, let s = old.stamp,
+                if !force, let old = stored[key], old.extractorVersion == version, let s = old.stamp,
                    s == FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
                                   changeNanos: facts.changeNanos, inode: facts.inode) {
                     report.unchanged += 1

@@ -17,6 +17,12 @@ public struct Settings: Sendable, Hashable {
     public var textCap = 1 << 20
     public var batchSize = 256
     public var threads = 0
+    /// fsindexd: log level (trace, debug, info, notice, warning, error, critical).
+    public var logLevel = "info"
+    /// fsindexd: seconds between looks at folders that cannot be watched (inotify watches exhausted).
+    public var pollInterval = 30
+    /// fsindexd: "low" runs at nice 10 with idle I/O priority; "normal" leaves priorities alone.
+    public var throttle = "low"
 
     public init() {}
 
@@ -84,7 +90,7 @@ public struct Settings: Sendable, Hashable {
             let v = table[key]!
             switch key {
             case "roots": roots = try strings(v, key)
-            case "crawl", "index":
+            case "crawl", "index", "daemon":
                 guard let sub = v.table else { throw bad(key, "a table [\(key)]") }
                 for k in sub.keys {
                     let full = key + "." + k
@@ -105,6 +111,16 @@ public struct Settings: Sendable, Hashable {
                     case "index.threads":
                         guard let i = sv.int, (0...256).contains(i) else { throw bad(full, "a number from 0 to 256") }
                         threads = i
+                    case "daemon.log_level":
+                        let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+                        guard let l = sv.string, levels.contains(l) else { throw bad(full, "one of " + levels.joined(separator: ", ")) }
+                        logLevel = l
+                    case "daemon.poll_interval":
+                        guard let i = sv.int, (1...86_400).contains(i) else { throw bad(full, "a number of seconds from 1 to 86400") }
+                        pollInterval = i
+                    case "daemon.throttle":
+                        guard let t = sv.string, ["low", "normal"].contains(t) else { throw bad(full, "\"low\" or \"normal\"") }
+                        throttle = t
                     default:
                         throw .invalid(file: file, line: line(of: full), key: full, message: "unknown setting")
                     }

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Attributes
 import CommandSupport
+import Controlling
 import FoundationEssentials
 import Indexing
 import Querying
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +14,7 @@ import Glibc
 ///
 /// Exit status follows grep: 0 something found, 1 nothing, 2 error.
 @main
-struct FSFind: ParsableCommand {
+struct FSFind: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fsfind",
         abstract: "Find indexed files whose name or text contains all the words.",
@@ -50,6 +52,9 @@ struct FSFind: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An attribute to include with --json (repeatable).", valueName: "name"))
     var attr: [String] = []
 
+    @Flag(name: .long, help: "Keep running: after the results, print `+ path` when a file starts matching and `- path` when it stops (needs fsindexd).")
+    var live = false
+
     @Option(name: .long, help: ArgumentHelp("Print at most N results.", valueName: "n"))
     var limit: Int?
 
@@ -61,6 +66,7 @@ struct FSFind: ParsableCommand {
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more.") }
         if let name, name.isEmpty { throw ValidationError("--name needs a non-empty text.") }
         if nul && json { throw ValidationError("-0 and --json cannot be combined.") }
+        if live && count { throw ValidationError("--live and --count cannot be combined.") }
     }
 
     /// The high-level query: the command line validated and turned into a `QuerySpec`.
@@ -84,7 +90,7 @@ struct FSFind: ParsableCommand {
                          limit: limit.map { $0 + 16 }, exactNameHint: hint, includeAttributes: json)
     }
 
-    func run() throws {
+    func run() async throws {
         let spec: QuerySpec
         do { spec = try makeQuerySpec() } catch {
             Output.error("fsfind", error.description)
@@ -97,6 +103,10 @@ struct FSFind: ParsableCommand {
             throw ExitCode(2)
         }
         let out = Output.standardOutput
+        if live {
+            try await runLive(spec: spec, engine: engine, location: location)
+            return
+        }
         do {
             if count {
                 let n = try engine.count(spec)
@@ -126,6 +136,72 @@ struct FSFind: ParsableCommand {
         } catch let e as QueryError {
             Output.error("fsfind", e.description)
             throw ExitCode(2)
+        }
+    }
+
+    /// `--live`: subscribe first (so no change between the query and the subscription is lost),
+    /// print the current results, then for every change the daemon publishes, ask the index
+    /// which of the changed items match now and print the difference.
+    private func runLive(spec: QuerySpec, engine: QueryEngine, location: IndexLocation) async throws {
+        let client: ControlClient
+        let changes: AsyncStream<ItemChanges>
+        do {
+            client = try ControlClient.connect(ControlLocation.forIndex(directory: location.directory))
+            changes = try client.subscribe()
+        } catch {
+            if case .noDaemon = error {
+                Output.error("fsfind", "--live needs fsindexd running for the index at \(location.directory.string); start it with `fsindexd`")
+            } else {
+                Output.error("fsfind", error.description)
+            }
+            throw ExitCode(2)
+        }
+        let out = Output.standardOutput
+        var unlimited = spec
+        unlimited.limit = nil
+        var matching = Set<[UInt8]>()
+        do {
+            for r in try engine.run(unlimited) where exists(r.identifier.bytes) {
+                matching.insert(r.identifier.bytes)
+                printLive(r.identifier.bytes, change: nil)
+            }
+        } catch {
+            Output.error("fsfind", error.description)
+            throw ExitCode(2)
+        }
+        out.flush()
+        for await change in changes {
+            var narrowed = unlimited
+            narrowed.predicate = .and([unlimited.predicate, .identifiers(change.updated)])
+            let now: Set<[UInt8]>
+            do { now = Set(try engine.run(narrowed).map(\.identifier.bytes)) } catch {
+                Output.error("fsfind", error.description)
+                throw ExitCode(2)
+            }
+            for path in change.removed where matching.remove(path) != nil {
+                printLive(path, change: "-")
+            }
+            for path in change.updated {
+                if now.contains(path) {
+                    if matching.insert(path).inserted { printLive(path, change: "+") }
+                } else if matching.remove(path) != nil {
+                    printLive(path, change: "-")
+                }
+            }
+            out.flush()
+        }
+        client.close()
+    }
+
+    private func printLive(_ path: [UInt8], change: String?) {
+        let out = Output.standardOutput
+        if json {
+            let extra = change.map { ["change": "\"\($0)\""] } ?? ["change": "\"=\""]
+            out.write(JSONLine.render(path: path, attributes: AttributeSet(), extra: extra) + "\n")
+        } else {
+            if let change { out.write(change + " ") }
+            out.writePath(path)
+            out.writeBytes([nul ? 0 : 0x0A])
         }
     }
 

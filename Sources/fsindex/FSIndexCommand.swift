@@ -10,13 +10,15 @@ struct FSIndexCommand: ParsableCommand {
               fsindex index ~/Documents          index a folder (again: only what changed)
               fsindex show ~/Documents/report.pdf   the attributes stored for one file
               fsindex status                     roots, counts per kind, index size
+              fsindex reindex [PATH...]          read items again (asks fsindexd when it runs)
+              fsindex pause | resume             hold or resume fsindexd's indexing
               fsindex erase                      delete the index
 
             The index lives in $XDG_DATA_HOME/fsindex/default/ (~/.local/share/fsindex/default/)
             unless --index-dir or FSINDEX_INDEX_DIR says otherwise. Settings are read from
             $XDG_CONFIG_HOME/fsindex/config.toml or --config FILE.
             """,
-        subcommands: [IndexCommand.self, Show.self, Status.self, Erase.self])
+        subcommands: [IndexCommand.self, Show.self, Status.self, Reindex.self, Pause.self, Resume.self, Erase.self])
 }
 
 /// Options every subcommand that touches the index shares.

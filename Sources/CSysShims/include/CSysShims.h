@@ -24,3 +24,17 @@ struct shim_statx {
 int shim_statx(int dirfd, const char *path, struct shim_statx *out);
 /// statx of an open descriptor. Returns 0 or -1 with errno set.
 int shim_fstatx(int fd, struct shim_statx *out);
+
+/// An eventfd(2) counter with EFD_CLOEXEC | EFD_NONBLOCK, used to wake a thread blocked in poll(2)
+/// (the Glibc module does not export <sys/eventfd.h>). Returns the descriptor or -1 with errno set.
+int shim_eventfd(void);
+
+/// The process at the other end of a connected Unix-domain socket, from getsockopt(SO_PEERCRED)
+/// (the Glibc module does not export `struct ucred`). Returns 0 or -1 with errno set.
+int shim_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
+/// accept4(2) without the peer address: `flags` (SOCK_CLOEXEC, SOCK_NONBLOCK) are set atomically,
+/// so a child spawned by another thread never inherits the connection. Returns the new fd or -1.
+int shim_accept4(int fd, int flags);
+
+/// Puts the calling process in the idle I/O scheduling class (ioprio_set(2)); 0 or -1 with errno.
+int shim_ioprio_idle(void);

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Attributes
 import CommandSupport
+import Controlling
 import FoundationEssentials
 import Indexing
 import SystemPackage
@@ -22,6 +23,12 @@ extension FSIndexCommand {
                 Output.error("fsindex", error.description)
                 throw ExitCode(2)
             }
+            // The daemon's view, when one runs for this index.
+            var daemon: DaemonStatus?
+            if let client = try connectDaemon(location),
+               case .status(let d)? = try? client.request(.status, timeout: .seconds(5)) {
+                daemon = d
+            }
             let out = Output.standardOutput
             if json {
                 struct Root: Encodable {
@@ -29,6 +36,7 @@ extension FSIndexCommand {
                 }
                 struct Body: Encodable {
                     var index: String, items: Int, bytes: Int64, roots: [Root], kinds: [String: Int], clientState: String?
+                    var daemon: DaemonStatus?
                 }
                 let body = Body(
                     index: location.directory.string, items: status.itemCount, bytes: status.databaseBytes,
@@ -37,11 +45,19 @@ extension FSIndexCommand {
                              lastCrawlFinished: $0.lastCrawlFinished.map(AttributeValue.iso8601), lastCrawlProblems: $0.lastCrawlProblems)
                     },
                     kinds: Dictionary(status.kinds.map { ($0.kind, $0.count) }, uniquingKeysWith: +),
-                    clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) })
+                    clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) }, daemon: daemon)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
             } else {
+                if let d = daemon {
+                    out.write("fsindexd: \(d.state.rawValue) (pid \(d.pid), up \(Int(d.uptimeSeconds)) s), queue \(d.queueLength), "
+                              + "\(d.itemsIndexedSinceStart) items indexed since start\n")
+                    out.write("folders: \(d.watched) watched, \(d.polled) polled, \(d.unreachable) unreachable\n")
+                    if let e = d.lastError { out.write("last error: \(e)\n") }
+                } else {
+                    out.write("fsindexd: not running\n")
+                }
                 out.write("index: \(location.directory.string)\n")
                 out.write("items: \(status.itemCount)\n")
                 out.write("size:  \(format1(Double(status.databaseBytes) / 1_048_576)) MiB\n")

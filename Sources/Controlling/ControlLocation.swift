@@ -1,0 +1,112 @@
+import Attributes
+import FoundationEssentials
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the control socket of one index lives: `$XDG_RUNTIME_DIR/fsindex/<name>.sock`, or
+/// `/tmp/fsindex-<uid>/<name>.sock` when `XDG_RUNTIME_DIR` is unset or unusable.
+///
+/// `<name>` is the first 16 hex digits of the FNV-1a hash of the index directory's bytes, so two
+/// indexes get two daemons and two sockets. For example:
+/// ```swift
+/// let location = ControlLocation.forIndex(directory: FilePath("/home/ada/.local/share/fsindex/default"))
+/// // /run/user/1000/fsindex/3c1a2e9f0b7d4c55.sock
+/// ```
+/// The folder is made with mode 0700 and must belong to us; the server refuses anything else
+/// (another owner, a symlink, a folder others can write), because whoever controls the folder can
+/// put their own socket in our place. Next to the socket, `<name>.lock` is held with `flock(2)`
+/// while a server runs, so that two daemons starting at once cannot both claim the socket.
+public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The private folder holding the socket.
+    public var directory: FilePath
+    /// The socket's file name without `.sock` (also the lock file's).
+    public var name: String
+    /// The user the folder must belong to.
+    public var owner: uid_t
+
+    public var socketPath: FilePath { directory.appending("\(name).sock") }
+    public var lockPath: FilePath { directory.appending("\(name).lock") }
+    public var description: String { socketPath.string }
+
+    public init(directory: FilePath, name: String, owner: uid_t = geteuid()) {
+        self.directory = directory
+        self.name = name
+        self.owner = owner
+    }
+
+    /// The control location of the index in `indexDirectory` (as given: pass the same absolute,
+    /// normalized directory on the daemon and the client side, such as `IndexLocation.directory`).
+    public static func forIndex(directory indexDirectory: FilePath,
+                                environment: [String: String] = ProcessInfo.processInfo.environment,
+                                owner: uid_t = geteuid()) -> ControlLocation {
+        ControlLocation(directory: runtimeDirectory(environment: environment, owner: owner),
+                        name: socketName(forIndexDirectory: indexDirectory), owner: owner)
+    }
+
+    /// The first 16 hex digits of the 64-bit FNV-1a hash of the directory's bytes.
+    public static func socketName(forIndexDirectory indexDirectory: FilePath) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in pathBytes(indexDirectory) {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// `$XDG_RUNTIME_DIR/fsindex` when that variable names an absolute folder of ours that we can
+    /// write, else `/tmp/fsindex-<uid>`.
+    static func runtimeDirectory(environment: [String: String], owner: uid_t) -> FilePath {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            let bytes = Array(runtime.utf8)
+            if case let .success(st) = system_lstat(bytes),
+               st.st_mode & S_IFMT == S_IFDIR, st.st_uid == owner,
+               system_access(bytes, W_OK | X_OK) {
+                return FilePath(runtime).appending("fsindex")
+            }
+        }
+        return FilePath("/tmp/fsindex-\(owner)")
+    }
+
+    /// Creates the folder with mode 0700 if needed, and checks that it is a real folder that
+    /// belongs to ``owner`` and that nobody else can write; a folder of ours with a wider mode is
+    /// narrowed to 0700.
+    public func prepareDirectory() throws(ControlError) {
+        let path = pathBytes(directory)
+        let shown = ByteString.escaped(path, escapeControls: true)
+        switch system_mkdir(path, 0o700) {
+        case .success, .failure(.fileExists): break
+        case let .failure(errno): throw .system(operation: "mkdir", path: shown, errno: errno)
+        }
+        let st: stat
+        switch system_lstat(path) {
+        case let .success(found): st = found
+        case let .failure(errno): throw .system(operation: "lstat", path: shown, errno: errno)
+        }
+        guard st.st_mode & S_IFMT == S_IFDIR else {
+            throw .unsafeDirectory(path: shown, reason: st.st_mode & S_IFMT == S_IFLNK ? "it is a symbolic link" : "it is not a folder")
+        }
+        guard st.st_uid == owner else {
+            throw .unsafeDirectory(path: shown, reason: "it belongs to uid \(st.st_uid), not to you (uid \(owner))")
+        }
+        guard st.st_mode & 0o022 == 0 else {
+            throw .unsafeDirectory(path: shown, reason: "others can write to it (mode \(String(st.st_mode & 0o7777, radix: 8)))")
+        }
+        if st.st_mode & 0o7777 != 0o700, case let .failure(errno) = system_chmod(path, 0o700) {
+            throw .system(operation: "chmod 700", path: shown, errno: errno)
+        }
+    }
+
+    var socketBytes: [UInt8] { pathBytes(socketPath) }
+    var shownSocket: String { ByteString.escaped(socketBytes, escapeControls: true) }
+
+    /// The socket address, or `.pathTooLong`.
+    func socketAddress() throws(ControlError) -> sockaddr_un {
+        guard let address = makeUnixAddress(socketBytes) else {
+            throw .pathTooLong(path: shownSocket, limit: MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size - 1)
+        }
+        return address
+    }
+}

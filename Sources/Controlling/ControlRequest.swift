@@ -1,0 +1,63 @@
+import FoundationEssentials
+
+/// A request from a tool to the daemon: one JSON line such as `{"request":"status"}`.
+///
+/// For example, `fsindex reindex ~/Documents` sends:
+/// ```json
+/// {"paths":["/home/ada/Documents"],"pathsBase64":["L2hvbWUvYWRhL0RvY3VtZW50cw=="],"request":"reindex"}
+/// ```
+/// and reads `.ok` at once, then `.reindexDone` when the work is finished.
+public enum ControlRequest: Sendable, Hashable, Codable {
+    /// Answered with ``ControlResponse/status(_:)``.
+    case status
+    /// Stops watching and crawling until ``resume``; answered with `.ok`.
+    case pause
+    case resume
+    /// Reindexes these paths (bytes of absolute paths), or everything when the list is empty.
+    /// Answered with ``ControlResponse/reindexDone(_:)`` once the work is done.
+    case reindex(paths: [[UInt8]])
+    /// Asks for ``ControlResponse/itemsChanged(_:)`` lines on this connection from now on. The
+    /// server answers it itself with `.ok(message: "subscribed")`; the handler never sees it.
+    case subscribe
+    /// Asks the daemon to stop (for tests and `fsindex daemon stop`).
+    case shutdown
+
+    /// The value of the `request` field.
+    public var kind: String {
+        switch self {
+        case .status: "status"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .reindex: "reindex"
+        case .subscribe: "subscribe"
+        case .shutdown: "shutdown"
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64 }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try c.decode(String.self, forKey: .request)
+        switch kind {
+        case "status": self = .status
+        case "pause": self = .pause
+        case "resume": self = .resume
+        case "reindex": self = .reindex(paths: try WirePaths.decode(from: c, exact: .pathsBase64, printable: .paths))
+        case "subscribe": self = .subscribe
+        case "shutdown": self = .shutdown
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .request, in: c,
+                debugDescription: "unknown request \"\(kind.prefix(40))\" (known: status, pause, resume, reindex, subscribe, shutdown)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .request)
+        if case let .reindex(paths) = self {
+            try WirePaths.encode(paths, exact: .pathsBase64, printable: .paths, into: &c)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import FoundationEssentials
+
+/// A line from the daemon to a tool, such as `{"message":"paused","response":"ok"}`.
+public enum ControlResponse: Sendable, Hashable, Codable {
+    case status(DaemonStatus)
+    case ok(message: String)
+    /// The acknowledgement that a ``ControlRequest/reindex(paths:)`` has finished.
+    case reindexDone(ReindexSummary)
+    /// Streamed to subscribers (``ControlRequest/subscribe``) whenever items change.
+    case itemsChanged(ItemChanges)
+    /// The request failed or was refused; the text says why (`refused: …`, `bad request: …`).
+    case error(String)
+
+    /// The value of the `response` field.
+    public var kind: String {
+        switch self {
+        case .status: "status"
+        case .ok: "ok"
+        case .reindexDone: "reindexDone"
+        case .itemsChanged: "itemsChanged"
+        case .error: "error"
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case response, status, message, summary, changes }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try c.decode(String.self, forKey: .response)
+        switch kind {
+        case "status": self = .status(try c.decode(DaemonStatus.self, forKey: .status))
+        case "ok": self = .ok(message: try c.decode(String.self, forKey: .message))
+        case "reindexDone": self = .reindexDone(try c.decode(ReindexSummary.self, forKey: .summary))
+        case "itemsChanged": self = .itemsChanged(try c.decode(ItemChanges.self, forKey: .changes))
+        case "error": self = .error(try c.decode(String.self, forKey: .message))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .response, in: c,
+                                                   debugDescription: "unknown response \"\(kind.prefix(40))\"")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .response)
+        switch self {
+        case let .status(status): try c.encode(status, forKey: .status)
+        case let .ok(message): try c.encode(message, forKey: .message)
+        case let .reindexDone(summary): try c.encode(summary, forKey: .summary)
+        case let .itemsChanged(changes): try c.encode(changes, forKey: .changes)
+        case let .error(message): try c.encode(message, forKey: .message)
+        }
+    }
+}
+
+/// What a finished reindex did, for the `.reindexDone` acknowledgement (the daemon fills it from
+/// its crawl report).
+public struct ReindexSummary: Sendable, Hashable, Codable {
+    /// Items whose content was (re-)extracted and written.
+    public var indexed: Int
+    /// Items removed because their files are gone.
+    public var removed: Int
+    /// Items skipped because size, mtime, ctime and inode were unchanged.
+    public var unchanged: Int
+    public var seconds: Double
+    /// How many files had problems (unreadable, vanished, malformed).
+    public var problems: Int
+    /// Some of those problems as printable `path: reason` lines (the daemon may cap the list).
+    public var problemMessages: [String]
+
+    public init(indexed: Int = 0, removed: Int = 0, unchanged: Int = 0, seconds: Double = 0,
+                problems: Int = 0, problemMessages: [String] = []) {
+        self.indexed = indexed
+        self.removed = removed
+        self.unchanged = unchanged
+        self.seconds = seconds
+        self.problems = problems
+        self.problemMessages = problemMessages
+    }
+}
+
+/// Items that changed in the index, by path bytes: the payload of `.itemsChanged`.
+///
+/// On the wire: `{"removed":[…],"removedBase64":[…],"updated":[…],"updatedBase64":[…]}`; the
+/// `…Base64` lists are the exact bytes, the others printable.
+public struct ItemChanges: Sendable, Hashable, Codable {
+    /// Items added or rewritten.
+    public var updated: [[UInt8]]
+    public var removed: [[UInt8]]
+
+    public init(updated: [[UInt8]] = [], removed: [[UInt8]] = []) {
+        self.updated = updated
+        self.removed = removed
+    }
+
+    public var isEmpty: Bool { updated.isEmpty && removed.isEmpty }
+    public var count: Int { updated.count + removed.count }
+
+    private enum CodingKeys: String, CodingKey { case updated, updatedBase64, removed, removedBase64 }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        updated = try WirePaths.decode(from: c, exact: .updatedBase64, printable: .updated)
+        removed = try WirePaths.decode(from: c, exact: .removedBase64, printable: .removed)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try WirePaths.encode(updated, exact: .updatedBase64, printable: .updated, into: &c)
+        try WirePaths.encode(removed, exact: .removedBase64, printable: .removed, into: &c)
+    }
+
+    /// Splits into pieces of at most `limit` paths, so that no line grows without bound.
+    func chunked(maxPaths limit: Int) -> [ItemChanges] {
+        guard count > limit else { return [self] }
+        var pieces: [ItemChanges] = []
+        var current = ItemChanges()
+        for path in updated {
+            current.updated.append(path)
+            if current.count == limit { pieces.append(current); current = ItemChanges() }
+        }
+        for path in removed {
+            current.removed.append(path)
+            if current.count == limit { pieces.append(current); current = ItemChanges() }
+        }
+        if !current.isEmpty { pieces.append(current) }
+        return pieces
+    }
+}

@@ -1,0 +1,80 @@
+import FoundationEssentials
+
+/// The daemon's answer to `.status`: plain values that the daemon fills in.
+public struct DaemonStatus: Sendable, Hashable, Codable {
+    public enum State: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The first crawl of the roots is running.
+        case crawling
+        /// Up to date, following changes.
+        case watching
+        /// Paused by `.pause`; changes are not followed until `.resume`.
+        case paused
+        /// A `.reindex` request is running.
+        case reindexing
+        case stopping
+    }
+
+    public var state: State
+    /// Changes waiting to be indexed.
+    public var queueLength: Int
+    public var lastError: String?
+    /// The indexed roots, as path bytes (`rootsBase64` exact, `roots` printable on the wire).
+    public var roots: [[UInt8]]
+    /// Folders followed with inotify watches.
+    public var watched: Int
+    /// Folders followed by polling (out of watches, or on file systems without inotify).
+    public var polled: Int
+    /// Roots or folders that cannot be reached right now.
+    public var unreachable: Int
+    public var pid: Int32
+    public var uptimeSeconds: Double
+    public var itemsIndexedSinceStart: Int
+
+    public init(state: State, queueLength: Int = 0, lastError: String? = nil, roots: [[UInt8]] = [],
+                watched: Int = 0, polled: Int = 0, unreachable: Int = 0, pid: Int32, uptimeSeconds: Double = 0,
+                itemsIndexedSinceStart: Int = 0) {
+        self.state = state
+        self.queueLength = queueLength
+        self.lastError = lastError
+        self.roots = roots
+        self.watched = watched
+        self.polled = polled
+        self.unreachable = unreachable
+        self.pid = pid
+        self.uptimeSeconds = uptimeSeconds
+        self.itemsIndexedSinceStart = itemsIndexedSinceStart
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case state, queueLength, lastError, roots, rootsBase64, watched, polled, unreachable, pid, uptimeSeconds,
+             itemsIndexedSinceStart
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        state = try c.decode(State.self, forKey: .state)
+        queueLength = try c.decode(Int.self, forKey: .queueLength)
+        lastError = try c.decodeIfPresent(String.self, forKey: .lastError)
+        roots = try WirePaths.decode(from: c, exact: .rootsBase64, printable: .roots)
+        watched = try c.decode(Int.self, forKey: .watched)
+        polled = try c.decode(Int.self, forKey: .polled)
+        unreachable = try c.decode(Int.self, forKey: .unreachable)
+        pid = try c.decode(Int32.self, forKey: .pid)
+        uptimeSeconds = try c.decode(Double.self, forKey: .uptimeSeconds)
+        itemsIndexedSinceStart = try c.decode(Int.self, forKey: .itemsIndexedSinceStart)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(state, forKey: .state)
+        try c.encode(queueLength, forKey: .queueLength)
+        try c.encodeIfPresent(lastError, forKey: .lastError)
+        try WirePaths.encode(roots, exact: .rootsBase64, printable: .roots, into: &c)
+        try c.encode(watched, forKey: .watched)
+        try c.encode(polled, forKey: .polled)
+        try c.encode(unreachable, forKey: .unreachable)
+        try c.encode(pid, forKey: .pid)
+        try c.encode(uptimeSeconds, forKey: .uptimeSeconds)
+        try c.encode(itemsIndexedSinceStart, forKey: .itemsIndexedSinceStart)
+    }
+}

@@ -1,0 +1,111 @@
+import Synchronization
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension InotifyEventSource {
+    /// The watcher's thread: `poll(2)` on the eventfd and the inotify descriptor, then commands,
+    /// then records, then what is due, then the batches out.
+    struct Driver: Sendable {
+        let shared: Shared
+        let inotifyFD: Int32
+        let continuation: AsyncStream<[FileEvent]>.Continuation
+        let timing: WatchTiming
+        let watchLimit: Int?
+        let onNotice: @Sendable (String) -> Void
+
+        /// How often a rescue batch is tried while the stream's buffer is full.
+        static let retryNanos: UInt64 = 100_000_000
+        /// Bytes per `read(2)`: at least `sizeof(inotify_event) + NAME_MAX + 1`; 64 KiB holds
+        /// about 2,000 records.
+        static let bufferSize = 65_536
+
+        func run() {
+            var state = WatchState(backend: KernelWatchBackend(fd: inotifyFD), timing: timing, watchLimit: watchLimit,
+                                   systemWatchLimit: WatchState<KernelWatchBackend>.readSystemWatchLimit())
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize,
+                                                                alignment: MemoryLayout<inotify_event>.alignment)
+            defer { buffer.deallocate() }
+            var lost = false       // a batch did not fit in the stream: every root must be rescanned
+            var readable = true    // false after a read error: only commands are served
+            running: while true {
+                let now = Syscalls.monotonicNanos()
+                var deadline = state.nextDeadline()
+                if lost { deadline = min(deadline ?? .max, now + Self.retryNanos) }
+                let timeout: Int32 = deadline.map { $0 <= now ? 0 : Int32(clamping: ($0 - now + 999_999) / 1_000_000) } ?? -1
+                let revents: [Int16]
+                switch Syscalls.poll(readable ? [shared.wakeFD, inotifyFD] : [shared.wakeFD], timeout: timeout) {
+                case .success(let r): revents = r
+                case .failure:   // ENOMEM: try again shortly
+                    usleep(10_000)
+                    continue
+                }
+                state.now = Syscalls.monotonicNanos()
+                if revents[0] != 0 {
+                    Syscalls.drain(eventFD: shared.wakeFD)
+                    for command in shared.takeCommands() {
+                        switch command {
+                        case .add(let root, let options, let reply): reply.answer(state.addRoot(root, options: options))
+                        case .remove(let root): state.removeRoot(root)
+                        case .stop: break running
+                        }
+                    }
+                }
+                if readable, revents.count > 1, revents[1] != 0 {
+                    readable = readEvents(into: &state, buffer)
+                }
+                state.tick()
+                publish(&state, lost: &lost)
+            }
+            while let batch = state.takeBatch(force: true) { continuation.yield(batch) }
+            close(inotifyFD)
+            _ = shared.control.withLock { _ in close(shared.wakeFD) }
+            continuation.finish()
+        }
+
+        /// Reads and handles what the kernel has queued, up to about one batch (the rest is read
+        /// after this batch goes out). False if the descriptor failed.
+        private func readEvents(into state: inout WatchState<KernelWatchBackend>, _ buffer: UnsafeMutableRawBufferPointer) -> Bool {
+            var handled = 0
+            while handled < timing.maxBatch {
+                switch Syscalls.readAvailable(inotifyFD, into: buffer) {
+                case .success(0):
+                    return true
+                case .success(let n):
+                    let events = RawInotifyEvent.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                    state.handle(events)
+                    handled += events.count
+                case .failure(let e):
+                    onNotice("reading inotify events failed (\(e.description)); changes are no longer seen: restart fsindexd")
+                    return false
+                }
+            }
+            return true
+        }
+
+        /// Publishes the counts, the notices and the batches that are due. A batch that does not
+        /// fit in the stream's buffer is dropped and replaced, once there is room, by a rescan of
+        /// every root (which also covers every batch dropped until then).
+        private func publish(_ state: inout WatchState<KernelWatchBackend>, lost: inout Bool) {
+            let counts = state.counts
+            shared.counts.withLock { $0 = counts }
+            for notice in state.notices { onNotice(notice) }
+            state.notices = []
+            if lost {
+                let rescue = state.roots.keys.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+                    .map { FileEvent.rescan($0, recursive: true) }
+                if rescue.isEmpty || send(rescue) { lost = false }
+            }
+            while let batch = state.takeBatch() {
+                if lost { continue }
+                if !send(batch) { lost = true }
+            }
+        }
+
+        private func send(_ batch: [FileEvent]) -> Bool {
+            if case .dropped = continuation.yield(batch) { return false }
+            return true
+        }
+    }
+}

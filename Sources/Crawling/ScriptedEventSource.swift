@@ -1,0 +1,85 @@
+import Synchronization
+import SystemPackage
+
+/// A `FileEventSource` that reports exactly what a test tells it to, for the tests of the events'
+/// consumer: an overflow, a move out of a root, a folder deleted mid-crawl, on cue and in order.
+///
+/// For example:
+/// ```swift
+/// let source = ScriptedEventSource()
+/// source.send([.created("/r/a.txt", isDirectory: false), .rescan("/r", recursive: true)])
+/// source.finish()
+/// for await batch in source.events { … }    // the batch above, then the end
+/// ```
+/// The stream's buffer is unbounded: nothing a test sends is dropped.
+public final class ScriptedEventSource: FileEventSource {
+    public let events: AsyncStream<[FileEvent]>
+    private let continuation: AsyncStream<[FileEvent]>.Continuation
+    private let state = Mutex(State())
+
+    private struct State {
+        var roots: [FilePath: WalkOptions] = [:]
+        var added: [FilePath] = []
+        var removed: [FilePath] = []
+        var failures: [FilePath: WatchError] = [:]
+        var counts = WatchCounts()
+        var stopped = false
+    }
+
+    public init(counts: WatchCounts = WatchCounts()) {
+        (events, continuation) = AsyncStream.makeStream(of: [FileEvent].self)
+        state.withLock { $0.counts = counts }
+    }
+
+    /// Sends one batch to the consumer.
+    public func send(_ batch: [FileEvent]) {
+        continuation.yield(batch)
+    }
+
+    /// Ends the stream, as `stop()` does.
+    public func finish() {
+        state.withLock { $0.stopped = true }
+        continuation.finish()
+    }
+
+    /// Makes the next `add(root:)` of `root` throw `error` (a missing or unreadable root).
+    public func failAdding(_ root: FilePath, with error: WatchError) {
+        state.withLock { $0.failures[root] = error }
+    }
+
+    /// Sets what `counts` reports.
+    public func setCounts(_ counts: WatchCounts) {
+        state.withLock { $0.counts = counts }
+    }
+
+    /// The roots being watched now, with their options.
+    public var roots: [FilePath: WalkOptions] { state.withLock { $0.roots } }
+    /// Every root given to `add(root:)`, in order (repeats included).
+    public var addedRoots: [FilePath] { state.withLock { $0.added } }
+    /// Every root given to `remove(root:)`, in order.
+    public var removedRoots: [FilePath] { state.withLock { $0.removed } }
+    /// Whether `stop()` or `finish()` was called.
+    public var isStopped: Bool { state.withLock { $0.stopped } }
+
+    public func add(root: FilePath, options: WalkOptions = WalkOptions()) throws(WatchError) {
+        let failure: WatchError? = state.withLock { s in
+            if s.stopped { return .stopped }
+            s.added.append(root)
+            if let e = s.failures.removeValue(forKey: root) { return e }
+            s.roots[root] = options
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    public func remove(root: FilePath) {
+        state.withLock { s in
+            s.removed.append(root)
+            s.roots[root] = nil
+        }
+    }
+
+    public var counts: WatchCounts { state.withLock { $0.counts } }
+
+    public func stop() { finish() }
+}

@@ -1,0 +1,192 @@
+import Attributes
+import Crawling
+import Extraction
+import FoundationEssentials
+import Indexing
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Applies batches of file-system events to the index: the single writer of `fsindexd`.
+///
+/// A key design decision: events are hints, the disk is the truth. Every path an event names is
+/// looked at again (`statx`) when the batch is applied, so a burst (`tar x`, `rm -rf`,
+/// `git checkout`) collapses into the state the files are in *now*: a file created and deleted
+/// in the same batch costs nothing, a file written ten times is extracted once. Renames move
+/// items with their attributes and text, without extracting anything again.
+public final class LiveIndexer: Sendable {
+    public let updater: IndexUpdater
+    public let roots: [FilePath]
+    var store: IndexStore { updater.store }
+
+    public init(updater: IndexUpdater, roots: [FilePath]) {
+        self.updater = updater
+        self.roots = roots.sorted { $0.bytes.count > $1.bytes.count }   // longest first: nested roots
+    }
+
+    /// What one batch changed, for live-query subscribers.
+    public struct Changes: Sendable, Hashable {
+        public var updated: [ItemIdentifier] = []
+        public var removed: [ItemIdentifier] = []
+        public var problems = 0
+        public var isEmpty: Bool { updated.isEmpty && removed.isEmpty }
+    }
+
+    /// The root (and so the domain) a path belongs to, if any.
+    public func root(of path: FilePath) -> FilePath? {
+        let bytes = path.bytes
+        return roots.first { r in
+            let rb = r.bytes
+            return bytes == rb || (bytes.count > rb.count && bytes.starts(with: rb) && bytes[rb.count] == UInt8(ascii: "/"))
+        }
+    }
+
+    /// Applies one batch. Index errors (disk full) are thrown; the batch's effects are then
+    /// partly applied and the daemon reconciles the roots later.
+    public func apply(_ batch: [FileEvent]) throws(UpdateError) -> Changes {
+        var changes = Changes()
+        var touched: [[UInt8]: FilePath] = [:]    // files and folders to look at again, in order of first mention
+        var order: [[UInt8]] = []
+        var rescans: [(FilePath, Bool)] = []
+        func touch(_ p: FilePath) {
+            let key = p.bytes
+            if touched[key] == nil { order.append(key) }
+            touched[key] = p
+        }
+        for event in batch {
+            switch event {
+            case .created(let p, _), .modified(let p), .attributesChanged(let p):
+                touch(p)
+            case .deleted(let p, _):
+                touch(p)     // looked at again: gone (deleted) or there (replaced meanwhile)
+            case .moved(let from, let to, let isDirectory):
+                try applyMove(from: from, to: to, isDirectory: isDirectory, changes: &changes, touch: touch)
+            case .rescan(let dir, let recursive):
+                rescans.append((dir, recursive))
+            case .rootGone(let r):
+                do {
+                    let n = try store.deleteItems(domains: [IndexUpdater.domainName(r)])
+                    if n > 0 { changes.removed.append(ItemIdentifier(bytes: r.bytes)) }
+                } catch { throw .index(error) }
+            }
+        }
+
+        // Files: look at each again, then extract what exists and drop what does not.
+        var byDomain: [String: [FileFacts]] = [:]
+        for key in order {
+            guard let path = touched[key], let root = root(of: path) else { continue }
+            if isExcluded(path, root: root) { continue }
+            do {
+                let facts = try FileFacts.read(path)
+                if let old = try? store.stamp(of: ItemIdentifier(bytes: key)), let s = old.stamp,
+                   old.extractorVersion == ExtractorRegistry.version,
+                   s == FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
+                                  changeNanos: facts.changeNanos, inode: facts.inode) {
+                    continue     // already indexed as it is (e.g. the crawl got there first)
+                }
+                byDomain[IndexUpdater.domainName(root), default: []].append(facts)
+            } catch {
+                do {
+                    let n = try store.deleteItems(under: ItemIdentifier(bytes: key))
+                    if n > 0 { changes.removed.append(ItemIdentifier(bytes: key)) }
+                } catch { throw .index(error) }
+            }
+        }
+        for (domain, files) in byDomain {
+            let r = try updater.index(files, domain: domain)
+            changes.updated += r.updatedIdentifiers
+            changes.removed += r.removedIdentifiers
+            changes.problems += r.problems
+        }
+
+        // Folders to compare with the disk (new folders, overflow, polled folders).
+        for (dir, recursive) in Self.coalesce(rescans) {
+            guard let root = root(of: dir), !isExcluded(dir, root: root) else { continue }
+            let r = try updater.reconcile(directory: dir, recursive: recursive, domain: IndexUpdater.domainName(root))
+            changes.updated += r.updatedIdentifiers
+            changes.removed += r.removedIdentifiers
+            changes.problems += r.problems
+        }
+        return changes
+    }
+
+    private func applyMove(from: FilePath, to: FilePath, isDirectory: Bool, changes: inout Changes,
+                           touch: (FilePath) -> Void) throws(UpdateError) {
+        let fromRoot = root(of: from), toRoot = root(of: to)
+        let toExcluded = toRoot.map { isExcluded(to, root: $0) } ?? true
+        do {
+            switch (fromRoot, toRoot) {
+            case (.some, .some) where !toExcluded:
+                let moved = try store.moveItems(from: ItemIdentifier(bytes: from.bytes), to: ItemIdentifier(bytes: to.bytes),
+                                                domain: IndexUpdater.domainName(toRoot!))
+                if moved > 0 {
+                    changes.removed.append(ItemIdentifier(bytes: from.bytes))
+                    changes.updated.append(ItemIdentifier(bytes: to.bytes))
+                    touch(to)    // a rename changes the ctime: refresh the facts (cheap when unchanged)
+                } else {
+                    touch(to)    // it was not indexed (e.g. was excluded): index it now
+                }
+                if isDirectory && moved == 0 {
+                    _ = try updater.reconcile(directory: to, recursive: true, domain: IndexUpdater.domainName(toRoot!))
+                }
+            default:
+                if fromRoot != nil {
+                    let n = try store.deleteItems(under: ItemIdentifier(bytes: from.bytes))
+                    if n > 0 { changes.removed.append(ItemIdentifier(bytes: from.bytes)) }
+                }
+                if let toRoot, !toExcluded {
+                    if isDirectory {
+                        let r = try updater.reconcile(directory: to, recursive: true, domain: IndexUpdater.domainName(toRoot))
+                        changes.updated += r.updatedIdentifiers
+                    } else {
+                        touch(to)
+                    }
+                }
+            }
+        } catch let e as UpdateError {
+            throw e
+        } catch let e as IndexError {
+            throw .index(e)
+        } catch {
+            throw .extraction("\(error)")
+        }
+    }
+
+    /// Whether a path below `root` is left out by the settings (hidden, excluded globs, or a
+    /// folder on the way holding the marker file).
+    public func isExcluded(_ path: FilePath, root: FilePath) -> Bool {
+        let rules = updater.settings.walkOptions.exclusions
+        var current = root
+        let rel = path.bytes.dropFirst(root.bytes.count)
+        for component in rel.split(separator: UInt8(ascii: "/")) {
+            let name = Array(component)
+            let child = FilePath(bytes: current.bytes + [UInt8(ascii: "/")] + name)
+            let excluded = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { n in
+                child.withPlatformString { rules.excludes(name: n.baseAddress!, path: $0) }
+            }
+            if excluded { return true }
+            // A folder (below the root) holding the marker keeps everything inside it out.
+            if current != root, current.appending(rules.markerFile).withPlatformString({ access($0, F_OK) }) == 0 {
+                return true
+            }
+            current = child
+        }
+        return false
+    }
+
+    /// Drops rescans covered by a recursive rescan of a folder above them.
+    static func coalesce(_ rescans: [(FilePath, Bool)]) -> [(FilePath, Bool)] {
+        var out: [(FilePath, Bool)] = []
+        for (dir, recursive) in rescans {
+            let covered = rescans.contains { other in
+                other.1 && other.0 != dir && dir.bytes.starts(with: other.0.bytes + [UInt8(ascii: "/")])
+            } || out.contains { $0.0 == dir && ($0.1 || !recursive) }
+            if !covered {
+                out.removeAll { $0.0 == dir }
+                out.append((dir, recursive))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,80 @@
+import Attributes
+import Crawling
+import FoundationEssentials
+import Indexing
+import Synchronization
+import SystemPackage
+
+/// The reindex-on-demand handler: re-reads items from the files. `fsindex reindex` runs it when
+/// no daemon does, `fsindexd` runs it for `fsindex reindex` requests, and the index asks for it
+/// by itself (`IndexStore.performMaintenance`) after a repair, a schema change, an extractor
+/// upgrade or an expiration.
+public final class Reindexer: IndexRequestHandler {
+    public let updater: IndexUpdater
+
+    public init(updater: IndexUpdater) { self.updater = updater }
+
+    /// The sum of what the last requests did.
+    public var lastReport: CrawlReport { state.withLock { $0 } }
+    private let state = Synchronization.Mutex(CrawlReport())
+
+    public func reindexAllSearchableItems(acknowledgementHandler: @escaping @Sendable () -> Void) throws {
+        let roots = try updater.store.domains().map { FilePath(bytes: $0.root) }
+        var report = CrawlReport()
+        // A root that is gone: its items go too (the files are the truth).
+        var present: [FilePath] = []
+        for root in roots {
+            if (try? FileFacts.read(root)) != nil {
+                present.append(root)
+            } else {
+                report.removed += try updater.store.deleteItems(domains: [IndexUpdater.domainName(root)])
+            }
+        }
+        let r = try updater.crawl(roots: present, force: true)
+        report.merge(r)
+        state.withLock { $0 = report }
+        acknowledgementHandler()
+    }
+
+    public func reindexSearchableItems(withIdentifiers identifiers: [ItemIdentifier],
+                                       acknowledgementHandler: @escaping @Sendable () -> Void) throws {
+        let domains = try updater.store.domains()
+        let roots = domains.map { FilePath(bytes: $0.root) }
+        let live = LiveIndexer(updater: updater, roots: roots)
+        var report = CrawlReport()
+        var byDomain: [String: [FileFacts]] = [:]
+        for ident in identifiers {
+            let path = FilePath(bytes: ident.bytes)
+            guard let root = live.root(of: path) else { continue }
+            if let facts = try? FileFacts.read(path), !live.isExcluded(path, root: root) {
+                if facts.type == .directory {
+                    // A folder: reindex everything below it.
+                    let r = try updater.reconcile(directory: path, recursive: true, domain: IndexUpdater.domainName(root), force: true)
+                    report.merge(r)
+                } else {
+                    byDomain[IndexUpdater.domainName(root), default: []].append(facts)
+                }
+            } else {
+                report.removed += try updater.store.deleteItems(under: ident)
+            }
+        }
+        for (domain, files) in byDomain { report.merge(try updater.index(files, domain: domain)) }
+        state.withLock { $0 = report }
+        acknowledgementHandler()
+    }
+}
+
+extension CrawlReport {
+    mutating func merge(_ r: CrawlReport) {
+        roots += r.roots.filter { !roots.contains($0) }
+        seen += r.seen
+        indexed += r.indexed
+        unchanged += r.unchanged
+        removed += r.removed
+        bytes += r.bytes
+        seconds += r.seconds
+        problems += r.problems
+        updatedIdentifiers += r.updatedIdentifiers
+        removedIdentifiers += r.removedIdentifiers
+    }
+}

@@ -1,0 +1,258 @@
+import Attributes
+import Controlling
+import Crawling
+import Dispatch
+import Extraction
+import FoundationEssentials
+import Indexing
+import Logging
+import Synchronization
+import SystemPackage
+import Updating
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// fsindexd's core: keeps the index in step with the roots, from a first reconcile to the
+/// events that follow, and answers the control socket.
+///
+/// A key design decision: one writer. Event batches from the `FileEventSource`, reindex requests
+/// from the socket and signals all become `Work` items in one stream, taken in order by `run()`.
+/// So a reindex never races a batch of events, and SIGTERM finishes the batch at hand before
+/// the daemon exits. Watches are added *before* a root is reconciled, so a file created during
+/// the first crawl is seen by one or the other (upserts are idempotent).
+public final class IndexDaemon: ControlHandler, Sendable {
+    public enum Work: Sendable {
+        case events([FileEvent])
+        case reindex(paths: [[UInt8]], reply: @Sendable (ControlResponse) -> Void)
+        case addRoots([FilePath])
+        case reload(Settings)
+        case resume
+        case shutdown
+    }
+
+    public let store: IndexStore
+    public let source: any FileEventSource
+    let logger: Logger
+    let work: AsyncStream<Work>
+    let workInput: AsyncStream<Work>.Continuation
+    private let state: Mutex<State>
+    private let started = DispatchTime.now()
+    /// Publishes item changes to live-query subscribers (set once the server is up).
+    private let publisher = Mutex<(@Sendable (ItemChanges) -> Void)?>(nil)
+
+    struct State {
+        var settings: Settings
+        var roots: [FilePath]
+        var status: DaemonStatus.State = .crawling
+        var paused = false
+        var pending: [FileEvent] = []
+        var lastError: String?
+        var indexedSinceStart = 0
+    }
+
+    public init(store: IndexStore, settings: Settings, roots: [FilePath], source: any FileEventSource, logger: Logger) {
+        self.store = store
+        self.source = source
+        self.logger = logger
+        (work, workInput) = AsyncStream.makeStream(of: Work.self, bufferingPolicy: .unbounded)
+        state = Mutex(State(settings: settings, roots: roots))
+    }
+
+    /// Sends `ItemChanges` of every batch to `publish` (the control server's subscribers).
+    public func setPublisher(_ publish: @escaping @Sendable (ItemChanges) -> Void) {
+        publisher.withLock { $0 = publish }
+    }
+
+    /// Asks the daemon to do something; safe from any thread or signal handler queue.
+    public func submit(_ w: Work) { workInput.yield(w) }
+
+    var updater: IndexUpdater {
+        let settings = state.withLock { $0.settings }
+        return IndexUpdater(store: store, settings: settings, problem: { [logger] p in
+            logger.notice("\(p.path): \(p.message)")
+        })
+    }
+
+    var roots: [FilePath] { state.withLock { $0.roots } }
+
+    // MARK: Running
+
+    /// Watches and reconciles every root, then applies work until `.shutdown` (SIGTERM) or the
+    /// event source ends.
+    public func run() async {
+        let forwarder = Task { [source, workInput] in
+            for await batch in source.events { workInput.yield(.events(batch)) }
+        }
+        defer { forwarder.cancel() }
+        submit(.addRoots(roots))
+        for await item in work {
+            switch item {
+            case .shutdown:
+                setStatus(.stopping)
+                logger.info("stopping")
+                source.stop()
+                workInput.finish()
+                return
+            case .events(let batch):
+                let paused = state.withLock { s in
+                    if s.paused { s.pending += batch }
+                    return s.paused
+                }
+                if !paused { apply(batch) }
+            case .resume:
+                let pending = state.withLock { s in
+                    s.paused = false
+                    s.status = .watching
+                    defer { s.pending = [] }
+                    return s.pending
+                }
+                if !pending.isEmpty { apply(pending) }
+            case .addRoots(let roots):
+                addRoots(roots)
+            case .reload(let settings):
+                reload(settings)
+            case .reindex(let paths, let reply):
+                reply(.reindexDone(reindex(paths)))
+            }
+        }
+    }
+
+    private func addRoots(_ roots: [FilePath]) {
+        setStatus(.crawling)
+        let settings = state.withLock { $0.settings }
+        for root in roots {
+            do {
+                try source.add(root: root, options: settings.walkOptions)
+            } catch {
+                record(error: "cannot watch \(ByteString.escaped(root.bytes)): \(error)")
+            }
+            do {
+                let report = try updater.crawl(roots: [root])
+                logger.info("reconciled \(ByteString.escaped(root.bytes)): \(report.indexed) indexed, \(report.unchanged) unchanged, \(report.removed) removed in \(report.seconds) s")
+                state.withLock { $0.indexedSinceStart += report.indexed }
+            } catch {
+                record(error: error.description)
+            }
+        }
+        // The index's own requests: repaired database, older extractor, expired items.
+        do {
+            _ = try store.performMaintenance(extractorVersion: ExtractorRegistry.version, handler: Reindexer(updater: updater),
+                                             log: { [logger] in logger.info("\($0)") })
+        } catch {
+            record(error: "maintenance failed: \(error)")
+        }
+        setStatus(state.withLock { $0.paused } ? .paused : .watching)
+    }
+
+    private func apply(_ batch: [FileEvent]) {
+        let live = LiveIndexer(updater: updater, roots: roots)
+        do {
+            let changes = try live.apply(batch)
+            state.withLock { $0.indexedSinceStart += changes.updated.count }
+            if !changes.isEmpty {
+                let publish = publisher.withLock { $0 }
+                publish?(ItemChanges(updated: changes.updated.map(\.bytes), removed: changes.removed.map(\.bytes)))
+            }
+        } catch {
+            record(error: error.description)
+        }
+    }
+
+    private func reindex(_ paths: [[UInt8]]) -> ReindexSummary {
+        let previous = state.withLock { s in
+            defer { s.status = .reindexing }
+            return s.status
+        }
+        defer { setStatus(previous == .reindexing ? .watching : previous) }
+        let handler = Reindexer(updater: updater)
+        do {
+            if paths.isEmpty {
+                try handler.reindexAllSearchableItems(acknowledgementHandler: {})
+            } else {
+                try handler.reindexSearchableItems(withIdentifiers: paths.map { ItemIdentifier(bytes: $0) },
+                                                   acknowledgementHandler: {})
+            }
+        } catch {
+            record(error: "\(error)")
+            return ReindexSummary(problems: 1, problemMessages: ["\(error)"])
+        }
+        let r = handler.lastReport
+        let publish = publisher.withLock { $0 }
+        publish?(ItemChanges(updated: r.updatedIdentifiers.map(\.bytes), removed: r.removedIdentifiers.map(\.bytes)))
+        return ReindexSummary(indexed: r.indexed, removed: r.removed, unchanged: r.unchanged, seconds: r.seconds,
+                              problems: r.problems)
+    }
+
+    /// SIGHUP: new settings; roots added are watched and crawled, roots removed lose their items.
+    private func reload(_ settings: Settings) {
+        let newRoots: [FilePath]
+        do { newRoots = try IndexUpdater.resolveRoots(settings.roots) } catch {
+            record(error: "config not reloaded: \(error)")
+            return
+        }
+        let (added, removed) = state.withLock { s -> ([FilePath], [FilePath]) in
+            let added = newRoots.filter { !s.roots.contains($0) }
+            let removed = s.roots.filter { !newRoots.contains($0) }
+            s.settings = settings
+            s.roots = newRoots
+            return (added, removed)
+        }
+        for root in removed {
+            source.remove(root: root)
+            do {
+                let n = try store.deleteItems(domains: [IndexUpdater.domainName(root)])
+                logger.info("root removed: \(ByteString.escaped(root.bytes)) (\(n) items deleted)")
+            } catch {
+                record(error: error.description)
+            }
+        }
+        logger.info("configuration reloaded: \(added.count) roots added, \(removed.count) removed")
+        if !added.isEmpty { addRoots(added) }
+    }
+
+    // MARK: Control
+
+    public func handle(_ request: ControlRequest, reply: @escaping @Sendable (ControlResponse) -> Void) {
+        switch request {
+        case .status:
+            reply(.status(status))
+        case .pause:
+            state.withLock { s in
+                s.paused = true
+                s.status = .paused
+            }
+            logger.info("paused")
+            reply(.ok(message: "paused; changes are queued until `fsindex resume`"))
+        case .resume:
+            submit(.resume)
+            logger.info("resumed")
+            reply(.ok(message: "resumed"))
+        case .reindex(let paths):
+            submit(.reindex(paths: paths, reply: reply))
+        case .subscribe:
+            reply(.ok(message: "subscribed"))
+        case .shutdown:
+            submit(.shutdown)
+            reply(.ok(message: "stopping"))
+        }
+    }
+
+    public var status: DaemonStatus {
+        let counts = source.counts
+        return state.withLock { s in
+            DaemonStatus(state: s.status, queueLength: s.pending.count, lastError: s.lastError,
+                         roots: s.roots.map(\.bytes), watched: counts.watched, polled: counts.polled,
+                         unreachable: counts.unreachable, pid: getpid(),
+                         uptimeSeconds: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9,
+                         itemsIndexedSinceStart: s.indexedSinceStart)
+        }
+    }
+
+    private func setStatus(_ s: DaemonStatus.State) { state.withLock { $0.status = s } }
+
+    private func record(error message: String) {
+        logger.error("\(message)")
+        state.withLock { $0.lastError = message }
+    }
+}

@@ -1,0 +1,160 @@
+import ArgumentParser
+import Attributes
+import CommandSupport
+import Controlling
+import Crawling
+import FoundationEssentials
+import Indexing
+import SystemPackage
+import Updating
+
+/// Connects to the fsindexd serving this index, or returns nil when none runs.
+func connectDaemon(_ location: IndexLocation) throws -> ControlClient? {
+    do {
+        return try ControlClient.connect(ControlLocation.forIndex(directory: location.directory))
+    } catch {
+        if case .noDaemon = error { return nil }
+        Output.error("fsindex", error.description)
+        throw ExitCode(2)
+    }
+}
+
+extension FSIndexCommand {
+    struct Reindex: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Read items again from the files: everything, or the named files and folders.",
+            discussion: """
+                Asks fsindexd when it runs (and waits for its acknowledgement), else does the work
+                itself. Unlike `fsindex index`, unchanged files are read again too: use it after
+                changing extraction settings, or when the index looks wrong.
+
+                Examples:
+                  fsindex reindex                        everything
+                  fsindex reindex ~/Documents/report.pdf one file
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Flag(name: .long, help: "Print the summary as JSON.")
+        var json = false
+
+        @Argument(help: ArgumentHelp("Files or folders inside indexed roots.", valueName: "path"))
+        var paths: [String] = []
+
+        func run() throws {
+            let location = IndexLocation.resolve(explicit: store.indexDir)
+            let identifiers = paths.map { PathArgument.absolute($0) }
+            if let client = try connectDaemon(location) {
+                do {
+                    try client.send(.reindex(paths: identifiers))
+                    while true {
+                        guard let reply = try client.next(timeout: .seconds(86_400)) else { continue }
+                        switch reply {
+                        case .reindexDone(let s):
+                            print(summary: ReindexSummaryView(indexed: s.indexed, removed: s.removed, unchanged: s.unchanged,
+                                                              seconds: s.seconds, problems: s.problems), via: "fsindexd")
+                            if s.problems > 0 { throw ExitCode(2) }
+                            return
+                        case .error(let m):
+                            Output.error("fsindex", m)
+                            throw ExitCode(2)
+                        default:
+                            continue
+                        }
+                    }
+                } catch let e as ControlError {
+                    Output.error("fsindex", e.description)
+                    throw ExitCode(2)
+                }
+            }
+            // No daemon: run the reindex handler here.
+            let settings: Settings
+            do { settings = try Settings.load(explicit: store.config) } catch {
+                Output.error("fsindex", error.description)
+                throw ExitCode(2)
+            }
+            do {
+                let (indexStore, _) = try IndexStore.openRecovering(location: location)
+                let domains = try indexStore.domains()
+                guard !domains.isEmpty else {
+                    Output.error("fsindex", "the index at \(location.directory.string) has no roots; run `fsindex index PATH` first")
+                    throw ExitCode(2)
+                }
+                let live = LiveIndexer(updater: IndexUpdater(store: indexStore, settings: settings, problem: { _ in }),
+                                       roots: domains.map { FilePath(bytes: $0.root) })
+                for (arg, ident) in zip(paths, identifiers) where live.root(of: FilePath(bytes: ident)) == nil {
+                    Output.error("fsindex", "\(arg) is not inside an indexed root (\(domains.map(\.name).joined(separator: ", ")))")
+                    throw ExitCode(2)
+                }
+                let handler = Reindexer(updater: IndexUpdater(store: indexStore, settings: settings, problem: { p in
+                    Output.error("fsindex", p.description)
+                }))
+                if identifiers.isEmpty {
+                    try handler.reindexAllSearchableItems(acknowledgementHandler: {})
+                } else {
+                    try handler.reindexSearchableItems(withIdentifiers: identifiers.map { ItemIdentifier(bytes: $0) },
+                                                       acknowledgementHandler: {})
+                }
+                let r = handler.lastReport
+                print(summary: ReindexSummaryView(indexed: r.indexed, removed: r.removed, unchanged: r.unchanged,
+                                                  seconds: r.seconds, problems: r.problems), via: nil)
+                if r.problems > 0 { throw ExitCode(2) }
+            } catch let e as ExitCode {
+                throw e
+            } catch {
+                Output.error("fsindex", "\(error)")
+                throw ExitCode(2)
+            }
+        }
+
+        struct ReindexSummaryView: Encodable {
+            var indexed: Int, removed: Int, unchanged: Int, seconds: Double, problems: Int
+        }
+
+        private func print(summary s: ReindexSummaryView, via: String?) {
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                Output.standardOutput.write(String(decoding: (try? encoder.encode(s)) ?? Data(), as: UTF8.self) + "\n")
+            } else {
+                Output.standardOutput.write("reindexed\(via.map { " by \($0)" } ?? ""): \(s.indexed) read, \(s.removed) removed, "
+                                            + "\(s.problems) problems in \(format1(s.seconds)) s\n")
+            }
+            Output.standardOutput.flush()
+        }
+    }
+
+    struct Pause: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pause fsindexd's indexing; changes are queued until `fsindex resume`.")
+        @OptionGroup var store: StoreOptions
+        func run() throws { try send(.pause, store: store) }
+    }
+
+    struct Resume: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Resume fsindexd's indexing, starting with the queued changes.")
+        @OptionGroup var store: StoreOptions
+        func run() throws { try send(.resume, store: store) }
+    }
+}
+
+private func send(_ request: ControlRequest, store: StoreOptions) throws {
+    let location = IndexLocation.resolve(explicit: store.indexDir)
+    guard let client = try connectDaemon(location) else {
+        Output.error("fsindex", "fsindexd is not running for the index at \(location.directory.string); start it with `fsindexd`")
+        throw ExitCode(2)
+    }
+    do {
+        switch try client.request(request, timeout: .seconds(10)) {
+        case .ok(let message): Output.standardOutput.write("fsindexd: \(message)\n")
+        case .error(let message):
+            Output.error("fsindex", message)
+            throw ExitCode(2)
+        default: break
+        }
+    } catch let e as ControlError {
+        Output.error("fsindex", e.description)
+        throw ExitCode(2)
+    }
+    Output.standardOutput.flush()
+}

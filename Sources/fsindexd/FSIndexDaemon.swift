@@ -1,0 +1,163 @@
+import ArgumentParser
+import CSysShims
+import CommandSupport
+import Controlling
+import Crawling
+import Dispatch
+import Foundation
+import Indexing
+import Logging
+import SystemPackage
+import Updating
+import Watching
+
+/// `fsindexd`: the background watcher. Crawls the roots once, then follows changes with inotify.
+@main
+struct FSIndexDaemon: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fsindexd",
+        abstract: "Keep the FSIndex index in step with the configured folders.",
+        discussion: """
+            Watches the roots of the config file (or --root PATH instead) with inotify: files
+            saved, moved or deleted are found (or gone) a moment later. On start it reconciles the
+            index with the disk, so changes made while it was not running are picked up.
+
+            Signals: SIGTERM finishes the batch at hand and exits 0; SIGHUP reloads the config
+            (roots added are crawled, roots removed lose their items).
+            Control it with `fsindex status`, `fsindex pause`, `fsindex resume`, `fsindex reindex`.
+            Under systemd, use the user unit in Config/fsindexd.service.
+            """)
+
+    @Option(name: .customLong("index-dir"), help: ArgumentHelp("Folder of the index (default: $XDG_DATA_HOME/fsindex/default).", valueName: "dir"))
+    var indexDir: String?
+
+    @Option(name: .customLong("config"), help: ArgumentHelp("Settings file (default: $XDG_CONFIG_HOME/fsindex/config.toml).", valueName: "file"))
+    var config: String?
+
+    @Option(name: .customLong("root"), help: ArgumentHelp("A folder to watch instead of the config's roots (repeatable).", valueName: "path"))
+    var roots: [String] = []
+
+    @Flag(name: .long, help: "Stay in the foreground (for systemd and terminals). Without it, fsindexd detaches and logs to $XDG_STATE_HOME/fsindex/fsindexd.log.")
+    var foreground = false
+
+    func run() async throws {
+        let settings: Settings
+        do { settings = try Settings.load(explicit: config) } catch {
+            Output.error("fsindexd", error.description)
+            throw ExitCode(2)
+        }
+        let requested = roots.isEmpty ? settings.roots : roots
+        guard !requested.isEmpty else {
+            Output.error("fsindexd", "no folder to watch: pass --root PATH or set `roots` in the config file")
+            throw ExitCode(2)
+        }
+        let resolved: [FilePath]
+        do { resolved = try IndexUpdater.resolveRoots(requested) } catch {
+            Output.error("fsindexd", error.description)
+            throw ExitCode(2)
+        }
+        if !foreground {
+            try detach()
+            return
+        }
+        LoggingSystem.bootstrap { label in
+            var h = StreamLogHandler.standardError(label: label)
+            h.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
+            return h
+        }
+        let logger = Logger(label: "fsindexd")
+        if settings.throttle == "low" {
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+            _ = shim_ioprio_idle()
+        }
+
+        let location = IndexLocation.resolve(explicit: indexDir)
+        let store: IndexStore
+        do {
+            let opened = try IndexStore.openRecovering(location: location)
+            store = opened.store
+            if opened.rebuilt { logger.warning("the index was damaged; it was moved aside and is rebuilt from the files") }
+        } catch {
+            Output.error("fsindexd", error.description)
+            throw ExitCode(2)
+        }
+        let source: InotifyEventSource
+        do {
+            source = try InotifyEventSource(pollInterval: .seconds(settings.pollInterval),
+                                            onNotice: { logger.warning("\($0)") })
+        } catch {
+            Output.error("fsindexd", "\(error)")
+            throw ExitCode(2)
+        }
+        let daemon = IndexDaemon(store: store, settings: settings, roots: resolved, source: source, logger: logger)
+        let server: ControlServer
+        do {
+            server = try ControlServer(location: ControlLocation.forIndex(directory: location.directory), handler: daemon)
+        } catch {
+            Output.error("fsindexd", error.description)
+            throw ExitCode(2)
+        }
+        daemon.setPublisher { server.publish($0) }
+        logger.info("watching \(resolved.count) roots; index \(location.directory.string); control \(server.location.socketPath.string)")
+
+        // Signals become work for the single writer.
+        let signals = [SIGTERM, SIGINT, SIGHUP].map { sig -> any DispatchSourceSignal in
+            signal(sig, SIG_IGN)
+            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            s.setEventHandler { [config] in
+                if sig == SIGHUP {
+                    do { daemon.submit(.reload(try Settings.load(explicit: config))) } catch {
+                        logger.error("config not reloaded: \(error)")
+                    }
+                } else {
+                    daemon.submit(.shutdown)
+                }
+            }
+            s.resume()
+            return s
+        }
+        await daemon.run()
+        signals.forEach { $0.cancel() }
+        server.stop()
+        logger.info("stopped")
+    }
+
+    /// Starts `fsindexd --foreground` in a new session with its output in the state folder, and
+    /// returns once it runs.
+    private func detach() throws {
+        let env = ProcessInfo.processInfo.environment
+        let stateHome = env["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/tmp") + "/.local/state")
+        let logDir = stateHome + "/fsindex"
+        try? FileManager.default.createDirectory(atPath: logDir, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        let logPath = logDir + "/fsindexd.log"
+        var args = [CommandLine.arguments[0], "--foreground"]
+        if let indexDir { args += ["--index-dir", indexDir] }
+        if let config { args += ["--config", config] }
+        for r in roots { args += ["--root", r] }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attr, &empty)
+        posix_spawnattr_setflags(&attr, Int16(0x80 /* POSIX_SPAWN_SETSID, a _GNU_SOURCE macro */ | POSIX_SPAWN_SETSIGMASK))
+        var pid: pid_t = 0
+        let cargs = args.map { strdup($0) } + [nil]
+        defer { cargs.forEach { free($0) } }
+        let rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attr, cargs, environ)
+        guard rc == 0 else {
+            Output.error("fsindexd", "cannot start in the background: \(String(cString: strerror(rc)))")
+            throw ExitCode(2)
+        }
+        Output.standardOutput.write("fsindexd started (pid \(pid)); log: \(logPath)\n")
+        Output.standardOutput.flush()
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import Controlling
+
+@Suite("Control messages")
+struct ControlMessageTests {
+    static let requests: [ControlRequest] = [
+        .status, .pause, .resume, .reindex(paths: []), .reindex(paths: [[0x2F, 0xFF], Array("/a b".utf8)]),
+        .subscribe, .shutdown,
+    ]
+    static let responses: [ControlResponse] = [
+        .status(ScriptedHandler.sampleStatus),
+        .status(DaemonStatus(state: .crawling, pid: 1)),
+        .ok(message: "line one\nline two"),
+        .reindexDone(ScriptedHandler.sampleSummary),
+        .itemsChanged(ItemChanges(updated: [[0x80]], removed: [])),
+        .error("refused: \"quoted\""),
+    ]
+
+    @Test("each request is one JSON line and decodes to itself", arguments: requests)
+    func requestLine(_ request: ControlRequest) throws {
+        let line = try WireFormat.line(request)
+        #expect(line.last == 0x0A)
+        #expect(line.dropLast().contains(0x0A) == false)
+        #expect(try WireFormat.decode(ControlRequest.self, from: line.dropLast()) == request)
+    }
+
+    @Test("each response is one JSON line and decodes to itself", arguments: responses)
+    func responseLine(_ response: ControlResponse) throws {
+        let line = try WireFormat.line(response)
+        #expect(line.dropLast().contains(0x0A) == false)
+        #expect(try WireFormat.decode(ControlResponse.self, from: line.dropLast()) == response)
+    }
+
+    @Test("paths go out exact (base64) and printable")
+    func pathFields() throws {
+        let line = try WireFormat.line(ControlRequest.reindex(paths: [[0x2F, 0x61, 0xFF]]))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        #expect(object["request"] as? String == "reindex")
+        #expect(object["pathsBase64"] as? [String] == ["L2H/"])
+        #expect(object["paths"] as? [String] == ["/a\\xFF"])
+    }
+
+    @Test("big change sets are split into lines of at most 1,024 paths, in order")
+    func chunking() {
+        let updated = (0..<1500).map { Array("/u\($0)".utf8) }
+        let removed = (0..<700).map { Array("/r\($0)".utf8) }
+        let pieces = ItemChanges(updated: updated, removed: removed).chunked(maxPaths: 1024)
+        #expect(pieces.map(\.count) == [1024, 1024, 152])
+        #expect(pieces.flatMap(\.updated) == updated)
+        #expect(pieces.flatMap(\.removed) == removed)
+    }
+}
