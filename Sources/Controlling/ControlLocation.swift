@@ -17,7 +17,8 @@ import Glibc
 /// The folder is made with mode 0700 and must belong to us; the server refuses anything else
 /// (another owner, a symlink, a folder others can write), because whoever controls the folder can
 /// put their own socket in our place. Next to the socket, `<name>.lock` is held with `flock(2)`
-/// while a server runs, so that two daemons starting at once cannot both claim the socket.
+/// while a server runs, so that two daemons starting at once cannot both claim the socket (the
+/// empty lock file stays: removing it would reopen that race).
 public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     /// The private folder holding the socket.
     public var directory: FilePath

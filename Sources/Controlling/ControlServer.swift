@@ -325,13 +325,10 @@ public final class ControlServer: Sendable {
             }
             switch system_peerCredentials(fd) {
             case let .success(peer) where peer.uid == allowedUID:
-                let connection = registry.withLock { r in
-                    defer { r.nextID += 1 }
-                    let connection = Connection(id: r.nextID, fd: fd, peer: peer)
-                    r.connections[r.nextID] = connection
-                    return connection
+                registry.withLock { r in
+                    r.connections[r.nextID] = Connection(id: r.nextID, fd: fd, peer: peer)
+                    r.nextID += 1
                 }
-                _ = connection
             case let .success(peer):
                 refuse(fd, "refused: this fsindexd serves uid \(allowedUID) only, and you are uid \(peer.uid)")
             case let .failure(errno):

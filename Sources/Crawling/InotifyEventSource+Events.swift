@@ -33,7 +33,7 @@ extension WatchState {
             }
             return
         }
-        guard let path = child(of: folder.path, e.name) else { return }
+        let pathBytes = joined(folder.bytes, e.name)
         let isDirectory = e.has(IN_ISDIR)
         let rules = root.options.exclusions
         if !isDirectory, folder.path != folder.root, e.has(IN_CREATE) || e.has(IN_MOVED_TO),
@@ -41,7 +41,13 @@ extension WatchState {
             markerAppeared(in: folder.path)
             return
         }
-        if excluded(name: e.name, path: path, rules: rules) { return }
+        if excluded(name: e.name, pathBytes: pathBytes, rules: rules) { return }
+        if e.has(IN_MODIFY) && !isDirectory {
+            // Reported when the debounce ends, unless IN_CLOSE_WRITE comes first.
+            if debounces[pathBytes] == nil { debounces[pathBytes] = now + timing.debounce }
+            return
+        }
+        let path = FilePath(bytes: pathBytes)
 
         if e.has(IN_CREATE) {
             appeared(path, isDirectory: isDirectory, root: folder.root, wd: e.wd)
@@ -55,11 +61,8 @@ extension WatchState {
             // A deleted folder's own watch goes with its IN_IGNORED; polled folders go now.
             if isDirectory { poller.removeSubtree(path); unreachable = unreachable.filter { !$0.starts(with: path) } }
         } else if e.has(IN_CLOSE_WRITE) {
-            debounces[path] = nil
+            debounces[pathBytes] = nil
             emit(.modified(path), wd: e.wd)
-        } else if e.has(IN_MODIFY) {
-            // Reported when the debounce ends, unless IN_CLOSE_WRITE comes first.
-            if debounces[path] == nil { debounces[path] = now + timing.debounce }
         } else if e.has(IN_ATTRIB) {
             emit(.attributesChanged(path), wd: e.wd)
         }
@@ -81,8 +84,9 @@ extension WatchState {
                 queue.removeAll { if case .event(_, let wd) = $0 { dropped.contains(wd) } else { false } }
             }
         }
-        for (path, deadline) in debounces where deadline <= now {
-            debounces[path] = nil
+        for (bytes, deadline) in debounces where deadline <= now {
+            debounces[bytes] = nil
+            let path = FilePath(bytes: bytes)
             emit(.modified(path), wd: watchByPath[path.removingLastComponent()] ?? -1)
         }
         if poller.count > 0 {
@@ -120,7 +124,7 @@ extension WatchState {
     // MARK: Moves
 
     private mutating func movedFrom(_ path: FilePath, isDirectory: Bool, cookie: UInt32, wd: Int32) {
-        debounces[path] = nil
+        debounces[path.bytes] = nil
         recent[path] = nil
         // A later event must not overtake this one: it waits behind the placeholder.
         pendingMoves[cookie] = PendingMove(path: path, isDirectory: isDirectory, deadline: now + timing.moveTimeout, wd: wd)
@@ -138,9 +142,10 @@ extension WatchState {
         guard isDirectory else { return }
         let oldRoot = watchByPath[from.path].flatMap { folders[$0]?.root }
         rewriteTree(from: from.path, to: path, root: root)
-        for (p, t) in debounces where p.starts(with: from.path) {
+        let (fromBytes, toBytes) = (from.path.bytes, path.bytes)
+        for (p, t) in debounces where isPath(p, below: fromBytes) {
             debounces[p] = nil
-            debounces[rebase(p, from: from.path, to: path)] = t
+            debounces[toBytes + p.dropFirst(fromBytes.count)] = t
         }
         if let oldRoot, oldRoot != root, roots[oldRoot]?.options != roots[root]?.options {
             // Another root's exclusions apply now: watch what they allow and let the consumer compare.
@@ -200,9 +205,10 @@ extension WatchState {
         var found: [FilePath] = []
         while let ent = readdir(d) {
             let name = withUnsafeBytes(of: ent.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            guard name != [0x2E], name != [0x2E, 0x2E], let sub = child(of: folder, name),
-                  watchByPath[sub] == nil, !poller.contains(sub), !unreachable.contains(sub),
-                  !excluded(name: name, path: sub, rules: root.options.exclusions),
+            guard name != [0x2E], name != [0x2E, 0x2E] else { continue }
+            let sub = child(of: folder, name)
+            guard watchByPath[sub] == nil, !poller.contains(sub), !unreachable.contains(sub),
+                  !excluded(name: name, pathBytes: sub.bytes, rules: root.options.exclusions),
                   DirectoryPoller.stamp(of: sub) != nil else { continue }
             found.append(sub)
         }
@@ -219,6 +225,7 @@ extension WatchState {
 
     private mutating func dropDebounces(under path: FilePath) {
         guard !debounces.isEmpty else { return }
-        for p in debounces.keys where p.starts(with: path) { debounces[p] = nil }
+        let prefix = path.bytes
+        for p in debounces.keys where isPath(p, below: prefix) { debounces[p] = nil }
     }
 }

@@ -54,6 +54,14 @@ struct WatchState<Backend: InotifyWatchBackend> {
         var path: FilePath
         /// The root whose options apply below this folder.
         var root: FilePath
+        /// `path.bytes`, kept because building paths from bytes is the hot path of a burst.
+        var bytes: [UInt8]
+
+        init(path: FilePath, root: FilePath) {
+            self.path = path
+            self.root = root
+            self.bytes = path.bytes
+        }
     }
 
     var backend: Backend
@@ -77,7 +85,8 @@ struct WatchState<Backend: InotifyWatchBackend> {
     var queue: [Slot] = []
     var windowStart: UInt64?
     var pendingMoves: [UInt32: PendingMove] = [:]
-    var debounces: [FilePath: UInt64] = [:]
+    /// Files written and not closed yet (path bytes → when to report them).
+    var debounces: [[UInt8]: UInt64] = [:]
     var recent: [FilePath: RecentKinds] = [:]
 
     /// Messages for the user (the watch budget); the driver hands them to `onNotice`.
@@ -129,6 +138,8 @@ struct WatchState<Backend: InotifyWatchBackend> {
             queue.removeAll { if case .event(_, let wd) = $0 { wds.contains(wd) } else { false } }
         }
         roots[path] = nil
+        // A root nested in another one shared its watches: the outer root takes them back.
+        if let outer = rootOf(path) { addTree(path, root: outer) }
     }
 
     private func isInsideOtherRoot(_ p: FilePath, than root: FilePath) -> Bool {
@@ -163,7 +174,9 @@ struct WatchState<Backend: InotifyWatchBackend> {
                 guard type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) else { continue }
                 let name = withUnsafeBytes(of: ent.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
                 if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-                guard let child = child(of: dir, name), !excluded(name: name, path: child, rules: rules) else { continue }
+                let childBytes = joined(dir.bytes, name)
+                if excluded(name: name, pathBytes: childBytes, rules: rules) { continue }
+                let child = FilePath(bytes: childBytes)
                 guard case .success(let sx) = withUnsafeBytes(of: ent.pointee.d_name, { raw in
                     raw.withMemoryRebound(to: CChar.self) { Syscalls.statx(at: fd, $0.baseAddress!) }
                 }), FileType(mode: sx.mode) == .directory else { continue }
@@ -258,16 +271,27 @@ struct WatchState<Backend: InotifyWatchBackend> {
 
     // MARK: Names
 
-    /// `dir/name`, or nil if `name` cannot be a path component.
-    func child(of dir: FilePath, _ name: [UInt8]) -> FilePath? {
-        let c = name.map { CChar(bitPattern: $0) } + [0]
-        guard let component = c.withUnsafeBufferPointer({ FilePath.Component(platformString: $0.baseAddress!) }) else { return nil }
-        return dir.appending(component)
+    /// `dir/name` as bytes. Names from `readdir` and inotify hold no slash and no NUL, and `.`
+    /// and `..` are never reported, so this needs no validation (and `FilePath.Component`'s is
+    /// costly when thousands of files appear at once).
+    func joined(_ dir: [UInt8], _ name: [UInt8]) -> [UInt8] {
+        dir.last == 0x2F ? dir + name : dir + [0x2F] + name
     }
 
-    func excluded(name: [UInt8], path: FilePath, rules: ExclusionRules) -> Bool {
-        let c = name.map { CChar(bitPattern: $0) } + [0]
-        return c.withUnsafeBufferPointer { n in path.withPlatformString { rules.excludes(name: n.baseAddress!, path: $0) } }
+    func child(of dir: FilePath, _ name: [UInt8]) -> FilePath {
+        FilePath(bytes: joined(dir.bytes, name))
+    }
+
+    func excluded(name: [UInt8], pathBytes: [UInt8], rules: ExclusionRules) -> Bool {
+        let n = name.map { CChar(bitPattern: $0) } + [0]
+        let p = pathBytes.map { CChar(bitPattern: $0) } + [0]
+        return n.withUnsafeBufferPointer { n in p.withUnsafeBufferPointer { rules.excludes(name: n.baseAddress!, path: $0.baseAddress!) } }
+    }
+
+    /// Whether `bytes` is `prefix` or a path below it.
+    func isPath(_ bytes: [UInt8], below prefix: [UInt8]) -> Bool {
+        bytes.count >= prefix.count && bytes.starts(with: prefix)
+            && (bytes.count == prefix.count || prefix.last == 0x2F || bytes[prefix.count] == 0x2F)
     }
 
     // MARK: The watch budget

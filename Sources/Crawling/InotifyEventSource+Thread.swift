@@ -46,7 +46,13 @@ extension InotifyEventSource {
                     Syscalls.drain(eventFD: shared.wakeFD)
                     for command in shared.takeCommands() {
                         switch command {
-                        case .add(let root, let options, let reply): reply.answer(state.addRoot(root, options: options))
+                        case .add(let root, let options, let reply):
+                            let result = state.addRoot(root, options: options)
+                            let counts = state.counts
+                            shared.counts.withLock { $0 = counts }   // up to date when add returns
+                            for notice in state.notices { onNotice(notice) }
+                            state.notices = []
+                            reply.answer(result)
                         case .remove(let root): state.removeRoot(root)
                         case .stop: break running
                         }

@@ -74,6 +74,12 @@ public final class ExtractionContext {
         diagnostics = [MIMEDatabase.shared.diagnostic].compactMap { $0 }
     }
 
+    /// Call when a context moves to another thread: libmagic is fine with that (one user at a
+    /// time), but libxml2's error handlers are per thread.
+    public func prepareForThread() {
+        LibXML.silenceThisThread()
+    }
+
     public func extract(_ facts: FileFacts) -> ExtractionResult {
         var attributes = ExtractorRegistry.fileSystem.attributes(of: facts, names: &names)
         var problems: [ExtractionError] = []

@@ -2,7 +2,7 @@ import Attributes
 import Crawling
 import Dispatch
 import Extraction
-import FoundationEssentials
+import Foundation
 import Indexing
 import Synchronization
 import SystemPackage
@@ -26,6 +26,9 @@ public final class IndexUpdater: Sendable {
     public let settings: Settings
     let onProgress: (@Sendable (CrawlProgress) -> Void)?
     let onProblem: @Sendable (CrawlProblem) -> Void
+    /// Extraction contexts kept between batches: setting one up loads libmagic's database, which
+    /// costs more than extracting a small batch of files (the watcher's usual work).
+    let contexts = ContextPool()
     /// Runs between the walk and extraction; tests use it to change the disk at that moment.
     let afterWalk: (@Sendable () -> Void)?
 
@@ -242,10 +245,11 @@ public final class IndexUpdater: Sendable {
         let options = ExtractionOptions(textCap: settings.textCap)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let context: ExtractionContext
-            do { context = try ExtractionContext(options: options) } catch {
+            do { context = try contexts.take(options: options) } catch {
                 state.withLock { if $0.error == nil { $0.error = .extraction("\(error)") } }
                 return
             }
+            defer { contexts.give(context) }
             while true {
                 if state.withLock({ $0.error != nil }) { return }
                 let i = next.add(1, ordering: .relaxed).oldValue
@@ -341,5 +345,28 @@ extension ExtractionError {
     var meansVanished: Bool {
         if case .unreadable(let e, _) = self { return e == ENOENT || e == ENOTDIR }
         return false
+    }
+}
+
+/// A pool of `ExtractionContext`s. A context is used by one thread at a time (libmagic cookies
+/// are not thread-safe); the pool hands each out to one worker and takes it back afterwards.
+final class ContextPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: [ExtractionContext] = []
+
+    func take(options: ExtractionOptions) throws(ExtractionError) -> ExtractionContext {
+        lock.lock()
+        if let i = free.firstIndex(where: { $0.options == options }) {
+            let c = free.remove(at: i)
+            lock.unlock()
+            c.prepareForThread()
+            return c
+        }
+        lock.unlock()
+        return try ExtractionContext(options: options)
+    }
+
+    func give(_ context: ExtractionContext) {
+        lock.withLock { free.append(context) }
     }
 }

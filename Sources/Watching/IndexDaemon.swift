@@ -67,11 +67,19 @@ public final class IndexDaemon: ControlHandler, Sendable {
     /// Asks the daemon to do something; safe from any thread or signal handler queue.
     public func submit(_ w: Work) { workInput.yield(w) }
 
+    /// One updater for the daemon's life (it keeps extraction contexts warm); replaced when the
+    /// settings are reloaded.
+    private let currentUpdater = Mutex<IndexUpdater?>(nil)
     var updater: IndexUpdater {
-        let settings = state.withLock { $0.settings }
-        return IndexUpdater(store: store, settings: settings, problem: { [logger] p in
-            logger.notice("\(p.path): \(p.message)")
-        })
+        currentUpdater.withLock { u in
+            if let u { return u }
+            let settings = state.withLock { $0.settings }
+            let made = IndexUpdater(store: store, settings: settings, problem: { [logger] p in
+                logger.notice("\(p.path): \(p.message)")
+            })
+            u = made
+            return made
+        }
     }
 
     var roots: [FilePath] { state.withLock { $0.roots } }
@@ -198,6 +206,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
             s.roots = newRoots
             return (added, removed)
         }
+        currentUpdater.withLock { $0 = nil }
         for root in removed {
             source.remove(root: root)
             do {

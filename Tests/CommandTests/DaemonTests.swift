@@ -1,0 +1,256 @@
+import Foundation
+import SystemPackage
+import TestSupport
+import Testing
+
+/// A running `fsindexd --foreground` on a test tree, with its own index and runtime folder.
+final class DaemonFixture: @unchecked Sendable {
+    let tree: TemporaryTree
+    var process: Process?
+    let logPath: String
+    var root: String { tree.path("root").string }
+    var env: [String: String] {
+        ["FSINDEX_INDEX_DIR": tree.path("index").string, "XDG_RUNTIME_DIR": tree.path("run").string,
+         "XDG_CONFIG_HOME": tree.path("config").string]
+    }
+
+    init() throws {
+        tree = try TemporaryTree(prefix: "fsindex-daemon")
+        try tree.createDirectory("root")
+        try tree.createDirectory("run")
+        _ = chmod(tree.path("run").string, 0o700)
+        logPath = tree.path("daemon.log").string
+        // Tests share a busy machine: a daemon at idle I/O priority would be starved.
+        try tree.create("config/fsindex/config.toml", contents: Self.baseConfig)
+    }
+
+    static let baseConfig = "[daemon]\nthrottle = \"normal\"\nlog_level = \"debug\"\n"
+
+    deinit { stop() }
+
+    /// Starts the daemon and waits until it watches (its first reconcile done).
+    func start(_ args: [String] = [], waitForWatching: Bool = true) throws {
+        let p = Process()
+        p.executableURL = Binaries.directory.appendingPathComponent("fsindexd")
+        p.arguments = ["--foreground"] + (args.isEmpty ? ["--root", root] : args)
+        var e = ProcessInfo.processInfo.environment
+        for (k, v) in env { e[k] = v }
+        p.environment = e
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        log.seekToEndOfFile()
+        p.standardOutput = log
+        p.standardError = log
+        try p.run()
+        process = p
+        if waitForWatching {
+            try waitFor("the daemon to watch", seconds: 90) { self.daemonState() == "watching" }
+        }
+    }
+
+    /// SIGTERM, and the exit status.
+    @discardableResult
+    func stop() -> Int32? {
+        guard let p = process, p.isRunning else { return process?.terminationStatus }
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    func daemonState() -> String? {
+        guard let r = try? fsindex("status", "--json"),
+              let obj = try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any],
+              let d = obj["daemon"] as? [String: Any] else { return nil }
+        return d["state"] as? String
+    }
+
+    @discardableResult
+    func fsindex(_ args: String...) throws -> CommandResult { try run("fsindex", Array(args), env: env) }
+    func find(_ args: String...) throws -> Set<String> { Set(try run("fsfind", Array(args), env: env).lines) }
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Polls `condition` every 50 ms for up to `seconds`; records an issue on timeout.
+    func waitFor(_ what: String, seconds: Double = 10, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        Issue.record("timed out waiting for \(what); daemon log:\n\(log)")
+    }
+}
+
+@Suite("fsindexd on real inotify", .serialized)
+struct DaemonTests {
+    @Test("create, write, rename, move across folders, move out and back in, rename-over, delete a tree")
+    func followsChanges() throws {
+        let d = try DaemonFixture()
+        try d.tree.create("root/docs/old.txt", contents: "untouched")
+        try d.start()
+        let r = d.root
+        try d.tree.create("root/docs/new.txt", contents: "pelican arrives")
+        try d.waitFor("a created file") { try d.find("pelican") == [r + "/docs/new.txt"] }
+        try d.tree.create("root/docs/new.txt", contents: "flamingo replaces")
+        try d.waitFor("a rewritten file") { try d.find("flamingo") == [r + "/docs/new.txt"] && (try d.find("pelican")).isEmpty }
+        #expect(rename(r + "/docs/new.txt", r + "/docs/renamed.txt") == 0)
+        try d.waitFor("a rename") { try d.find("flamingo") == [r + "/docs/renamed.txt"] }
+        try d.tree.createDirectory("root/other")
+        #expect(rename(r + "/docs/renamed.txt", r + "/other/moved.txt") == 0)
+        try d.waitFor("a move across folders") { try d.find("flamingo") == [r + "/other/moved.txt"] }
+        #expect(rename(r + "/other/moved.txt", d.tree.path("outside.txt").string) == 0)
+        try d.waitFor("a move out of the root") { try d.find("flamingo").isEmpty }
+        #expect(rename(d.tree.path("outside.txt").string, r + "/back.txt") == 0)
+        try d.waitFor("a move back in") { try d.find("flamingo") == [r + "/back.txt"] }
+        try d.tree.create("root/draft.tmp2", contents: "heron final")
+        #expect(rename(r + "/draft.tmp2", r + "/back.txt") == 0)
+        try d.waitFor("a rename over an existing file") {
+            try d.find("heron") == [r + "/back.txt"] && (try d.find("flamingo")).isEmpty
+        }
+        try d.tree.create("root/tree/a/b/c/deep.txt", contents: "osprey nest")
+        try d.waitFor("mkdir -p and a file at once") { try d.find("osprey") == [r + "/tree/a/b/c/deep.txt"] }
+        #expect(rename(r + "/tree", r + "/grove") == 0)
+        try d.waitFor("a folder rename moving its subtree") { try d.find("osprey") == [r + "/grove/a/b/c/deep.txt"] }
+        let rm = Process()
+        rm.executableURL = URL(fileURLWithPath: "/bin/rm")
+        rm.arguments = ["-rf", r + "/grove"]
+        try rm.run()
+        rm.waitUntilExit()
+        try d.waitFor("a deleted tree") { try d.find("osprey").isEmpty && (try d.find("--name", "grove")).isEmpty }
+        #expect(try d.find("untouched") == [r + "/docs/old.txt"])
+        #expect(d.stop() == 0)
+        #expect(d.log.contains("stopped"))
+    }
+
+    @Test("a 10,000-file burst ends with exactly what is on disk")
+    func burst() throws {
+        let d = try DaemonFixture()
+        try d.start()
+        try d.tree.createDirectory("root/burst")
+        for i in 0..<10_000 {
+            try d.tree.create("root/burst/f\(i).txt", contents: "burstword \(i)")
+        }
+        try d.waitFor("10,000 files", seconds: 120) {
+            try run("fsfind", ["--count", "burstword"], env: d.env).out == "10000\n"
+        }
+        for i in stride(from: 0, to: 10_000, by: 2) { unlink(d.tree.path("root/burst/f\(i).txt").string) }
+        try d.waitFor("5,000 deletions", seconds: 120) {
+            try run("fsfind", ["--count", "burstword"], env: d.env).out == "5000\n"
+        }
+        #expect(d.stop() == 0)
+    }
+
+    @Test("changes made while stopped are found on restart; pause queues, resume applies")
+    func restartAndPause() throws {
+        let d = try DaemonFixture()
+        try d.tree.create("root/keep.txt", contents: "steadfast")
+        try d.tree.create("root/drop.txt", contents: "doomed")
+        try d.start()
+        #expect(d.stop() == 0)
+        try d.tree.remove("root/drop.txt")
+        try d.tree.create("root/while-down.txt", contents: "latecomer")
+        try d.start()
+        #expect(try d.find("doomed").isEmpty)
+        #expect(try d.find("latecomer") == [d.root + "/while-down.txt"])
+        #expect(try d.fsindex("pause").status == 0)
+        #expect(d.daemonState() == "paused")
+        try d.tree.create("root/queued.txt", contents: "waiting")
+        usleep(700_000)
+        #expect(try d.find("waiting").isEmpty)
+        #expect(try d.fsindex("resume").status == 0)
+        try d.waitFor("queued changes after resume") { try d.find("waiting") == [d.root + "/queued.txt"] }
+        let reindex = try d.fsindex("reindex")
+        #expect(reindex.status == 0)
+        #expect(reindex.out.contains("reindexed by fsindexd"))
+    }
+
+    @Test("SIGKILL during the first crawl, then a restart: the index equals the disk")
+    func killDuringFirstCrawl() throws {
+        let d = try DaemonFixture()
+        for i in 0..<3000 { try d.tree.create("root/d\(i % 30)/f\(i).txt", contents: "crawlword \(i) " + String(repeating: "pad ", count: 100)) }
+        try d.start(waitForWatching: false)
+        usleep(700_000)
+        kill(d.process!.processIdentifier, SIGKILL)
+        d.process!.waitUntilExit()
+        try d.tree.remove("root/d0/f0.txt")
+        try d.start()
+        #expect(try run("fsfind", ["--count", "crawlword"], env: d.env).out == "2999\n")
+        let status = try JSONSerialization.jsonObject(with: try d.fsindex("status", "--json").stdout) as? [String: Any]
+        #expect(status?["items"] as? Int == 1 + 30 + 2999)
+    }
+
+    @Test("a live query sees an add and a remove")
+    func liveQuery() throws {
+        let d = try DaemonFixture()
+        try d.tree.create("root/first.txt", contents: "gannet one")
+        try d.start()
+        let p = Process()
+        p.executableURL = Binaries.directory.appendingPathComponent("fsfind")
+        p.arguments = ["--live", "gannet"]
+        var e = ProcessInfo.processInfo.environment
+        for (k, v) in d.env { e[k] = v }
+        p.environment = e
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGTERM) } }
+        let reader = LineReader(pipe.fileHandleForReading)
+        #expect(reader.next(timeout: 5) == d.root + "/first.txt")
+        try d.tree.create("root/second.txt", contents: "gannet two")
+        #expect(reader.next(timeout: 10) == "+ " + d.root + "/second.txt")
+        try d.tree.remove("root/first.txt")
+        #expect(reader.next(timeout: 10) == "- " + d.root + "/first.txt")
+        try d.tree.create("root/second.txt", contents: "no longer the bird")
+        #expect(reader.next(timeout: 10) == "- " + d.root + "/second.txt")
+    }
+
+    @Test("the control socket is refused to another user")
+    func socketRefusesOtherUser() throws {
+        guard geteuid() == 0 else { return }    // needs root to run a client as someone else
+        let d = try DaemonFixture()
+        try d.start()
+        _ = chmod(d.tree.root.string, 0o755)
+        let asNobody = try run("fsindex", ["status"], env: d.env, asUser: "65534")
+        #expect(!asNobody.out.contains("fsindexd: watching"))
+        #expect(asNobody.status != 0 || asNobody.out.contains("not running"))
+        let asUs = try d.fsindex("status")
+        #expect(asUs.out.contains("fsindexd: watching"))
+    }
+
+    @Test("SIGHUP reloads the config: a new root is crawled, a removed root loses its items")
+    func reloadRoots() throws {
+        let d = try DaemonFixture()
+        try d.tree.create("a/one.txt", contents: "cormorant")
+        try d.tree.create("b/two.txt", contents: "albatross")
+        let config = try d.tree.create("config/fsindex/config.toml", contents: "roots = [\"\(d.tree.path("a").string)\"]\n" + DaemonFixture.baseConfig)
+        try d.start(["--config", config.string])
+        #expect(try d.find("cormorant").count == 1)
+        try d.tree.create("config/fsindex/config.toml", contents: "roots = [\"\(d.tree.path("b").string)\"]\n" + DaemonFixture.baseConfig)
+        kill(d.process!.processIdentifier, SIGHUP)
+        try d.waitFor("the new root") { try d.find("albatross").count == 1 && (try d.find("cormorant")).isEmpty }
+    }
+}
+
+/// Reads lines from a pipe with a timeout.
+final class LineReader: @unchecked Sendable {
+    private let handle: FileHandle
+    private var buffer = Data()
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    func next(timeout: Double) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let nl = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...nl)
+                return line
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return nil }
+            var pfd = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&pfd, 1, Int32(remaining * 1000)) <= 0 { return nil }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Attributes
+import Controlling
+import Crawling
+import Foundation
+import Indexing
+import Logging
+import SystemPackage
+import TestSupport
+import Testing
+import Updating
+import Watching
+
+/// A tree with one root, an index, and the live indexer over them.
+struct LiveFixture {
+    let tree: TemporaryTree
+    let store: IndexStore
+    let root: FilePath
+    let live: LiveIndexer
+
+    init() throws {
+        tree = try TemporaryTree(prefix: "fsindex-live")
+        try tree.createDirectory("root")
+        root = tree.path("root")
+        store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let updater = IndexUpdater(store: store, settings: Settings(), problem: { _ in })
+        live = LiveIndexer(updater: updater, roots: [root])
+        _ = try updater.crawl(roots: [root])
+    }
+
+    func p(_ rel: String) -> FilePath { root.appending(rel) }
+    func has(_ rel: String) throws -> Bool { try store.item(ItemIdentifier(bytes: p(rel).bytes)) != nil }
+    func text(_ rel: String) throws -> String? { try store.item(ItemIdentifier(bytes: p(rel).bytes))?.attributes.textContent }
+}
+
+@Suite("LiveIndexer: scripted events")
+struct LiveIndexerTests {
+    @Test("events are hints: a created-then-deleted file costs nothing, a file written often is read once as it is now")
+    func eventsAreHints() throws {
+        let f = try LiveFixture()
+        try f.tree.create("root/final.txt", contents: "last version")
+        let changes = try f.live.apply([
+            .created(f.p("ghost.txt"), isDirectory: false), .deleted(f.p("ghost.txt"), isDirectory: false),
+            .created(f.p("final.txt"), isDirectory: false), .modified(f.p("final.txt")), .modified(f.p("final.txt")),
+        ])
+        #expect(try !f.has("ghost.txt"))
+        #expect(try f.text("final.txt") == "last version")
+        #expect(changes.updated.map(\.description) == [f.p("final.txt").string])
+    }
+
+    @Test("an overflow rescan brings the index back to the disk")
+    func overflow() throws {
+        let f = try LiveFixture()
+        try f.tree.create("root/a.txt", contents: "one")
+        try f.tree.create("root/sub/b.txt", contents: "two")
+        _ = try f.live.apply([.rescan(f.root, recursive: true)])
+        #expect(try f.has("a.txt") && f.has("sub/b.txt"))
+        try f.tree.remove("root/a.txt")
+        try f.tree.create("root/sub/c.txt", contents: "three")
+        let changes = try f.live.apply([.rescan(f.root, recursive: true)])
+        #expect(try !f.has("a.txt"))
+        #expect(try f.has("sub/c.txt"))
+        #expect(changes.removed.map(\.description).contains(f.p("a.txt").string))
+    }
+
+    @Test("a move out of the root removes the item; a move in indexes it; a folder moved keeps its subtree")
+    func moves() throws {
+        let f = try LiveFixture()
+        try f.tree.create("root/dir/x.txt", contents: "inside")
+        _ = try f.live.apply([.created(f.p("dir"), isDirectory: true), .rescan(f.p("dir"), recursive: true)])
+        #expect(try f.has("dir/x.txt"))
+        #expect(rename(f.p("dir").string, f.p("moved").string) == 0)
+        _ = try f.live.apply([.moved(from: f.p("dir"), to: f.p("moved"), isDirectory: true)])
+        #expect(try f.text("moved/x.txt") == "inside")
+        #expect(try !f.has("dir/x.txt"))
+        let outside = f.tree.path("outside")
+        #expect(rename(f.p("moved").string, outside.string) == 0)
+        _ = try f.live.apply([.moved(from: f.p("moved"), to: outside, isDirectory: true)])
+        #expect(try !f.has("moved") && !f.has("moved/x.txt"))
+        #expect(rename(outside.string, f.p("back").string) == 0)
+        _ = try f.live.apply([.moved(from: outside, to: f.p("back"), isDirectory: true)])
+        #expect(try f.text("back/x.txt") == "inside")
+    }
+
+    @Test("a folder deleted mid-crawl and events for vanished paths neither crash nor leave items")
+    func vanishedPaths() throws {
+        let f = try LiveFixture()
+        try f.tree.create("root/gone/deep/file.txt", contents: "short-lived")
+        _ = try f.live.apply([.rescan(f.p("gone"), recursive: true)])
+        #expect(try f.has("gone/deep/file.txt"))
+        let rm = Process()
+        rm.executableURL = URL(fileURLWithPath: "/bin/rm")
+        rm.arguments = ["-rf", f.p("gone").string]
+        try rm.run()
+        rm.waitUntilExit()
+        _ = try f.live.apply([.modified(f.p("gone/deep/file.txt")), .rescan(f.p("gone/deep"), recursive: false),
+                              .created(f.p("gone/new"), isDirectory: true)])
+        #expect(try !f.has("gone/deep/file.txt"))
+        #expect(try !f.has("gone/deep"))
+    }
+
+    @Test("renamed to a hidden name: out of the index; the root gone: its items go")
+    func exclusionsAndRootGone() throws {
+        let f = try LiveFixture()
+        try f.tree.create("root/visible.txt", contents: "shown")
+        _ = try f.live.apply([.created(f.p("visible.txt"), isDirectory: false)])
+        #expect(rename(f.p("visible.txt").string, f.p(".hidden.txt").string) == 0)
+        _ = try f.live.apply([.moved(from: f.p("visible.txt"), to: f.p(".hidden.txt"), isDirectory: false)])
+        #expect(try !f.has("visible.txt") && !f.has(".hidden.txt"))
+        try f.tree.create("root/other.txt", contents: "x")
+        _ = try f.live.apply([.created(f.p("other.txt"), isDirectory: false)])
+        _ = try f.live.apply([.rootGone(f.root)])
+        #expect(try f.store.count() == 0)
+    }
+}
+
+@Suite("IndexDaemon with a scripted event source")
+struct IndexDaemonTests {
+    @Test("reconciles on start, applies batches, queues while paused, publishes changes, stops on shutdown")
+    func lifecycle() async throws {
+        let tree = try TemporaryTree(prefix: "fsindex-daemon-unit")
+        try tree.create("root/start.txt", contents: "initial")
+        let root = tree.path("root")
+        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let source = ScriptedEventSource()
+        let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: source,
+                                 logger: Logger(label: "test"))
+        let published = Mutex<[ItemChanges]>([])
+        daemon.setPublisher { c in published.withLock { $0.append(c) } }
+        let running = Task { await daemon.run() }
+
+        func waitFor(_ condition: () throws -> Bool) async throws {
+            for _ in 0..<200 {
+                if try condition() { return }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            Issue.record("timed out")
+        }
+        try await waitFor { daemon.status.state == .watching }
+        #expect(source.addedRoots == [root])
+        #expect(try store.item(ItemIdentifier(bytes: root.appending("start.txt").bytes)) != nil)
+
+        try tree.create("root/live.txt", contents: "arrived")
+        source.send([.created(root.appending("live.txt"), isDirectory: false)])
+        try await waitFor { try store.item(ItemIdentifier(bytes: root.appending("live.txt").bytes)) != nil }
+        #expect(published.withLock { $0.contains { $0.updated.contains(root.appending("live.txt").bytes) } })
+
+        daemon.handle(.pause) { _ in }
+        try tree.create("root/held.txt", contents: "held")
+        source.send([.created(root.appending("held.txt"), isDirectory: false)])
+        try await waitFor { daemon.status.queueLength == 1 }
+        #expect(try store.item(ItemIdentifier(bytes: root.appending("held.txt").bytes)) == nil)
+        daemon.handle(.resume) { _ in }
+        try await waitFor { try store.item(ItemIdentifier(bytes: root.appending("held.txt").bytes)) != nil }
+
+        let ack = Mutex<ControlResponse?>(nil)
+        daemon.handle(.reindex(paths: [])) { r in ack.withLock { $0 = r } }
+        try await waitFor { ack.withLock { $0 } != nil }
+        guard case .reindexDone(let summary)? = ack.withLock({ $0 }) else { Issue.record("no acknowledgement"); return }
+        #expect(summary.indexed == 4)     // root, start.txt, live.txt, held.txt
+
+        daemon.submit(.shutdown)
+        await running.value
+        #expect(daemon.status.state == .stopping)
+    }
+}
+
+/// A tiny lock box for test state shared with @Sendable closures.
+final class Mutex<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
