@@ -74,6 +74,20 @@ public final class ExtractionContext {
         diagnostics = [MIMEDatabase.shared.diagnostic].compactMap { $0 }
     }
 
+    /// File-system facts and a type guessed from the name alone, without opening the file: the
+    /// first pass of a first crawl, so that names are searchable within seconds. The result has
+    /// extractor version 0, so the content pass (and any later crawl) extracts the file fully.
+    public func extractNamesOnly(_ facts: FileFacts) -> ExtractionResult {
+        var attributes = ExtractorRegistry.fileSystem.attributes(of: facts, names: &names)
+        if facts.type == .regular {
+            let name = facts.path.lastComponent.map(FilePathBytes.of) ?? facts.pathBytes
+            Self.record(detector.detect(name: name, magic: nil, isEmpty: facts.size == 0), in: &attributes)
+        } else {
+            Self.record(TypeDetector.nonRegular(facts.type), in: &attributes)
+        }
+        return ExtractionResult(attributes: attributes, problems: [], extractorVersion: 0)
+    }
+
     /// Call when a context moves to another thread: libmagic is fine with that (one user at a
     /// time), but libxml2's error handlers are per thread.
     public func prepareForThread() {

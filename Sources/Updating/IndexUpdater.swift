@@ -26,6 +26,13 @@ public final class IndexUpdater: Sendable {
     public let settings: Settings
     let onProgress: (@Sendable (CrawlProgress) -> Void)?
     let onProblem: @Sendable (CrawlProblem) -> Void
+    /// Index names and file-system facts of new files first, then their content (fsindexd's first
+    /// crawl): name search works within seconds of the start, content follows.
+    public var namesFirst: Bool {
+        get { namesFirstFlag.load(ordering: .relaxed) }
+        set { namesFirstFlag.store(newValue, ordering: .relaxed) }
+    }
+    private let namesFirstFlag = Atomic<Bool>(false)
     /// Extraction contexts kept between batches: setting one up loads libmagic's database, which
     /// costs more than extracting a small batch of files (the watcher's usual work).
     let contexts = ContextPool()
@@ -174,7 +181,15 @@ public final class IndexUpdater: Sendable {
         }
 
         afterWalk?()
-        // 2. Extract and write what changed.
+        // 2. Extract and write what changed: for a first crawl, names and facts of the new files
+        // first (a quick pass without opening them), then the content of everything.
+        if namesFirst {
+            let fresh = todo.filter { stored[$0.pathBytes] == nil }
+            if fresh.count > 1000 {
+                _ = try extractAndWrite(fresh, domain: domain, seenSoFar: report.seen, indexedBefore: report.indexed,
+                                        start: start, namesOnly: true)
+            }
+        }
         let result = try extractAndWrite(todo, domain: domain, seenSoFar: report.seen, indexedBefore: report.indexed,
                                          start: start)
         report.indexed += result.indexed
@@ -234,7 +249,7 @@ public final class IndexUpdater: Sendable {
     /// Extracts `todo` on worker threads and writes batches. A write error (disk full) stops
     /// every worker and is thrown; batches already committed stay.
     private func extractAndWrite(_ todo: [FileFacts], domain: String, seenSoFar: Int, indexedBefore: Int,
-                                 start: DispatchTime) throws(UpdateError) -> BatchResult {
+                                 start: DispatchTime, namesOnly: Bool = false) throws(UpdateError) -> BatchResult {
         guard !todo.isEmpty else { return BatchResult() }
         let batchSize = max(1, settings.batchSize)
         let chunks = stride(from: 0, to: todo.count, by: batchSize).map { $0..<min($0 + batchSize, todo.count) }
@@ -259,7 +274,7 @@ public final class IndexUpdater: Sendable {
                 var local = BatchResult()
                 var vanished: [ItemIdentifier] = []
                 for facts in todo[chunks[i]] {
-                    let r = context.extract(facts)
+                    let r = namesOnly ? context.extractNamesOnly(facts) : context.extract(facts)
                     if r.problems.contains(where: \.meansVanished) {
                         // Deleted since the walk: the index must not keep (or gain) it.
                         vanished.append(ItemIdentifier(bytes: facts.pathBytes))

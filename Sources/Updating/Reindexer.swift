@@ -11,15 +11,22 @@ import SystemPackage
 /// upgrade or an expiration.
 public final class Reindexer: IndexRequestHandler {
     public let updater: IndexUpdater
+    /// Roots known from elsewhere (the config, the command line), reindexed with the index's own
+    /// domains: after a damaged database was replaced, the index no longer knows its roots.
+    public let extraRoots: [FilePath]
 
-    public init(updater: IndexUpdater) { self.updater = updater }
+    public init(updater: IndexUpdater, roots: [FilePath] = []) {
+        self.updater = updater
+        self.extraRoots = roots
+    }
 
     /// The sum of what the last requests did.
     public var lastReport: CrawlReport { state.withLock { $0 } }
     private let state = Synchronization.Mutex(CrawlReport())
 
     public func reindexAllSearchableItems(acknowledgementHandler: @escaping @Sendable () -> Void) throws {
-        let roots = try updater.store.domains().map { FilePath(bytes: $0.root) }
+        var roots = try updater.store.domains().map { FilePath(bytes: $0.root) }
+        roots += extraRoots.filter { !roots.contains($0) }
         var report = CrawlReport()
         // A root that is gone: its items go too (the files are the truth).
         var present: [FilePath] = []
@@ -38,8 +45,8 @@ public final class Reindexer: IndexRequestHandler {
 
     public func reindexSearchableItems(withIdentifiers identifiers: [ItemIdentifier],
                                        acknowledgementHandler: @escaping @Sendable () -> Void) throws {
-        let domains = try updater.store.domains()
-        let roots = domains.map { FilePath(bytes: $0.root) }
+        var roots = try updater.store.domains().map { FilePath(bytes: $0.root) }
+        roots += extraRoots.filter { !roots.contains($0) }
         let live = LiveIndexer(updater: updater, roots: roots)
         var report = CrawlReport()
         var byDomain: [String: [FileFacts]] = [:]

@@ -129,6 +129,15 @@ public final class IndexDaemon: ControlHandler, Sendable {
     private func addRoots(_ roots: [FilePath]) {
         setStatus(.crawling)
         let settings = state.withLock { $0.settings }
+        // The index's own requests first: a repaired database or a schema change (rebuild from
+        // the files), items of an older extractor, expired items.
+        do {
+            _ = try store.performMaintenance(extractorVersion: ExtractorRegistry.version,
+                                             handler: Reindexer(updater: updater, roots: self.roots),
+                                             log: { [logger] in logger.info("\($0)") })
+        } catch {
+            record(error: "maintenance failed: \(error)")
+        }
         for root in roots {
             do {
                 try source.add(root: root, options: settings.walkOptions)
@@ -136,19 +145,15 @@ public final class IndexDaemon: ControlHandler, Sendable {
                 record(error: "cannot watch \(ByteString.escaped(root.bytes)): \(error)")
             }
             do {
+                let updater = self.updater
+                updater.namesFirst = true
+                defer { updater.namesFirst = false }
                 let report = try updater.crawl(roots: [root])
                 logger.info("reconciled \(ByteString.escaped(root.bytes)): \(report.indexed) indexed, \(report.unchanged) unchanged, \(report.removed) removed in \(report.seconds) s")
                 state.withLock { $0.indexedSinceStart += report.indexed }
             } catch {
                 record(error: error.description)
             }
-        }
-        // The index's own requests: repaired database, older extractor, expired items.
-        do {
-            _ = try store.performMaintenance(extractorVersion: ExtractorRegistry.version, handler: Reindexer(updater: updater),
-                                             log: { [logger] in logger.info("\($0)") })
-        } catch {
-            record(error: "maintenance failed: \(error)")
         }
         setStatus(state.withLock { $0.paused } ? .paused : .watching)
     }

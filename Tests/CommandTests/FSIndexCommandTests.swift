@@ -135,6 +135,24 @@ struct CommandLineTests {
         #expect(show.out.contains("extractionError"))
     }
 
+    @Test("reindex without a daemon runs the handler itself; pause needs a daemon")
+    func reindexWithoutDaemon() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/a.txt", contents: "alpha")
+        try f.tree.create("root/sub/b.txt", contents: "beta")
+        try f.fsindex("index", f.root)
+        let all = try f.fsindex("reindex", "--json")
+        #expect(all.status == 0, "\(all.stderr)")
+        let obj = try #require(try JSONSerialization.jsonObject(with: all.stdout) as? [String: Any])
+        #expect(obj["indexed"] as? Int == 4)
+        let one = try f.fsindex("reindex", f.root + "/sub")
+        #expect(one.out.hasPrefix("reindexed: 2 read"))
+        let outside = try f.fsindex("reindex", "/etc/hostname")
+        #expect(outside.status == 2 && outside.stderr.contains("not inside an indexed root"))
+        let pause = try f.fsindex("pause")
+        #expect(pause.status == 2 && pause.stderr.contains("fsindexd is not running"))
+    }
+
     @Test("a crawl killed with SIGKILL resumes and ends with exactly the files on disk")
     func killAndResume() throws {
         let f = try CLIFixture()

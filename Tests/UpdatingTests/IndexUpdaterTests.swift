@@ -1,4 +1,6 @@
 import Attributes
+import Crawling
+import Extraction
 import Foundation
 import Indexing
 import Querying
@@ -187,5 +189,37 @@ struct IndexUpdaterTests {
         #expect(n > 0 && n < 201)
         _ = try f.store.deleteItems(domains: [IndexUpdater.domainName(f.root)])
         #expect(try f.store.count() == 0)
+    }
+}
+
+@Suite("Names first")
+struct NamesFirstTests {
+    @Test("a names-first crawl ends with full content, and the first pass never opens a file")
+    func namesFirst() throws {
+        let f = try CrawlFixture()
+        for i in 0..<1200 { try f.tree.create("root/d\(i % 10)/note\(i).md", contents: "# Note \(i)\nwombat \(i)") }
+        let updater = IndexUpdater(store: f.store, settings: f.settings, progress: nil, problem: { _ in }, afterWalk: nil)
+        updater.namesFirst = true
+        let report = try updater.crawl(roots: [f.root])
+        #expect(report.indexed == 1 + 10 + 1200)
+        #expect(try f.find("wombat").count == 1200)
+        let item = try #require(try f.store.item(ItemIdentifier(f.root.string + "/d3/note3.md")))
+        #expect(item.attributes.title == "Note 3")
+        #expect(try f.store.identifiers(extractorVersionBelow: 1).isEmpty)
+    }
+
+    @Test("names only: facts and a type from the name, without opening the file")
+    func namesOnlyDoesNotOpen() throws {
+        let f = try CrawlFixture()
+        let path = try f.tree.create("root/gone.html", contents: "<title>x</title>")
+        let facts = try FileFacts.read(path)
+        try f.tree.remove("root/gone.html")
+        let context = try ExtractionContext(options: ExtractionOptions())
+        let quick = context.extractNamesOnly(facts)
+        #expect(quick.problems.isEmpty)
+        #expect(quick.attributes.contentType == .html)
+        #expect(quick.attributes.fileSize == 16)
+        #expect(quick.extractorVersion == 0)
+        #expect(!context.extract(facts).problems.isEmpty)   // the full pass does open it
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import FoundationEssentials
+import Extraction
 import Indexing
 import Synchronization
 import Updating
@@ -46,7 +47,13 @@ extension FSIndexCommand {
             }
             let location = IndexLocation.resolve(explicit: store.indexDir)
             let indexStore: IndexStore
-            do { indexStore = try IndexStore(location: location) } catch {
+            do {
+                let opened = try IndexStore.openRecovering(location: location)
+                indexStore = opened.store
+                if opened.rebuilt {
+                    Output.error("fsindex", "the index at \(location.directory.string) was damaged; it was moved aside and is rebuilt from the files")
+                }
+            } catch {
                 Output.error("fsindex", error.description)
                 throw ExitCode(2)
             }
@@ -57,6 +64,17 @@ extension FSIndexCommand {
                 progress.clear()
                 Output.error("fsindex", p.description)
             })
+            // What the index asks for by itself (rebuild after a repair or a schema change, items of
+            // an older extractor, expired items), through the same reindex handler.
+            do {
+                _ = try indexStore.performMaintenance(extractorVersion: ExtractorRegistry.version,
+                                                      handler: Reindexer(updater: updater, roots: roots),
+                                                      log: { Output.error("fsindex", $0) })
+            } catch {
+                progress.clear()
+                Output.error("fsindex", "\(error)")
+                throw ExitCode(2)
+            }
             let report: CrawlReport
             do { report = try updater.crawl(roots: roots) } catch {
                 progress.clear()
