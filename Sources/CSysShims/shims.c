@@ -63,3 +63,8 @@ int shim_ioprio_idle(void) {
     /* IOPRIO_WHO_PROCESS = 1, IOPRIO_CLASS_IDLE = 3, IOPRIO_CLASS_SHIFT = 13 */
     return (int)syscall(SYS_ioprio_set, 1, 0, 3 << 13);
 }
+
+#include <spawn.h>
+int shim_spawn_close_from(posix_spawn_file_actions_t *actions, int low) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, low);
+}

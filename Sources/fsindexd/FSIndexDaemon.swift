@@ -142,6 +142,9 @@ struct FSIndexDaemon: AsyncParsableCommand {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of ours goes along: a pipe inherited from whoever started us would stay
+        // open for as long as the daemon runs, and a reader waiting for its end would hang.
+        shim_spawn_close_from(&actions, 3)
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }

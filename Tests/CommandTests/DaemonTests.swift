@@ -216,6 +216,26 @@ struct DaemonTests {
         #expect(asUs.out.contains("fsindexd: watching"))
     }
 
+    @Test("without --foreground it detaches, logs to the state folder, and stops on SIGTERM")
+    func detaches() throws {
+        let d = try DaemonFixture()
+        try d.tree.create("root/a.txt", contents: "kittiwake")
+        var env = d.env
+        env["XDG_STATE_HOME"] = d.tree.path("state").string
+        let started = try run("fsindexd", ["--root", d.root], env: env)
+        #expect(started.status == 0)
+        let pidText = started.out.split(separator: "(pid ").last?.split(separator: ")").first
+        let pid = try #require(pidText.flatMap { Int32($0) })
+        defer { kill(pid, SIGKILL) }
+        try d.waitFor("the detached daemon") { d.daemonState() == "watching" }
+        #expect(try d.find("kittiwake").count == 1)
+        kill(pid, SIGTERM)
+        let logPath = d.tree.path("state/fsindex/fsindexd.log").string
+        try d.waitFor("the detached daemon to stop") {
+            ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").contains("stopped")
+        }
+    }
+
     @Test("SIGHUP reloads the config: a new root is crawled, a removed root loses its items")
     func reloadRoots() throws {
         let d = try DaemonFixture()

@@ -38,3 +38,7 @@ int shim_accept4(int fd, int flags);
 
 /// Puts the calling process in the idle I/O scheduling class (ioprio_set(2)); 0 or -1 with errno.
 int shim_ioprio_idle(void);
+
+#include <spawn.h>
+/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34+): close every descriptor from `low` up in the child.
+int shim_spawn_close_from(posix_spawn_file_actions_t *actions, int low);
