@@ -69,8 +69,8 @@ extension IndexStore {
             try db.cachedStatement(sql: """
                 UPDATE items SET path = ?, domain = ?, name = ?, content_type = ?, kind = ?, size = ?, modified = ?,
                 created = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, attributes = ?, expiration = ?,
-                extractor_version = ?, indexed_at = ? WHERE id = \(id)
-                """).execute(arguments: args)
+                extractor_version = ?, indexed_at = ? WHERE id = ?
+                """).execute(arguments: args + [id])
             try db.cachedStatement(sql: "DELETE FROM items_fts WHERE rowid = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM items_names WHERE rowid = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM item_types WHERE item_id = ?").execute(arguments: [id])
@@ -102,12 +102,7 @@ extension IndexStore {
                 SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version FROM items WHERE domain = ?
                 """, arguments: [domain])
             while let row = try rows.next() {
-                let path: Data = row["path"]
-                var stamp: FileStamp?
-                if let m: Int64 = row["mtime_ns"], let c: Int64 = row["ctime_ns"], let i: Int64 = row["inode"] {
-                    stamp = FileStamp(size: row["size"] ?? 0, modificationNanos: m, changeNanos: c, inode: UInt64(bitPattern: i))
-                }
-                out[Array(path)] = StoredStamp(id: row["id"], stamp: stamp, extractorVersion: row["extractor_version"])
+                out[Array(row["path"] as Data)] = Self.storedStamp(row)
             }
             return out
         }
