@@ -129,6 +129,7 @@ extension WatchState {
         // A later event must not overtake this one: it waits behind the placeholder.
         pendingMoves[cookie] = PendingMove(path: path, isDirectory: isDirectory, deadline: now + timing.moveTimeout, wd: wd)
         if windowStart == nil { windowStart = now }
+        lastEventAt = now
         queue.append(.pendingMove(cookie))
     }
 

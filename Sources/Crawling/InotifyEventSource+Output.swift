@@ -43,7 +43,15 @@ extension WatchState {
             break
         }
         if windowStart == nil { windowStart = now }
+        lastEventAt = now
         queue.append(.event(event, wd: wd))
+    }
+
+    /// When the queued events are due to go: after a quiet period with no new event, and at
+    /// the latest when the batch window closes.
+    var batchDue: UInt64 {
+        guard let w = windowStart else { return now }
+        return min(w + timing.batchWindow, lastEventAt + timing.quiet)
     }
 
     /// How many events at the head of the queue can go (those before the first pending move).
@@ -55,7 +63,7 @@ extension WatchState {
     mutating func takeBatch(force: Bool = false) -> [FileEvent]? {
         let ready = readyCount
         guard ready > 0 else { return nil }
-        guard force || ready >= timing.maxBatch || now >= (windowStart ?? now) + timing.batchWindow else { return nil }
+        guard force || ready >= timing.maxBatch || now >= batchDue else { return nil }
         let n = min(ready, timing.maxBatch)
         let batch = queue.prefix(n).compactMap { slot -> FileEvent? in
             if case .event(let e, _) = slot { e } else { nil }
@@ -71,7 +79,7 @@ extension WatchState {
     func nextDeadline() -> UInt64? {
         var next: UInt64?
         func consider(_ t: UInt64) { next = min(next ?? t, t) }
-        if let w = windowStart, readyCount > 0 { consider(w + timing.batchWindow) }
+        if windowStart != nil, readyCount > 0 { consider(batchDue) }
         for move in pendingMoves.values { consider(move.deadline) }
         for t in debounces.values { consider(t) }
         if let due = poller.nextDue { consider(due) }

@@ -28,8 +28,12 @@ struct WatchTiming: Sendable, Hashable {
     var moveTimeout: UInt64 = 75_000_000
     /// At most one `.modified` per file per this while it is being written (`IN_MODIFY`).
     var debounce: UInt64 = 1_000_000_000
-    /// Events that arrive within this window go out as one batch.
+    /// Events that arrive within this window go out as one batch (the longest an event waits
+    /// while more keep coming, as in a burst).
     var batchWindow: UInt64 = 50_000_000
+    /// A batch goes out as soon as no event has come for this long: a single save is sent at
+    /// once instead of waiting for the whole window.
+    var quiet: UInt64 = 4_000_000
     /// A batch goes out at once when it holds this many events.
     var maxBatch: Int = 4096
     /// Between two looks at the polled folders.
@@ -84,6 +88,8 @@ struct WatchState<Backend: InotifyWatchBackend> {
     // Output (see InotifyEventSource+Output.swift).
     var queue: [Slot] = []
     var windowStart: UInt64?
+    /// When the last event was queued (for the quiet period).
+    var lastEventAt: UInt64 = 0
     var pendingMoves: [UInt32: PendingMove] = [:]
     /// Files written and not closed yet (path bytes → when to report them).
     var debounces: [[UInt8]: UInt64] = [:]

@@ -61,6 +61,35 @@ extension IndexStore {
         }
     }
 
+    /// Deletes each of these items and everything below it, in one transaction (a burst of
+    /// deletions, such as `rm -rf`, is one commit instead of one per file). Returns the
+    /// identifiers that had something to delete.
+    @discardableResult
+    public func deleteItems(underEach roots: [ItemIdentifier]) throws(IndexError) -> [ItemIdentifier] {
+        guard !roots.isEmpty else { return [] }
+        return try write { db in
+            var out: [ItemIdentifier] = []
+            for r in roots where try Self.deleteTree(r.bytes, db) > 0 { out.append(r) }
+            return out
+        }
+    }
+
+    /// The stored stamps of these items (those in the index), in one read.
+    public func stamps(of identifiers: [ItemIdentifier]) throws(IndexError) -> [[UInt8]: StoredStamp] {
+        try read { db in
+            var out: [[UInt8]: StoredStamp] = [:]
+            let statement = try db.cachedStatement(sql: """
+                SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version FROM items WHERE path = ?
+                """)
+            for ident in identifiers {
+                if let row = try Row.fetchOne(statement, arguments: [Data(ident.bytes)]) {
+                    out[ident.bytes] = Self.storedStamp(row)
+                }
+            }
+            return out
+        }
+    }
+
     /// The stored stamp of one item, if it is in the index.
     public func stamp(of ident: ItemIdentifier) throws(IndexError) -> StoredStamp? {
         try read { db in

@@ -72,27 +72,32 @@ public final class LiveIndexer: Sendable {
             }
         }
 
-        // Files: look at each again, then extract what exists and drop what does not.
-        var byDomain: [String: [FileFacts]] = [:]
+        // Files: look at each again, then extract what exists and drop what does not, each in
+        // one go (one read for the stored stamps, one transaction for the deletions).
+        var present: [(root: FilePath, facts: FileFacts)] = []
+        var vanished: [ItemIdentifier] = []
         for key in order {
             guard let path = touched[key], let root = root(of: path) else { continue }
             if isExcluded(path, root: root) { continue }
-            do {
-                let facts = try FileFacts.read(path)
-                if let old = try? store.stamp(of: ItemIdentifier(bytes: key)), let s = old.stamp,
-                   old.extractorVersion == ExtractorRegistry.version,
+            if let facts = try? FileFacts.read(path) {
+                present.append((root, facts))
+            } else {
+                vanished.append(ItemIdentifier(bytes: key))
+            }
+        }
+        var byDomain: [String: [FileFacts]] = [:]
+        do {
+            changes.removed += try store.deleteItems(underEach: vanished)
+            let stored = try store.stamps(of: present.map { ItemIdentifier(bytes: $0.facts.pathBytes) })
+            for (root, facts) in present {
+                if let old = stored[facts.pathBytes], let s = old.stamp, old.extractorVersion == ExtractorRegistry.version,
                    s == FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
                                   changeNanos: facts.changeNanos, inode: facts.inode) {
                     continue     // already indexed as it is (e.g. the crawl got there first)
                 }
                 byDomain[IndexUpdater.domainName(root), default: []].append(facts)
-            } catch {
-                do {
-                    let n = try store.deleteItems(under: ItemIdentifier(bytes: key))
-                    if n > 0 { changes.removed.append(ItemIdentifier(bytes: key)) }
-                } catch { throw .index(error) }
             }
-        }
+        } catch { throw .index(error) }
         for (domain, files) in byDomain {
             let r = try updater.index(files, domain: domain)
             changes.updated += r.updatedIdentifiers

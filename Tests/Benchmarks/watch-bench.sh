@@ -112,10 +112,13 @@ poll_status() {
     echo "-1 none -1 0"
   fi
 }
-# expected items below DIR(s): entries minus hidden names and the default exclusions (pruned)
+# expected items for DIR(s) of CORPUS: each DIR itself plus the entries below it minus hidden
+# names and the default exclusions (pruned with what is below them)
 count_indexable() {
-  (cd "$CORPUS" && find "$@" \( -name '.*' -o -name '*~' -o -name '*.swp' -o -name '*.tmp' \
+  local below
+  below=$(cd "$CORPUS" && find "$@" -mindepth 1 \( -name '.*' -o -name '*~' -o -name '*.swp' -o -name '*.tmp' \
       -o -name node_modules -o -name __pycache__ \) -prune -o -print | wc -l)
+  echo $(( $# + below ))
 }
 pct() {  # file p -> nearest-rank percentile (p in 0..100; 50 = median)
   sort -g "$1" | awk -v p="$2" '{a[NR]=$1} END{ if (NR==0) {print "NA"; exit} r=int((p/100)*NR + 0.999999); if (r<1) r=1; if (r>NR) r=NR; print a[r] }'
@@ -134,7 +137,7 @@ BURST_FILES=$(tar -tf "$T/burst.tar" | grep -vc '/$' || true)
 BURST_EXPECTED=$(( $(count_indexable "${BDIRS[@]}") + 1 ))   # + the folder x
 row burst archive_files "$BURST_FILES" files "tar of ${BDIRS[*]} ($(du -m "$T/burst.tar" | cut -f1) MiB), made before the daemon starts"
 row burst expected_items "$BURST_EXPECTED" items "entries minus hidden/excluded names, + folder x"
-CORPUS_EXPECTED=$(( $(count_indexable .) ))   # includes '.'; the root may or may not be an item
+CORPUS_EXPECTED=$(count_indexable .)   # the root is an item too
 mkdir "$INCR"
 
 # ---------------------------------------------------------------- a. first crawl
@@ -151,20 +154,21 @@ while :; do
     c=$("$BIN/fsfind" --index-dir "$IDX" --count --name "$KNOWN_NAME" 2>/dev/null || true)
     if [[ "$c" =~ ^[0-9]+$ ]] && (( c > 0 )); then t_name=$(now_us); log "name '$KNOWN_NAME' found ($c hits)"; fi
   fi
-  read -r items state queue _ < <(poll_status)
+  read -r items state queue bitems < <(poll_status)
   t=$(now_us)
-  echo "$(( t - T0 )) $items $state $queue $(status_kb VmRSS)" >> "$T/crawl.poll"
+  echo "$(( t - T0 )) $items $state $queue $(status_kb VmRSS) $(( items - bitems ))" >> "$T/crawl.poll"
   if [ "$state" = watching ]; then t_watch=$t; break; fi
   if (( (t - T0) > CRAWL_LIMIT * 1000000 )); then log "no 'watching' after ${CRAWL_LIMIT}s"; break; fi
 done
 crawl_cpu=$(cpu_ticks)
-ITEMS_CRAWL="$items"
-# first poll at which the item count reached its final value (names written)
-t_all=$(awk -v n="$ITEMS_CRAWL" '$2>=n {print $1; exit}' "$T/crawl.poll")
-row crawl name_searchable "$( [ -n "$t_name" ] && secs "$T0" "$t_name" || echo NA )" s "start until fsfind --count --name '$KNOWN_NAME' > 0 (names-first pass; 0.5 s polls)"
-row crawl all_items_in "$( [ -n "$t_all" ] && secs 0 "$t_all" || echo NA )" s "start until status items first reached the final count $ITEMS_CRAWL"
+ITEMS_CRAWL="$items"; ITEMS_CORPUS=$(( items - bitems ))
+# first poll at which the corpus root's item count reached its final value (all names written;
+# the burst root is crawled after the corpus, so the total only completes at the very end)
+t_all=$(awk -v n="$ITEMS_CORPUS" '$6>=n {print $1; exit}' "$T/crawl.poll")
+row crawl name_searchable "$( [ -n "$t_name" ] && secs "$T0" "$t_name" || echo NA )" s "start until fsfind --count --name '$KNOWN_NAME' first finds one (names-first pass; 0.5 s polls)"
+row crawl all_items_in "$( [ -n "$t_all" ] && secs 0 "$t_all" || echo NA )" s "start until the items of CORPUS first reached their final count $ITEMS_CORPUS (all names in)"
 row crawl watching "$( [ -n "$t_watch" ] && secs "$T0" "$t_watch" || echo NA )" s "start until status state=watching (content of both roots done)"
-row crawl items "$ITEMS_CRAWL" items "find-based expectation $CORPUS_EXPECTED (incl. the root) + the empty probe folder"
+row crawl items "$ITEMS_CRAWL" items "CORPUS $ITEMS_CORPUS (find-based expectation $CORPUS_EXPECTED incl. the root, + the probe folder) + burst root $bitems"
 row crawl rate "$( [ -n "$t_watch" ] && awk -v n="$ITEMS_CRAWL" -v a="$T0" -v b="$t_watch" 'BEGIN{printf "%.0f", n/((b-a)/1e6)}' || echo NA )" items/s "items / seconds to watching"
 row crawl daemon_cpu "$(awk -v t="$crawl_cpu" -v h="$CLK_TCK" 'BEGIN{printf "%.1f", t/h}')" s "utime+stime of fsindexd from start to watching"
 row crawl peak_rss "$(mib "$(status_kb VmHWM)")" MiB "VmHWM at the moment of watching"
@@ -265,7 +269,7 @@ done
 [ -n "$t_tar" ] || { wait "$TARP" || true; t_tar=$(now_us); }
 row burst tar_x "$(secs "$T0" "$t_tar")" s "wall time of tar x ($BURST_FILES files) while the daemon follows"
 row burst all_items_in "$( [ -n "$t_full" ] && secs "$T0" "$t_full" || echo NA )" s "start of tar x until status items >= $target (before + expected); 0.5 s polls"
-row burst settled "$( [ -n "$t_empty" ] && secs "$T0" "$t_empty" || echo NA )" s "start of tar x until also queue 0 and state watching"
+row burst settled "$( [ -n "$t_empty" ] && secs "$T0" "$t_empty" || echo NA )" s "start of tar x until also queueLength 0 and state watching (first poll after both)"
 row burst items_after "$items" items "target $target"
 row burst peak_rss "$( ((hwm_reset)) && mib "$(status_kb VmHWM)" || echo NA )" MiB "VmHWM since just before tar x (reset with clear_refs 5)"
 row burst max_sampled_rss "$(mib "$max_rss")" MiB "largest VmRSS seen by the 0.5 s polls"
