@@ -38,6 +38,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
     let workInput: AsyncStream<Work>.Continuation
     private let state: Mutex<State>
     private let started = DispatchTime.now()
+    /// Events received from the source and not yet applied (for `fsindex status`).
+    private let eventsInFlight = Atomic<Int>(0)
     /// Publishes item changes to live-query subscribers (set once the server is up).
     private let publisher = Mutex<(@Sendable (ItemChanges) -> Void)?>(nil)
 
@@ -89,8 +91,11 @@ public final class IndexDaemon: ControlHandler, Sendable {
     /// Watches and reconciles every root, then applies work until `.shutdown` (SIGTERM) or the
     /// event source ends.
     public func run() async {
-        let forwarder = Task { [source, workInput] in
-            for await batch in source.events { workInput.yield(.events(batch)) }
+        let forwarder = Task { [self] in
+            for await batch in source.events {
+                eventsInFlight.add(batch.count, ordering: .relaxed)
+                workInput.yield(.events(batch))
+            }
         }
         defer { forwarder.cancel() }
         submit(.addRoots(roots))
@@ -108,6 +113,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
                     return s.paused
                 }
                 if !paused { apply(batch) }
+                eventsInFlight.subtract(batch.count, ordering: .relaxed)
             case .resume:
                 let pending = state.withLock { s in
                     s.paused = false
@@ -255,7 +261,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
     public var status: DaemonStatus {
         let counts = source.counts
         return state.withLock { s in
-            DaemonStatus(state: s.status, queueLength: s.pending.count, lastError: s.lastError,
+            DaemonStatus(state: s.status, queueLength: s.pending.count + eventsInFlight.load(ordering: .relaxed),
+                         lastError: s.lastError,
                          roots: s.roots.map(\.bytes), watched: counts.watched, polled: counts.polled,
                          unreachable: counts.unreachable, pid: getpid(),
                          uptimeSeconds: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9,
