@@ -11,7 +11,7 @@ extension IndexStore {
     public func moveItems(from old: ItemIdentifier, to new: ItemIdentifier, domain: String? = nil) throws(IndexError) -> Int {
         try write { db in
             // A rename over an existing file or folder replaces it.
-            try Self.deleteTree(new.bytes, db)
+            _ = try Self.deleteTree(new.bytes, db)
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, path, attributes FROM items WHERE path = ? OR (path >= ? AND path < ?)
                 """, arguments: Self.treeArguments(old.bytes))

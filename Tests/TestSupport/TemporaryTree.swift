@@ -103,11 +103,19 @@ public final class TemporaryTree: @unchecked Sendable {
 /// The shared real-document corpus (`../shared/corpus/real` beside the checkout), found from this
 /// source file's location so that tests run from any working directory.
 public enum RealCorpus {
+    /// With symlinks resolved, as a crawl (which resolves its roots) reports the paths.
     public static var root: FilePath {
-        if let env = ProcessInfo.processInfo.environment["FSINDEX_REAL_CORPUS"] { return FilePath(env) }
-        // #filePath = <checkout>/Tests/TestSupport/TemporaryTree.swift
-        let checkout = FilePath(#filePath).removingLastComponent().removingLastComponent().removingLastComponent()
-        return checkout.removingLastComponent().appending("shared/corpus/real")
+        let given: FilePath
+        if let env = ProcessInfo.processInfo.environment["FSINDEX_REAL_CORPUS"] {
+            given = FilePath(env)
+        } else {
+            // #filePath = <checkout>/Tests/TestSupport/TemporaryTree.swift
+            let checkout = FilePath(#filePath).removingLastComponent().removingLastComponent().removingLastComponent()
+            given = checkout.removingLastComponent().appending("shared/corpus/real")
+        }
+        var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard realpath(given.string, &resolved) != nil else { return given }
+        return FilePath(platformString: resolved)
     }
 
     public static func file(_ relative: String) -> FilePath { root.appending(relative) }
