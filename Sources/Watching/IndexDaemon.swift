@@ -53,7 +53,13 @@ public final class IndexDaemon: ControlHandler, Sendable {
         var indexedSinceStart = 0
     }
 
-    public init(store: IndexStore, settings: Settings, roots: [FilePath], source: any FileEventSource, logger: Logger) {
+    /// Roots given on the command line (`--root`) stay when the config is reloaded; otherwise the
+    /// config's `roots` are the roots.
+    public let rootsFromCommandLine: Bool
+
+    public init(store: IndexStore, settings: Settings, roots: [FilePath], source: any FileEventSource, logger: Logger,
+                rootsFromCommandLine: Bool = false) {
+        self.rootsFromCommandLine = rootsFromCommandLine
         self.store = store
         self.source = source
         self.logger = logger
@@ -206,9 +212,13 @@ public final class IndexDaemon: ControlHandler, Sendable {
     /// SIGHUP: new settings; roots added are watched and crawled, roots removed lose their items.
     private func reload(_ settings: Settings) {
         let newRoots: [FilePath]
-        do { newRoots = try IndexUpdater.resolveRoots(settings.roots) } catch {
-            record(error: "config not reloaded: \(error)")
-            return
+        if rootsFromCommandLine {
+            newRoots = roots
+        } else {
+            do { newRoots = try IndexUpdater.resolveRoots(settings.roots) } catch {
+                record(error: "config not reloaded: \(error)")
+                return
+            }
         }
         let (added, removed) = state.withLock { s -> ([FilePath], [FilePath]) in
             let added = newRoots.filter { !s.roots.contains($0) }

@@ -23,7 +23,8 @@ struct FSIndexDaemon: AsyncParsableCommand {
             index with the disk, so changes made while it was not running are picked up.
 
             Signals: SIGTERM finishes the batch at hand and exits 0; SIGHUP reloads the config
-            (roots added are crawled, roots removed lose their items).
+            (roots added are crawled, roots removed lose their items; roots given with --root
+            stay as they are).
             Control it with `fsindex status`, `fsindex pause`, `fsindex resume`, `fsindex reindex`.
             Under systemd, use the user unit in Config/fsindexd.service.
             """)
@@ -89,7 +90,8 @@ struct FSIndexDaemon: AsyncParsableCommand {
             Output.error("fsindexd", "\(error)")
             throw ExitCode(2)
         }
-        let daemon = IndexDaemon(store: store, settings: settings, roots: resolved, source: source, logger: logger)
+        let daemon = IndexDaemon(store: store, settings: settings, roots: resolved, source: source, logger: logger,
+                                 rootsFromCommandLine: !roots.isEmpty)
         let server: ControlServer
         do {
             server = try ControlServer(location: ControlLocation.forIndex(directory: location.directory), handler: daemon)

@@ -216,6 +216,18 @@ struct DaemonTests {
         #expect(asUs.out.contains("fsindexd: watching"))
     }
 
+    @Test("SIGHUP with roots from --root keeps them (the config's empty roots do not erase the index)")
+    func reloadKeepsCommandLineRoots() throws {
+        let d = try DaemonFixture()
+        try d.tree.create("root/a.txt", contents: "petrel")
+        try d.start()
+        kill(d.process!.processIdentifier, SIGHUP)
+        try d.waitFor("the reload") { d.log.contains("configuration reloaded") }
+        #expect(try d.find("petrel").count == 1)
+        try d.tree.create("root/b.txt", contents: "petrel two")
+        try d.waitFor("events after the reload") { try d.find("petrel").count == 2 }
+    }
+
     @Test("without --foreground it detaches, logs to the state folder, and stops on SIGTERM")
     func detaches() throws {
         let d = try DaemonFixture()
