@@ -37,10 +37,17 @@ extension IndexStore {
     /// Opens the index; a damaged database file is moved aside (`index.sqlite.damaged-<time>`) and
     /// a fresh one created, and `rebuilt` is true: the caller then reindexes everything, since
     /// the files are the truth. Other errors are thrown.
-    public static func openRecovering(location: IndexLocation) throws(IndexError) -> (store: IndexStore, rebuilt: Bool) {
+    ///
+    /// `checkIntegrity` also reads every page (`PRAGMA quick_check`: seconds on a large index),
+    /// as fsindexd does when it starts; without it, only damage found while opening counts.
+    /// `forceRebuild` moves the database aside unconditionally (after a `.corrupt` error met
+    /// while working).
+    public static func openRecovering(location: IndexLocation, checkIntegrity: Bool = false,
+                                      forceRebuild: Bool = false) throws(IndexError) -> (store: IndexStore, rebuilt: Bool) {
         do throws(IndexError) {
+            if forceRebuild { throw IndexError.corrupt(path: location.directory.string, detail: "damage found while working") }
             let store = try IndexStore(location: location)
-            if let problem = store.integrityProblem() {
+            if checkIntegrity, let problem = store.integrityProblem() {
                 throw IndexError.corrupt(path: location.directory.string, detail: problem)
             }
             return (store, false)

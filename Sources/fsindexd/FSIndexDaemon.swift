@@ -75,7 +75,7 @@ struct FSIndexDaemon: AsyncParsableCommand {
         let location = IndexLocation.resolve(explicit: indexDir)
         let store: IndexStore
         do {
-            let opened = try IndexStore.openRecovering(location: location)
+            let opened = try IndexStore.openRecovering(location: location, checkIntegrity: true)
             store = opened.store
             if opened.rebuilt { logger.warning("the index was damaged; it was moved aside and is rebuilt from the files") }
         } catch {

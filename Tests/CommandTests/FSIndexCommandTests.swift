@@ -135,6 +135,23 @@ struct CommandLineTests {
         #expect(show.out.contains("extractionError"))
     }
 
+    @Test("a damaged index is moved aside and rebuilt from the files by the next `fsindex index`")
+    func damagedIndex() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/a.txt", contents: "phoenix rises")
+        try f.fsindex("index", f.root)
+        let db = f.index + "/index.sqlite"
+        let fd = open(db, O_WRONLY)
+        let garbage = [UInt8](repeating: 0x5A, count: 100)
+        _ = pwrite(fd, garbage, garbage.count, 0)
+        close(fd)
+        #expect(try f.fsfind("phoenix").status == 2)      // a clear error for the reader meanwhile
+        let r = try f.fsindex("index", f.root)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("was damaged; it was moved aside and is rebuilt from the files"))
+        #expect(try f.fsfind("phoenix").lines == [f.root + "/a.txt"])
+    }
+
     @Test("reindex without a daemon runs the handler itself; pause needs a daemon")
     func reindexWithoutDaemon() throws {
         let f = try CLIFixture()

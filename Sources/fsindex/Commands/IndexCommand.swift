@@ -46,9 +46,43 @@ extension FSIndexCommand {
                 throw ExitCode(2)
             }
             let location = IndexLocation.resolve(explicit: store.indexDir)
+            var report: CrawlReport
+            do {
+                report = try crawl(settings: settings, roots: roots, location: location, forceRebuild: false)
+            } catch let e as UpdateError {
+                // Damage met while working: move the database aside and rebuild it once.
+                guard case .index(.corrupt) = e else { throw reportFailure(e) }
+                do { report = try crawl(settings: settings, roots: roots, location: location, forceRebuild: true) } catch {
+                    throw reportFailure(error)
+                }
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                let data = (try? encoder.encode(report)) ?? Data()
+                Output.standardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
+            } else {
+                let mib = Double(report.bytes) / 1_048_576
+                Output.standardOutput.write(
+                    "indexed \(report.roots.joined(separator: ", ")): \(report.seen) entries, \(report.indexed) read (\(String(format1(mib))) MiB), "
+                        + "\(report.unchanged) unchanged, \(report.removed) removed, \(report.problems) problems in \(format1(report.seconds)) s\n")
+            }
+            Output.standardOutput.flush()
+            if report.problems > 0 { throw ExitCode(2) }
+        }
+
+        private func reportFailure(_ error: any Error) -> ExitCode {
+            Output.error("fsindex", "\(error)")
+            return ExitCode(2)
+        }
+
+        /// Opens the index (repairing a damaged one), runs the index's own reindex requests, then
+        /// crawls the roots.
+        private func crawl(settings: Settings, roots: [SystemPackage.FilePath], location: IndexLocation,
+                           forceRebuild: Bool) throws -> CrawlReport {
             let indexStore: IndexStore
             do {
-                let opened = try IndexStore.openRecovering(location: location)
+                let opened = try IndexStore.openRecovering(location: location, forceRebuild: forceRebuild)
                 indexStore = opened.store
                 if opened.rebuilt {
                     Output.error("fsindex", "the index at \(location.directory.string) was damaged; it was moved aside and is rebuilt from the files")
@@ -72,29 +106,16 @@ extension FSIndexCommand {
                                                       log: { Output.error("fsindex", $0) })
             } catch {
                 progress.clear()
-                Output.error("fsindex", "\(error)")
-                throw ExitCode(2)
+                if let e = error as? IndexError { throw UpdateError.index(e) }
+                throw error
             }
             let report: CrawlReport
             do { report = try updater.crawl(roots: roots) } catch {
                 progress.clear()
-                Output.error("fsindex", error.description)
-                throw ExitCode(2)
+                throw error
             }
             progress.clear()
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                let data = (try? encoder.encode(report)) ?? Data()
-                Output.standardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
-            } else {
-                let mib = Double(report.bytes) / 1_048_576
-                Output.standardOutput.write(
-                    "indexed \(report.roots.joined(separator: ", ")): \(report.seen) entries, \(report.indexed) read (\(String(format1(mib))) MiB), "
-                        + "\(report.unchanged) unchanged, \(report.removed) removed, \(report.problems) problems in \(format1(report.seconds)) s\n")
-            }
-            Output.standardOutput.flush()
-            if report.problems > 0 { throw ExitCode(2) }
+            return report
         }
     }
 }
