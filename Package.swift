@@ -102,6 +102,7 @@ let package = Package(
         ], swiftSettings: strict),
 
         .target(name: "TestSupport", dependencies: [
+            "Attributes",
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),

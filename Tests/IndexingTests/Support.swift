@@ -16,12 +16,5 @@ struct TestIndex {
 
 func item(_ path: String, domain: String = "/d", title: String? = nil, text: String? = nil,
           type: ContentType = .plainText, expires: Date? = nil) -> SearchableItem {
-    var a = AttributeSet()
-    a[.name] = .string(String(path.split(separator: "/").last ?? ""))
-    a.title = title
-    a.textContent = text
-    a.contentType = type
-    a.contentTypeTree = type.tree
-    a.kind = type.wellKnown?.kind
-    return SearchableItem(uniqueIdentifier: ItemIdentifier(path), domainIdentifier: domain, attributes: a, expirationDate: expires)
+    makeItem(path, domain: domain, title: title, text: text, type: type, expires: expires)
 }

@@ -30,13 +30,7 @@ struct QueryFixture {
 
 func doc(_ path: String, title: String? = nil, text: String? = nil, type: ContentType = .plainText,
          expires: Date? = nil) -> SearchableItem {
-    var a = AttributeSet()
-    a[.name] = .string(String(path.split(separator: "/").last ?? ""))
-    a.title = title
-    a.textContent = text
-    a.contentType = type
-    a.contentTypeTree = type.tree
-    return SearchableItem(uniqueIdentifier: ItemIdentifier(path), domainIdentifier: "/r", attributes: a, expirationDate: expires)
+    makeItem(path, domain: "/r", title: title, text: text, type: type, expires: expires)
 }
 
 @Suite("QueryEngine")
