@@ -109,6 +109,11 @@ struct PlainTextExtractorTests {
         #expect(try extract(heading).attributes.title == "Real Title")
         let none = try tree.create("none.md", contents: "just text\n")
         #expect(try extract(none).attributes.title == nil)
+        // CRLF line ends, a title on the last line without a newline, front matter without a title.
+        #expect(PlainTextExtractor.markdownTitle("---\r\ntitle: 'Windows notes'\r\n---\r\n# H\r\n") == "Windows notes")
+        #expect(PlainTextExtractor.markdownTitle("intro\r\n\r\n# Last line") == "Last line")
+        #expect(PlainTextExtractor.markdownTitle("---\nauthor: x\n---\n# After matter\n") == "After matter")
+        #expect(PlainTextExtractor.markdownTitle("") == nil)
     }
 
     @Test("decoding helpers")

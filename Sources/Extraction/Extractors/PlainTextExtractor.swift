@@ -41,31 +41,56 @@ public struct PlainTextExtractor: Extractor {
     /// The title of a Markdown text: front matter `title:`, else the first ATX `# ` heading
     /// outside code fences.
     static func markdownTitle(_ text: String) -> String? {
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })[...]
-        if lines.first.map({ $0.trimmingSpaces() == "---" }) == true {
-            lines = lines.dropFirst()
-            while let line = lines.first {
-                lines = lines.dropFirst()
-                let t = line.trimmingSpaces()
+        // Lines are cut lazily on the UTF-8 view: the title is near the top, and splitting a
+        // 1 MiB changelog into Characters cost more than the rest of its extraction.
+        var lines = LineIterator(text[...])
+        guard var line = lines.next() else { return nil }
+        if line.trimmingSpaces() == "---" {
+            while let l = lines.next() {
+                let t = l.trimmingSpaces()
                 if t == "---" || t == "..." { break }
                 if t.hasPrefix("title:") {
                     let value = unquoted(String(t.dropFirst("title:".count)).trimmingSpaces())
                     if !value.isEmpty { return value }
                 }
             }
+            guard let after = lines.next() else { return nil }
+            line = after
         }
         var inFence = false
-        for line in lines {
+        while true {
             let t = line.trimmingSpaces()
-            if t.hasPrefix("```") || t.hasPrefix("~~~") { inFence.toggle(); continue }
-            if !inFence, line.hasPrefix("# ") {
+            if t.hasPrefix("```") || t.hasPrefix("~~~") {
+                inFence.toggle()
+            } else if !inFence, line.hasPrefix("# ") {
                 var title = String(t.dropFirst(2))
                 while title.hasSuffix("#") { title.removeLast() }
                 let clean = title.trimmingSpaces()
                 if !clean.isEmpty { return clean }
             }
+            guard let next = lines.next() else { return nil }
+            line = next
         }
-        return nil
+    }
+
+    /// The lines of a text, without their `\n` or `\r\n`, found one at a time on the UTF-8 view.
+    struct LineIterator: IteratorProtocol {
+        var rest: Substring
+        var done = false
+        init(_ text: Substring) { rest = text }
+
+        mutating func next() -> Substring? {
+            guard !done else { return nil }
+            let utf8 = rest.utf8
+            guard let nl = utf8.firstIndex(of: 0x0A) else {
+                done = true
+                return rest
+            }
+            var line = rest[rest.startIndex..<nl]
+            if line.utf8.last == 0x0D { line = line.dropLast() }
+            rest = rest[rest.utf8.index(after: nl)...]
+            return line
+        }
     }
 
     private static func unquoted(_ s: String) -> String {
