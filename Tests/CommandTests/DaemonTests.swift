@@ -129,11 +129,11 @@ struct DaemonTests {
         for i in 0..<10_000 {
             try d.tree.create("root/burst/f\(i).txt", contents: "burstword \(i)")
         }
-        try d.waitFor("10,000 files", seconds: 120) {
+        try d.waitFor("10,000 files", seconds: 300) {
             try run("fsfind", ["--count", "burstword"], env: d.env).out == "10000\n"
         }
         for i in stride(from: 0, to: 10_000, by: 2) { unlink(d.tree.path("root/burst/f\(i).txt").string) }
-        try d.waitFor("5,000 deletions", seconds: 120) {
+        try d.waitFor("5,000 deletions", seconds: 300) {
             try run("fsfind", ["--count", "burstword"], env: d.env).out == "5000\n"
         }
         #expect(d.stop() == 0)
