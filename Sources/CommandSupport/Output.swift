@@ -114,34 +114,17 @@ public enum PathArgument {
 }
 
 /// JSON for one line of `--json` output: `path` (printable), `pathBase64` when the path is not
-/// valid UTF-8 (the exact bytes), then the attributes.
+/// valid UTF-8 (the exact bytes), then the attributes and any `extra` string fields, keys sorted.
 public enum JSONLine {
     public static func render(path: [UInt8], attributes: AttributeSet, extra: [String: String] = [:]) -> String {
         var set = attributes
         set[.path] = .string(ByteString.escaped(path))
-        var pairs: [(String, String)] = []
+        if !ByteString.isValidUTF8(path) {
+            set[AttributeKey("pathBase64")] = .string(Data(path).base64EncodedString())
+        }
+        for (k, v) in extra { set[AttributeKey(k)] = .string(v) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        if let data = try? encoder.encode(set), let obj = String(data: data, encoding: .utf8) {
-            pairs.append(("", obj))
-        }
-        var json = pairs.first?.1 ?? "{}"
-        var additions: [String] = []
-        if !ByteString.isValidUTF8(path) {
-            additions.append("\"pathBase64\":\"\(Data(path).base64EncodedString())\"")
-        }
-        for (k, v) in extra.sorted(by: { $0.key < $1.key }) {
-            additions.append("\(quote(k)):\(v)")
-        }
-        if !additions.isEmpty {
-            json.removeLast()
-            json += (json.count > 1 ? "," : "") + additions.joined(separator: ",") + "}"
-        }
-        return json
-    }
-
-    static func quote(_ s: String) -> String {
-        let data = (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return (try? encoder.encode(set)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

@@ -48,18 +48,13 @@ public struct DomainRecord: Sendable, Hashable, Codable {
 }
 
 /// Counts for `fsindex status`.
-public struct IndexStatus: Sendable, Hashable {
+public struct IndexStatus: Sendable {
     public var location: IndexLocation
     public var itemCount: Int
     public var domains: [DomainRecord]
     public var kinds: [(kind: String, count: Int)]
     public var databaseBytes: Int64
     public var clientState: [UInt8]?
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.itemCount == b.itemCount && a.domains == b.domains && a.databaseBytes == b.databaseBytes
-    }
-    public func hash(into h: inout Hasher) { h.combine(itemCount) }
 }
 
 extension IndexStore {

@@ -54,6 +54,14 @@ public final class IndexUpdater: Sendable {
         self.onProblem = problem
     }
 
+    /// The roots to work on: those given on the command line, else the config's; each checked
+    /// by `resolveRoots`. Throws `.noRoots` when neither names any.
+    public static func roots(given: [String], settings: Settings) throws(UpdateError) -> [FilePath] {
+        let requested = given.isEmpty ? settings.roots : given
+        guard !requested.isEmpty else { throw .noRoots }
+        return try resolveRoots(requested)
+    }
+
     /// Checks that every root exists, is a folder or file, and can be read, before anything in
     /// the index changes. Returns the roots as absolute, symlink-resolved paths.
     public static func resolveRoots(_ paths: [String]) throws(UpdateError) -> [FilePath] {
@@ -343,12 +351,14 @@ enum System {
 /// Why a crawl stopped.
 public enum UpdateError: Error, Sendable, CustomStringConvertible {
     case badRoot(path: String, reason: String)
+    case noRoots
     case index(IndexError)
     case extraction(String)
 
     public var description: String {
         switch self {
         case let .badRoot(path, reason): "\(path): \(reason)"
+        case .noRoots: "no folder given: name one on the command line or set `roots` in the config file"
         case let .index(e): e.description
         case let .extraction(m): "cannot start extraction: \(m)"
         }

@@ -261,6 +261,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
         case .reindex(let paths):
             submit(.reindex(paths: paths, reply: reply))
         case .subscribe:
+            // ControlServer answers subscriptions itself; kept for handlers driven directly.
             reply(.ok(message: "subscribed"))
         case .shutdown:
             submit(.shutdown)

@@ -196,7 +196,7 @@ struct FSFind: AsyncParsableCommand {
     private func printLive(_ path: [UInt8], change: String?) {
         let out = Output.standardOutput
         if json {
-            let extra = change.map { ["change": "\"\($0)\""] } ?? ["change": "\"=\""]
+            let extra = ["change": change ?? "="]
             out.write(JSONLine.render(path: path, attributes: AttributeSet(), extra: extra) + "\n")
         } else {
             if let change { out.write(change + " ") }

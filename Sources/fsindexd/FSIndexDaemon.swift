@@ -47,13 +47,8 @@ struct FSIndexDaemon: AsyncParsableCommand {
             Output.error("fsindexd", error.description)
             throw ExitCode(2)
         }
-        let requested = roots.isEmpty ? settings.roots : roots
-        guard !requested.isEmpty else {
-            Output.error("fsindexd", "no folder to watch: pass --root PATH or set `roots` in the config file")
-            throw ExitCode(2)
-        }
         let resolved: [FilePath]
-        do { resolved = try IndexUpdater.resolveRoots(requested) } catch {
+        do { resolved = try IndexUpdater.roots(given: roots, settings: settings) } catch {
             Output.error("fsindexd", error.description)
             throw ExitCode(2)
         }

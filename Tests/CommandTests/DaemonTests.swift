@@ -70,7 +70,7 @@ final class DaemonFixture: @unchecked Sendable {
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Polls `condition` every 50 ms for up to `seconds`; records an issue on timeout.
-    func waitFor(_ what: String, seconds: Double = 10, _ condition: () throws -> Bool) throws {
+    func waitFor(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return }

@@ -51,6 +51,16 @@ struct CommandLineTests {
         #expect(obj["kind"] as? String == "HTML document")
         #expect(obj["title"] as? String == "Kestrel notes")
         #expect((obj["fileSize"] as? NSNumber)?.intValue == 48)
+        #expect(obj["pathBase64"] == nil)
+        // A name that is not UTF-8: printable path plus the exact bytes in base64.
+        let name: [UInt8] = Array("kes".utf8) + [0xFF] + Array(".txt".utf8)
+        try f.tree.createBytes(directory: "root", name: name, contents: Array("kestrel again".utf8))
+        try f.fsindex("index", f.root)
+        let odd = try f.fsfind("--json", "--name", "kes")
+        let line = try #require(odd.lines.first)
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(o["path"] as? String == f.root + "/kes\\xFF.txt")
+        #expect((o["pathBase64"] as? String).flatMap { Data(base64Encoded: $0) } == Data(Array((f.root + "/").utf8) + name))
     }
 
     @Test("show, status and erase")
@@ -88,6 +98,11 @@ struct CommandLineTests {
         #expect(try f.fsfind("--count", "alpha").out == "1\n")
         let status = try f.fsindex("status", "--json")
         #expect(status.out.contains("\"items\":2"))
+        // No folder named and none in the config.
+        let none = try run("fsindex", ["index"], env: ["FSINDEX_INDEX_DIR": f.index, "XDG_CONFIG_HOME": f.tree.path("no-config").string])
+        #expect(none.status == 2 && none.stderr.contains("no folder given"))
+        let noDaemonRoots = try run("fsindexd", ["--foreground"], env: ["FSINDEX_INDEX_DIR": f.index, "XDG_CONFIG_HOME": f.tree.path("no-config").string])
+        #expect(noDaemonRoots.status == 2 && noDaemonRoots.stderr.contains("no folder given"))
     }
 
     @Test("a bad config names the file, line and key; exit 2")

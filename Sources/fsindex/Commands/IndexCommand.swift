@@ -35,14 +35,9 @@ extension FSIndexCommand {
                 Output.error("fsindex", error.description)
                 throw ExitCode(2)
             }
-            let requested = paths.isEmpty ? settings.roots : paths
-            guard !requested.isEmpty else {
-                Output.error("fsindex", "no folder to index: name one (fsindex index ~/Documents) or set `roots` in the config file")
-                throw ExitCode(2)
-            }
             let roots: [SystemPackage.FilePath]
-            do { roots = try IndexUpdater.resolveRoots(requested) } catch {
-                Output.error("fsindex", error.description + "; nothing was indexed")
+            do { roots = try IndexUpdater.roots(given: paths, settings: settings) } catch {
+                Output.error("fsindex", error.description)
                 throw ExitCode(2)
             }
             let location = IndexLocation.resolve(explicit: store.indexDir)
