@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "fsindex", targets: ["fsindex"]),
         .executable(name: "fsfind", targets: ["fsfind"]),
         .executable(name: "fsindexd", targets: ["fsindexd"]),
+        .executable(name: "fsindex-worker", targets: ["fsindex-worker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -29,6 +30,17 @@ let package = Package(
         // C libraries of the field, through tiny system-library shims.
         .systemLibrary(name: "CMagic", providers: [.apt(["libmagic-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(name: "CGMime", pkgConfig: "gmime-3.0", providers: [.apt(["libgmime-3.0-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CExempi", pkgConfig: "exempi-2.0", providers: [.apt(["libexempi-dev"])]),
+        .systemLibrary(name: "CIPTC", pkgConfig: "libiptcdata", providers: [.apt(["libiptcdata0-dev"])]),
+        .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+        .systemLibrary(name: "CTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev"])]),
+        .systemLibrary(name: "CGsf", pkgConfig: "libgsf-1", providers: [.apt(["libgsf-1-dev"])]),
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         // Linux calls the Glibc module does not export (statx, prctl, ...).
         .target(name: "CSysShims"),
 
@@ -40,8 +52,16 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2: a file's facts and bytes in, an attribute set out.
+        // The parsers run only inside `fsindex-worker` processes (see `Isolation`).
         .target(name: "Extraction", dependencies: [
             "Attributes", "Crawling", "CMagic", "CLibXML2",
+            "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CArchive", "CUchardet", "CTextCat", "CGsf",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        // Stage 2b: extraction in sandboxed worker processes (rlimits, seccomp, timeouts), and the
+        // worker's side of the pipe protocol.
+        .target(name: "Isolation", dependencies: [
+            "Attributes", "Crawling", "Extraction", "CSysShims", "CSeccomp",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
@@ -58,7 +78,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Glue for one crawl: walk, extract, write batches; plus the TOML settings.
         .target(name: "Updating", dependencies: [
-            "Attributes", "Crawling", "Extraction", "Indexing",
+            "Attributes", "Crawling", "Extraction", "Isolation", "Indexing",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "TOMLKit", package: "TOMLKit"),
@@ -95,6 +115,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
+        // One sandboxed extraction process; spawned by `Isolation.WorkerPool`, never by hand.
+        .executableTarget(name: "fsindex-worker", dependencies: ["Isolation"], swiftSettings: strict),
         .executableTarget(name: "fsfind", dependencies: [
             "CommandSupport", "Attributes", "Controlling", "Indexing", "Querying",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -108,6 +130,7 @@ let package = Package(
         .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),
         .testTarget(name: "CrawlingTests", dependencies: ["Crawling", "TestSupport"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "Crawling", "Attributes", "TestSupport"]),
+        .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "QueryingTests", dependencies: ["Querying", "Indexing", "Attributes", "TestSupport"]),
         .testTarget(name: "UpdatingTests", dependencies: ["Updating", "Indexing", "Querying", "Attributes", "Crawling", "Extraction", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -52,7 +52,56 @@ extension AttributeKey {
     public static let language: Self = "language"
     public static let encoding: Self = "encoding"
     public static let generator: Self = "creator"
+    public static let producer: Self = "producer"
+    // The file system's own dates, when a document states its own `contentCreationDate` and
+    // `contentModificationDate` (kMDItemFSCreationDate, kMDItemFSContentChangeDate).
+    public static let fsCreationDate: Self = "fsCreationDate"
+    public static let fsContentChangeDate: Self = "fsContentChangeDate"
+    // Documents.
+    public static let pageCount: Self = "pageCount"
+    public static let pageWidth: Self = "pageWidth"
+    public static let pageHeight: Self = "pageHeight"
+    public static let securityMethod: Self = "securityMethod"
+    public static let encrypted: Self = "encrypted"
+    public static let identifier: Self = "identifier"
+    public static let publishers: Self = "publishers"
+    // Mail.
+    public static let authorNames: Self = "authorNames"
+    public static let authorEmailAddresses: Self = "authorEmailAddresses"
+    public static let recipients: Self = "recipients"
+    public static let recipientNames: Self = "recipientNames"
+    public static let recipientEmailAddresses: Self = "recipientEmailAddresses"
+    public static let attachmentNames: Self = "attachmentNames"
+    public static let messageCount: Self = "messageCount"
+    // Images.
+    public static let pixelWidth: Self = "pixelWidth"
+    public static let pixelHeight: Self = "pixelHeight"
+    public static let orientation: Self = "orientation"
+    public static let acquisitionMake: Self = "acquisitionMake"
+    public static let acquisitionModel: Self = "acquisitionModel"
+    public static let latitude: Self = "latitude"
+    public static let longitude: Self = "longitude"
+    public static let altitude: Self = "altitude"
+    public static let exposureTime: Self = "exposureTime"
+    public static let fNumber: Self = "fNumber"
+    public static let focalLength: Self = "focalLength"
+    public static let isoSpeed: Self = "isoSpeed"
+    // Audio.
+    public static let artist: Self = "artist"
+    public static let album: Self = "album"
+    public static let composer: Self = "composer"
+    public static let genre: Self = "genre"
+    public static let audioTrackNumber: Self = "audioTrackNumber"
+    public static let recordingDate: Self = "recordingDate"
+    public static let duration: Self = "duration"
+    public static let audioBitRate: Self = "audioBitRate"
+    public static let audioSampleRate: Self = "audioSampleRate"
+    public static let audioChannelCount: Self = "audioChannelCount"
+    // Archives.
+    public static let memberCount: Self = "memberCount"
     // Bookkeeping.
+    /// Which content extractor produced the item (`pdf`, `mail`, ...); absent when none ran.
+    public static let extractor: Self = "extractor"
     public static let extractionError: Self = "extractionError"
     public static let textTruncated: Self = "textTruncated"
 }
@@ -77,8 +126,24 @@ extension AttributeKey {
         .textContent: .string, .title: .string, .subject: .string, .authors: .strings,
         .keywords: .strings, .contentDescription: .string, .language: .string, .encoding: .string,
         .generator: .string, .extractionError: .string, .textTruncated: .bool,
+        .producer: .string, .fsCreationDate: .date, .fsContentChangeDate: .date,
+        .pageCount: .integer, .pageWidth: .double, .pageHeight: .double, .securityMethod: .string,
+        .encrypted: .bool, .identifier: .string, .publishers: .strings,
+        .authorNames: .strings, .authorEmailAddresses: .strings, .recipients: .strings,
+        .recipientNames: .strings, .recipientEmailAddresses: .strings, .attachmentNames: .strings,
+        .messageCount: .integer,
+        .pixelWidth: .integer, .pixelHeight: .integer, .orientation: .integer,
+        .acquisitionMake: .string, .acquisitionModel: .string, .latitude: .double, .longitude: .double,
+        .altitude: .double, .exposureTime: .double, .fNumber: .double, .focalLength: .double, .isoSpeed: .integer,
+        .artist: .string, .album: .string, .composer: .string, .genre: .string, .audioTrackNumber: .integer,
+        .recordingDate: .date, .duration: .double, .audioBitRate: .integer, .audioSampleRate: .integer,
+        .audioChannelCount: .integer, .memberCount: .integer, .extractor: .string,
     ]
 
     /// Attributes whose words go into the full-text index beside the name, title and text.
-    public static let otherTextKeys: [AttributeKey] = [.subject, .authors, .keywords, .contentDescription, .generator]
+    public static let otherTextKeys: [AttributeKey] = [
+        .subject, .authors, .keywords, .contentDescription, .generator, .producer,
+        .authorNames, .authorEmailAddresses, .recipients, .recipientNames, .recipientEmailAddresses,
+        .attachmentNames, .artist, .album, .composer, .genre, .acquisitionMake, .acquisitionModel, .publishers,
+    ]
 }

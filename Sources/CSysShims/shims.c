@@ -3,6 +3,9 @@
 #include <stddef.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include "CSysShims.h"
 
 static int64_t ns(struct statx_timestamp t) { return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec; }
@@ -67,4 +70,31 @@ int shim_ioprio_idle(void) {
 #include <spawn.h>
 int shim_spawn_close_from(posix_spawn_file_actions_t *actions, int low) {
     return posix_spawn_file_actions_addclosefrom_np(actions, low);
+}
+
+int shim_setrlimit(int resource, uint64_t soft, uint64_t hard) {
+    struct rlimit rl = { .rlim_cur = soft == UINT64_MAX ? RLIM_INFINITY : (rlim_t)soft,
+                         .rlim_max = hard == UINT64_MAX ? RLIM_INFINITY : (rlim_t)hard };
+    return setrlimit(resource, &rl);
+}
+int shim_getrlimit(int resource, uint64_t *soft, uint64_t *hard) {
+    struct rlimit rl;
+    if (getrlimit(resource, &rl) != 0) return -1;
+    *soft = rl.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_cur;
+    *hard = rl.rlim_max == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_max;
+    return 0;
+}
+int shim_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
+int shim_set_pdeathsig(int sig) { return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0); }
+int shim_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
+int shim_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+int64_t shim_cpu_micros(void) {
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0) return -1;
+    return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
+}
+int64_t shim_max_rss_kib(void) {
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0) return -1;
+    return ru.ru_maxrss;
 }

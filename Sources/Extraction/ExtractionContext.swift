@@ -20,13 +20,38 @@ public struct ExtractionResult: Sendable, Hashable {
     /// What went wrong (also summarised in the `extractionError` attribute); the attributes that
     /// could be found are there regardless.
     public var problems: [ExtractionError]
-    /// `ExtractorRegistry.version` at the time of extraction.
+    /// The content extractor that read the file (`pdf`, `mail`, ...), if one did.
+    public var extractor: String?
+    /// `ExtractorRegistry.version(of: extractor)` at the time of extraction; 0 for a names-only
+    /// pass, so that the content pass extracts the file again.
     public var extractorVersion: Int
+    /// Items inside the file (the messages of an mbox).
+    public var children: [ChildItem]
+    /// What ran and how long it took, for `fsindex extract`.
+    public var trace: [ExtractorRun]
 
-    public init(attributes: AttributeSet, problems: [ExtractionError], extractorVersion: Int) {
+    public init(attributes: AttributeSet, problems: [ExtractionError], extractor: String? = nil,
+                extractorVersion: Int, children: [ChildItem] = [], trace: [ExtractorRun] = []) {
         self.attributes = attributes
         self.problems = problems
+        self.extractor = extractor
         self.extractorVersion = extractorVersion
+        self.children = children
+        self.trace = trace
+    }
+}
+
+/// One stage of one extraction: its name (`filesystem`, `type`, `pdf`, ...), its wall-clock time
+/// and the attributes it set.
+public struct ExtractorRun: Sendable, Hashable, Codable {
+    public var name: String
+    public var seconds: Double
+    public var keys: [AttributeKey]
+
+    public init(name: String, seconds: Double, keys: [AttributeKey]) {
+        self.name = name
+        self.seconds = seconds
+        self.keys = keys
     }
 }
 
@@ -59,6 +84,9 @@ public final class ExtractionContext {
 
     /// What the context had to do without (no MIME database, ...), for the caller to log once.
     public let diagnostics: [String]
+    /// Called with a content extractor's name just before it runs: a worker process reports it
+    /// to its parent, so that a crash is blamed on the right extractor.
+    public var willRun: ((String) -> Void)?
 
     /// Bytes given to libmagic and the type detector.
     static let sniffBytes = MagicDatabase.bytesMax
@@ -104,7 +132,7 @@ public final class ExtractionContext {
             if facts.type == .symlink, let target = Self.readLink(facts.path) {
                 attributes[.symlinkTarget] = .string(String(decoding: target, as: UTF8.self))
             }
-            return ExtractionResult(attributes: attributes, problems: [], extractorVersion: ExtractorRegistry.version)
+            return ExtractionResult(attributes: attributes, problems: [], extractorVersion: ExtractorRegistry.version(of: nil))
         }
 
         let name = facts.path.lastComponent.map(FilePathBytes.of) ?? facts.pathBytes
@@ -143,17 +171,39 @@ public final class ExtractionContext {
         }
         file = nil   // closes
 
+        var children: [ChildItem] = []
+        var trace: [ExtractorRun] = []
         if let extractor {
+            let before = Set(attributes.keys)
+            let start = ContinuousClock.now
+            willRun?(extractor.name)
+            var output = ExtractionOutput(attributes: attributes)
+            if let f = file { input.file = ExtractionFile(descriptor: f.fd, size: f.size) }
             do throws(ExtractionError) {
-                try extractor.extract(input, into: &attributes)
+                try extractor.extract(input, into: &output)
             } catch {
                 problems.append(error)
             }
+            input.file = nil
+            attributes = output.attributes
+            children = output.children
+            attributes[.extractor] = .string(extractor.name)
+            trace.append(ExtractorRun(name: extractor.name,
+                                      seconds: Self.seconds(since: start),
+                                      keys: attributes.keys.filter { !before.contains($0) || $0 == .title }))
         }
+        file = nil   // closes
         if !problems.isEmpty {
             attributes[.extractionError] = .string(problems.map(\.description).joined(separator: "; "))
         }
-        return ExtractionResult(attributes: attributes, problems: problems, extractorVersion: ExtractorRegistry.version)
+        return ExtractionResult(attributes: attributes, problems: problems, extractor: extractor?.name,
+                                extractorVersion: ExtractorRegistry.version(of: extractor?.name),
+                                children: children, trace: trace)
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     private static func record(_ d: TypeDetection, in attributes: inout AttributeSet) {

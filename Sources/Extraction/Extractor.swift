@@ -1,5 +1,8 @@
 import Attributes
 import Crawling
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads one kind of file and fills in the attributes it knows about.
 ///
@@ -16,6 +19,38 @@ public protocol Extractor: Sendable {
     /// Adds what it finds to `attributes`. Throws only for a file it accepted but cannot read;
     /// the error is recorded on the item and the rest of the attributes are kept.
     func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError)
+    /// The full form, for containers whose parts are items of their own (the messages of an
+    /// mbox). The default calls `extract(_:into:)` with the file's attributes.
+    func extract(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError)
+}
+
+extension Extractor {
+    public func extract(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError) {
+        try extract(input, into: &output.attributes)
+    }
+}
+
+/// What a content extractor adds: the file's own attributes, and the items inside it.
+public struct ExtractionOutput: Sendable {
+    public var attributes: AttributeSet
+    /// Items inside the file, each found by its own search (one per message of an mbox).
+    public var children: [ChildItem] = []
+
+    public init(attributes: AttributeSet) { self.attributes = attributes }
+}
+
+/// An item inside a file, such as one message of an mbox. Its identifier is the file's path
+/// followed by a NUL byte and `key` (a path never holds a NUL), so it is deleted, moved and
+/// re-extracted with its file.
+public struct ChildItem: Sendable, Hashable, Codable {
+    /// Unique within the file and stable across extractions of the same content (`message/3`).
+    public var key: String
+    public var attributes: AttributeSet
+
+    public init(key: String, attributes: AttributeSet) {
+        self.key = key
+        self.attributes = attributes
+    }
 }
 
 /// What an extractor gets: the file's facts, the bytes already read (never a second open), and
@@ -33,6 +68,10 @@ public struct ExtractionInput: Sendable {
     public var magicCharset: String?
     /// At most this many bytes of UTF-8 text are kept (`ExtractionOptions.textCap`).
     public var textCap: Int = 1 << 20
+    /// The open file, for formats that need all of it or random access (PDF, zip, audio). Read
+    /// through it rather than opening the path again: it is the file the crawl saw, and inside
+    /// a worker only read-only opens are allowed anyway. `nil` in tests built from bytes alone.
+    public var file: ExtractionFile?
 
     public init(facts: FileFacts, bytes: [UInt8], isComplete: Bool, contentType: ContentType,
                 contentTypeTree: [ContentType], mimeType: String, magicCharset: String?) {
@@ -53,6 +92,63 @@ public struct ExtractionInput: Sendable {
     }
 
     public func conforms(to type: ContentType) -> Bool { contentTypeTree.contains(type) }
+
+    /// The whole file, at most `limit` bytes: `bytes` when that already holds all of it, else read
+    /// through `file`. Throws `.malformed` (naming `extractor`) when the file is larger than
+    /// `limit`, so a huge file is recorded, not read into memory.
+    public func wholeFile(limit: Int, extractor: String) throws(ExtractionError) -> [UInt8] {
+        if isComplete { return bytes }
+        guard let file else {
+            throw .malformed(extractor: extractor, reason: "only the first \(bytes.count) bytes are available")
+        }
+        return try file.readAll(limit: limit, extractor: extractor)
+    }
+}
+
+/// A read-only view of the open file being extracted. Valid only during `extract`.
+public final class ExtractionFile: @unchecked Sendable {
+    /// The open descriptor (read-only, close-on-exec). Do not close it.
+    public let descriptor: Int32
+    /// The size `fstat` saw when the file was opened.
+    public let size: Int64
+
+    init(descriptor: Int32, size: Int64) {
+        self.descriptor = descriptor
+        self.size = size
+    }
+
+    /// A path that opens this very file again (`/proc/self/fd/N`), for C libraries that insist
+    /// on a file name (TagLib). It cannot be swapped for another file between crawl and open.
+    public var reopenPath: String { "/proc/self/fd/\(descriptor)" }
+
+    /// Up to `count` bytes from `offset`; fewer at the end of the file.
+    public func read(at offset: Int64, count: Int) throws(ExtractionError) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: max(0, count))
+        var done = 0
+        while done < count {
+            let n = out.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw .unreadable(errno: errno, message: String(cString: strerror(errno)).lowercased())
+            }
+            if n == 0 { break }
+            done += n
+        }
+        out.removeLast(count - done)
+        return out
+    }
+
+    /// The whole file, if it holds at most `limit` bytes.
+    public func readAll(limit: Int, extractor: String) throws(ExtractionError) -> [UInt8] {
+        guard size <= Int64(limit) else {
+            throw .malformed(extractor: extractor, reason: "the file is \(size) bytes, more than the \(limit) this extractor reads")
+        }
+        let bytes = try read(at: 0, count: Int(size) + 1)
+        guard bytes.count <= limit else {
+            throw .malformed(extractor: extractor, reason: "the file grew past \(limit) bytes while being read")
+        }
+        return bytes
+    }
 }
 
 /// Why a file's content could not be (fully) extracted. The file keeps its file-system
@@ -66,6 +162,9 @@ public enum ExtractionError: Error, Sendable, Hashable, CustomStringConvertible 
     case malformed(extractor: String, reason: String)
     /// A C library could not be set up (libmagic database missing, ...).
     case library(String)
+    /// The worker process extracting the file died, hung or hit a limit (see `WorkerFailure`).
+    /// Not retried until the file or the extractor's version changes.
+    case worker(extractor: String, reason: String)
 
     public var description: String {
         switch self {
@@ -73,6 +172,7 @@ public enum ExtractionError: Error, Sendable, Hashable, CustomStringConvertible 
         case .changedDuringRead: "the file changed while it was being read; it will be read again on the next crawl"
         case let .malformed(extractor, reason): "\(extractor): \(reason)"
         case let .library(message): message
+        case let .worker(extractor, reason): "\(extractor): \(reason)"
         }
     }
 }

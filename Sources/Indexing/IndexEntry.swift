@@ -7,11 +7,35 @@ public struct IndexEntry: Sendable, Hashable {
     public var item: SearchableItem
     public var stamp: FileStamp?
     public var extractorVersion: Int
+    /// The content extractor that produced the attributes (`pdf`, ...), if one did.
+    public var extractor: String?
 
-    public init(item: SearchableItem, stamp: FileStamp? = nil, extractorVersion: Int = 0) {
+    public init(item: SearchableItem, stamp: FileStamp? = nil, extractorVersion: Int = 0, extractor: String? = nil) {
         self.item = item
         self.stamp = stamp
         self.extractorVersion = extractorVersion
+        self.extractor = extractor
+    }
+}
+
+/// The current version of every content extractor, as the extraction stage reports it, so that
+/// the index can tell which items an older extractor wrote. The index does not know the
+/// extractors themselves.
+public struct ExtractorVersions: Sendable, Hashable {
+    /// The version of items no content extractor read.
+    public var none: Int
+    public var byName: [String: Int]
+
+    public init(none: Int, byName: [String: Int]) {
+        self.none = none
+        self.byName = byName
+    }
+
+    /// Whether an item written by `extractor` at `version` is current. An extractor that no
+    /// longer exists makes its items stale.
+    public func isCurrent(extractor: String?, version: Int) -> Bool {
+        guard let extractor else { return version == none }
+        return byName[extractor] == version
     }
 }
 
@@ -36,4 +60,5 @@ public struct StoredStamp: Sendable, Hashable {
     public var id: Int64
     public var stamp: FileStamp?
     public var extractorVersion: Int
+    public var extractor: String?
 }

@@ -67,13 +67,13 @@ extension IndexStore {
     /// What the index needs done by a request handler: a rebuild after a schema change or a
     /// repair, items written by an extractor older than `extractorVersion`, expired items (which
     /// are purged first: their files, if still there, are indexed again without expiration).
-    public func maintenanceRequests(extractorVersion: Int, now: Date = Date()) throws(IndexError) -> [MaintenanceRequest] {
+    public func maintenanceRequests(extractorVersions: ExtractorVersions, now: Date = Date()) throws(IndexError) -> [MaintenanceRequest] {
         var out: [MaintenanceRequest] = []
         if let reason = try meta("rebuild_required") {
             out.append(.rebuildAll(reason: reason))
             return out
         }
-        let old = try identifiers(extractorVersionBelow: extractorVersion)
+        let old = try identifiers(staleAgainst: extractorVersions)
         if !old.isEmpty { out.append(.reindex(old, reason: "written by an older extractor")) }
         let expired: [ItemIdentifier] = try read { db in
             try Data.fetchAll(db, sql: "SELECT path FROM items WHERE expiration IS NOT NULL AND expiration <= ?",
@@ -87,9 +87,9 @@ extension IndexStore {
     }
 
     /// Runs the maintenance requests through `handler` and clears the rebuild flag once it is done.
-    public func performMaintenance(extractorVersion: Int, handler: any IndexRequestHandler,
+    public func performMaintenance(extractorVersions: ExtractorVersions, handler: any IndexRequestHandler,
                                    log: (String) -> Void = { _ in }) throws -> [MaintenanceRequest] {
-        let requests = try maintenanceRequests(extractorVersion: extractorVersion)
+        let requests = try maintenanceRequests(extractorVersions: extractorVersions)
         for r in requests {
             log(r.description)
             switch r {

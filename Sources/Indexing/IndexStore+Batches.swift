@@ -59,9 +59,11 @@ extension IndexStore {
         let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE path = ?"), arguments: [pathData])
         let args: StatementArguments = [
             pathData, item.domainIdentifier, name, a.string(.contentType), a.kind, entry.stamp?.size ?? a.fileSize,
-            a.date(.contentModificationDate)?.timeIntervalSince1970, a.date(.contentCreationDate)?.timeIntervalSince1970,
+            (a.date(.fsContentChangeDate) ?? a.date(.contentModificationDate))?.timeIntervalSince1970,
+            (a.date(.fsCreationDate) ?? a.date(.contentCreationDate))?.timeIntervalSince1970,
             entry.stamp?.modificationNanos, entry.stamp?.changeNanos, entry.stamp.map { Int64(bitPattern: $0.inode) },
             json, item.expirationDate?.timeIntervalSince1970, entry.extractorVersion, now,
+            entry.extractor, a.string(.extractionError),
         ]
         let id: Int64
         if let existing {
@@ -69,7 +71,7 @@ extension IndexStore {
             try db.cachedStatement(sql: """
                 UPDATE items SET path = ?, domain = ?, name = ?, content_type = ?, kind = ?, size = ?, modified = ?,
                 created = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, attributes = ?, expiration = ?,
-                extractor_version = ?, indexed_at = ? WHERE id = ?
+                extractor_version = ?, indexed_at = ?, extractor = ?, error = ? WHERE id = ?
                 """).execute(arguments: args + [id])
             try db.cachedStatement(sql: "DELETE FROM items_fts WHERE rowid = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM items_names WHERE rowid = ?").execute(arguments: [id])
@@ -77,8 +79,8 @@ extension IndexStore {
         } else {
             try db.cachedStatement(sql: """
                 INSERT INTO items (path, domain, name, content_type, kind, size, modified, created, mtime_ns,
-                ctime_ns, inode, attributes, expiration, extractor_version, indexed_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ctime_ns, inode, attributes, expiration, extractor_version, indexed_at, extractor, error)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: args)
             id = db.lastInsertedRowID
         }
@@ -99,7 +101,7 @@ extension IndexStore {
         try read { db in
             var out: [[UInt8]: StoredStamp] = [:]
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version FROM items WHERE domain = ?
+                SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version, extractor FROM items WHERE domain = ?
                 """, arguments: [domain])
             while let row = try rows.next() {
                 out[Array(row["path"] as Data)] = Self.storedStamp(row)

@@ -48,7 +48,7 @@ extension IndexStore {
         try read { db in
             var out: [[UInt8]: StoredStamp] = [:]
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version FROM items
+                SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version, extractor FROM items
                 WHERE path >= ? AND path < ?
                 """, arguments: Self.belowArguments(dir.bytes))
             let depth = dir.bytes.count + 1
@@ -79,7 +79,7 @@ extension IndexStore {
         try read { db in
             var out: [[UInt8]: StoredStamp] = [:]
             let statement = try db.cachedStatement(sql: """
-                SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version FROM items WHERE path = ?
+                SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version, extractor FROM items WHERE path = ?
                 """)
             for ident in identifiers {
                 if let row = try Row.fetchOne(statement, arguments: [Data(ident.bytes)]) {
@@ -93,7 +93,7 @@ extension IndexStore {
     /// The stored stamp of one item, if it is in the index.
     public func stamp(of ident: ItemIdentifier) throws(IndexError) -> StoredStamp? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version FROM items WHERE path = ?",
+            try Row.fetchOne(db, sql: "SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version, extractor FROM items WHERE path = ?",
                              arguments: [Data(ident.bytes)]).map(Self.storedStamp)
         }
     }
@@ -103,7 +103,7 @@ extension IndexStore {
         if let m: Int64 = row["mtime_ns"], let c: Int64 = row["ctime_ns"], let i: Int64 = row["inode"] {
             stamp = FileStamp(size: row["size"] ?? 0, modificationNanos: m, changeNanos: c, inode: UInt64(bitPattern: i))
         }
-        return StoredStamp(id: row["id"], stamp: stamp, extractorVersion: row["extractor_version"])
+        return StoredStamp(id: row["id"], stamp: stamp, extractorVersion: row["extractor_version"], extractor: row["extractor"])
     }
 
     /// `[path, path + "/", path + "0"]`: the item itself and the half-open byte range of
@@ -144,11 +144,27 @@ extension IndexStore {
         }
     }
 
-    /// Identifiers of items written by an extractor older than `version` (to re-extract them).
-    public func identifiers(extractorVersionBelow version: Int, limit: Int = 10_000) throws(IndexError) -> [ItemIdentifier] {
+    /// Identifiers of items written by another version of their extractor than the current one
+    /// (to re-extract them), or by an extractor that no longer exists. Items of a names-only
+    /// pass (version 0) count as stale. Child items are left out: their file is re-extracted.
+    public func identifiers(staleAgainst versions: ExtractorVersions, limit: Int = 10_000) throws(IndexError) -> [ItemIdentifier] {
         try read { db in
-            try Data.fetchAll(db, sql: "SELECT path FROM items WHERE extractor_version < ? LIMIT ?", arguments: [version, limit])
-                .map { ItemIdentifier(bytes: Array($0)) }
+            var out: [ItemIdentifier] = []
+            let known = versions.byName.keys.sorted()
+            var clauses = ["(extractor IS NULL AND extractor_version != ?)"]
+            var args: [any DatabaseValueConvertible] = [versions.none]
+            for name in known {
+                clauses.append("(extractor = ? AND extractor_version != ?)")
+                args += [name, versions.byName[name]!]
+            }
+            clauses.append("(extractor IS NOT NULL AND extractor NOT IN (\(known.map { _ in "?" }.joined(separator: ","))))")
+            args += known
+            args.append(limit)
+            let sql = "SELECT path FROM items WHERE (\(clauses.joined(separator: " OR "))) AND instr(path, x'00') = 0 LIMIT ?"
+            for d in try Data.fetchAll(db, sql: sql, arguments: StatementArguments(args)) {
+                out.append(ItemIdentifier(bytes: Array(d)))
+            }
+            return out
         }
     }
 }

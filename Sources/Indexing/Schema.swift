@@ -74,6 +74,18 @@ enum Schema {
             // sets `rebuild_required`, and the next start reindexes everything from the files.
             try db.execute(sql: "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         }
+        m.registerMigration("v3-extractors") { db in
+            // Which content extractor wrote each item, so that raising one extractor's version
+            // re-extracts only its files; and the extraction error as a column, so that
+            // `fsindex failures` and `fsindex status` need no scan of the JSON.
+            try db.execute(sql: """
+                ALTER TABLE items ADD COLUMN extractor TEXT;
+                ALTER TABLE items ADD COLUMN error TEXT;
+                CREATE INDEX items_extractor ON items(extractor, extractor_version);
+                CREATE INDEX items_error ON items(id) WHERE error IS NOT NULL;
+                UPDATE items SET extractor_version = 0;
+                """)
+        }
         return m
     }()
 

@@ -136,7 +136,7 @@ public final class IndexUpdater: Sendable {
 
     private func reconcile(directory: FilePath, recursive: Bool, domain: String, force: Bool, into report: inout CrawlReport,
                            start: DispatchTime) throws(UpdateError) {
-        let version = ExtractorRegistry.version
+        let versions = ExtractorRegistry.indexVersions
         let ident = ItemIdentifier(bytes: directory.bytes)
         let wholeDomain = recursive && Self.domainName(directory) == domain
         var stored: [[UInt8]: StoredStamp]
@@ -162,7 +162,7 @@ public final class IndexUpdater: Sendable {
             try walker.walk({ facts in
                 let key = facts.pathBytes
                 seen.insert(key)
-                if !force, let old = stored[key], old.extractorVersion == version, let s = old.stamp,
+                if !force, let old = stored[key], versions.isCurrent(extractor: old.extractor, version: old.extractorVersion), let s = old.stamp,
                    s == FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
                                   changeNanos: facts.changeNanos, inode: facts.inode) {
                     report.unchanged += 1
@@ -302,7 +302,7 @@ public final class IndexUpdater: Sendable {
                     entries.append(IndexEntry(item: item,
                                               stamp: FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
                                                                changeNanos: facts.changeNanos, inode: facts.inode),
-                                              extractorVersion: r.extractorVersion))
+                                              extractorVersion: r.extractorVersion, extractor: r.extractor))
                 }
                 local.indexed = entries.count
                 let done = state.withLock { $0.result.indexed } + entries.count

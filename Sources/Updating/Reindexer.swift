@@ -1,5 +1,6 @@
 import Attributes
 import Crawling
+import Extraction
 import FoundationEssentials
 import Indexing
 import Synchronization
@@ -83,5 +84,14 @@ extension CrawlReport {
         problems += r.problems
         updatedIdentifiers += r.updatedIdentifiers
         removedIdentifiers += r.removedIdentifiers
+    }
+}
+
+extension ExtractorRegistry {
+    /// The extractors' current versions, in the form the index compares stored items with.
+    public static var indexVersions: ExtractorVersions {
+        var byName: [String: Int] = [:]
+        for (name, version) in versions { if let name { byName[name] = version } }
+        return ExtractorVersions(none: version(of: nil), byName: byName)
     }
 }

@@ -144,7 +144,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
         // The index's own requests first: a repaired database or a schema change (rebuild from
         // the files), items of an older extractor, expired items.
         do {
-            _ = try store.performMaintenance(extractorVersion: ExtractorRegistry.version,
+            _ = try store.performMaintenance(extractorVersions: ExtractorRegistry.indexVersions,
                                              handler: Reindexer(updater: updater, roots: self.roots),
                                              log: { [logger] in logger.info("\($0)") })
         } catch {

@@ -137,8 +137,13 @@ struct ExtractionContextTests {
     func wholeResult() throws {
         let r = try extractReal("html/testHTML.html")
         let a = r.attributes
-        #expect(r.extractorVersion == ExtractorRegistry.version)
-        #expect(ExtractorRegistry.version >= ExtractorRegistry.all.count)
+        #expect(r.extractor == "html")
+        #expect(a[.extractor] == .string("html"))
+        #expect(r.extractorVersion == ExtractorRegistry.version(of: "html"))
+        #expect(ExtractorRegistry.version(of: "html") != ExtractorRegistry.version(of: "xml"))
+        #expect(ExtractorRegistry.version(of: "no-such-extractor") == -1)
+        #expect(r.trace.map(\.name) == ["html"])
+        #expect(r.trace.first?.keys.contains(.title) == true)
         for key: AttributeKey in [.path, .name, .fileSize, .contentModificationDate, .ownerName, .groupName, .fileIdentifier,
                                   .filePermissions, .contentType, .contentTypeTree, .mimeType, .kind, .title, .textContent, .encoding] {
             #expect(a[key] != nil, "\(key)")

@@ -205,7 +205,7 @@ struct NamesFirstTests {
         #expect(try f.find("wombat").count == 1200)
         let item = try #require(try f.store.item(ItemIdentifier(f.root.string + "/d3/note3.md")))
         #expect(item.attributes.title == "Note 3")
-        #expect(try f.store.identifiers(extractorVersionBelow: 1).isEmpty)
+        #expect(try f.store.identifiers(staleAgainst: ExtractorRegistry.indexVersions).isEmpty)
     }
 
     @Test("names only: facts and a type from the name, without opening the file")

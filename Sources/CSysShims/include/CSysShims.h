@@ -42,3 +42,22 @@ int shim_ioprio_idle(void);
 #include <spawn.h>
 /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34+): close every descriptor from `low` up in the child.
 int shim_spawn_close_from(posix_spawn_file_actions_t *actions, int low);
+
+#include <sys/resource.h>
+/// setrlimit(2) with a plain int resource (the Glibc module's enum type does not import cleanly);
+/// `value` RLIM_INFINITY is spelled UINT64_MAX. Returns 0 or -1 with errno set.
+int shim_setrlimit(int resource, uint64_t soft, uint64_t hard);
+/// getrlimit(2); returns 0 or -1 with errno set.
+int shim_getrlimit(int resource, uint64_t *soft, uint64_t *hard);
+/// prctl(PR_SET_NO_NEW_PRIVS, 1): the prerequisite of an unprivileged seccomp filter.
+int shim_no_new_privs(void);
+/// prctl(PR_SET_PDEATHSIG, sig): the worker dies with its parent.
+int shim_set_pdeathsig(int sig);
+/// prctl(PR_SET_DUMPABLE, 0): no core dumps, no ptrace by the same user.
+int shim_not_dumpable(void);
+/// pipe2(2) with O_CLOEXEC.
+int shim_pipe_cloexec(int fds[2]);
+/// CPU time the calling process has used, user plus system, in microseconds.
+int64_t shim_cpu_micros(void);
+/// Peak resident set size of the calling process in KiB (getrusage ru_maxrss).
+int64_t shim_max_rss_kib(void);

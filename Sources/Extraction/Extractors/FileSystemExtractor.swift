@@ -17,7 +17,7 @@ import Glibc
 /// identity is the byte path, kept by the index).
 public struct FileSystemExtractor: Extractor {
     public var name: String { "filesystem" }
-    public var version: Int { 1 }
+    public var version: Int { 2 }
 
     public init() {}
 
@@ -36,8 +36,14 @@ public struct FileSystemExtractor: Extractor {
         set[.name] = .string(name)
         set[.displayName] = .string(name)
         set[.fileSize] = .integer(facts.size)
+        // Both pairs: a document may replace the content dates with the ones it states (a PDF's
+        // CreationDate), while the file system's stay what `modified:` and `--sort` use.
         set[.contentModificationDate] = .date(Self.date(facts.modificationNanos))
-        if let birth = facts.birthNanos { set[.contentCreationDate] = .date(Self.date(birth)) }
+        set[.fsContentChangeDate] = .date(Self.date(facts.modificationNanos))
+        if let birth = facts.birthNanos {
+            set[.contentCreationDate] = .date(Self.date(birth))
+            set[.fsCreationDate] = .date(Self.date(birth))
+        }
         set[.attributeChangeDate] = .date(Self.date(facts.changeNanos))
         set[.lastUsedDate] = .date(Self.date(facts.accessNanos))
         set[.ownerName] = .string(names.user(facts.uid))

@@ -1,0 +1,1 @@
+#include <tag_c.h>

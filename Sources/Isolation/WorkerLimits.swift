@@ -1,0 +1,26 @@
+import CSysShims
+
+/// The limits every extraction worker runs under. A file that makes a parser loop, allocate
+/// without bound or write a flood of output hits one of these, and only its worker dies.
+///
+/// A key design decision: the worker applies the rlimits to itself, first thing, because no
+/// spawn API sets them on a child before `exec`; and the CPU limit is re-armed before every file
+/// (soft limit = CPU used so far + `cpuSecondsPerFile`), so it bounds one file, not the worker's
+/// whole life. The wall-clock timeout is the parent's: it catches a worker blocked in a read.
+public struct WorkerLimits: Sendable, Hashable, Codable {
+    /// Address space (RLIMIT_AS). A Swift process maps about 130 MiB before it does anything,
+    /// so this is the parser's budget plus that.
+    public var addressSpaceBytes: UInt64 = 1 << 30
+    /// CPU seconds one file may take (RLIMIT_CPU, re-armed per file; SIGXCPU when exceeded).
+    public var cpuSecondsPerFile: UInt64 = 20
+    /// Wall-clock seconds one file may take before the parent kills the worker.
+    public var wallSecondsPerFile: Double = 30
+    /// Open descriptors (RLIMIT_NOFILE).
+    public var openFiles: UInt64 = 64
+    /// Bytes of one result on the pipe; a worker that sends more is killed.
+    public var outputBytes: Int = 16 << 20
+    /// Files a worker extracts before it is replaced, so a slow leak in a C library cannot grow.
+    public var filesPerWorker: Int = 5_000
+
+    public init() {}
+}

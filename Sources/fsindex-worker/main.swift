@@ -1,0 +1,4 @@
+import Isolation
+
+// Interim entry point; replaced by the worker loop.
+print(WorkerLimits().addressSpaceBytes)
