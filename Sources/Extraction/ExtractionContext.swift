@@ -15,7 +15,7 @@ public struct ExtractionOptions: Sendable, Hashable {
 }
 
 /// Everything extraction found out about one item.
-public struct ExtractionResult: Sendable, Hashable {
+public struct ExtractionResult: Sendable, Hashable, Codable {
     public var attributes: AttributeSet
     /// What went wrong (also summarised in the `extractionError` attribute); the attributes that
     /// could be found are there regardless.
@@ -77,7 +77,7 @@ public struct ExtractorRun: Sendable, Hashable, Codable {
 /// Cost: about 0.4–0.5 ms per file on one core (release build, 3,000 files of `/usr/share/doc`,
 /// measured by `ExtractionContextTests.throughput`), of which libmagic is about 0.19 ms.
 public final class ExtractionContext {
-    public let options: ExtractionOptions
+    public private(set) var options: ExtractionOptions
     private let magic: MagicDatabase
     private let detector: TypeDetector
     private var names = UserNameCache()
@@ -106,20 +106,21 @@ public final class ExtractionContext {
     /// first pass of a first crawl, so that names are searchable within seconds. The result has
     /// extractor version 0, so the content pass (and any later crawl) extracts the file fully.
     public func extractNamesOnly(_ facts: FileFacts) -> ExtractionResult {
-        var attributes = ExtractorRegistry.fileSystem.attributes(of: facts, names: &names)
-        if facts.type == .regular {
-            let name = facts.path.lastComponent.map(FilePathBytes.of) ?? facts.pathBytes
-            Self.record(detector.detect(name: name, magic: nil, isEmpty: facts.size == 0), in: &attributes)
-        } else {
-            Self.record(TypeDetector.nonRegular(facts.type), in: &attributes)
-        }
-        return ExtractionResult(attributes: attributes, problems: [], extractorVersion: 0)
+        namesOnly.extract(facts)
     }
+    private let namesOnly = NamesOnlyExtraction()
 
     /// Call when a context moves to another thread: libmagic is fine with that (one user at a
     /// time), but libxml2's error handlers are per thread.
     public func prepareForThread() {
         LibXML.silenceThisThread()
+    }
+
+    /// Extracts with another text cap than the context was made with (a worker serves parents
+    /// with different settings).
+    public func extract(_ facts: FileFacts, textCap: Int) -> ExtractionResult {
+        options.textCap = max(0, textCap)
+        return extract(facts)
     }
 
     public func extract(_ facts: FileFacts) -> ExtractionResult {

@@ -176,3 +176,6 @@ public enum ExtractionError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 }
+
+/// Results and errors cross the pipe from a worker process as JSON.
+extension ExtractionError: Codable {}

@@ -57,6 +57,10 @@ extension IndexStore {
         let json = String(decoding: try JSONEncoder().encode(stored), as: UTF8.self)
 
         let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE path = ?"), arguments: [pathData])
+        if !item.uniqueIdentifier.bytes.contains(0) {
+            // The file's items (messages) are written after it in the same batch, afresh.
+            try deleteChildren(of: item.uniqueIdentifier.bytes, db)
+        }
         let args: StatementArguments = [
             pathData, item.domainIdentifier, name, a.string(.contentType), a.kind, entry.stamp?.size ?? a.fileSize,
             (a.date(.fsContentChangeDate) ?? a.date(.contentModificationDate))?.timeIntervalSince1970,
@@ -104,7 +108,9 @@ extension IndexStore {
                 SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version, extractor FROM items WHERE domain = ?
                 """, arguments: [domain])
             while let row = try rows.next() {
-                out[Array(row["path"] as Data)] = Self.storedStamp(row)
+                let path = Array(row["path"] as Data)
+                if path.contains(0) { continue }   // inside a file; goes with its file
+                out[path] = Self.storedStamp(row)
             }
             return out
         }

@@ -12,6 +12,7 @@ extension IndexStore {
                 if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE path = ?"),
                                                arguments: [Data(ident.bytes)]) {
                     try Self.delete(rowid: id, db)
+                    try Self.deleteChildren(of: ident.bytes, db)
                     n += 1
                 }
             }
@@ -23,7 +24,12 @@ extension IndexStore {
     @discardableResult
     public func deleteItems(rowIDs: [Int64]) throws(IndexError) -> Int {
         try write { db in
-            for id in rowIDs { try Self.delete(rowid: id, db) }
+            for id in rowIDs {
+                if let path = try Data.fetchOne(db.cachedStatement(sql: "SELECT path FROM items WHERE id = ?"), arguments: [id]) {
+                    try Self.deleteChildren(of: Array(path), db)
+                }
+                try Self.delete(rowid: id, db)
+            }
             return rowIDs.count
         }
     }

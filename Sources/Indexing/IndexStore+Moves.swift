@@ -13,12 +13,22 @@ extension IndexStore {
             // A rename over an existing file or folder replaces it.
             _ = try Self.deleteTree(new.bytes, db)
             let rows = try Row.fetchAll(db, sql: """
-                SELECT id, path, attributes FROM items WHERE path = ? OR (path >= ? AND path < ?)
+                SELECT id, path, attributes FROM items WHERE \(Self.treeCondition)
                 """, arguments: Self.treeArguments(old.bytes))
             for row in rows {
                 let id: Int64 = row["id"]
                 let path = Array(row["path"] as Data)
                 let newPath = new.bytes + path.dropFirst(old.bytes.count)
+                if let nul = newPath.firstIndex(of: 0) {
+                    // An item inside a file (a message of an mbox): only its file's path changes.
+                    var attributes = try JSONDecoder().decode(AttributeSet.self, from: Data((row["attributes"] as String).utf8))
+                    attributes[.path] = .string(ByteString.escaped(Array(newPath[..<nul])))
+                    if let domain { attributes[.domainIdentifier] = .string(domain) }
+                    let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
+                    try db.execute(sql: "UPDATE items SET path = ?, attributes = ?, domain = coalesce(?, domain) WHERE id = ?",
+                                   arguments: [Data(newPath), json, domain, id])
+                    continue
+                }
                 let ident = ItemIdentifier(bytes: newPath)
                 let name = ByteString.escaped(ident.nameBytes)
                 var attributes = try JSONDecoder().decode(AttributeSet.self, from: Data((row["attributes"] as String).utf8))
@@ -54,6 +64,7 @@ extension IndexStore {
             let depth = dir.bytes.count + 1
             while let row = try rows.next() {
                 let path = Array(row["path"] as Data)
+                if path.contains(0) { continue }   // inside a file; goes with its file
                 if !recursive && path[depth...].contains(UInt8(ascii: "/")) { continue }
                 out[path] = Self.storedStamp(row)
             }
@@ -106,12 +117,23 @@ extension IndexStore {
         return StoredStamp(id: row["id"], stamp: stamp, extractorVersion: row["extractor_version"], extractor: row["extractor"])
     }
 
-    /// `[path, path + "/", path + "0"]`: the item itself and the half-open byte range of
-    /// everything below it ('0' is the byte after '/').
+    /// The rows of an item and everything below it, with `treeArguments`.
+    static let treeCondition = "path = ? OR (path >= ? AND path < ?) OR (path >= ? AND path < ?)"
+
+    /// `[path, path + "/", path + "0", path + NUL, path + 0x01]`: the item itself, the half-open
+    /// byte range of everything below it ('0' is the byte after '/'), and the range of the items
+    /// inside it (a file's messages: `path` NUL `key`).
     static func treeArguments(_ path: [UInt8]) -> StatementArguments {
         var dir = path
         while dir.count > 1 && dir.last == UInt8(ascii: "/") { dir.removeLast() }
-        return [Data(dir), Data(dir + [UInt8(ascii: "/")]), Data(dir + [UInt8(ascii: "0")])]
+        return [Data(dir), Data(dir + [UInt8(ascii: "/")]), Data(dir + [UInt8(ascii: "0")]), Data(dir + [0]), Data(dir + [1])]
+    }
+
+    /// Deletes the items inside the file at `path` (its messages), not the file's own item.
+    static func deleteChildren(of path: [UInt8], _ db: Database) throws {
+        let ids = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM items WHERE path >= ? AND path < ?"),
+                                     arguments: [Data(path + [0]), Data(path + [1])])
+        for id in ids { try delete(rowid: id, db) }
     }
 
     /// `[path + "/", path + "0"]`: everything strictly below `path`.
@@ -122,7 +144,7 @@ extension IndexStore {
     }
 
     static func deleteTree(_ path: [UInt8], _ db: Database) throws -> Int {
-        let ids = try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE path = ? OR (path >= ? AND path < ?)",
+        let ids = try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE \(treeCondition)",
                                      arguments: treeArguments(path))
         for id in ids { try delete(rowid: id, db) }
         return ids.count

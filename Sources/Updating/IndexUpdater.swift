@@ -4,6 +4,7 @@ import Dispatch
 import Extraction
 import Foundation
 import Indexing
+import Isolation
 import Synchronization
 import SystemPackage
 #if canImport(Glibc)
@@ -33,20 +34,25 @@ public final class IndexUpdater: Sendable {
         set { namesFirstFlag.store(newValue, ordering: .relaxed) }
     }
     private let namesFirstFlag = Atomic<Bool>(false)
-    /// Extraction contexts kept between batches: setting one up loads libmagic's database, which
-    /// costs more than extracting a small batch of files (the watcher's usual work).
+    /// Where files are parsed: sandboxed worker processes, kept between batches (starting one
+    /// loads libmagic's database, which costs more than extracting a small batch of files).
+    public let extraction: ExtractionMode
+    /// Extraction contexts for `.inProcess`.
     let contexts = ContextPool()
     /// Runs between the walk and extraction; tests use it to change the disk at that moment.
     let afterWalk: (@Sendable () -> Void)?
 
     public convenience init(store: IndexStore, settings: Settings,
                 progress: (@Sendable (CrawlProgress) -> Void)? = nil,
-                problem: @escaping @Sendable (CrawlProblem) -> Void) {
-        self.init(store: store, settings: settings, progress: progress, problem: problem, afterWalk: nil)
+                problem: @escaping @Sendable (CrawlProblem) -> Void,
+                extraction: ExtractionMode? = nil) {
+        self.init(store: store, settings: settings, progress: progress, problem: problem, afterWalk: nil, extraction: extraction)
     }
 
     init(store: IndexStore, settings: Settings, progress: (@Sendable (CrawlProgress) -> Void)?,
-         problem: @escaping @Sendable (CrawlProblem) -> Void, afterWalk: (@Sendable () -> Void)?) {
+         problem: @escaping @Sendable (CrawlProblem) -> Void, afterWalk: (@Sendable () -> Void)?,
+         extraction: ExtractionMode? = nil) {
+        self.extraction = extraction ?? ExtractionMode.sandboxed(limits: settings.workerLimits)
         self.afterWalk = afterWalk
         self.store = store
         self.settings = settings
@@ -266,13 +272,26 @@ public final class IndexUpdater: Sendable {
         let next = Atomic<Int>(0)
         let state = Mutex<(result: BatchResult, error: UpdateError?, lastProgress: UInt64)>((BatchResult(), nil, 0))
         let options = ExtractionOptions(textCap: settings.textCap)
+        let textCap = settings.textCap
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let context: ExtractionContext
-            do { context = try contexts.take(options: options) } catch {
-                state.withLock { if $0.error == nil { $0.error = .extraction("\(error)") } }
+            var context: ExtractionContext?
+            var worker: ExtractionWorker?
+            switch extraction {
+            case .workers(let pool): worker = pool.take()
+            case .unavailable(let reason):
+                state.withLock { if $0.error == nil { $0.error = .extraction(reason) } }
                 return
+            case .inProcess:
+                do { context = try contexts.take(options: options) } catch {
+                    state.withLock { if $0.error == nil { $0.error = .extraction("\(error)") } }
+                    return
+                }
             }
-            defer { contexts.give(context) }
+            let names = NamesOnlyExtraction()
+            defer {
+                if let context { contexts.give(context) }
+                if let worker, case .workers(let pool) = extraction { pool.give(worker) }
+            }
             while true {
                 if state.withLock({ $0.error != nil }) { return }
                 let i = next.add(1, ordering: .relaxed).oldValue
@@ -282,7 +301,8 @@ public final class IndexUpdater: Sendable {
                 var local = BatchResult()
                 var vanished: [ItemIdentifier] = []
                 for facts in todo[chunks[i]] {
-                    let r = namesOnly ? context.extractNamesOnly(facts) : context.extract(facts)
+                    let r = namesOnly ? names.extract(facts)
+                        : worker?.extract(facts, textCap: textCap) ?? context!.extract(facts)
                     if r.problems.contains(where: \.meansVanished) {
                         // Deleted since the walk: the index must not keep (or gain) it.
                         vanished.append(ItemIdentifier(bytes: facts.pathBytes))
@@ -303,6 +323,13 @@ public final class IndexUpdater: Sendable {
                                               stamp: FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
                                                                changeNanos: facts.changeNanos, inode: facts.inode),
                                               extractorVersion: r.extractorVersion, extractor: r.extractor))
+                    for child in r.children {
+                        var a = child.attributes
+                        a[.path] = .string(ByteString.escaped(facts.pathBytes))
+                        let ident = ItemIdentifier(bytes: facts.pathBytes + [0] + Array(child.key.utf8))
+                        entries.append(IndexEntry(item: SearchableItem(uniqueIdentifier: ident, domainIdentifier: domain, attributes: a),
+                                                  extractorVersion: r.extractorVersion, extractor: r.extractor))
+                    }
                 }
                 local.indexed = entries.count
                 let done = state.withLock { $0.result.indexed } + entries.count
@@ -393,5 +420,26 @@ final class ContextPool: @unchecked Sendable {
 
     func give(_ context: ExtractionContext) {
         lock.withLock { free.append(context) }
+    }
+}
+
+/// Where an updater parses files.
+public enum ExtractionMode: Sendable {
+    /// Sandboxed `fsindex-worker` processes: what `fsindex` and `fsindexd` use, so that no
+    /// parser ever runs in the indexer or the watcher.
+    case workers(WorkerPool)
+    /// No worker can be started (the executable is missing); every crawl fails with this reason
+    /// before it changes anything.
+    case unavailable(String)
+    /// In the calling process: for tests of the crawl logic only.
+    case inProcess
+
+    /// Workers from the `fsindex-worker` beside the running executable.
+    public static func sandboxed(limits: WorkerLimits, environment: [String: String] = [:]) -> ExtractionMode {
+        do {
+            return .workers(WorkerPool(executable: try WorkerExecutable.locate(), limits: limits, environment: environment))
+        } catch {
+            return .unavailable(error.description)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Crawling
 import Foundation
+import Isolation
 import SystemPackage
 import TOMLKit
 #if canImport(Glibc)
@@ -23,6 +24,8 @@ public struct Settings: Sendable, Hashable {
     public var pollInterval = 30
     /// fsindexd: "low" runs at nice 10 with idle I/O priority; "normal" leaves priorities alone.
     public var throttle = "low"
+    /// The limits of each sandboxed extraction worker (`[extraction]`).
+    public var workerLimits = WorkerLimits()
 
     public init() {}
 
@@ -90,7 +93,7 @@ public struct Settings: Sendable, Hashable {
             let v = table[key]!
             switch key {
             case "roots": roots = try strings(v, key)
-            case "crawl", "index", "daemon":
+            case "crawl", "index", "daemon", "extraction":
                 guard let sub = v.table else { throw bad(key, "a table [\(key)]") }
                 for k in sub.keys {
                     let full = key + "." + k
@@ -118,6 +121,17 @@ public struct Settings: Sendable, Hashable {
                     case "daemon.poll_interval":
                         guard let i = sv.int, (1...86_400).contains(i) else { throw bad(full, "a number of seconds from 1 to 86400") }
                         pollInterval = i
+                    case "extraction.memory_limit":
+                        guard let i = sv.int, (256...65_536).contains(i) else { throw bad(full, "a number of MiB from 256 to 65536") }
+                        workerLimits.addressSpaceBytes = UInt64(i) << 20
+                    case "extraction.cpu_limit":
+                        guard let i = sv.int, (1...3600).contains(i) else { throw bad(full, "a number of seconds from 1 to 3600") }
+                        workerLimits.cpuSecondsPerFile = UInt64(i)
+                    case "extraction.timeout":
+                        guard let d = sv.double ?? sv.int.map(Double.init), d >= 0.1, d <= 3600 else {
+                            throw bad(full, "a number of seconds from 0.1 to 3600")
+                        }
+                        workerLimits.wallSecondsPerFile = d
                     case "daemon.throttle":
                         guard let t = sv.string, ["low", "normal"].contains(t) else { throw bad(full, "\"low\" or \"normal\"") }
                         throttle = t

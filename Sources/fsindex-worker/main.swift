@@ -1,4 +1,8 @@
+// One sandboxed extraction process. `fsindex` and `fsindexd` start these (see
+// `Isolation.ExtractionWorker`) so that no parser ever runs in the indexer or the watcher.
 import Isolation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-// Interim entry point; replaced by the worker loop.
-print(WorkerLimits().addressSpaceBytes)
+exit(WorkerMain.run(arguments: CommandLine.arguments))

@@ -1,0 +1,271 @@
+import Attributes
+import CSysShims
+import Crawling
+import Extraction
+import FoundationEssentials
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One `fsindex-worker` process, seen from the parent: send a file, get its attributes back or
+/// a `WorkerFailure`. Used by one thread at a time (`WorkerPool` hands them out).
+///
+/// A key design decision: the worker is started lazily and replaced after any failure (and
+/// after `filesPerWorker` files), so a failure costs one file and one process start (about
+/// 30 ms), never the crawl. The wall-clock limit is enforced here with `poll`, and the worker
+/// is killed with SIGKILL: a hung parser answers nothing else.
+public final class ExtractionWorker: @unchecked Sendable {
+    public let limits: WorkerLimits
+    let executable: String
+    let environment: [String: String]
+    private var process: Running?
+    private var filesDone = 0
+    /// Parent-side facts-only extraction for files whose worker failed.
+    private let namesOnly = NamesOnlyExtraction()
+    /// One read buffer for the worker's life (a fresh array per read is slow in debug builds).
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+
+    struct Running {
+        let pid: pid_t
+        let input: Int32     // worker's stdin, written by us
+        let output: Int32    // worker's stdout
+        let errors: Int32    // worker's stderr
+    }
+
+    /// `environment` is added to ours (the tests set `FSINDEX_WORKER_FAULTS` with it).
+    public init(executable: String, limits: WorkerLimits = WorkerLimits(), environment: [String: String] = [:]) {
+        self.executable = executable
+        self.limits = limits
+        self.environment = environment
+    }
+
+    deinit {
+        stop()
+        scratch.deallocate()
+    }
+
+    /// Extracts one file in the worker. Never throws: a failure becomes a result with the
+    /// file's facts, a type from its name, and the failure in `extractionError` and `problems`.
+    public func extract(_ facts: FileFacts, textCap: Int) -> ExtractionResult {
+        switch run(.file, WorkRequest(facts: facts, textCap: textCap).encoded()) {
+        case let .success(text, json, _):
+            do {
+                return try ResultCoding.decode(text: text, json: json)
+            } catch {
+                stop()
+                return failed(facts, .protocolError("undecodable result: \(error)"), stage: nil)
+            }
+        case let .failure(failure, stage):
+            return failed(facts, failure, stage: stage)
+        }
+    }
+
+    /// Runs one of the sandbox self-tests (`Faults.probe`) and returns the worker's answer, or
+    /// the failure that ended it.
+    public func probe(_ what: String) -> Result<String, WorkerFailure> {
+        switch run(.probe, Array(what.utf8)) {
+        case let .success(_, json, _): .success(String(decoding: json, as: UTF8.self))
+        case let .failure(f, _): .failure(f)
+        }
+    }
+
+    /// The pid of the running worker, if one runs (tests kill it to see recovery).
+    public var pid: pid_t? { process?.pid }
+
+    func failed(_ facts: FileFacts, _ failure: WorkerFailure, stage: String?) -> ExtractionResult {
+        let extractor = stage ?? "extraction"
+        var r = namesOnly.extract(facts, extractor: stage, version: ExtractorRegistry.version(of: stage))
+        let error = ExtractionError.worker(extractor: extractor, reason: failure.description)
+        r.problems = [error]
+        r.attributes[.extractionError] = .string(error.description)
+        return r
+    }
+
+    enum Outcome {
+        case success(text: [UInt8]?, json: [UInt8], stage: String?)
+        case failure(WorkerFailure, stage: String?)
+    }
+
+    private func run(_ kind: FrameKind, _ payload: [UInt8]) -> Outcome {
+        if process == nil || filesDone >= limits.filesPerWorker {
+            stop()
+            do throws(WorkerFailure) { process = try spawn() } catch { return .failure(error, stage: nil) }
+            filesDone = 0
+        }
+        guard let p = process else { return .failure(.spawn("no process"), stage: nil) }
+        filesDone += 1
+
+        if !writeAll(p.input, Frame.encode(kind, payload)) {
+            return .failure(finish(p, killed: nil), stage: nil)
+        }
+        var buffer: [UInt8] = []
+        var errText: [UInt8] = []
+        var stage: String?
+        var text: [UInt8]?
+        var received = 0
+        let deadline = ContinuousClock.now + .milliseconds(Int(limits.wallSecondsPerFile * 1000))
+        var outputOpen = true
+        while true {
+            // Complete frames first.
+            while buffer.count >= Frame.headerSize {
+                let (length, kindByte) = Frame.header(buffer[0..<Frame.headerSize])
+                // (frames are few per file: stage, text, result; removing the front is cheap)
+                if length > limits.outputBytes {
+                    return .failure(finish(p, killed: .outputLimit(bytes: limits.outputBytes)), stage: stage)
+                }
+                guard buffer.count >= Frame.headerSize + length else { break }
+                let body = Array(buffer[Frame.headerSize..<Frame.headerSize + length])
+                buffer.removeFirst(Frame.headerSize + length)
+                switch FrameKind(rawValue: kindByte) {
+                case .stage: stage = String(decoding: body, as: UTF8.self)
+                case .text: text = body
+                case .result:
+                    return .success(text: text, json: body, stage: stage)
+                default:
+                    return .failure(finish(p, killed: .protocolError("frame kind \(kindByte)")), stage: stage)
+                }
+            }
+            if received > limits.outputBytes {
+                return .failure(finish(p, killed: .outputLimit(bytes: limits.outputBytes)), stage: stage)
+            }
+            if !outputOpen {
+                return .failure(finish(p, killed: nil, stderr: errText), stage: stage)
+            }
+            let left = deadline - ContinuousClock.now
+            let ms = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+            if ms <= 0 {
+                return .failure(finish(p, killed: .timedOut(seconds: limits.wallSecondsPerFile)), stage: stage)
+            }
+            var fds = [pollfd(fd: p.output, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: p.errors, events: Int16(POLLIN), revents: 0)]
+            let rc = poll(&fds, 2, ms)
+            if rc < 0 {
+                if errno == EINTR { continue }
+                return .failure(finish(p, killed: .protocolError("poll: \(String(cString: strerror(errno)))")), stage: stage)
+            }
+            if fds[1].revents != 0 {
+                let n = readSome(p.errors, into: &errText)
+                if errText.count > 8192 { errText.removeFirst(errText.count - 8192) }
+                if n == 0 { fds[1].revents = 0 }
+            }
+            if fds[0].revents != 0 {
+                let before = buffer.count
+                let n = readSome(p.output, into: &buffer)
+                received += max(0, buffer.count - before)
+                if n <= 0 {
+                    outputOpen = false
+                    _ = readSome(p.errors, into: &errText)
+                }
+            }
+        }
+    }
+
+    /// Reads what is available (at most 256 KiB); returns the count, 0 at the end, -1 on error.
+    private func readSome(_ fd: Int32, into buffer: inout [UInt8]) -> Int {
+        var n = 0
+        repeat {
+            n = read(fd, scratch.baseAddress!, scratch.count)
+        } while n < 0 && errno == EINTR
+        if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n])) }
+        return n
+    }
+
+    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            done += n
+        }
+        return true
+    }
+
+    /// Ends the worker after a failure: kills it if `killed` says why, reaps it, and turns its
+    /// wait status into a failure.
+    private func finish(_ p: Running, killed: WorkerFailure?, stderr: [UInt8] = []) -> WorkerFailure {
+        if killed != nil { kill(p.pid, SIGKILL) }
+        var errText = stderr
+        close(p.input)
+        var status: Int32 = 0
+        while waitpid(p.pid, &status, 0) < 0 && errno == EINTR {}
+        while readSome(p.errors, into: &errText) > 0 && errText.count < 65536 {}
+        close(p.output)
+        close(p.errors)
+        process = nil
+        if let killed { return killed }
+        return WorkerFailure.classify(status: status, stderr: String(decoding: errText, as: UTF8.self), limits: limits)
+    }
+
+    /// Stops the worker, if one runs: closing its input ends it; SIGKILL if it does not go.
+    public func stop() {
+        guard let p = process else { return }
+        process = nil
+        close(p.input)
+        var status: Int32 = 0
+        var reaped = false
+        for _ in 0..<50 {
+            let r = waitpid(p.pid, &status, WNOHANG)
+            if r == p.pid || (r < 0 && errno == ECHILD) { reaped = true; break }
+            usleep(2000)
+        }
+        if !reaped {
+            kill(p.pid, SIGKILL)
+            while waitpid(p.pid, &status, 0) < 0 && errno == EINTR {}
+        }
+        close(p.output)
+        close(p.errors)
+    }
+
+    private func spawn() throws(WorkerFailure) -> Running {
+        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0], errs: [Int32] = [0, 0]
+        guard shim_pipe_cloexec(&toChild) == 0 else { throw .spawn("pipe: \(String(cString: strerror(errno)))") }
+        guard shim_pipe_cloexec(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            throw .spawn("pipe: \(String(cString: strerror(errno)))")
+        }
+        guard shim_pipe_cloexec(&errs) == 0 else {
+            close(toChild[0]); close(toChild[1]); close(fromChild[0]); close(fromChild[1])
+            throw .spawn("pipe: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errs[1], 2)
+        shim_spawn_close_from(&actions, 3)
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attr, &empty)
+        var dflt = sigset_t()
+        sigemptyset(&dflt)
+        sigaddset(&dflt, SIGPIPE)
+        sigaddset(&dflt, SIGXCPU)
+        posix_spawnattr_setsigdefault(&attr, &dflt)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let args = [executable, "--address-space", String(limits.addressSpaceBytes),
+                    "--cpu-seconds", String(limits.cpuSecondsPerFile), "--open-files", String(limits.openFiles)]
+        var env = ProcessInfo.processInfo.environment
+        env["SWIFT_BACKTRACE"] = "enable=no"   // a crash is expected here; no 0.25 s backtrace
+        for (k, v) in environment { env[k] = v }
+        let cargs = args.map { strdup($0) } + [nil]
+        let cenv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { cargs.forEach { free($0) }; cenv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attr, cargs, cenv)
+        close(toChild[0]); close(fromChild[1]); close(errs[1])
+        guard rc == 0 else {
+            close(toChild[1]); close(fromChild[0]); close(errs[0])
+            throw .spawn("\(executable): \(String(cString: strerror(rc)))")
+        }
+        return Running(pid: pid, input: toChild[1], output: fromChild[0], errors: errs[0])
+    }
+}

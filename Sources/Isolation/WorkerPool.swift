@@ -1,0 +1,57 @@
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Workers kept between batches, one per extraction thread at a time. A worker starts on its
+/// first file and ends when the pool is released (its input closes) or after a failure.
+public final class WorkerPool: @unchecked Sendable {
+    public let executable: String
+    public let limits: WorkerLimits
+    public let environment: [String: String]
+    private let free = Mutex<[ExtractionWorker]>([])
+
+    public init(executable: String, limits: WorkerLimits = WorkerLimits(), environment: [String: String] = [:]) {
+        self.executable = executable
+        self.limits = limits
+        self.environment = environment
+    }
+
+    public func take() -> ExtractionWorker {
+        if let w = free.withLock({ $0.popLast() }) { return w }
+        return ExtractionWorker(executable: executable, limits: limits, environment: environment)
+    }
+
+    public func give(_ worker: ExtractionWorker) {
+        free.withLock { $0.append(worker) }
+    }
+
+    /// Stops every idle worker (the daemon calls this when it goes idle, so that no parser
+    /// process lingers while nothing changes).
+    public func stopIdle() {
+        let idle = free.withLock { all -> [ExtractionWorker] in defer { all.removeAll() }; return all }
+        idle.forEach { $0.stop() }
+    }
+}
+
+/// Where `fsindex-worker` is: `$FSINDEX_WORKER` if set, else beside the running executable
+/// (`/proc/self/exe`), which is where SwiftPM builds it and where it is installed.
+public enum WorkerExecutable {
+    public static func locate() throws(WorkerFailure) -> String {
+        if let p = getenv("FSINDEX_WORKER").map({ String(cString: $0) }), !p.isEmpty {
+            guard access(p, X_OK) == 0 else { throw .spawn("FSINDEX_WORKER=\(p) is not an executable file") }
+            return p
+        }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { throw .spawn("cannot read /proc/self/exe: \(String(cString: strerror(errno)))") }
+        let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let candidate = dir + "/fsindex-worker"
+        guard access(candidate, X_OK) == 0 else {
+            throw .spawn("\(candidate) is missing; install fsindex-worker beside \(exe) or set FSINDEX_WORKER to its path")
+        }
+        return candidate
+    }
+}

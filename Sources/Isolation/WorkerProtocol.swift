@@ -1,0 +1,135 @@
+import Attributes
+import Crawling
+import Extraction
+import FoundationEssentials
+import SystemPackage
+
+/// The pipe protocol between a parent and its `fsindex-worker`.
+///
+/// Every message is a frame: a 4-byte little-endian length, one byte of kind, the payload. The
+/// parent sends one `file` frame per file; the worker answers with any number of `stage` frames
+/// (the extractor about to run, so a crash is blamed on it), then `text` (the raw UTF-8 text,
+/// kept out of the JSON because it is by far the largest part) and `result` (the rest of the
+/// `ExtractionResult` as JSON).
+///
+/// A key design decision: the worker trusts the parent, the parent does not trust the worker.
+/// Every frame the parent reads is checked against the output limit before it is buffered, and
+/// anything malformed ends the worker as a failure of that file.
+enum FrameKind: UInt8 {
+    case file = 0x46      // F: parent → worker, `WorkRequest`
+    case stage = 0x53     // S: worker → parent, an extractor's name
+    case text = 0x54      // T: worker → parent, textContent bytes
+    case result = 0x52    // R: worker → parent, JSON `ExtractionResult` without textContent
+    case probe = 0x50     // P: parent → worker, run the sandbox self-test
+    case fault = 0x58     // X: parent → worker, misbehave on purpose (test builds of the parent)
+}
+
+enum Frame {
+    static let headerSize = 5
+
+    static func encode(_ kind: FrameKind, _ payload: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(payload.count + headerSize)
+        let n = UInt32(payload.count)
+        out += [UInt8(n & 0xFF), UInt8((n >> 8) & 0xFF), UInt8((n >> 16) & 0xFF), UInt8(n >> 24), kind.rawValue]
+        out += payload
+        return out
+    }
+
+    /// The payload length and kind of a 5-byte header.
+    static func header(_ b: ArraySlice<UInt8>) -> (length: Int, kind: UInt8) {
+        let i = b.startIndex
+        let n = Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 | Int(b[i + 3]) << 24
+        return (n, b[i + 4])
+    }
+}
+
+/// One file to extract: its facts as the crawl saw them, and the text cap.
+struct WorkRequest: Equatable {
+    var facts: FileFacts
+    var textCap: Int
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter()
+        w.u64(UInt64(textCap))
+        w.bytes(facts.path.bytes)
+        w.bytes(Array(facts.type.rawValue.utf8))
+        w.i64(facts.size)
+        w.u64(UInt64(facts.permissions))
+        w.u64(UInt64(facts.uid))
+        w.u64(UInt64(facts.gid))
+        w.u64(facts.device)
+        w.u64(facts.inode)
+        w.u64(UInt64(facts.linkCount))
+        w.i64(facts.accessNanos)
+        w.i64(facts.modificationNanos)
+        w.i64(facts.changeNanos)
+        w.u64(facts.birthNanos == nil ? 0 : 1)
+        w.i64(facts.birthNanos ?? 0)
+        w.i64(facts.allocatedSize)
+        return w.out
+    }
+
+    init(facts: FileFacts, textCap: Int) {
+        self.facts = facts
+        self.textCap = textCap
+    }
+
+    init?(decoding bytes: [UInt8]) {
+        var r = ByteReader(bytes)
+        guard let cap = r.u64(), let path = r.bytes(), !path.isEmpty, let typeBytes = r.bytes(),
+              let type = FileType(rawValue: String(decoding: typeBytes, as: UTF8.self)),
+              let size = r.i64(), let perm = r.u64(), let uid = r.u64(), let gid = r.u64(), let dev = r.u64(),
+              let ino = r.u64(), let links = r.u64(), let at = r.i64(), let mt = r.i64(), let ct = r.i64(),
+              let hasBirth = r.u64(), let birth = r.i64(), let alloc = r.i64(), r.atEnd
+        else { return nil }
+        textCap = Int(clamping: cap)
+        facts = FileFacts(path: FilePath(bytes: path), type: type, size: size, permissions: UInt32(truncatingIfNeeded: perm),
+                          uid: UInt32(truncatingIfNeeded: uid), gid: UInt32(truncatingIfNeeded: gid), device: dev, inode: ino,
+                          linkCount: UInt32(truncatingIfNeeded: links), accessNanos: at, modificationNanos: mt,
+                          changeNanos: ct, birthNanos: hasBirth == 1 ? birth : nil, allocatedSize: alloc)
+    }
+}
+
+struct ByteWriter {
+    var out: [UInt8] = []
+    mutating func u64(_ v: UInt64) { for i in 0..<8 { out.append(UInt8((v >> (8 * UInt64(i))) & 0xFF)) } }
+    mutating func i64(_ v: Int64) { u64(UInt64(bitPattern: v)) }
+    mutating func bytes(_ b: [UInt8]) { u64(UInt64(b.count)); out += b }
+}
+
+struct ByteReader {
+    let b: [UInt8]
+    var i = 0
+    init(_ b: [UInt8]) { self.b = b }
+    var atEnd: Bool { i == b.count }
+    mutating func u64() -> UInt64? {
+        guard b.count - i >= 8 else { return nil }
+        var v: UInt64 = 0
+        for k in 0..<8 { v |= UInt64(b[i + k]) << (8 * UInt64(k)) }
+        i += 8
+        return v
+    }
+    mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
+    mutating func bytes() -> [UInt8]? {
+        guard let n = u64(), n <= UInt64(b.count - i) else { return nil }
+        defer { i += Int(n) }
+        return Array(b[i..<i + Int(n)])
+    }
+}
+
+/// The result as it crosses the pipe: everything but the text, which travels as raw bytes.
+enum ResultCoding {
+    static func encode(_ r: ExtractionResult) throws -> (text: [UInt8], json: [UInt8]) {
+        var rest = r
+        let text = rest.attributes.textContent.map { Array($0.utf8) } ?? []
+        rest.attributes[.textContent] = nil
+        return (text, Array(try JSONEncoder().encode(rest)))
+    }
+
+    static func decode(text: [UInt8]?, json: [UInt8]) throws -> ExtractionResult {
+        var r = try JSONDecoder().decode(ExtractionResult.self, from: Data(json))
+        if let text, !text.isEmpty { r.attributes.textContent = String(decoding: text, as: UTF8.self) }
+        return r
+    }
+}
