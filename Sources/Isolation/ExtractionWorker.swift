@@ -88,17 +88,22 @@ public final class ExtractionWorker: @unchecked Sendable {
     }
 
     private func run(_ kind: FrameKind, _ payload: [UInt8]) -> Outcome {
-        if process == nil || filesDone >= limits.filesPerWorker {
-            stop()
-            do throws(WorkerFailure) { process = try spawn() } catch { return .failure(error, stage: nil) }
-            filesDone = 0
+        let frame = Frame.encode(kind, payload)
+        var sent: Running?
+        // A worker that died between files (killed from outside, or by the OOM killer) is not
+        // this file's fault: start another and send the file again, once.
+        for _ in 0..<2 {
+            if process == nil || filesDone >= limits.filesPerWorker {
+                stop()
+                do throws(WorkerFailure) { process = try spawn() } catch { return .failure(error, stage: nil) }
+                filesDone = 0
+            }
+            guard let p = process else { return .failure(.spawn("no process"), stage: nil) }
+            if writeAll(p.input, frame) { sent = p; break }
+            _ = finish(p, killed: .protocolError("gone"))
         }
-        guard let p = process else { return .failure(.spawn("no process"), stage: nil) }
+        guard let p = sent else { return .failure(.spawn("the worker ends as soon as it starts"), stage: nil) }
         filesDone += 1
-
-        if !writeAll(p.input, Frame.encode(kind, payload)) {
-            return .failure(finish(p, killed: nil), stage: nil)
-        }
         var buffer: [UInt8] = []
         var errText: [UInt8] = []
         var stage: String?
@@ -221,6 +226,8 @@ public final class ExtractionWorker: @unchecked Sendable {
     }
 
     private func spawn() throws(WorkerFailure) -> Running {
+        // A worker that dies makes our next write fail with EPIPE; it must not kill us.
+        signal(SIGPIPE, SIG_IGN)
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0], errs: [Int32] = [0, 0]
         guard shim_pipe_cloexec(&toChild) == 0 else { throw .spawn("pipe: \(String(cString: strerror(errno)))") }
         guard shim_pipe_cloexec(&fromChild) == 0 else {

@@ -1,0 +1,152 @@
+import Attributes
+import Crawling
+import Extraction
+import SystemPackage
+import Testing
+import TestSupport
+@testable import Isolation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The worker binary SwiftPM built beside the test bundle.
+func workerPath() throws -> String { try WorkerExecutable.locate() }
+
+/// A worker that misbehaves on purpose for `FSINDEX-TEST-FAULT:` files.
+func faultyWorker(_ configure: (inout WorkerLimits) -> Void = { _ in }) throws -> ExtractionWorker {
+    var limits = WorkerLimits()
+    configure(&limits)
+    return ExtractionWorker(executable: try workerPath(), limits: limits, environment: ["FSINDEX_WORKER_FAULTS": "1"])
+}
+
+@Suite("Extraction worker: results, sandbox, limits")
+struct ExtractionWorkerTests {
+    @Test("a worker returns what in-process extraction returns, text included")
+    func sameResult() throws {
+        let path = RealCorpus.file("html/testHTML.html")
+        let facts = try FileFacts.read(path)
+        let worker = ExtractionWorker(executable: try workerPath())
+        let viaWorker = worker.extract(facts, textCap: 1 << 20)
+        let inProcess = try ExtractionContext().extract(facts)
+        #expect(viaWorker.problems.isEmpty)
+        #expect(viaWorker.attributes.title == inProcess.attributes.title)
+        #expect(viaWorker.attributes.textContent == inProcess.attributes.textContent)
+        #expect(viaWorker.attributes.contentType == inProcess.attributes.contentType)
+        #expect(viaWorker.extractor == "html")
+        #expect(viaWorker.extractorVersion == ExtractorRegistry.version(of: "html"))
+        #expect(viaWorker.trace.map(\.name) == ["html"])
+        // The text cap travels with the request.
+        let capped = worker.extract(facts, textCap: 10)
+        #expect((capped.attributes.textContent?.utf8.count ?? 0) <= 10)
+    }
+
+    @Test("non-UTF-8 file names reach the worker byte for byte")
+    func byteNames() throws {
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        let p = try tree.createBytes(name: [0x6E, 0xE9, 0xFF, 0x2E, 0x74, 0x78, 0x74], contents: Array("wombat text".utf8))
+        let r = ExtractionWorker(executable: try workerPath()).extract(try FileFacts.read(p), textCap: 1000)
+        #expect(r.problems.isEmpty)
+        #expect(r.attributes.textContent == "wombat text")
+    }
+
+    @Test("the sandbox refuses writes, sockets and new directories; reads and threads still work")
+    func refusals() throws {
+        let worker = ExtractionWorker(executable: try workerPath())
+        for what in ["write-file", "mkdir", "unlink", "socket"] {
+            let answer = try worker.probe(what).get()
+            #expect(answer.hasPrefix("refused"), "\(what): \(answer)")
+        }
+        #expect(try worker.probe("read-file").get() == "allowed")
+        #expect(try worker.probe("thread").get() == "allowed")
+        #expect(access("/tmp/fsindex-sandbox-probe-dir", F_OK) != 0)
+    }
+
+    @Test("exec and fork kill the worker (SIGSYS)", arguments: ["exec", "fork"])
+    func fatalCalls(what: String) throws {
+        let worker = ExtractionWorker(executable: try workerPath())
+        #expect(throws: WorkerFailure.forbiddenCall) { try worker.probe(what).get() }
+        // The next request gets a new worker.
+        #expect(try worker.probe("read-file").get() == "allowed")
+    }
+
+    /// Each fault, the limit that stops it, and the words of the recorded reason.
+    static let faults: [(kind: String, category: String, words: String)] = [
+        ("crash", "crash", "SIGSEGV"),
+        ("loop", "cpu-limit", "CPU"),
+        ("alloc", "memory-limit", "memory"),
+        ("hang", "timeout", "longer than"),
+        ("flood", "output-limit", "output"),
+        ("exec", "forbidden-call", "SIGSYS"),
+    ]
+
+    @Test("a file that crashes, loops, allocates, hangs, floods or execs costs one worker, not the caller",
+          arguments: faults.map(\.kind))
+    func faultsAreContained(kind: String) throws {
+        let expected = Self.faults.first { $0.kind == kind }!
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        let bad = try tree.create("bad-\(kind).txt", contents: "FSINDEX-TEST-FAULT:\(kind)\n")
+        let good = try tree.create("good.txt", contents: "an ordinary wombat")
+        let worker = try faultyWorker {
+            $0.cpuSecondsPerFile = 1
+            $0.wallSecondsPerFile = 3
+            $0.addressSpaceBytes = 768 << 20
+            $0.outputBytes = 4 << 20
+        }
+        let start = ContinuousClock.now
+        let r = worker.extract(try FileFacts.read(bad), textCap: 1 << 20)
+        #expect(ContinuousClock.now - start < .seconds(15))
+        let error = try #require(r.attributes.string(.extractionError))
+        #expect(error.hasPrefix("fault-test: "), "\(error)")
+        #expect(error.contains(expected.words), "\(error)")
+        guard case .worker(let extractor, _) = try #require(r.problems.first) else {
+            Issue.record("not a worker failure: \(r.problems)")
+            return
+        }
+        #expect(extractor == "fault-test")
+        // What is known without the bytes is kept: the name and the facts.
+        #expect(r.attributes.string(.name) == "bad-\(kind).txt")
+        #expect(r.attributes[.fileSize] != nil)
+        #expect(r.attributes.contentType == "public.plain-text")
+        // The same worker object goes on with the next file.
+        let ok = worker.extract(try FileFacts.read(good), textCap: 1 << 20)
+        #expect(ok.problems.isEmpty)
+        #expect(ok.attributes.textContent == "an ordinary wombat")
+    }
+
+    @Test("without FSINDEX_WORKER_FAULTS a fault file is ordinary text")
+    func faultsNeedTheSwitch() throws {
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        let bad = try tree.create("bad.txt", contents: "FSINDEX-TEST-FAULT:crash\n")
+        let r = ExtractionWorker(executable: try workerPath()).extract(try FileFacts.read(bad), textCap: 1000)
+        #expect(r.problems.isEmpty)
+        #expect(r.attributes.textContent?.contains("FSINDEX-TEST-FAULT") == true)
+    }
+
+    @Test("a worker killed between files is replaced without blaming the next file")
+    func killedBetweenFiles() throws {
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        let a = try tree.create("a.txt", contents: "first")
+        let b = try tree.create("b.txt", contents: "second")
+        let worker = ExtractionWorker(executable: try workerPath())
+        #expect(worker.extract(try FileFacts.read(a), textCap: 100).problems.isEmpty)
+        let pid = try #require(worker.pid)
+        kill(pid, SIGKILL)
+        usleep(50_000)
+        let r = worker.extract(try FileFacts.read(b), textCap: 100)
+        #expect(r.problems.isEmpty)
+        #expect(r.attributes.textContent == "second")
+        #expect(worker.pid != pid)
+    }
+
+    @Test("the protocol round-trips every fact of a request")
+    func requestCoding() throws {
+        let facts = try FileFacts.read(RealCorpus.file("html/testHTML.html"))
+        let request = WorkRequest(facts: facts, textCap: 12345)
+        #expect(WorkRequest(decoding: request.encoded()) == request)
+        #expect(WorkRequest(decoding: Array(request.encoded().dropLast())) == nil)
+    }
+}
