@@ -104,7 +104,7 @@ let package = Package(
         ], swiftSettings: strict),
 
         .executableTarget(name: "fsindex", dependencies: [
-            "CommandSupport", "Attributes", "Controlling", "Crawling", "Extraction", "Indexing", "Querying", "Updating",
+            "CommandSupport", "Attributes", "Controlling", "Crawling", "Extraction", "Isolation", "Indexing", "Querying", "Updating",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),

@@ -124,8 +124,10 @@ public final class ExtractionContext {
     }
 
     public func extract(_ facts: FileFacts) -> ExtractionResult {
+        let fsStart = ContinuousClock.now
         var attributes = ExtractorRegistry.fileSystem.attributes(of: facts, names: &names)
         var problems: [ExtractionError] = []
+        var trace = [ExtractorRun(name: ExtractorRegistry.fileSystem.name, seconds: Self.seconds(since: fsStart), keys: attributes.keys)]
 
         guard facts.type == .regular else {
             let detection = TypeDetector.nonRegular(facts.type)
@@ -136,6 +138,7 @@ public final class ExtractionContext {
             return ExtractionResult(attributes: attributes, problems: [], extractorVersion: ExtractorRegistry.version(of: nil))
         }
 
+        let typeStart = ContinuousClock.now
         let name = facts.path.lastComponent.map(FilePathBytes.of) ?? facts.pathBytes
         let limit = options.textCap + 1
         var bytes: [UInt8] = []
@@ -157,6 +160,8 @@ public final class ExtractionContext {
         }
         let detection = detector.detect(name: name, magic: sniffed, isEmpty: readable ? bytes.isEmpty : facts.size == 0)
         Self.record(detection, in: &attributes)
+        trace.append(ExtractorRun(name: "type", seconds: Self.seconds(since: typeStart),
+                                  keys: [.contentType, .contentTypeTree, .mimeType, .kind]))
 
         var input = ExtractionInput(facts: facts, bytes: bytes, isComplete: atEnd && bytes.count <= options.textCap,
                                     detection: detection, magicCharset: sniffed?.charset, textCap: options.textCap)
@@ -170,10 +175,8 @@ public final class ExtractionContext {
             input.bytes = bytes
             input.isComplete = atEnd && bytes.count <= options.textCap
         }
-        file = nil   // closes
 
         var children: [ChildItem] = []
-        var trace: [ExtractorRun] = []
         if let extractor {
             let before = Set(attributes.keys)
             let start = ContinuousClock.now

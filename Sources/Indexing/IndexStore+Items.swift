@@ -55,6 +55,17 @@ public struct IndexStatus: Sendable {
     public var kinds: [(kind: String, count: Int)]
     public var databaseBytes: Int64
     public var clientState: [UInt8]?
+    /// Items whose extraction failed, counted per extractor (`fsindex failures` lists them).
+    public var failures: [(extractor: String, count: Int)] = []
+}
+
+/// One item whose content could not be extracted, as `fsindex failures` shows it.
+public struct ExtractionFailureRecord: Sendable, Hashable {
+    public var identifier: ItemIdentifier
+    /// The extractor that failed (`pdf`, `mail`, ...), or nil when the file could not be read at all.
+    public var extractor: String?
+    public var error: String
+    public var indexedAt: Date
 }
 
 extension IndexStore {
@@ -103,13 +114,30 @@ extension IndexStore {
                 """).map { (kind: $0["kind"] as String, count: $0["n"] as Int) }
             return (count, kinds)
         }
+        let failures = try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT coalesce(extractor, '(none)') AS e, count(*) AS n FROM items WHERE error IS NOT NULL GROUP BY 1 ORDER BY n DESC, e
+                """).map { (extractor: $0["e"] as String, count: $0["n"] as Int) }
+        }
         var bytes: Int64 = 0
         for suffix in ["", "-wal", "-shm"] {
             var st = stat()
             if (location.databasePath.string + suffix).withCString({ stat($0, &st) }) == 0 { bytes += Int64(st.st_size) }
         }
         return IndexStatus(location: location, itemCount: count, domains: domains, kinds: kinds,
-                           databaseBytes: bytes, clientState: try fetchLastClientState())
+                           databaseBytes: bytes, clientState: try fetchLastClientState(), failures: failures)
+    }
+
+    /// The items whose extraction failed, most recent first.
+    public func extractionFailures(limit: Int = 100_000) throws(IndexError) -> [ExtractionFailureRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT path, extractor, error, indexed_at FROM items WHERE error IS NOT NULL ORDER BY indexed_at DESC, path LIMIT ?
+                """, arguments: [limit]).map {
+                ExtractionFailureRecord(identifier: ItemIdentifier(bytes: Array($0["path"] as Data)), extractor: $0["extractor"],
+                                        error: $0["error"], indexedAt: Date(timeIntervalSince1970: $0["indexed_at"]))
+            }
+        }
     }
 
     /// Total number of items (expired ones included until purged).

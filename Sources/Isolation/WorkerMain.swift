@@ -60,7 +60,8 @@ public enum WorkerMain {
                 }
                 Sandbox.armCPULimit(secondsPerFile: limits.cpuSecondsPerFile)
                 if faults, let kind = Faults.kind(of: request.facts) {
-                    send(.stage, Array("fault-test".utf8))
+                    // As if the parser of the file's type had the bug (fault files are text).
+                    send(.stage, Array(PlainTextExtractor().name.utf8))
                     Faults.misbehave(kind)
                 }
                 let result = context.extract(request.facts, textCap: request.textCap)

@@ -117,17 +117,25 @@ struct FSFind: AsyncParsableCommand {
             let results = try engine.run(spec)
             var printed = 0
             let keys = attr.map { AttributeKey($0) }
+            var printedFiles = Set<[UInt8]>()
             for r in results {
                 if let limit, printed >= limit { break }
+                // An item inside a file (a message of an mbox) is `file NUL key`: paths print the
+                // file once; JSON gives each item, with its key.
+                let parts = r.identifier.bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+                let file = Array(parts[0])
                 // Never print a file that is gone (the index may lag behind the disk).
-                guard exists(r.identifier.bytes) else { continue }
-                printed += 1
+                guard exists(file) else { continue }
                 if json {
+                    printed += 1
                     var chosen = AttributeSet()
                     for k in keys { chosen[k] = r.attributes[k] }
-                    out.write(JSONLine.render(path: r.identifier.bytes, attributes: chosen) + "\n")
+                    if parts.count > 1 { chosen["item"] = .string(String(decoding: parts[1], as: UTF8.self)) }
+                    out.write(JSONLine.render(path: file, attributes: chosen) + "\n")
                 } else {
-                    out.writePath(r.identifier.bytes)
+                    guard printedFiles.insert(file).inserted else { continue }
+                    printed += 1
+                    out.writePath(file)
                     out.writeBytes([nul ? 0 : 0x0A])
                 }
             }

@@ -14,6 +14,8 @@ final class CrawlFixture: @unchecked Sendable {
     let tree: TemporaryTree
     let store: IndexStore
     var settings = Settings()
+    /// nil: sandboxed workers, as `fsindex` uses.
+    var extraction: ExtractionMode?
     private let lock = NSLock()
     private var _problems: [CrawlProblem] = []
     var problems: [CrawlProblem] { lock.withLock { _problems } }
@@ -28,7 +30,8 @@ final class CrawlFixture: @unchecked Sendable {
 
     func crawl(afterWalk: (@Sendable () -> Void)? = nil) throws -> CrawlReport {
         let updater = IndexUpdater(store: store, settings: settings, progress: nil,
-                                   problem: { [self] p in lock.withLock { _problems.append(p) } }, afterWalk: afterWalk)
+                                   problem: { [self] p in lock.withLock { _problems.append(p) } }, afterWalk: afterWalk,
+                                   extraction: extraction)
         return try updater.crawl(roots: try IndexUpdater.resolveRoots([root.string]))
     }
 

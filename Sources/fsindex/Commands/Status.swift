@@ -36,6 +36,7 @@ extension FSIndexCommand {
                 }
                 struct Body: Encodable {
                     var index: String, items: Int, bytes: Int64, roots: [Root], kinds: [String: Int], clientState: String?
+                    var failures: [String: Int]
                     var daemon: DaemonStatus?
                 }
                 let body = Body(
@@ -45,7 +46,8 @@ extension FSIndexCommand {
                              lastCrawlFinished: $0.lastCrawlFinished.map(AttributeValue.iso8601), lastCrawlProblems: $0.lastCrawlProblems)
                     },
                     kinds: Dictionary(status.kinds.map { ($0.kind, $0.count) }, uniquingKeysWith: +),
-                    clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) }, daemon: daemon)
+                    clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) },
+                    failures: Dictionary(status.failures.map { ($0.extractor, $0.count) }, uniquingKeysWith: +), daemon: daemon)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
@@ -72,6 +74,11 @@ extension FSIndexCommand {
                         line += ", crawl interrupted or running; `fsindex index` resumes it"
                     }
                     out.write(line + "\n")
+                }
+                let failed = status.failures.reduce(0) { $0 + $1.count }
+                if failed > 0 {
+                    out.write("failures: \(failed) items whose content could not be extracted (`fsindex failures` lists them)\n")
+                    for f in status.failures { out.write("  \(String(f.count).leftPadded(8))  \(f.extractor)\n") }
                 }
                 out.write("kinds:\n")
                 for k in status.kinds.prefix(30) { out.write("  \(String(k.count).leftPadded(8))  \(k.kind)\n") }

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Attributes
+import CommandSupport
+import FoundationEssentials
+import Indexing
+
+extension FSIndexCommand {
+    struct Failures: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the files whose content could not be extracted, and why.",
+            discussion: """
+                Each line is PATH, a tab, and the reason: the extractor, then what happened (malformed, \
+                encrypted, crashed with a signal, a time, CPU, memory or output limit). These files keep \
+                their names and file-system attributes and are searchable by them; they are tried again \
+                when they change or when their extractor's version rises.
+                Exit status: 0 listed (also when there are none), 2 error.
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Flag(name: .long, help: "One JSON object per line: path, extractor, error, indexed.")
+        var json = false
+
+        @Option(name: .long, help: "Show only failures of this extractor (pdf, mail, ...).")
+        var extractor: String?
+
+        func run() throws {
+            let location = IndexLocation.resolve(explicit: store.indexDir)
+            let failures: [ExtractionFailureRecord]
+            do {
+                failures = try IndexStore(location: location, readOnly: true).extractionFailures()
+            } catch {
+                Output.error("fsindex", error.description)
+                throw ExitCode(2)
+            }
+            let out = Output.standardOutput
+            for f in failures where extractor == nil || f.extractor == extractor {
+                let path = f.identifier.bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+                let file = Array(path[0])
+                let inside = path.count > 1 ? String(decoding: path[1], as: UTF8.self) : nil
+                if json {
+                    var a = AttributeSet()
+                    a[.extractor] = f.extractor.map(AttributeValue.string)
+                    a[.extractionError] = .string(f.error)
+                    a["indexed"] = .date(f.indexedAt)
+                    if let inside { a["item"] = .string(inside) }
+                    out.write(JSONLine.render(path: file, attributes: a) + "\n")
+                } else {
+                    var shown = ByteString.escaped(file, escapeControls: out.isTerminal)
+                    if let inside { shown += " (\(inside))" }
+                    out.write(shown + "\t" + String(f.error.map { $0 == "\n" ? " " : $0 }) + "\n")
+                }
+            }
+            out.flush()
+        }
+    }
+}
