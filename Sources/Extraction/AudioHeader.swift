@@ -165,7 +165,7 @@ struct AudioHeader {
         if id.starts(with: Array("OpusHead".utf8)), id.count >= 19 {
             container = .oggOpus
             channels = Int(id[9]); preSkip = Int(le16(id, 10)); rate = 48_000
-            sampleRate = Int(le32(id, 12)) > 0 ? Int(le32(id, 12)) : 48_000
+            sampleRate = 48_000   // Opus always decodes at 48 kHz; the header's "input rate" is informational
             if packets.count > 1, packets[1].starts(with: Array("OpusTags".utf8)) { readComments(packets[1], from: 8) }
         } else if id.starts(with: [1] + Array("vorbis".utf8)), id.count >= 30 {
             container = .oggVorbis

@@ -81,10 +81,25 @@ public struct AudioExtractor: Extractor {
 
         let readable = opened || header.container == .wav || header.container == .oggOpus
         guard readable, duration != nil || tags.sampleRate != nil || header.sampleRate != nil else {
-            let kind = input.contentTypeTree.first.map { "\($0.rawValue)" } ?? "audio"
-            throw .malformed(extractor: name, reason: opened
-                ? "truncated or damaged: no audio stream found in this \(kind) file"
-                : "not a readable \(kind) file (unknown or damaged header)")
+            let kind = Self.kind(header.container) ?? input.contentType.rawValue
+            let tagged = tags.title != nil || tags.artist != nil || tags.album != nil
+            throw .malformed(extractor: name, reason: tagged
+                ? "truncated or damaged: its tags are readable but no \(kind) audio stream was found"
+                : "not a readable \(kind) file: no tags and no audio stream found")
+        }
+    }
+
+    /// A name for error messages.
+    static func kind(_ container: AudioHeader.Container) -> String? {
+        switch container {
+        case .mpeg: "MP3"
+        case .flac: "FLAC"
+        case .oggVorbis: "Ogg Vorbis"
+        case .oggOpus: "Ogg Opus"
+        case .mp4: "MPEG-4 audio"
+        case .wav: "WAV"
+        case .asf: "WMA"
+        case .oggOther, .unknown: nil
         }
     }
 

@@ -1,0 +1,137 @@
+import Attributes
+import Crawling
+@testable import Extraction
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("AudioExtractor")
+struct AudioExtractorTests {
+    /// What mutagen 1.48 (and a look at the bytes) shows for each real file.
+    struct Expected: Sendable, CustomStringConvertible {
+        var file: String
+        var type: ContentType
+        var title: String?
+        var artist: String?
+        var album: String?
+        var track: Int64?
+        var year: Int?
+        var duration: Double
+        var sampleRate: Int64
+        var channels: Int64
+        var description: String { file }
+    }
+
+    static let files: [Expected] = [
+        .init(file: "audio/testMP3id3v1.mp3", type: "public.mp3", title: "Test Title", artist: "Test Artist",
+              album: "Test Album", track: 1, year: 2008, duration: 2.4555, sampleRate: 44100, channels: 1),
+        .init(file: "audio/testMP3id3v2.mp3", type: "public.mp3", title: "Test Title", artist: "Test Artist",
+              album: "Test Album", track: 1, year: 2008, duration: 2.4555, sampleRate: 44100, channels: 1),
+        .init(file: "audio/testMP3id3v24.mp3", type: "public.mp3", title: "Test Title", artist: "Test Artist",
+              album: "Test Album", track: 3, year: 2008, duration: 2.4555, sampleRate: 44100, channels: 1),
+        .init(file: "audio/testMP3i18n.mp3", type: "public.mp3", title: "Une chason en Français", artist: "Test Artist ⑨①",
+              album: "Test Album ①⑨", track: 1, year: 2008, duration: 2.4555, sampleRate: 44100, channels: 1),
+        .init(file: "audio/testMP3noid3.mp3", type: "public.mp3", title: nil, artist: nil, album: nil, track: nil, year: nil,
+              duration: 2.4555, sampleRate: 44100, channels: 1),
+        .init(file: "audio/testFLAC.flac", type: "org.xiph.flac", title: "Test Title", artist: "Test Artist",
+              album: "Test Album", track: 1, year: 2010, duration: 0.021769, sampleRate: 44100, channels: 2),
+        .init(file: "audio/testVORBIS.ogg", type: "org.xiph.ogg-vorbis", title: "Test Title", artist: "Test Artist",
+              album: "Test Album", track: 1, year: 2010, duration: 0.021769, sampleRate: 44100, channels: 2),
+        .init(file: "audio/testOPUS.opus", type: "org.xiph.opus", title: "Test Title", artist: "Test Artist",
+              album: nil, track: nil, year: nil, duration: 0.021771, sampleRate: 48000, channels: 2),
+        .init(file: "audio/testMP4.m4a", type: "com.apple.m4a-audio", title: "Test Title", artist: "Test Artist",
+              album: "Test Album", track: 1, year: 2008, duration: 0.069660, sampleRate: 44100, channels: 2),
+        .init(file: "audio/testWAV.wav", type: "com.microsoft.waveform-audio", title: nil, artist: nil, album: nil,
+              track: nil, year: nil, duration: 0.021769, sampleRate: 44100, channels: 2),
+    ]
+
+    @Test("tags and stream properties of each real file", arguments: files)
+    func realFiles(_ e: Expected) throws {
+        let r = try extractReal(e.file)
+        let a = r.attributes
+        #expect(r.extractor == "audio")
+        #expect(a.contentType == e.type)
+        #expect(a.contentTypeTree.contains(.audio))
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        #expect(a.title == e.title)
+        #expect(a.string(.artist) == e.artist)
+        #expect(a.strings(.authors) == (e.artist.map { [$0] } ?? []))
+        #expect(a.string(.album) == e.album)
+        #expect(a.integer(.audioTrackNumber) == e.track)
+        let year = e.year.map { y in Date(timeIntervalSince1970: Double(PhotoMetadata.daysFromCivil(y, 1, 1) * 86_400)) }
+        #expect(a.date(.recordingDate) == year)
+        #expect(near(doubleValue(a, .duration), e.duration, e.duration * 0.01), "\(String(describing: a[.duration]))")
+        #expect(a.integer(.audioSampleRate) == e.sampleRate)
+        #expect(a.integer(.audioChannelCount) == e.channels)
+        #expect((a.integer(.audioBitRate) ?? 0) > 0)
+    }
+
+    @Test("genre, bit rate and the recording year as a date")
+    func details() throws {
+        let mp3 = try extractReal("audio/testMP3id3v2.mp3").attributes
+        #expect(mp3.string(.genre) == "Rock")
+        #expect(mp3.integer(.audioBitRate) == 128_000)
+        #expect(mp3.date(.recordingDate) == Date(timeIntervalSince1970: 1_199_145_600))   // 2008-01-01 UTC
+        let flac = try extractReal("audio/testFLAC.flac").attributes
+        #expect(flac.string(.genre) == "Test Genre")
+        #expect(flac.date(.recordingDate) == Date(timeIntervalSince1970: 1_262_304_000))  // 2010-01-01 UTC
+        let wav = try extractReal("audio/testWAV.wav").attributes
+        #expect(wav.integer(.audioBitRate) == 1_411_200)
+    }
+
+    @Test("a truncated MP3 (the corpus's own): its ID3 tag, and a problem for the missing audio")
+    func truncatedMP3() throws {
+        let r = try extractReal("audio/testMP3truncated.mp3")
+        #expect(r.extractor == "audio")
+        #expect(r.attributes.title == "Girl you have no faith in medicine")
+        #expect(r.attributes.string(.artist) == "The White Stripes")
+        #expect(r.attributes.string(.album) == "Elephant")
+        #expect(r.attributes.integer(.audioTrackNumber) == 13)
+        #expect(r.problems.contains { "\($0)".hasPrefix("audio: truncated") }, "\(r.problems)")
+    }
+
+    @Test("the first half of each real file: a clear problem or partial attributes, never a crash",
+          arguments: files.map(\.file))
+    func truncated(_ file: String) throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file(file).string))
+        let tree = try TemporaryTree()
+        let name = String(file.split(separator: "/").last!)
+        let r = try extract(try tree.create(name, bytes: Array(whole.prefix(whole.count / 2))))
+        #expect(r.extractor == "audio")
+        let flagged = r.problems.contains { "\($0)".hasPrefix("audio: ") }
+        #expect(flagged || r.attributes.integer(.audioSampleRate) != nil, "\(r.problems)")
+    }
+
+    @Test("a file named .mp3 that is not audio gets a clear problem")
+    func notAudio() throws {
+        let tree = try TemporaryTree()
+        let noise = (0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7919 + 13) }
+        let r = try extract(try tree.create("noise.mp3", bytes: noise))
+        if r.extractor == "audio" {
+            #expect(r.problems.contains { "\($0)".contains("not a readable") }, "\(r.problems) \(r.attributes)")
+            #expect(r.attributes[.duration] == nil)
+        }
+        let empty = try extract(try tree.create("short.flac", bytes: Array("fLaC".utf8)))
+        #expect(empty.extractor == nil || !empty.problems.isEmpty)
+    }
+
+    @Test("Ogg pages, Vorbis comments and RIFF chunks are read within bounds")
+    func hostileHeaders() {
+        let inputs: [[UInt8]] = [
+            Array("OggS".utf8) + [0, 2] + [UInt8](repeating: 0xFF, count: 21),                // lacing past the end
+            Array("RIFF".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + Array("WAVEfmt ".utf8) + [0xFF, 0xFF, 0xFF, 0x7F],
+            Array("fLaC".utf8) + [0, 0, 0, 34] + [UInt8](repeating: 0, count: 34),            // sample rate 0
+            [0, 0, 0, 1] + Array("ftyp".utf8) + [UInt8](repeating: 0xFF, count: 8),
+            Array("ID3".utf8) + [4, 0, 0, 0x7F, 0x7F, 0x7F, 0x7F],
+        ]
+        for bytes in inputs {
+            let h = AudioHeader(MediaSource(head: bytes, size: bytes.count, file: nil))
+            #expect(h.duration == nil)
+        }
+        var header = AudioHeader(MediaSource(head: [], size: 0, file: nil))
+        // Vendor length and a comment length that overrun the packet.
+        header.readComments(Array("OpusTags".utf8) + [3, 0, 0, 0] + Array("abc".utf8) + [2, 0, 0, 0] + [6, 0, 0, 0] + Array("TITLE=x".utf8)
+                            + [0xFF, 0xFF, 0xFF, 0x7F], from: 8)
+        #expect(header.tags["TITLE"] == nil)   // "TITLE=x" is 7 bytes, not 6: cut to "TITLE="
+    }
+}
