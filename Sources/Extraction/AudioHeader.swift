@@ -59,6 +59,7 @@ struct AudioHeader {
                 container = .mpeg
                 let v1 = s.size >= 128 && s.bytes(s.size - 128, 3) == Array("TAG".utf8)
                 mpegAudioBytes = max(0, s.size - tagEnd - (v1 ? 128 : 0))
+                if tagEnd > 10 { readID3(s.bytes(0, min(tagEnd, 1 << 20))) }
             }
         }
     }
@@ -76,6 +77,81 @@ struct AudioHeader {
         sampleRate = rate
         channels = ch
         if total > 0 { duration = Double(total) / Double(rate) }
+        // The other metadata blocks: VORBIS_COMMENT (type 4) holds the tags.
+        var pos = start
+        for _ in 0..<64 {
+            let block = s.bytes(pos, 4)
+            guard block.count == 4 else { return }
+            let length = Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
+            if block[0] & 0x7F == 4 { readComments(s.bytes(pos + 4, min(length, 1 << 20)), from: 0) }
+            if block[0] & 0x80 != 0 { return }   // the last block
+            pos += 4 + length
+        }
+    }
+
+    // MARK: ID3v2
+
+    /// The composer frame (TCOM, or TCM in ID3v2.2) of an ID3v2 tag, which TagLib's C API does
+    /// not expose. `tag` starts with the 10-byte tag header.
+    mutating func readID3(_ tag: [UInt8]) {
+        guard tag.count > 10 else { return }
+        let version = tag[3], flags = tag[5]
+        var d = Array(tag[10...])
+        if flags & 0x80 != 0, version < 4 {   // whole-tag unsynchronisation: FF 00 → FF
+            var out: [UInt8] = []
+            out.reserveCapacity(d.count)
+            var i = 0
+            while i < d.count { out.append(d[i]); i += d[i] == 0xFF && i + 1 < d.count && d[i + 1] == 0 ? 2 : 1 }
+            d = out
+        }
+        var pos = 0
+        if flags & 0x40 != 0, version >= 3, d.count >= 4 {   // extended header
+            let size = version == 3 ? Int(be32(d, 0)) + 4 : d[0..<4].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
+            pos = size
+        }
+        let idLength = version == 2 ? 3 : 4, headerLength = version == 2 ? 6 : 10
+        for _ in 0..<Self.maxBlocks {
+            guard pos >= 0, pos + headerLength <= d.count, d[pos] != 0 else { return }
+            let id = String(decoding: d[pos..<(pos + idLength)], as: UTF8.self)
+            let size: Int
+            switch version {
+            case 2: size = Int(d[pos + 3]) << 16 | Int(d[pos + 4]) << 8 | Int(d[pos + 5])
+            case 3: size = Int(be32(d, pos + 4))
+            default: size = d[(pos + 4)..<(pos + 8)].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
+            }
+            let body = pos + headerLength
+            guard size > 0, body + size <= d.count else { return }
+            if id == "TCOM" || id == "TCM", tags["COMPOSER"] == nil, let text = Self.id3Text(d[body..<(body + size)]) {
+                tags["COMPOSER"] = text
+            }
+            pos = body + size
+        }
+    }
+
+    /// An ID3v2 text frame: an encoding byte (Latin-1, UTF-16 with BOM, UTF-16BE, UTF-8), then
+    /// NUL-separated values, joined here with ", ".
+    static func id3Text(_ frame: ArraySlice<UInt8>) -> String? {
+        guard let encoding = frame.first else { return nil }
+        let raw = frame.dropFirst()
+        let text: String
+        switch encoding {
+        case 0: text = String(String.UnicodeScalarView(raw.map { Unicode.Scalar($0) }))
+        case 1, 2:
+            var units: [UInt16] = []
+            var bigEndian = encoding == 2
+            var i = raw.startIndex
+            while i + 1 < raw.endIndex {
+                let (a, b) = (raw[i], raw[i + 1])
+                i += 2
+                if a == 0xFF, b == 0xFE { bigEndian = false; continue }
+                if a == 0xFE, b == 0xFF { bigEndian = true; continue }
+                units.append(bigEndian ? UInt16(a) << 8 | UInt16(b) : UInt16(b) << 8 | UInt16(a))
+            }
+            text = String(decoding: units, as: UTF16.self)
+        default: text = String(decoding: raw, as: UTF8.self)
+        }
+        let values = text.split(separator: "\u{0}").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+        return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
     // MARK: WAV
@@ -218,6 +294,11 @@ struct AudioHeader {
     // MARK: MP4
 
     mutating func parseMP4(_ s: MediaSource) {
+        // A linear walk that steps into the containers on the way to mvhd and the iTunes tags
+        // (moov/udta/meta/ilst/©wrt/data); children lie inside their parent, so stepping over a
+        // box lands on its next sibling or its parent's.
+        let containers: Set<String> = ["moov", "udta", "meta", "ilst"]
+        let composer: [UInt8] = [0xA9, 0x77, 0x72, 0x74]   // ©wrt
         var pos = 0
         for _ in 0..<Self.maxBlocks {
             let h = s.bytes(pos, 16)
@@ -226,17 +307,25 @@ struct AudioHeader {
             if size == 1, h.count == 16 { size = Int(clamping: be64(h, 8)); header = 16 } else if size == 0 { size = s.size - pos }
             guard size >= header else { return }
             let type = String(decoding: h[4..<8], as: UTF8.self)
-            if type == "moov" {
-                pos += header   // descend
+            if containers.contains(type) {
+                pos += header + (type == "meta" ? 4 : 0)   // meta is a full box
                 continue
             }
             if type == "mvhd" {
                 let d = s.bytes(pos + header, 32)
-                guard d.count >= 20 else { return }
-                let (scale, length) = d[0] == 1 && d.count == 32 ? (be32(d, 20), be64(d, 24)) : (be32(d, 12), UInt64(be32(d, 16)))
-                if scale > 0, length > 0, length < UInt64.max / 2 { duration = Double(length) / Double(scale) }
-                return
+                if d.count >= 20 {
+                    let (scale, length) = d[0] == 1 && d.count == 32 ? (be32(d, 20), be64(d, 24)) : (be32(d, 12), UInt64(be32(d, 16)))
+                    if scale > 0, length > 0, length < UInt64.max / 2 { duration = Double(length) / Double(scale) }
+                }
+            } else if Array(h[4..<8]) == composer {
+                // data box: size, "data", type, locale, UTF-8 text
+                let d = s.bytes(pos + header, min(size - header, 1 << 16))
+                if d.count > 16, Array(d[4..<8]) == Array("data".utf8) {
+                    let text = String(decoding: d[16..<min(d.count, max(16, Int(be32(d, 0))))], as: UTF8.self).trimmingSpaces()
+                    if !text.isEmpty { tags["COMPOSER"] = text }
+                }
             }
+            guard size <= s.size - pos else { return }
             pos += size
         }
     }

@@ -79,6 +79,53 @@ struct AudioExtractorTests {
         #expect(wav.integer(.audioBitRate) == 1_411_200)
     }
 
+    @Test("composer: MP4 ©wrt, ID3v2.3/2.4 TCOM and a FLAC Vorbis comment (TagLib's C API has none)")
+    func composer() throws {
+        #expect(try extractReal("audio/testMP4.m4a").attributes.string(.composer) == "Test Composer")
+
+        let mp3 = try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("audio/testMP3noid3.mp3").string))
+        func id3(version: UInt8, frames: [UInt8]) -> [UInt8] {
+            let n = frames.count
+            return Array("ID3".utf8) + [version, 0, 0] + [UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)] + frames
+        }
+        func frame(_ id: String, _ body: [UInt8], syncsafe: Bool) -> [UInt8] {
+            let n = body.count
+            let size = syncsafe ? [UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)]
+                : [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+            return Array(id.utf8) + size + [0, 0] + body
+        }
+        let utf16: [UInt8] = [1, 0xFF, 0xFE] + "Erik Satie".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } + [0, 0]
+        let v23 = id3(version: 3, frames: frame("TIT2", [0] + Array("Gymnopedie".utf8), syncsafe: false)
+                      + frame("TCOM", utf16, syncsafe: false))
+        let v24 = id3(version: 4, frames: frame("TCOM", [3] + Array("Éric Satie".utf8), syncsafe: true))
+        let tree = try TemporaryTree()
+        let a = try extract(try tree.create("v23.mp3", bytes: v23 + Array(mp3))).attributes
+        #expect(a.title == "Gymnopedie")
+        #expect(a.string(.composer) == "Erik Satie")
+        let b = try extract(try tree.create("v24.mp3", bytes: v24 + Array(mp3))).attributes
+        #expect(b.string(.composer) == "Éric Satie")
+        #expect(near(doubleValue(b, .duration), 2.4555, 0.03))
+
+        // The real FLAC's STREAMINFO, then a VORBIS_COMMENT block of our own, then its frames.
+        let flac = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("audio/testFLAC.flac").string)))
+        var pos = 4
+        while true {
+            let last = flac[pos] & 0x80 != 0
+            pos += 4 + (Int(flac[pos + 1]) << 16 | Int(flac[pos + 2]) << 8 | Int(flac[pos + 3]))
+            if last { break }
+        }
+        func le(_ n: Int) -> [UInt8] { [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)] }
+        let fields = ["TITLE=Vexations", "COMPOSER=Erik Satie"].map { le($0.utf8.count) + Array($0.utf8) }
+        let comment = le(3) + Array("fsi".utf8) + le(fields.count) + fields.flatMap { $0 }
+        let streamInfo = [flac[4] & 0x7F] + flac[5..<42]
+        let rebuilt = Array("fLaC".utf8) + streamInfo + [0x84, 0, UInt8(comment.count >> 8), UInt8(comment.count & 0xFF)] + comment
+            + flac[pos...]
+        let c = try extract(try tree.create("satie.flac", bytes: rebuilt)).attributes
+        #expect(c.string(.composer) == "Erik Satie")
+        #expect(c.title == "Vexations")
+        #expect(c.integer(.audioSampleRate) == 44100)
+    }
+
     @Test("a truncated MP3 (the corpus's own): its ID3 tag, and a problem for the missing audio")
     func truncatedMP3() throws {
         let r = try extractReal("audio/testMP3truncated.mp3")

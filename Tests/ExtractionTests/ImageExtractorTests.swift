@@ -132,6 +132,26 @@ struct ImageExtractorTests {
         #expect(b.strings(.authors) == ["Ada Lovelace"])   // only IPTC has one
     }
 
+    @Test("a WebP whose XMP chunk lies past the first MiB is read through the open file")
+    func farMetadata() throws {
+        var webp = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("images/testWEBP.webp").string)))
+        func le(_ n: Int) -> [UInt8] { [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)] }
+        let packet = Array("""
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator><rdf:Seq>
+            <rdf:li>Ada</rdf:li><rdf:li>Grace</rdf:li></rdf:Seq></dc:creator></rdf:Description></rdf:RDF></x:xmpmeta>
+            """.utf8)
+        let junk = 3 << 20
+        webp += Array("JUNK".utf8) + le(junk) + [UInt8](repeating: 0x20, count: junk)
+        webp += Array("XMP ".utf8) + le(packet.count) + packet + (packet.count % 2 == 1 ? [0] : [])
+        webp.replaceSubrange(4..<8, with: le(webp.count - 8))
+        let tree = try TemporaryTree()
+        let r = try extract(try tree.create("far.webp", bytes: webp))
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        #expect(r.attributes.integer(.pixelWidth) == 150)
+        #expect(r.attributes.strings(.authors) == ["Ada", "Grace"])
+    }
+
     @Test("a JPEG with a corrupt EXIF block keeps its size and says what is wrong")
     func corruptEXIF() throws {
         let plain = try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("images/testJPEG.jpg").string))
