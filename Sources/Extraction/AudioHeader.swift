@@ -30,6 +30,22 @@ struct AudioHeader {
 
     static let maxBlocks = 4096
 
+    /// The container the first bytes show, without parsing further.
+    static func sniff(_ bytes: [UInt8]) -> Container {
+        let h = Array(bytes.prefix(12))
+        func starts(_ text: String, at offset: Int = 0) -> Bool {
+            let m = Array(text.utf8)
+            return h.count >= offset + m.count && Array(h[offset..<(offset + m.count)]) == m
+        }
+        if starts("fLaC") { return .flac }
+        if starts("OggS") { return .oggOther }
+        if starts("RIFF"), starts("WAVE", at: 8) { return .wav }
+        if starts("ftyp", at: 4) { return .mp4 }
+        if h.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return .asf }
+        if starts("ID3") || (h.count >= 2 && h[0] == 0xFF && h[1] & 0xE0 == 0xE0) { return .mpeg }
+        return .unknown
+    }
+
     init(_ s: MediaSource) {
         let h = s.bytes(0, 64)
         func starts(_ text: String, at offset: Int = 0) -> Bool {

@@ -26,7 +26,17 @@ public struct AudioExtractor: Extractor {
 
     public init() {}
 
-    public func accepts(_ input: ExtractionInput) -> Bool { input.conforms(to: .audio) }
+    /// The types read; other `public.audio` files (AIFF, MIDI, ...) only when their first bytes
+    /// show one of these containers, so that an unsupported format is not reported as damaged.
+    static let types: Set<ContentType> = [
+        "public.mp3", "org.xiph.flac", "org.xiph.ogg-vorbis", "org.xiph.opus", "com.microsoft.waveform-audio",
+        "com.apple.m4a-audio", "public.mpeg-4-audio", "com.microsoft.windows-media-wma",
+    ]
+
+    public func accepts(_ input: ExtractionInput) -> Bool {
+        guard input.conforms(to: .audio) else { return false }
+        return input.contentTypeTree.contains(where: Self.types.contains) || AudioHeader.sniff(input.bytes) != .unknown
+    }
 
     /// TagLib's global string settings, once per process: UTF-8 strings, freed by the caller.
     static let tagLibReady: Bool = {
