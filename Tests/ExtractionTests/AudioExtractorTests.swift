@@ -15,7 +15,8 @@ struct AudioExtractorTests {
         var artist: String?
         var album: String?
         var track: Int64?
-        var year: Int?
+        /// The recording date, seconds since 1970 (UTC).
+        var recorded: Double?
         var duration: Double
         var sampleRate: Int64
         var channels: Int64
@@ -24,25 +25,25 @@ struct AudioExtractorTests {
 
     static let files: [Expected] = [
         .init(file: "audio/testMP3id3v1.mp3", type: "public.mp3", title: "Test Title", artist: "Test Artist",
-              album: "Test Album", track: 1, year: 2008, duration: 2.4555, sampleRate: 44100, channels: 1),
+              album: "Test Album", track: 1, recorded: 1_199_145_600, duration: 2.4555, sampleRate: 44100, channels: 1),
         .init(file: "audio/testMP3id3v2.mp3", type: "public.mp3", title: "Test Title", artist: "Test Artist",
-              album: "Test Album", track: 1, year: 2008, duration: 2.4555, sampleRate: 44100, channels: 1),
+              album: "Test Album", track: 1, recorded: 1_199_145_600, duration: 2.4555, sampleRate: 44100, channels: 1),
         .init(file: "audio/testMP3id3v24.mp3", type: "public.mp3", title: "Test Title", artist: "Test Artist",
-              album: "Test Album", track: 3, year: 2008, duration: 2.4555, sampleRate: 44100, channels: 1),
+              album: "Test Album", track: 3, recorded: 1_199_145_600, duration: 2.4555, sampleRate: 44100, channels: 1),
         .init(file: "audio/testMP3i18n.mp3", type: "public.mp3", title: "Une chason en Français", artist: "Test Artist ⑨①",
-              album: "Test Album ①⑨", track: 1, year: 2008, duration: 2.4555, sampleRate: 44100, channels: 1),
-        .init(file: "audio/testMP3noid3.mp3", type: "public.mp3", title: nil, artist: nil, album: nil, track: nil, year: nil,
+              album: "Test Album ①⑨", track: 1, recorded: 1_199_145_600, duration: 2.4555, sampleRate: 44100, channels: 1),
+        .init(file: "audio/testMP3noid3.mp3", type: "public.mp3", title: nil, artist: nil, album: nil, track: nil, recorded: nil,
               duration: 2.4555, sampleRate: 44100, channels: 1),
         .init(file: "audio/testFLAC.flac", type: "org.xiph.flac", title: "Test Title", artist: "Test Artist",
-              album: "Test Album", track: 1, year: 2010, duration: 0.021769, sampleRate: 44100, channels: 2),
+              album: "Test Album", track: 1, recorded: 1_264_464_000, duration: 0.021769, sampleRate: 44100, channels: 2),
         .init(file: "audio/testVORBIS.ogg", type: "org.xiph.ogg-vorbis", title: "Test Title", artist: "Test Artist",
-              album: "Test Album", track: 1, year: 2010, duration: 0.021769, sampleRate: 44100, channels: 2),
+              album: "Test Album", track: 1, recorded: 1_264_464_000, duration: 0.021769, sampleRate: 44100, channels: 2),
         .init(file: "audio/testOPUS.opus", type: "org.xiph.opus", title: "Test Title", artist: "Test Artist",
-              album: nil, track: nil, year: nil, duration: 0.021771, sampleRate: 48000, channels: 2),
+              album: nil, track: nil, recorded: nil, duration: 0.021771, sampleRate: 48000, channels: 2),
         .init(file: "audio/testMP4.m4a", type: "com.apple.m4a-audio", title: "Test Title", artist: "Test Artist",
-              album: "Test Album", track: 1, year: 2008, duration: 0.069660, sampleRate: 44100, channels: 2),
+              album: "Test Album", track: 1, recorded: 1_199_145_600, duration: 0.069660, sampleRate: 44100, channels: 2),
         .init(file: "audio/testWAV.wav", type: "com.microsoft.waveform-audio", title: nil, artist: nil, album: nil,
-              track: nil, year: nil, duration: 0.021769, sampleRate: 44100, channels: 2),
+              track: nil, recorded: nil, duration: 0.021769, sampleRate: 44100, channels: 2),
     ]
 
     @Test("tags and stream properties of each real file", arguments: files)
@@ -58,8 +59,7 @@ struct AudioExtractorTests {
         #expect(a.strings(.authors) == (e.artist.map { [$0] } ?? []))
         #expect(a.string(.album) == e.album)
         #expect(a.integer(.audioTrackNumber) == e.track)
-        let year = e.year.map { y in Date(timeIntervalSince1970: Double(PhotoMetadata.daysFromCivil(y, 1, 1) * 86_400)) }
-        #expect(a.date(.recordingDate) == year)
+        #expect(a.date(.recordingDate) == e.recorded.map(Date.init(timeIntervalSince1970:)))
         #expect(near(doubleValue(a, .duration), e.duration, e.duration * 0.01), "\(String(describing: a[.duration]))")
         #expect(a.integer(.audioSampleRate) == e.sampleRate)
         #expect(a.integer(.audioChannelCount) == e.channels)
@@ -74,7 +74,9 @@ struct AudioExtractorTests {
         #expect(mp3.date(.recordingDate) == Date(timeIntervalSince1970: 1_199_145_600))   // 2008-01-01 UTC
         let flac = try extractReal("audio/testFLAC.flac").attributes
         #expect(flac.string(.genre) == "Test Genre")
-        #expect(flac.date(.recordingDate) == Date(timeIntervalSince1970: 1_262_304_000))  // 2010-01-01 UTC
+        #expect(flac.date(.recordingDate) == Date(timeIntervalSince1970: 1_264_464_000))  // DATE=2010-01-26, UTC
+        #expect(AudioExtractor.recordingDate(year: 2011, stated: "2010-01-26") == Date(timeIntervalSince1970: 1_293_840_000))
+        #expect(AudioExtractor.recordingDate(year: nil, stated: "2010-13-01") == nil)
         let wav = try extractReal("audio/testWAV.wav").attributes
         #expect(wav.integer(.audioBitRate) == 1_411_200)
     }

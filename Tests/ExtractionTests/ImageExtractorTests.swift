@@ -132,6 +132,40 @@ struct ImageExtractorTests {
         #expect(b.strings(.authors) == ["Ada Lovelace"])   // only IPTC has one
     }
 
+    /// The TIFF stream of the EXIF block of a real JPEG (its APP1 after "Exif\0\0").
+    static func exifTIFF(_ file: String) throws -> [UInt8] {
+        let jpeg = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file(file).string)))
+        let start = try #require(jpeg.firstRange(of: Array("Exif".utf8) + [0, 0]))
+        let length = Int(jpeg[start.lowerBound - 2]) << 8 | Int(jpeg[start.lowerBound - 1])
+        return Array(jpeg[start.upperBound..<(start.lowerBound + length - 2)])
+    }
+
+    @Test("EXIF and XMP in a PNG (eXIf, iTXt) and in a WebP (EXIF chunk)")
+    func pngAndWebPMetadata() throws {
+        let tiff = try Self.exifTIFF("images/testJPEG_GEO_2.jpg")
+        func be(_ n: Int) -> [UInt8] { [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] }
+        func le(_ n: Int) -> [UInt8] { [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)] }
+        let png = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("images/testPNG.png").string)))
+        let packet = Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:description><rdf:Alt><rdf:li xml:lang="x-default">Oxford, from the air</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>"#.utf8)
+        let itxt = Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + packet
+        let chunks = be(tiff.count) + Array("eXIf".utf8) + tiff + [0, 0, 0, 0] + be(itxt.count) + Array("iTXt".utf8) + itxt + [0, 0, 0, 0]
+        let ihdrEnd = 8 + 8 + 13 + 4
+        let tree = try TemporaryTree()
+        let a = try extract(try tree.create("meta.png", bytes: Array(png[..<ihdrEnd]) + chunks + Array(png[ihdrEnd...]))).attributes
+        #expect(a.integer(.pixelWidth) == 100)
+        #expect(a.string(.acquisitionModel) == "Nexus S")
+        #expect(near(doubleValue(a, .latitude), 51.5758, 0.00005))
+        #expect(a.string(.contentDescription) == "Oxford, from the air")
+
+        var webp = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("images/testWEBP.webp").string)))
+        webp += Array("EXIF".utf8) + le(tiff.count) + tiff + (tiff.count % 2 == 1 ? [0] : [])
+        webp.replaceSubrange(4..<8, with: le(webp.count - 8))
+        let b = try extract(try tree.create("meta.webp", bytes: webp)).attributes
+        #expect(b.integer(.pixelWidth) == 150)
+        #expect(b.string(.acquisitionMake) == "google")
+        #expect(near(doubleValue(b, .altitude), 295, 1e-9))
+    }
+
     @Test("a WebP whose XMP chunk lies past the first MiB is read through the open file")
     func farMetadata() throws {
         var webp = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("images/testWEBP.webp").string)))

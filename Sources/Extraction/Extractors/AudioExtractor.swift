@@ -6,7 +6,8 @@ import FoundationEssentials
 /// WAV and WMA, through TagLib's C API plus `AudioHeader` for what that API lacks.
 ///
 /// Gives `title`, `artist` (also as `authors`, as Spotlight does), `album`, `genre`,
-/// `audioTrackNumber`, `recordingDate` (the year, as January 1 of it, UTC), `duration` (seconds),
+/// `audioTrackNumber`, `recordingDate` (the day a Vorbis-comment DATE gives, else January 1 of the
+/// tag's year; UTC), `duration` (seconds),
 /// `audioBitRate` (bits per second), `audioSampleRate` (Hz) and `audioChannelCount`.
 /// `composer` comes only from tags `AudioHeader` reads itself (Ogg Opus comments, WAV INFO):
 /// TagLib 1.13's C API has no property map.
@@ -72,9 +73,7 @@ public struct AudioExtractor: Extractor {
         if let v = tags.composer { attributes[.composer] = .string(v) }
         if let v = tags.genre { attributes[.genre] = .string(v) }
         if let v = tags.track { attributes[.audioTrackNumber] = .integer(Int64(v)) }
-        if let y = tags.year {
-            attributes[.recordingDate] = .date(Date(timeIntervalSince1970: Double(PhotoMetadata.daysFromCivil(y, 1, 1) * 86_400)))
-        }
+        if let date = Self.recordingDate(year: tags.year, stated: own["DATE"]) { attributes[.recordingDate] = .date(date) }
 
         let bitRate = header.bitRate ?? tags.bitRate
         var duration = header.duration
@@ -125,6 +124,19 @@ public struct AudioExtractor: Extractor {
         case .unknown where input.conforms(to: "public.mp3"): TagLib_File_MPEG
         default: nil
         }
+    }
+
+    /// The day a Vorbis comment DATE states ("2010-01-26"), if it agrees with the year; else
+    /// January 1 of the year. UTC either way.
+    static func recordingDate(year: Int?, stated: String?) -> Date? {
+        let digits = Array((stated ?? "").utf8.prefix(10))
+        if digits.count == 10, digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-"),
+           let y = Int(String(decoding: digits[0..<4], as: UTF8.self)), let m = Int(String(decoding: digits[5..<7], as: UTF8.self)),
+           let d = Int(String(decoding: digits[8..<10], as: UTF8.self)),
+           year == nil || year == y, (1000...9999).contains(y), (1...12).contains(m), (1...31).contains(d) {
+            return Date(timeIntervalSince1970: Double(PhotoMetadata.daysFromCivil(y, m, d) * 86_400))
+        }
+        return year.map { Date(timeIntervalSince1970: Double(PhotoMetadata.daysFromCivil($0, 1, 1) * 86_400)) }
     }
 
     /// "2010-01-26" → 2010, "3/12" → 3.
