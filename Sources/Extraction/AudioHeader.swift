@@ -188,7 +188,7 @@ struct AudioHeader {
                     bitRate = byteRate * 8
                 }
             case "data":
-                if byteRate > 0 { duration = Double(min(length, s.size - body)) / Double(byteRate) }
+                if byteRate > 0 { duration = Double(max(0, min(length, s.size - body))) / Double(byteRate) }
             case "LIST":
                 let d = s.bytes(body, min(length, 1 << 20))
                 if d.starts(with: Array("INFO".utf8)) { readINFO(d) }

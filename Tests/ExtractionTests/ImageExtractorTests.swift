@@ -226,6 +226,27 @@ struct ImageExtractorTests {
         #expect(flagged || r.attributes.integer(.pixelWidth) != nil, "\(r.problems)")
     }
 
+    @Test("mutated and cut copies of every real image never trap the parsers", arguments: sizes.map(\.0))
+    func mutations(_ file: String) throws {
+        let original = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file(file).string)).prefix(256 * 1024))
+        var rng = SplitMix(seed: UInt64(original.count))
+        for round in 0..<150 {
+            var bytes = original
+            for _ in 0..<(1 + round % 8) {
+                let i = Int(rng.next() % UInt64(bytes.count))
+                bytes[i] = round % 3 == 0 ? 0xFF : UInt8(truncatingIfNeeded: rng.next())
+            }
+            if round % 5 == 0 { bytes = Array(bytes.prefix(Int(rng.next() % UInt64(bytes.count)))) }
+            let header = ImageHeader(MediaSource(head: bytes, size: bytes.count, file: nil))
+            var meta = PhotoMetadata()
+            if let exif = header.exif { meta.readEXIF(exif) }
+            if let block = header.photoshop { meta.readPhotoshop(block) }
+            if let iptc = header.iptc { meta.readIPTC(iptc) }
+            if let xmp = header.xmp { meta.readXMP(xmp) }
+            #expect((header.width ?? 0) >= 0 && (header.height ?? 0) >= 0)
+        }
+    }
+
     @Test("header parsers stop at the end of tiny and hostile inputs")
     func hostileHeaders() throws {
         let inputs: [[UInt8]] = [
@@ -242,5 +263,18 @@ struct ImageExtractorTests {
             #expect(header.format != nil)
             #expect(header.width == nil || header.truncated != nil || header.format == "webp")
         }
+    }
+}
+
+/// A small deterministic generator for mutation tests (SplitMix64).
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
