@@ -3,15 +3,15 @@
 /// Opus, which its C API cannot open by type (only by file-name extension, and a descriptor path
 /// `/proc/self/fd/N` has none).
 ///
-/// - FLAC: STREAMINFO (sample rate, channels, total samples).
+/// - FLAC: STREAMINFO (sample rate, channels, total samples) and the VORBIS_COMMENT block.
 /// - WAV: `fmt ` (channels, rate, byte rate), `data` size, `LIST`/`INFO` tags (INAM, IART,
 ///   IPRD, IGNR, ICRD, ITRK).
 /// - Ogg: the first stream's identification header (`OpusHead` or Vorbis), its comment header
 ///   (Vorbis comments: TITLE, ARTIST, ALBUM, COMPOSER, GENRE, DATE, TRACKNUMBER), and the
 ///   granule position of the last page for the duration.
-/// - MP4: `moov`/`mvhd` timescale and duration.
+/// - MP4: `moov`/`mvhd` timescale and duration, and the composer (`ilst`/`©wrt`).
 /// - MP3: the size of a leading ID3v2 tag and whether an ID3v1 tag ends the file, so that the
-///   duration follows from the audio bytes and the bit rate.
+///   duration follows from the audio bytes and the bit rate; the composer (TCOM/TCM).
 ///
 /// Every read is bounded by `MediaSource.maxRead`, loops by `maxBlocks`.
 struct AudioHeader {

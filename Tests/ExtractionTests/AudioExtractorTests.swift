@@ -128,6 +128,28 @@ struct AudioExtractorTests {
         #expect(c.integer(.audioSampleRate) == 44100)
     }
 
+    @Test("WAV LIST/INFO tags")
+    func wavInfo() throws {
+        var wav = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("audio/testWAV.wav").string)))
+        func le(_ n: Int) -> [UInt8] { [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)] }
+        func sub(_ id: String, _ text: String) -> [UInt8] {
+            let v = Array(text.utf8) + [0]
+            return Array(id.utf8) + le(v.count) + v + (v.count % 2 == 1 ? [0] : [])
+        }
+        let info = Array("INFO".utf8) + sub("INAM", "Gnossienne") + sub("IART", "Erik Satie") + sub("ICRD", "1890-05-01")
+            + sub("ITRK", "4")
+        wav += Array("LIST".utf8) + le(info.count) + info
+        wav.replaceSubrange(4..<8, with: le(wav.count - 8))
+        let tree = try TemporaryTree()
+        let r = try extract(try tree.create("info.wav", bytes: wav))
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        #expect(r.attributes.title == "Gnossienne")
+        #expect(r.attributes.string(.artist) == "Erik Satie")
+        #expect(r.attributes.integer(.audioTrackNumber) == 4)
+        #expect(r.attributes.date(.recordingDate) == AudioExtractor.recordingDate(year: 1890, stated: "1890-05-01"))
+        #expect(r.attributes.integer(.audioSampleRate) == 44100)
+    }
+
     @Test("a truncated MP3 (the corpus's own): its ID3 tag, and a problem for the missing audio")
     func truncatedMP3() throws {
         let r = try extractReal("audio/testMP3truncated.mp3")

@@ -9,8 +9,8 @@ import FoundationEssentials
 /// `audioTrackNumber`, `recordingDate` (the day a Vorbis-comment DATE gives, else January 1 of the
 /// tag's year; UTC), `duration` (seconds),
 /// `audioBitRate` (bits per second), `audioSampleRate` (Hz) and `audioChannelCount`.
-/// `composer` comes only from tags `AudioHeader` reads itself (Ogg Opus comments, WAV INFO):
-/// TagLib 1.13's C API has no property map.
+/// `composer` comes from the tags `AudioHeader` reads itself (ID3v2 TCOM, MP4 ©wrt, Vorbis
+/// comments of FLAC and Ogg, WAV INFO): TagLib 1.13's C API has no property map.
 ///
 /// TagLib's C API picks a file's format by its name's extension, which the descriptor path
 /// (`/proc/self/fd/N`, see `ExtractionFile.reopenPath`) lacks, so the format is chosen here from
@@ -54,7 +54,8 @@ public struct AudioExtractor: Extractor {
         if let type = Self.tagLibType(header.container, input), let file = input.file, Self.tagLibReady {
             opened = tags.read(path: file.reopenPath, type: type)
         }
-        // Tags the header parser read itself (Opus, WAV) fill what TagLib did not give.
+        // Tags the header parser read itself (all of Opus and WAV, the composer of the others)
+        // fill what TagLib did not give.
         let own = header.tags
         tags.title = tags.title ?? own["TITLE"]
         tags.artist = tags.artist ?? own["ARTIST"]
