@@ -207,8 +207,9 @@ struct ImageHeader {
             default: break
             }
         }
-        // libexif reads the whole stream; a huge TIFF gives only what the first part holds.
-        exif = s.bytes(0, s.size)
+        // libexif reads the whole stream; of a TIFF larger than one read, only the first part is
+        // given, and only when IFD0 lies inside it.
+        if ifd + 2 + count * 12 <= MediaSource.maxRead { exif = s.bytes(0, s.size) }
     }
 
     // MARK: HEIF
