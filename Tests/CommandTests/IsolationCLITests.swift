@@ -1,0 +1,95 @@
+import Foundation
+import SystemPackage
+import TestSupport
+import Testing
+
+/// Bad input through the real commands: truncated copies of every corpus file, and files that
+/// make a worker crash or hang, end as recorded failures, never as a crash or a hang of `fsindex`.
+@Suite("Isolation, as users see it")
+struct IsolationCLITests {
+    @Test("truncated copies of every corpus file are indexed; each problem is reported and listed",
+          .enabled(if: RealCorpus.isAvailable))
+    func truncatedCopies() throws {
+        let f = try CLIFixture()
+        var copies = 0
+        guard let e = FileManager.default.enumerator(atPath: RealCorpus.root.string) else { return }
+        while let p = e.nextObject() as? String {
+            let source = RealCorpus.root.string + "/" + p
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDir), !isDir.boolValue,
+                  !(p as NSString).lastPathComponent.hasPrefix("."), p != "NOTICE.md" else { continue }
+            let data = try Data(contentsOf: URL(fileURLWithPath: source))
+            // Half of each file, keeping its name (and so the type a name suggests).
+            let flat = p.replacingOccurrences(of: "/", with: "__")
+            try f.tree.create("root/" + flat, bytes: Array(data.prefix(data.count / 2)))
+            copies += 1
+        }
+        #expect(copies > 100)
+        let start = Date()
+        let r = try f.fsindex("index", "--json", f.root)
+        #expect(r.status == 0 || r.status == 2, "\(r.stderr)")
+        #expect(Date().timeIntervalSince(start) < 240)
+        let report = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
+        #expect(report["seen"] as? Int == copies + 1)
+        #expect(report["indexed"] as? Int == copies + 1)
+        let problems = r.stderr.split(separator: "\n")
+        for line in problems {
+            #expect(line.hasPrefix("fsindex: \(f.root)/"), "unexpected output: \(line)")
+        }
+        // Every problem is a listed failure with its reason, and truncation is seen in many formats.
+        let failures = try f.fsindex("failures").lines
+        #expect(failures.count == problems.count)
+        #expect(failures.count >= 10, "\(failures)")
+        for line in failures {
+            let fields = line.split(separator: "\t", maxSplits: 1)
+            #expect(fields.count == 2 && !fields[1].isEmpty, "\(line)")
+        }
+        // Names stay searchable whatever happened to the content.
+        #expect(try f.fsfind("--name", "pdf__testPDF.pdf").lines == [f.root + "/pdf__testPDF.pdf"])
+    }
+
+    @Test("a crashing and a hanging file: fsindex reports both, status counts them, failures lists them")
+    func crashAndHang() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/crash.txt", contents: "FSINDEX-TEST-FAULT:crash\n")
+        try f.tree.create("root/hang.txt", contents: "FSINDEX-TEST-FAULT:hang\n")
+        try f.tree.create("root/fine.txt", contents: "a perfectly fine wallaby")
+        try f.tree.create("config.toml", contents: "[extraction]\ntimeout = 2\n")
+        let env = ["FSINDEX_INDEX_DIR": f.index, "FSINDEX_WORKER_FAULTS": "1"]
+        let r = try run("fsindex", ["index", "--config", f.tree.path("config.toml").string, f.root], env: env)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("crash.txt: plain-text: crashed (SIGSEGV"), "\(r.stderr)")
+        #expect(r.stderr.contains("hang.txt: plain-text: took longer than 2 s"), "\(r.stderr)")
+        #expect(try f.fsfind("wallaby").lines == [f.root + "/fine.txt"])
+        let status = try f.fsindex("status").stdout
+        #expect(String(decoding: status, as: UTF8.self).contains("failures: 2 items"))
+        let listed = try f.fsindex("failures", "--json").lines
+        #expect(listed.count == 2)
+        #expect(listed.allSatisfy { $0.contains("\"extractor\":\"plain-text\"") })
+        // Indexing again does not try them again.
+        let again = try run("fsindex", ["index", "--config", f.tree.path("config.toml").string, f.root], env: env)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.isEmpty)
+    }
+
+    @Test("fsindex extract shows the stages and attributes of one file, and stores nothing")
+    func extractCommand() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/page.html", contents: "<html><head><title>Numbat facts</title></head><body>termites</body></html>")
+        let r = try f.fsindex("extract", f.root + "/page.html")
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = String(decoding: r.stdout, as: UTF8.self)
+        for stage in ["filesystem", "type", "html", "total"] { #expect(text.contains("  \(stage) "), "\(text)") }
+        #expect(text.contains("title") && text.contains("\"Numbat facts\""))
+        let json = try #require(try JSONSerialization.jsonObject(with: try f.fsindex("extract", "--json", f.root + "/page.html").stdout)
+                                as? [String: Any])
+        let stages = try #require(json["stages"] as? [[String: Any]])
+        #expect(stages.map { $0["name"] as? String } == ["filesystem", "type", "html"])
+        #expect((json["attributes"] as? [String: Any])?["textContent"] as? String == "termites")
+        // Nothing was stored: there is no index at all.
+        #expect(!FileManager.default.fileExists(atPath: f.index + "/index.sqlite"))
+        let missing = try f.fsindex("extract", f.root + "/nope.txt")
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("nope.txt"))
+    }
+}
