@@ -92,7 +92,7 @@ let package = Package(
 
         // fsindexd's core: one writer applying watcher events, reindex requests and signals.
         .target(name: "Watching", dependencies: [
-            "Attributes", "Crawling", "Extraction", "Indexing", "Updating", "Controlling",
+            "Attributes", "Crawling", "Extraction", "Isolation", "Indexing", "Updating", "Controlling",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),

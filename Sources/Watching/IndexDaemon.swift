@@ -5,6 +5,7 @@ import Dispatch
 import Extraction
 import FoundationEssentials
 import Indexing
+import Isolation
 import Logging
 import Synchronization
 import SystemPackage
@@ -92,6 +93,21 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     var roots: [FilePath] { state.withLock { $0.roots } }
 
+    /// Extraction workers end this long after the last piece of work, so that an idle daemon is
+    /// one process blocked in `poll`, not three.
+    static let workerIdleSeconds = 30
+    private let workGeneration = Atomic<Int>(0)
+
+    private func retireWorkersWhenIdle() {
+        let generation = workGeneration.add(1, ordering: .relaxed).newValue
+        let updater = self.updater
+        Task.detached { [workGeneration] in
+            try? await Task.sleep(for: .seconds(Self.workerIdleSeconds))
+            guard workGeneration.load(ordering: .relaxed) == generation else { return }
+            if case .workers(let pool) = updater.extraction { pool.stopIdle() }
+        }
+    }
+
     // MARK: Running
 
     /// Watches and reconciles every root, then applies work until `.shutdown` (SIGTERM) or the
@@ -106,6 +122,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
         defer { forwarder.cancel() }
         submit(.addRoots(roots))
         for await item in work {
+            defer { retireWorkersWhenIdle() }
             switch item {
             case .shutdown:
                 setStatus(.stopping)
