@@ -101,7 +101,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
     private func retireWorkersWhenIdle() {
         let generation = workGeneration.add(1, ordering: .relaxed).newValue
         let updater = self.updater
-        Task.detached { [workGeneration] in
+        Task.detached { [self] in
             try? await Task.sleep(for: .seconds(Self.workerIdleSeconds))
             guard workGeneration.load(ordering: .relaxed) == generation else { return }
             if case .workers(let pool) = updater.extraction { pool.stopIdle() }
