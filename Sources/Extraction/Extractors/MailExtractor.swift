@@ -1,0 +1,185 @@
+import Attributes
+import CGMime
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Mail: single RFC 822 messages (`.eml`, `message/rfc822`) and mbox files, through GMime 3.
+///
+/// A message gives `authors` (each sender as `Name <addr>`), `authorNames`,
+/// `authorEmailAddresses`, `recipients` / `recipientNames` / `recipientEmailAddresses` (To and
+/// Cc, groups flattened), `subject` and `title` (RFC 2047 words decoded), `contentCreationDate`
+/// (the `Date` header), `attachmentNames`, and the body as `textContent` (see `MailMessage`).
+///
+/// An mbox gives one child item per message (`message/1`, `message/2`, ... in file order), each
+/// with the attributes above plus `name` (the subject, or "(no subject)"), `contentType`
+/// `public.email-message` and `kind` "Mail message". The mbox itself gets `messageCount` and, as
+/// its `textContent`, only each message's subject and senders, so bodies are not indexed twice.
+/// At most `maxMessages` messages are read, and the bodies of all children together hold at
+/// most `mailboxTextBudget` bytes (the later ones keep their headers and say `textTruncated`).
+///
+/// For example, a message `From: Ada <ada@example.org>` / `Subject: Hi` gives `authors`
+/// `["Ada <ada@example.org>"]`, `authorNames` `["Ada"]` and `title` `"Hi"`.
+///
+/// A key design decision: a file that is all in memory already is parsed from memory; a larger
+/// one is read through a GMime file stream on a duplicate of the open descriptor, so an mbox of
+/// hundreds of megabytes is parsed without being loaded (GMime keeps offsets into the stream).
+public struct MailExtractor: Extractor {
+    public var name: String { "mail" }
+    public var version: Int { 1 }
+
+    public init() {}
+
+    /// Largest single message read.
+    static let messageLimit = 64 << 20
+    /// Largest mbox read.
+    static let mailboxLimit = 512 << 20
+    static let maxMessages = 10_000
+    /// Body text of all an mbox's children together, in UTF-8 bytes (a worker's result is
+    /// limited to 16 MiB).
+    static let mailboxTextBudget = 6 << 20
+
+    static let message: ContentType = "public.email-message"
+    static let mailbox: ContentType = "public.mbox"
+    static let messageType = TypeDetector().describe(mimeType: "message/rfc822")
+
+    public func accepts(_ input: ExtractionInput) -> Bool {
+        input.conforms(to: Self.message) || input.conforms(to: Self.mailbox)
+    }
+
+    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+        var output = ExtractionOutput(attributes: attributes)
+        defer { attributes = output.attributes }
+        try extract(input, into: &output)
+    }
+
+    public func extract(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError) {
+        _ = GMime.ready
+        if input.conforms(to: Self.mailbox) {
+            try readMailbox(input, into: &output)
+        } else {
+            try readMessage(input, into: &output.attributes)
+        }
+    }
+
+    // MARK: One message
+
+    func readMessage(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+        let stream = try openStream(input, limit: Self.messageLimit)
+        defer { g_object_unref(stream) }
+        guard let parser = g_mime_parser_new_with_stream(stream) else { throw .library("GMime could not create a parser") }
+        defer { g_object_unref(parser) }
+        // A message saved from a mailbox may still start with its mbox "From " line.
+        if input.bytes.starts(with: Array("From ".utf8)) { g_mime_parser_set_format(parser, GMIME_FORMAT_MBOX) }
+        guard let message = g_mime_parser_construct_message(parser, nil) else {
+            throw .malformed(extractor: name, reason: "no mail message found in the file")
+        }
+        defer { g_object_unref(message) }
+        let mail = MailMessage(message, textCap: input.textCap)
+        guard mail.hasHeaders else {
+            throw .malformed(extractor: name, reason: "no mail headers found; the file is not an RFC 822 message")
+        }
+        mail.apply(to: &attributes)
+        if input.isComplete, !Self.hasHeaderEnd(input.bytes) {
+            throw .malformed(extractor: name, reason: "truncated: the file ends inside the message headers")
+        }
+        if mail.partsCapped {
+            throw .malformed(extractor: name, reason: "more than \(MailMessage.maxParts) MIME parts or \(MailMessage.maxDepth) levels of nesting; the rest was skipped")
+        }
+    }
+
+    /// Whether an empty line ends the header block somewhere (a message always has one, unless
+    /// it was cut inside its headers).
+    static func hasHeaderEnd(_ bytes: [UInt8]) -> Bool {
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        for b in bytes {
+            if b == 0x0A, previous == 0x0A || (previous == 0x0D && beforePrevious == 0x0A) { return true }
+            beforePrevious = previous
+            previous = b
+        }
+        return false
+    }
+
+    // MARK: Mailbox
+
+    func readMailbox(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError) {
+        let stream = try openStream(input, limit: Self.mailboxLimit)
+        defer { g_object_unref(stream) }
+        guard let parser = g_mime_parser_new_with_stream(stream) else { throw .library("GMime could not create a parser") }
+        defer { g_object_unref(parser) }
+        g_mime_parser_set_format(parser, GMIME_FORMAT_MBOX)
+
+        var summary = TextBuffer(cap: input.textCap)
+        var budget = Self.mailboxTextBudget
+        var count = 0
+        var capped = false
+        var partsCapped = 0
+        while g_mime_parser_eos(parser) == 0 {
+            if count >= Self.maxMessages {
+                capped = true
+                break
+            }
+            guard let message = g_mime_parser_construct_message(parser, nil) else { break }
+            let mail = MailMessage(message, textCap: max(0, min(input.textCap, budget)))
+            g_object_unref(message)
+            count += 1
+            budget -= mail.text.utf8.count
+            if mail.partsCapped { partsCapped += 1 }
+
+            var child = AttributeSet()
+            mail.apply(to: &child)
+            let d = Self.messageType
+            child.contentType = d.contentType
+            child.contentTypeTree = d.contentTypeTree
+            child[.mimeType] = .string(d.mimeType)
+            child.kind = d.kind
+            child[.name] = .string(mail.subject ?? "(no subject)")
+            output.children.append(ChildItem(key: "message/\(count)", attributes: child))
+
+            summary.breakLine()
+            if let s = mail.subject { summary.append(s) }
+            if !mail.from.isEmpty {
+                summary.space()
+                summary.append(mail.from.map(\.display).joined(separator: ", "))
+            }
+        }
+        guard count > 0 else {
+            throw .malformed(extractor: name, reason: "no message found; an mbox file starts with a \"From \" line")
+        }
+        output.attributes[.messageCount] = .integer(Int64(count))
+        let (text, full) = summary.result
+        if !text.isEmpty { output.attributes[.textContent] = .string(text) }
+        if full || capped { output.attributes[.textTruncated] = .bool(true) }
+        if capped {
+            throw .malformed(extractor: name, reason: "more than \(Self.maxMessages) messages; the rest were skipped")
+        }
+        if partsCapped > 0 {
+            throw .malformed(extractor: name, reason: "\(partsCapped) message(s) with more than \(MailMessage.maxParts) MIME parts or \(MailMessage.maxDepth) levels of nesting; the rest of each was skipped")
+        }
+    }
+
+    // MARK: Input
+
+    /// A GMime stream over the whole file: from memory when `input.bytes` holds all of it, else
+    /// a file stream on a duplicate of the open descriptor (GMime closes the duplicate).
+    func openStream(_ input: ExtractionInput, limit: Int) throws(ExtractionError) -> UnsafeMutablePointer<GMimeStream> {
+        guard !input.isComplete, let file = input.file else {
+            let bytes = try input.wholeFile(limit: limit, extractor: name)
+            let stream = bytes.withUnsafeBufferPointer { buf in
+                buf.withMemoryRebound(to: CChar.self) { g_mime_stream_mem_new_with_buffer($0.baseAddress, $0.count) }
+            }
+            guard let stream else { throw .library("GMime could not create a memory stream") }
+            return stream
+        }
+        guard file.size <= Int64(limit) else {
+            throw .malformed(extractor: name, reason: "the file is \(file.size) bytes, more than the \(limit) this extractor reads")
+        }
+        let fd = dup(file.descriptor)
+        guard fd >= 0 else { throw .unreadable(errno: errno, message: String(cString: strerror(errno)).lowercased()) }
+        guard lseek(fd, 0, SEEK_SET) == 0, let stream = g_mime_stream_fs_new_with_bounds(fd, 0, gint64(file.size)) else {
+            close(fd)
+            throw .library("GMime could not read the file through its descriptor")
+        }
+        return stream
+    }
+}
