@@ -65,7 +65,13 @@ public struct MailExtractor: Extractor {
     // MARK: One message
 
     func readMessage(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
-        let stream = try openStream(input, limit: Self.messageLimit)
+        let source = try openStream(input, limit: Self.messageLimit)
+        defer { g_object_unref(source.stream) }
+        let excluded = try structureCuts(input, size: source.size, mailbox: false)
+        let end = excluded.first?.start ?? source.size
+        guard let stream = g_mime_stream_substream(source.stream, 0, gint64(end)) else {
+            throw .library("GMime could not create a stream")
+        }
         defer { g_object_unref(stream) }
         guard let parser = g_mime_parser_new_with_stream(stream) else { throw .library("GMime could not create a parser") }
         defer { g_object_unref(parser) }
@@ -82,6 +88,9 @@ public struct MailExtractor: Extractor {
         mail.apply(to: &attributes)
         if input.isComplete, !Self.hasHeaderEnd(input.bytes) {
             throw .malformed(extractor: name, reason: "truncated: the file ends inside the message headers")
+        }
+        if !excluded.isEmpty {
+            throw .malformed(extractor: name, reason: "more than \(Self.maxStructureLines) header lines and MIME boundaries; the rest of the message was skipped")
         }
         if mail.partsCapped {
             throw .malformed(extractor: name, reason: "more than \(MailMessage.maxParts) MIME parts or \(MailMessage.maxDepth) levels of nesting; the rest was skipped")
@@ -103,44 +112,61 @@ public struct MailExtractor: Extractor {
     // MARK: Mailbox
 
     func readMailbox(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError) {
-        let stream = try openStream(input, limit: Self.mailboxLimit)
-        defer { g_object_unref(stream) }
-        guard let parser = g_mime_parser_new_with_stream(stream) else { throw .library("GMime could not create a parser") }
-        defer { g_object_unref(parser) }
-        g_mime_parser_set_format(parser, GMIME_FORMAT_MBOX)
+        let source = try openStream(input, limit: Self.mailboxLimit)
+        defer { g_object_unref(source.stream) }
+        // The parts of the file to parse: all of it, less the tails of messages too rich in parts.
+        let excluded = try structureCuts(input, size: source.size, mailbox: true)
+        var segments: [(start: Int64, end: Int64)] = []
+        var position: Int64? = 0
+        for cut in excluded {
+            if let p = position { segments.append((p, cut.start)) }
+            position = cut.end
+        }
+        if let p = position { segments.append((p, source.size)) }
 
         var summary = TextBuffer(cap: input.textCap)
         var budget = Self.mailboxTextBudget
         var count = 0
         var capped = false
-        var partsCapped = 0
-        while g_mime_parser_eos(parser) == 0 {
-            if count >= Self.maxMessages {
-                capped = true
-                break
+        var cutMessages: Set<Int> = []   // numbers of the messages not read to their end
+        segments: for (index, segment) in segments.enumerated() where segment.end > segment.start {
+            // Every segment but the last ends where a message was cut.
+            defer { if index < excluded.count, count > 0 { cutMessages.insert(count) } }
+            guard let stream = g_mime_stream_substream(source.stream, gint64(segment.start), gint64(segment.end)) else {
+                throw .library("GMime could not create a stream")
             }
-            guard let message = g_mime_parser_construct_message(parser, nil) else { break }
-            let mail = MailMessage(message, textCap: max(0, min(input.textCap, budget)))
-            g_object_unref(message)
-            count += 1
-            budget -= mail.text.utf8.count
-            if mail.partsCapped { partsCapped += 1 }
+            defer { g_object_unref(stream) }
+            guard let parser = g_mime_parser_new_with_stream(stream) else { throw .library("GMime could not create a parser") }
+            defer { g_object_unref(parser) }
+            g_mime_parser_set_format(parser, GMIME_FORMAT_MBOX)
+            while g_mime_parser_eos(parser) == 0 {
+                if count >= Self.maxMessages {
+                    capped = true
+                    break segments
+                }
+                guard let message = g_mime_parser_construct_message(parser, nil) else { break }
+                let mail = MailMessage(message, textCap: max(0, min(input.textCap, budget)))
+                g_object_unref(message)
+                count += 1
+                budget -= mail.text.utf8.count
+                if mail.partsCapped { cutMessages.insert(count) }
 
-            var child = AttributeSet()
-            mail.apply(to: &child)
-            let d = Self.messageType
-            child.contentType = d.contentType
-            child.contentTypeTree = d.contentTypeTree
-            child[.mimeType] = .string(d.mimeType)
-            child.kind = d.kind
-            child[.name] = .string(mail.subject ?? "(no subject)")
-            output.children.append(ChildItem(key: "message/\(count)", attributes: child))
+                var child = AttributeSet()
+                mail.apply(to: &child)
+                let d = Self.messageType
+                child.contentType = d.contentType
+                child.contentTypeTree = d.contentTypeTree
+                child[.mimeType] = .string(d.mimeType)
+                child.kind = d.kind
+                child[.name] = .string(mail.subject ?? "(no subject)")
+                output.children.append(ChildItem(key: "message/\(count)", attributes: child))
 
-            summary.breakLine()
-            if let s = mail.subject { summary.append(s) }
-            if !mail.from.isEmpty {
-                summary.space()
-                summary.append(mail.from.map(\.display).joined(separator: ", "))
+                summary.breakLine()
+                if let s = mail.subject { summary.append(s) }
+                if !mail.from.isEmpty {
+                    summary.space()
+                    summary.append(mail.from.map(\.display).joined(separator: ", "))
+                }
             }
         }
         guard count > 0 else {
@@ -153,23 +179,24 @@ public struct MailExtractor: Extractor {
         if capped {
             throw .malformed(extractor: name, reason: "more than \(Self.maxMessages) messages; the rest were skipped")
         }
-        if partsCapped > 0 {
-            throw .malformed(extractor: name, reason: "\(partsCapped) message(s) with more than \(MailMessage.maxParts) MIME parts or \(MailMessage.maxDepth) levels of nesting; the rest of each was skipped")
+        if !cutMessages.isEmpty {
+            throw .malformed(extractor: name, reason: "\(cutMessages.count) message(s) with too many MIME parts, levels of nesting or header lines; the rest of each was skipped")
         }
     }
 
     // MARK: Input
 
-    /// A GMime stream over the whole file: from memory when `input.bytes` holds all of it, else
-    /// a file stream on a duplicate of the open descriptor (GMime closes the duplicate).
-    func openStream(_ input: ExtractionInput, limit: Int) throws(ExtractionError) -> UnsafeMutablePointer<GMimeStream> {
+    /// A GMime stream over the whole file, and the file's size: from memory when `input.bytes`
+    /// holds all of it, else a file stream on a duplicate of the open descriptor (GMime closes
+    /// the duplicate).
+    func openStream(_ input: ExtractionInput, limit: Int) throws(ExtractionError) -> (stream: UnsafeMutablePointer<GMimeStream>, size: Int64) {
         guard !input.isComplete, let file = input.file else {
             let bytes = try input.wholeFile(limit: limit, extractor: name)
             let stream = bytes.withUnsafeBufferPointer { buf in
                 buf.withMemoryRebound(to: CChar.self) { g_mime_stream_mem_new_with_buffer($0.baseAddress, $0.count) }
             }
             guard let stream else { throw .library("GMime could not create a memory stream") }
-            return stream
+            return (stream, Int64(bytes.count))
         }
         guard file.size <= Int64(limit) else {
             throw .malformed(extractor: name, reason: "the file is \(file.size) bytes, more than the \(limit) this extractor reads")
@@ -180,6 +207,29 @@ public struct MailExtractor: Extractor {
             close(fd)
             throw .library("GMime could not read the file through its descriptor")
         }
-        return stream
+        return (stream, file.size)
+    }
+
+    /// Header lines and MIME boundaries one message may have (see `MailStructureScanner`):
+    /// about 200 MB of GMime objects at most.
+    static let maxStructureLines = 150_000
+
+    /// The ranges `MailStructureScanner` excludes. Files too small to reach the limit are not
+    /// scanned (every counted line takes at least 3 bytes).
+    func structureCuts(_ input: ExtractionInput, size: Int64, mailbox: Bool) throws(ExtractionError) -> [(start: Int64, end: Int64?)] {
+        guard size > Int64(Self.maxStructureLines * 3) else { return [] }
+        var scanner = MailStructureScanner(mailbox: mailbox, limit: Self.maxStructureLines)
+        if input.isComplete || input.file == nil {
+            input.bytes.withUnsafeBufferPointer { scanner.feed($0, at: 0) }
+        } else if let file = input.file {
+            var offset: Int64 = 0
+            while offset < size, !scanner.done {
+                let chunk = try file.read(at: offset, count: Int(min(Int64(1 << 20), size - offset)))
+                if chunk.isEmpty { break }
+                chunk.withUnsafeBufferPointer { scanner.feed($0, at: offset) }
+                offset += Int64(chunk.count)
+            }
+        }
+        return scanner.excluded
     }
 }
