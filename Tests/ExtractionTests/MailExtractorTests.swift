@@ -141,6 +141,8 @@ struct MailExtractorTests {
         #expect(simple.children.map { $0.attributes.textContent } == ["Test content 1", "Test content 2"])
         #expect(simple.children.first?.attributes.string(.name) == "(no subject)")
         #expect(simple.children.first?.attributes.title == nil)
+        // No Date header: the date of the mbox "From " line, as UTC.
+        #expect(simple.children.map { Self.seconds($0.attributes) } == [1_243_850_400, 1_275_390_000])
 
         let headers = try extractReal("email/headers.mbox")
         #expect(headers.attributes.integer(.messageCount) == 1)
@@ -150,6 +152,17 @@ struct MailExtractorTests {
         #expect(only.strings(.authors) == ["author@domain.com"])
         #expect(only.textContent == "Test content")
         #expect(Self.seconds(only) == 1_244_606_325)
+    }
+
+    @Test("dates of mbox From lines")
+    func fromLineDates() {
+        func seconds(_ line: String) -> Int? { MailExtractor.fromLineDate(line).map { Int($0.timeIntervalSince1970) } }
+        #expect(seconds("From a@b Mon Jun 01 10:00:00 2009") == 1_243_850_400)
+        #expect(seconds("From a@b Sat Jan  3 01:05:34 1996") == 820_631_134)
+        #expect(seconds("From a@b Sat Jan  3 01:05:34 1996 +0100") == 820_627_534)
+        #expect(seconds("From a@b Thu Feb 29 23:59:59 2024") == 1_709_251_199)
+        #expect(seconds("From a@b") == nil)
+        #expect(seconds("From a@b Mon Foo 01 10:00:00 2009") == nil)
     }
 
     @Test("a truncated copy of each corpus file gives partial attributes or a problem, never a crash",
@@ -175,6 +188,15 @@ struct MailExtractorTests {
     // MARK: Generated messages
 
     static func crlf(_ lines: [String]) -> [UInt8] { Array(lines.joined(separator: "\r\n").utf8) }
+
+    @Test("a message saved with its mbox From line keeps body lines starting with From")
+    func fromLines() throws {
+        let tree = try TemporaryTree()
+        let p = try tree.create("saved.eml", contents: "From x@example.org Mon Jun 01 10:00:00 2009\nSubject: Saved\n\nbody\nFrom here on\nmore\n")
+        let a = try extract(p).attributes
+        #expect(a.title == "Saved")
+        #expect(a.textContent == "body From here on more")
+    }
 
     @Test("To and Cc, with a group, give all recipients")
     func recipients() throws {

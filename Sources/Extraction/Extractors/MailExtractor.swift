@@ -1,5 +1,6 @@
 import Attributes
 import CGMime
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -75,8 +76,8 @@ public struct MailExtractor: Extractor {
         defer { g_object_unref(stream) }
         guard let parser = g_mime_parser_new_with_stream(stream) else { throw .library("GMime could not create a parser") }
         defer { g_object_unref(parser) }
-        // A message saved from a mailbox may still start with its mbox "From " line.
-        if input.bytes.starts(with: Array("From ".utf8)) { g_mime_parser_set_format(parser, GMIME_FORMAT_MBOX) }
+        // Message mode also skips an mbox "From " line a saved message may still start with,
+        // and (unlike mbox mode) does not end the message at a body line starting with "From ".
         guard let message = g_mime_parser_construct_message(parser, nil) else {
             throw .malformed(extractor: name, reason: "no mail message found in the file")
         }
@@ -145,8 +146,11 @@ public struct MailExtractor: Extractor {
                     break segments
                 }
                 guard let message = g_mime_parser_construct_message(parser, nil) else { break }
-                let mail = MailMessage(message, textCap: max(0, min(input.textCap, budget)))
+                var mail = MailMessage(message, textCap: max(0, min(input.textCap, budget)))
                 g_object_unref(message)
+                if mail.date == nil, let marker = GMime.take(g_mime_parser_get_mbox_marker(parser)) {
+                    mail.date = Self.fromLineDate(marker)
+                }
                 count += 1
                 budget -= mail.text.utf8.count
                 if mail.partsCapped { cutMessages.insert(count) }
@@ -182,6 +186,35 @@ public struct MailExtractor: Extractor {
         if !cutMessages.isEmpty {
             throw .malformed(extractor: name, reason: "\(cutMessages.count) message(s) with too many MIME parts, levels of nesting or header lines; the rest of each was skipped")
         }
+    }
+
+    /// The date of an mbox `From sender Mon Jun  1 10:00:00 2009` line (asctime, optionally
+    /// with a numeric zone before or after the year; UTC without one), for a message with no
+    /// `Date` header.
+    static func fromLineDate(_ line: String) -> Date? {
+        let tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard let t = tokens.indices.reversed().prefix(4).first(where: { tokens[$0].contains(":") }), t >= 3 else { return nil }
+        let clock = tokens[t].split(separator: ":").map { Int($0) }
+        guard clock.count >= 2, clock.allSatisfy({ $0 != nil }) else { return nil }
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        guard let day = Int(tokens[t - 1]), let m = months.firstIndex(of: tokens[t - 2].prefix(3).lowercased()) else { return nil }
+        var year: Int?
+        var zone = 0
+        for token in tokens[(t + 1)...] {
+            if token.count == 4, let y = Int(token) { year = y }
+            if token.count == 5, token.first == "+" || token.first == "-", let z = Int(token.dropFirst()) {
+                zone = (token.first == "-" ? -1 : 1) * ((z / 100) * 3600 + (z % 100) * 60)
+            }
+        }
+        guard let year, (1..<10_000).contains(year), (1...31).contains(day) else { return nil }
+        let (h, mi, sec) = (clock[0]!, clock[1]!, clock.count > 2 ? clock[2]! : 0)
+        guard (0..<24).contains(h), (0..<60).contains(mi), (0...60).contains(sec) else { return nil }
+        // Days from 1970-01-01 to the civil date (Howard Hinnant's algorithm).
+        let y = m + 1 <= 2 ? year - 1 : year
+        let era = y / 400, yoe = y - era * 400
+        let doy = (153 * ((m + 1 + 9) % 12) + 2) / 5 + day - 1
+        let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
+        return Date(timeIntervalSince1970: Double(days * 86_400 + h * 3600 + mi * 60 + sec - zone))
     }
 
     // MARK: Input
