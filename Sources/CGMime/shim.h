@@ -20,6 +20,7 @@ static inline InternetAddressGroup *cgmime_as_group(InternetAddress *a) {
 static inline GMimeObject *cgmime_message_object(GMimeMessage *m) { return (GMimeObject *)m; }
 static inline GMimeObject *cgmime_part_object(GMimePart *p) { return (GMimeObject *)p; }
 static inline GMimeStreamFilter *cgmime_as_filter_stream(GMimeStream *s) { return (GMimeStreamFilter *)s; }
+static inline GMimeStreamCat *cgmime_as_cat_stream(GMimeStream *s) { return (GMimeStreamCat *)s; }
 
 static void cgmime_log_nothing(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     (void)domain; (void)level; (void)message; (void)data;

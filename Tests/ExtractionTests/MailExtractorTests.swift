@@ -176,6 +176,14 @@ struct MailExtractorTests {
             let partial = a[.authors] != nil || a[.subject] != nil || a[.messageCount] != nil || a.textContent != nil
             #expect(partial || !r.problems.isEmpty, "\(file) cut at \(size): \(a.keys)")
         }
+        // Cut inside a header name: GMime alone would give up on the whole message.
+        if file == "testRFC822_quoted" {
+            let r = try extract(tree.create(file, bytes: Array(bytes.prefix(95))))
+            #expect(r.attributes.strings(.recipientEmailAddresses).isEmpty)
+            #expect(r.problems.map(\.description) == ["mail: truncated: the file ends inside the message headers"])
+            let r2 = try extract(tree.create(file, bytes: Array(bytes.prefix(160))))   // ends "Subject: Sample wit"
+            #expect(r2.attributes.string(.subject) == "Sample wit")
+        }
         let half = try extract(tree.create(file, bytes: Array(bytes.prefix(bytes.count / 2)))).attributes
         if file == "complex.mbox" {
             #expect(half.integer(.messageCount) == 2)   // the second message is cut in its body
@@ -264,6 +272,13 @@ struct MailExtractorTests {
         #expect(b.textContent == "Привет, мир")
         #expect(b.title == "Привет")
         #expect(b.strings(.authorNames) == ["Привет"])
+
+        // Raw Latin-1 bytes in headers (no encoded words) still become UTF-8.
+        let raw = try tree.create("raw.eml", bytes: Array("From: Jos".utf8) + [0xE9] + Array(" <j@example.org>\nSubject: Caf".utf8)
+            + [0xE9] + Array("\n\nbody\n".utf8))
+        let c = try extract(raw).attributes
+        #expect(c.strings(.authorNames) == ["José"])
+        #expect(c.title == "Café")
     }
 
     @Test("10,000 levels of nested multiparts are capped, not followed")
@@ -338,6 +353,13 @@ struct MailExtractorTests {
         #expect(r.children.last?.attributes.title == "Message number 300")
         #expect(r.children.last?.attributes.textContent?.hasSuffix("end of 300") == true)
         #expect(r.attributes[.textTruncated] == .bool(true))   // the subjects alone pass 4 KiB
+        #expect((r.attributes.textContent?.utf8.count ?? 0) <= 4096)
+
+        // The same, cut inside the last message's headers: it is still a message.
+        let cut = text.utf8.count - body.utf8.count - 20
+        let r2 = try extract(tree.create("cut.mbox", bytes: Array(text.utf8.prefix(cut))), textCap: 4096)
+        #expect(r2.attributes.integer(.messageCount) == 300)
+        #expect(r2.children.last?.attributes.strings(.authorNames) == ["Sender 300"])
         #expect((r.attributes.textContent?.utf8.count ?? 0) <= 4096)
     }
 

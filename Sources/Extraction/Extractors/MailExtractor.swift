@@ -219,12 +219,14 @@ public struct MailExtractor: Extractor {
 
     // MARK: Input
 
-    /// A GMime stream over the whole file, and the file's size: from memory when `input.bytes`
-    /// holds all of it, else a file stream on a duplicate of the open descriptor (GMime closes
-    /// the duplicate).
+    /// A GMime stream over the whole file followed by an empty line, and the file's size: from
+    /// memory when `input.bytes` holds all of it, else a file stream on a duplicate of the open
+    /// descriptor (GMime closes the duplicate). The empty line lets GMime read a message cut
+    /// inside its headers (it gives up on a last header line that does not end).
     func openStream(_ input: ExtractionInput, limit: Int) throws(ExtractionError) -> (stream: UnsafeMutablePointer<GMimeStream>, size: Int64) {
+        let padding: [UInt8] = [0x0A, 0x0A]
         guard !input.isComplete, let file = input.file else {
-            let bytes = try input.wholeFile(limit: limit, extractor: name)
+            let bytes = try input.wholeFile(limit: limit, extractor: name) + padding
             let stream = bytes.withUnsafeBufferPointer { buf in
                 buf.withMemoryRebound(to: CChar.self) { g_mime_stream_mem_new_with_buffer($0.baseAddress, $0.count) }
             }
@@ -236,11 +238,19 @@ public struct MailExtractor: Extractor {
         }
         let fd = dup(file.descriptor)
         guard fd >= 0 else { throw .unreadable(errno: errno, message: String(cString: strerror(errno)).lowercased()) }
-        guard lseek(fd, 0, SEEK_SET) == 0, let stream = g_mime_stream_fs_new_with_bounds(fd, 0, gint64(file.size)) else {
+        guard lseek(fd, 0, SEEK_SET) == 0, let fileStream = g_mime_stream_fs_new_with_bounds(fd, 0, gint64(file.size)) else {
             close(fd)
             throw .library("GMime could not read the file through its descriptor")
         }
-        return (stream, file.size)
+        defer { g_object_unref(fileStream) }
+        let tail = padding.withUnsafeBufferPointer { buf in
+            buf.withMemoryRebound(to: CChar.self) { g_mime_stream_mem_new_with_buffer($0.baseAddress, $0.count) }
+        }
+        guard let tail, let stream = g_mime_stream_cat_new() else { throw .library("GMime could not create a stream") }
+        defer { g_object_unref(tail) }
+        _ = g_mime_stream_cat_add_source(cgmime_as_cat_stream(stream), fileStream)   // takes its own references
+        _ = g_mime_stream_cat_add_source(cgmime_as_cat_stream(stream), tail)
+        return (stream, file.size + Int64(padding.count))
     }
 
     /// Header lines and MIME boundaries one message may have (see `MailStructureScanner`):
