@@ -6,28 +6,6 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// Process-wide GMime set-up: `g_mime_init()` once (a `static let` runs its initialiser exactly
-/// once, under Swift's lazy-global lock), and GLib's log output for GMime silenced.
-enum GMime {
-    static let ready: Void = {
-        cgmime_silence_logging()
-        g_mime_init()
-    }()
-
-    /// Copies a C string GMime owns.
-    static func string(_ p: UnsafePointer<CChar>?) -> String? {
-        guard let p else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(start: p, count: strlen(p)), as: UTF8.self)
-    }
-
-    /// Copies and frees a C string we own (`g_free`).
-    static func take(_ p: UnsafeMutablePointer<CChar>?) -> String? {
-        guard let p else { return nil }
-        defer { g_free(p) }
-        return string(p)
-    }
-}
-
 /// What one parsed mail message says, read from a `GMimeMessage`: senders, recipients (To and
 /// Cc), subject, date, the names of its attachments and the text of its body.
 ///
@@ -301,85 +279,5 @@ struct MailMessage {
         var page = HTMLExtractor.Page(cap: cap)
         page.walk(doc)
         return page.text.result.text
-    }
-}
-
-/// Finds where a message (or each message of an mbox) holds more header lines and MIME
-/// boundaries than GMime can be let build objects for, before GMime parses it.
-///
-/// GMime builds an object of about 0.5 KB per header and 1.3 KB per MIME part, so a 7 MB
-/// message of empty parts would take more than a gigabyte. This scan counts, per message, the
-/// lines of header blocks (the message's own, and those after each line starting with `--`) and
-/// those `--` lines; past `limit`, the rest of the message is excluded from parsing, up to the
-/// next mbox `From ` line. It over-counts a little (a `-- ` signature opens a "header block"),
-/// which only matters for bodies of hundreds of thousands of such lines.
-///
-/// For example, a message of 200,000 `--x` parts with `limit` 150,000 gives one excluded range
-/// starting at the 150,001st counted line and running to the end of the file.
-struct MailStructureScanner {
-    let mailbox: Bool
-    let limit: Int
-    /// Byte ranges not to parse: from a line start to the next `From ` line (nil: to the end).
-    private(set) var excluded: [(start: Int64, end: Int64?)] = []
-    /// True once nothing more can change the result (a single message already cut).
-    private(set) var done = false
-
-    private var count = 0
-    private var inHeader = true
-    private var skipping = false
-    private var lineStart: Int64 = 0
-    private var lineLength = 0
-    private var head: UInt64 = 0
-
-    /// "From " packed little-endian, as `head` holds a line's first five bytes.
-    private static let fromLine: UInt64 = 0x20_6D_6F_72_46
-    private static let dashes: UInt64 = 0x2D_2D
-
-    init(mailbox: Bool, limit: Int) {
-        self.mailbox = mailbox
-        self.limit = limit
-    }
-
-    /// Feeds the next bytes of the file, which start at `offset`.
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, at offset: Int64) {
-        guard !done else { return }
-        for i in 0..<chunk.count {
-            let b = chunk[i]
-            if b == 0x0A {
-                endLine()
-                if done { return }
-                lineStart = offset + Int64(i) + 1
-                lineLength = 0
-                head = 0
-            } else {
-                if lineLength < 5 { head |= UInt64(b) << (8 * UInt64(lineLength)) }
-                lineLength += 1
-            }
-        }
-    }
-
-    private mutating func endLine() {
-        let empty = lineLength == 0 || (lineLength == 1 && head == 0x0D)
-        if mailbox, lineLength >= 5, head == Self.fromLine {
-            if skipping, let last = excluded.indices.last {
-                excluded[last].end = lineStart
-                skipping = false
-            }
-            count = 0
-            inHeader = true
-            return
-        }
-        if skipping { return }
-        if inHeader {
-            if empty { inHeader = false } else { count += 1 }
-        } else if lineLength >= 2, head & 0xFFFF == Self.dashes {
-            count += 1
-            inHeader = true
-        }
-        if count > limit {
-            excluded.append((lineStart, nil))
-            skipping = true
-            if !mailbox { done = true }
-        }
     }
 }
