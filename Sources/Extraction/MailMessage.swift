@@ -2,9 +2,6 @@ import Attributes
 import CGMime
 import CLibXML2
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What one parsed mail message says, read from a `GMimeMessage`: senders, recipients (To and
 /// Cc), subject, date, the names of its attachments and the text of its body.
