@@ -4,9 +4,10 @@
 /// 1. `HTMLExtractor`: `public.html`, `public.xhtml`. Before XML, because XHTML is also XML, and
 ///    before plain text, because HTML is also text.
 /// 2. `XMLExtractor`: `public.xml` that is not XHTML (SVG, KML, FictionBook, ...).
-/// 3. `PlainTextExtractor`: any other `public.text` except RTF.
-/// 4. `ImageExtractor`: JPEG, PNG, GIF, TIFF, WebP, HEIC, BMP (binary types; SVG stays with XML).
-/// 5. `AudioExtractor`: any `public.audio` (MP3, FLAC, Ogg Vorbis/Opus, M4A, WAV, WMA).
+/// 3. `MailExtractor`: `public.email-message` and `public.mbox` (an mbox is also text).
+/// 4. `PlainTextExtractor`: any other `public.text` except RTF.
+/// 5. `ImageExtractor`: JPEG, PNG, GIF, TIFF, WebP, HEIC, BMP (binary types; SVG stays with XML).
+/// 6. `AudioExtractor`: any `public.audio` (MP3, FLAC, Ogg Vorbis/Opus, M4A, WAV, WMA).
 ///
 /// `FileSystemExtractor` is not in the list: it runs for every item, before the content
 /// extractor, and for directories, links and special files alone.
@@ -16,7 +17,7 @@
 /// ExtractorRegistry.extractor(for: input)?.name   // "html" for a .html file
 /// ```
 public enum ExtractorRegistry {
-    public static let all: [any Extractor] = [HTMLExtractor(), XMLExtractor(), PlainTextExtractor(), ImageExtractor(), AudioExtractor()]
+    public static let all: [any Extractor] = [HTMLExtractor(), XMLExtractor(), MailExtractor(), PlainTextExtractor(), ImageExtractor(), AudioExtractor()]
 
     /// The extractor of file-system facts, run for every item.
     public static let fileSystem = FileSystemExtractor()
