@@ -331,8 +331,9 @@ public final class IndexUpdater: Sendable {
                                                   extractorVersion: r.extractorVersion, extractor: r.extractor))
                     }
                 }
-                local.indexed = entries.count
-                let done = state.withLock { $0.result.indexed } + entries.count
+                // Files, not the items inside them (messages), count as indexed.
+                local.indexed = entries.count { !$0.item.uniqueIdentifier.bytes.contains(0) }
+                let done = state.withLock { $0.result.indexed } + local.indexed
                 do {
                     try store.index(entries, deleting: vanished, clientState: Self.clientState(domain: domain, done: done, total: todo.count, finished: false))
                 } catch {

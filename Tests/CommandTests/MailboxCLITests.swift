@@ -1,0 +1,36 @@
+import Foundation
+import SystemPackage
+import TestSupport
+import Testing
+
+/// The messages of an mbox are items of their own: a search finds the message, and they live
+/// and die with their file.
+@Suite("Mailboxes, as users see them", .enabled(if: RealCorpus.isAvailable))
+struct MailboxCLITests {
+    @Test("a word from one message finds that message; renaming and deleting the mbox carries its messages")
+    func messagesAreItems() throws {
+        let f = try CLIFixture()
+        let box = f.root + "/hadoop.mbox"
+        try FileManager.default.copyItem(atPath: RealCorpus.file("email/complex.mbox").string, toPath: box)
+        #expect(try f.fsindex("index", f.root).status == 0)
+        // Plain output names the file once; JSON names the message.
+        #expect(try f.fsfind("Jianmin").lines == [box])
+        // (Jianmin wrote message 2; the others quote him, and the file lists its senders.)
+        let hits = try f.fsfind("--json", "--attr", "title", "--attr", "authors", "Jianmin").lines
+        let own = hits.filter { $0.contains("\"item\":\"message/2\"") }
+        #expect(own.count == 1, "\(hits)")
+        #expect(own.first?.contains("Jianmin Woo") == true)
+        #expect(hits.allSatisfy { $0.contains("\"path\":\"\(box)\"") })
+
+        let renamed = f.root + "/renamed.mbox"
+        try FileManager.default.moveItem(atPath: box, toPath: renamed)
+        #expect(try f.fsindex("index", f.root).status == 0)
+        #expect(try f.fsfind("Jianmin").lines == [renamed])
+
+        try FileManager.default.removeItem(atPath: renamed)
+        #expect(try f.fsindex("index", f.root).status == 0)
+        #expect(try f.fsfind("Jianmin").status == 1)
+        let status = try #require(try JSONSerialization.jsonObject(with: try f.fsindex("status", "--json").stdout) as? [String: Any])
+        #expect(status["items"] as? Int == 1)   // the folder alone: no orphaned messages
+    }
+}
