@@ -54,4 +54,19 @@ struct SettingsTests {
             #expect(error.description.contains("missing.toml"))
         }
     }
+
+    @Test("the extraction workers' limits come from [extraction], with their ranges checked")
+    func extractionLimits() throws {
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        let file = try tree.create("c.toml", contents: "[extraction]\nmemory_limit = 512\ncpu_limit = 5\ntimeout = 2.5\n")
+        let s = try Settings.load(explicit: file.string)
+        #expect(s.workerLimits.addressSpaceBytes == 512 << 20)
+        #expect(s.workerLimits.cpuSecondsPerFile == 5)
+        #expect(s.workerLimits.wallSecondsPerFile == 2.5)
+        let bad = try tree.create("bad.toml", contents: "[extraction]\nmemory_limit = 10\n")
+        do { _ = try Settings.load(explicit: bad.string); Issue.record("should fail") } catch {
+            #expect(error.description == "\(bad.string):2: extraction.memory_limit: expected a number of MiB from 256 to 65536")
+        }
+    }
 }
