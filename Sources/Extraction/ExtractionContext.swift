@@ -169,7 +169,6 @@ public final class ExtractionContext {
             input.bytes = bytes
             input.isComplete = atEnd && bytes.count <= options.textCap
         }
-        file = nil   // closes
 
         var children: [ChildItem] = []
         var trace: [ExtractorRun] = []
