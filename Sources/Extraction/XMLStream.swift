@@ -76,7 +76,7 @@ enum XMLStream {
                     case 15:  // XML_READER_TYPE_END_ELEMENT
                         node = Node(reader: reader, kind: .end, localName: LibXML.string(xmlTextReaderConstLocalName(reader)) ?? "",
                                     namespace: LibXML.string(xmlTextReaderConstNamespaceUri(reader)) ?? "", isEmpty: false)
-                    case 3, 4, 13:   // text, CDATA, significant white space
+                    case 3, 4, 13, 14:   // text, CDATA, white space, significant white space
                         node = Node(reader: reader, kind: .text, localName: "", namespace: "", isEmpty: false)
                     default:
                         continue

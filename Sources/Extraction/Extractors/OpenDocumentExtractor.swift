@@ -10,7 +10,8 @@ import Attributes
 /// (`dc:date`), `pageCount` (`meta:document-statistic/@meta:page-count`) and `generator`.
 /// The text is the body of `content.xml` (paragraphs and headings as lines, table rows as lines
 /// with cells separated by spaces, `text:s` and `text:tab` as spaces; tracked deletions and
-/// annotation authors and dates are skipped), then the headers and footers of `styles.xml`'s
+/// annotation authors and dates are skipped; a formula's MathML gives its identifiers, numbers,
+/// operators and text), then the headers and footers of `styles.xml`'s
 /// master pages.
 ///
 /// An encrypted document (its `META-INF/manifest.xml` has `manifest:encryption-data` for a
@@ -46,7 +47,9 @@ public struct OpenDocumentExtractor: Extractor {
         var text = TextBuffer(cap: input.textCap)
         var problem: String?
         if let content = zip.parts["content.xml"], !encrypted.contains("content.xml") {
-            do { try XMLText.collect(content, rules: Self.contentRules, into: &text) } catch {
+            // A formula's content is MathML, not text:p.
+            let math = content.prefix(4096).firstRange(of: Array("http://www.w3.org/1998/Math/MathML".utf8)) != nil
+            do { try XMLText.collect(content, rules: math ? Self.mathRules : Self.contentRules, into: &text) } catch {
                 problem = "content.xml: \(error.reason)"
             }
         }
@@ -147,9 +150,12 @@ public struct OpenDocumentExtractor: Extractor {
     static let contentRules = XMLTextRules(
         text: ["p", "h"], space: ["s", "tab", "table-cell", "covered-table-cell", "note-citation", "note-body", "title", "desc", "frame"],
         line: ["line-break"],
-        block: ["p", "h", "table-row", "list-item", "frame"],
+        block: ["p", "h", "table-row", "list-item", "frame", "title", "desc", "custom-shape"],
         skip: ["tracked-changes", "creator", "date", "sequence-decls", "forms", "scripts", "font-face-decls",
                "automatic-styles"])
+
+    static let mathRules = XMLTextRules(
+        text: ["mi", "mn", "mo", "mtext", "ms"], space: ["mi", "mn", "mo", "mtext", "ms"], skip: ["annotation"])
 
     /// The text of the headers and footers in `<office:master-styles>` (page fields such as the
     /// sheet name or the page number are skipped: they hold placeholder text).
