@@ -37,7 +37,28 @@ struct ZipContainer {
             }
             throw error
         }
+        if out.error == nil, !hasEndRecord(input) {
+            out.error = .malformed(extractor: extractor, reason: "truncated: the zip's central directory is missing")
+        }
         return out
+    }
+
+    /// Whether the last 64 KiB (plus the record's 22 bytes) hold an end-of-central-directory
+    /// record (`PK\u{5}\u{6}`). When a zip is cut short libarchive still reads the entries
+    /// before the cut, so this is how a truncated file is noticed.
+    static func hasEndRecord(_ input: ExtractionInput) -> Bool {
+        let window = 65_535 + 22
+        let tail: [UInt8]
+        if input.isComplete {
+            tail = Array(input.bytes.suffix(window))
+        } else if let file = input.file {
+            let start = max(0, file.size - Int64(window))
+            guard let t = try? file.read(at: start, count: Int(file.size - start)) else { return true }
+            tail = t
+        } else {
+            return true
+        }
+        return tail.firstRange(of: [0x50, 0x4B, 0x05, 0x06]) != nil
     }
 
     private static func read(_ input: ExtractionInput, formats: ArchiveReader.Formats, extractor: String,

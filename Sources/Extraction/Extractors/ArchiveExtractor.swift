@@ -57,6 +57,9 @@ public struct ArchiveExtractor: Extractor {
                     extractor: name, reason: "the zip's central directory is damaged; names were read from the local headers")
             }
         }
+        if listing.failure == nil, listing.format?.hasPrefix("ZIP") == true, !ZipContainer.hasEndRecord(input) {
+            listing.failure = .malformed(extractor: name, reason: "truncated: the zip's central directory is missing")
+        }
         attributes[.memberCount] = .integer(listing.count)
         let (body, full) = listing.text.result
         if !body.isEmpty { attributes[.textContent] = .string(body) }
@@ -75,6 +78,7 @@ public struct ArchiveExtractor: Extractor {
         var count: Int64 = 0
         var encrypted = false
         var failure: ExtractionError?
+        var format: String?
     }
 
     /// Lists the members' names (headers only; data is skipped, not decompressed, where the
@@ -100,6 +104,7 @@ public struct ArchiveExtractor: Extractor {
             out.failure = error
         }
         if reader.hasEncryptedEntries { out.encrypted = true }
+        out.format = reader.formatName
         return out
     }
 
