@@ -106,7 +106,7 @@ final class ArchiveReader {
         }
         if archive_read_open1(a) != ARCHIVE_OK {
             let message = Self.message(a)
-            archive_read_free(a)
+            // All stored properties are set, so `deinit` runs and frees the handle.
             throw .malformed(extractor: extractor, reason: source.error ?? message)
         }
     }

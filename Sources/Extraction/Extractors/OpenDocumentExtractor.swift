@@ -48,7 +48,11 @@ public struct OpenDocumentExtractor: Extractor {
         var problem: String?
         if let content = zip.parts["content.xml"], !encrypted.contains("content.xml") {
             // A formula's content is MathML, not text:p.
-            let math = content.prefix(4096).firstRange(of: Array("http://www.w3.org/1998/Math/MathML".utf8)) != nil
+            var math = false
+            try? XMLStream.parse(content) { node in
+                math = node.kind == .start && node.localName == "math"
+                return node.kind != .start   // stop at the root element
+            }
             do { try XMLText.collect(content, rules: math ? Self.mathRules : Self.contentRules, into: &text) } catch {
                 problem = "content.xml: \(error.reason)"
             }
