@@ -104,7 +104,7 @@ final class ArchiveReader {
             let s = Unmanaged<Source>.fromOpaque(client!).takeUnretainedValue()
             return s.skip(request)
         }
-        if archive_read_open1(a) != ARCHIVE_OK {
+        if UTF8Locale.run({ archive_read_open1(a) }) != ARCHIVE_OK {
             let message = Self.message(a)
             // All stored properties are set, so `deinit` runs and frees the handle.
             throw .malformed(extractor: extractor, reason: source.error ?? message)
@@ -129,7 +129,7 @@ final class ArchiveReader {
             throw .malformed(extractor: extractor, reason: "more than \(limits.maxEntries) entries; only the first were read")
         }
         var entry: OpaquePointer?
-        let r = archive_read_next_header(handle, &entry)
+        let r = UTF8Locale.run { archive_read_next_header(handle, &entry) }
         if r == ARCHIVE_EOF { return nil }
         guard r == ARCHIVE_OK || r == ARCHIVE_WARN, let e = entry else {
             throw .malformed(extractor: extractor, reason: errorMessage)
@@ -139,13 +139,13 @@ final class ArchiveReader {
             formatName = String(cString: f)
             formatCode = archive_format(handle)
         }
-        let name: String
-        if let u = archive_entry_pathname_utf8(e) {
-            name = String(cString: u)
-        } else if let raw = archive_entry_pathname(e) {
-            name = Self.decodeName(Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw))))
-        } else {
-            name = ""
+        let name: String = UTF8Locale.run {
+            if let u = archive_entry_pathname_utf8(e) {
+                return String(cString: u)
+            } else if let raw = archive_entry_pathname(e) {
+                return Self.decodeName(Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw))))
+            }
+            return ""
         }
         let type = archive_entry_filetype(e)
         return Entry(name: name, isDirectory: type == 0o040000 || name.hasSuffix("/"),
@@ -283,6 +283,22 @@ final class ArchiveReader {
             offset += step
             return step
         }
+    }
+}
+
+/// Runs libarchive calls with the calling thread's character type set to UTF-8
+/// (`uselocale(3)`, per thread, so nothing else in the process is affected). libarchive converts
+/// names to and from "the current locale"; in the C locale every non-ASCII name (7-Zip's
+/// UTF-16, a pax `path` record) would fail to convert and come back empty.
+enum UTF8Locale {
+    private struct Handle: @unchecked Sendable { let locale: locale_t? }
+    private static let utf8: Handle = Handle(locale: newlocale(Int32(1 << LC_CTYPE), "C.UTF-8", nil))
+
+    static func run<T>(_ body: () -> T) -> T {
+        guard let locale = utf8.locale else { return body() }
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        return body()
     }
 }
 

@@ -1,5 +1,8 @@
 import CArchive
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes archives for tests with libarchive's writer (zip, tar, 7-Zip or a lone compressed
 /// file), so that generated fixtures need no external tool.
@@ -29,6 +32,9 @@ enum ArchiveFixture {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     static func write(_ path: FilePath, format: Format, filter: Filter = .none, members: [Member]) throws {
+        // libarchive converts names through the thread's locale: make it UTF-8, as a user's is.
+        let previous = uselocale(newlocale(Int32(1 << LC_CTYPE), "C.UTF-8", nil))
+        defer { uselocale(previous) }
         guard let a = archive_write_new() else { throw Failure(description: "archive_write_new") }
         defer { archive_write_free(a) }
         switch format {
