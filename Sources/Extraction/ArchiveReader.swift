@@ -202,8 +202,13 @@ final class ArchiveReader {
     /// Whether libarchive saw encrypted entries (1), none (0), or cannot tell (negative).
     var hasEncryptedEntries: Bool { archive_read_has_encrypted_entries(handle) > 0 }
 
-    /// Bytes libarchive consumed from the file so far.
-    var compressedBytesRead: Int64 { archive_filter_bytes(handle, -1) }
+    /// Bytes of the decompressed stream libarchive went through so far (for a `.tar.gz`, the
+    /// position in the tar stream).
+    var streamBytesRead: Int64 { archive_filter_bytes(handle, 0) }
+
+    /// Whether a compression filter sits in front of the format (`.tar.gz`, `.tar.xz`): skipping
+    /// a member then means decompressing it.
+    var isFiltered: Bool { archive_filter_count(handle) > 1 }
 
     /// Decodes a member name that libarchive could not convert to UTF-8: valid UTF-8 as is,
     /// else Shift-JIS (CP932, common in zip files from Japanese Windows) when every byte fits,

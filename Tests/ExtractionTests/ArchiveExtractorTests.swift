@@ -137,4 +137,31 @@ struct ArchiveExtractorTests {
                                     mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", magicCharset: nil)
         #expect(!ArchiveExtractor().accepts(input))
     }
+
+    @Test("a compressed tar whose members decompress past the limit stops listing before decompressing them")
+    func streamLimit() throws {
+        let tree = try TemporaryTree()
+        let path = tree.path("bomb.tar.gz")
+        try ArchiveFixture.write(path, format: .tar, filter: .gzip, members: [
+            .init("small.txt", "x"), .init("big.bin", bytes: [UInt8](repeating: 0, count: 1 << 20), repeats: 20), .init("after.txt", "y"),
+        ])
+        let everything = try extract(path)
+        #expect(everything.attributes.textContent == "small.txt\nbig.bin\nafter.txt")
+
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path.string)))
+        let input = ExtractionInput(facts: try FileFacts.read(path), bytes: bytes, isComplete: true,
+                                    contentType: "org.gnu.gnu-zip-archive", contentTypeTree: ["org.gnu.gnu-zip-archive", "public.archive"],
+                                    mimeType: "application/x-compressed-tar", magicCharset: nil)
+        let limited = ArchiveExtractor(maxStreamBytes: 10 << 20)
+        #expect(limited.accepts(input))
+        var attributes = AttributeSet()
+        #expect {
+            try limited.extract(input, into: &attributes)
+        } throws: { error in
+            guard case let ExtractionError.malformed(_, reason) = error else { return false }
+            return reason.contains("listing stopped")
+        }
+        #expect(attributes.textContent == "small.txt\nbig.bin")
+        #expect(attributes.integer(.memberCount) == 2)
+    }
 }

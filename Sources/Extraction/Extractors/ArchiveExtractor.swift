@@ -25,7 +25,14 @@ public struct ArchiveExtractor: Extractor {
     public var name: String { "archive" }
     public var version: Int { 1 }
 
-    public init() {}
+    /// Bytes of decompressed archive stream gone through while listing, at most: in a
+    /// `.tar.gz` every member's data is decompressed to reach the next header, so a small file
+    /// of gigabytes of zeros would otherwise keep a worker busy for minutes.
+    let maxStreamBytes: Int64
+
+    public init() { maxStreamBytes = 2 << 30 }
+
+    init(maxStreamBytes: Int64) { self.maxStreamBytes = maxStreamBytes }
 
     /// Archive MIME types libarchive reads that have no well-known UTI here.
     static let extraMIMETypes: Set<String> = [
@@ -41,9 +48,6 @@ public struct ArchiveExtractor: Extractor {
         if input.conforms(to: "public.content") { return false }
         return input.conforms(to: .archive) || Self.extraMIMETypes.contains(input.mimeType)
     }
-
-    /// Bytes of (decompressed) archive stream read through while listing, at most.
-    static let maxStreamBytes: Int64 = 4 << 30
 
     public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         var listing = try list(input, formats: .any)
@@ -86,6 +90,7 @@ public struct ArchiveExtractor: Extractor {
     func list(_ input: ExtractionInput, formats: ArchiveReader.Formats) throws(ExtractionError) -> Listing {
         let reader = try ArchiveReader(input, formats: formats, extractor: name)
         var out = Listing(text: TextBuffer(cap: input.textCap))
+        var declared: Int64 = 0
         do {
             while let entry = try reader.next() {
                 out.count += 1
@@ -95,8 +100,11 @@ public struct ArchiveExtractor: Extractor {
                     out.text.append(memberName)
                     out.text.breakLine()
                 }
-                if reader.compressedBytesRead > Self.maxStreamBytes {
-                    out.failure = .malformed(extractor: name, reason: "listing stopped after \(Self.maxStreamBytes >> 30) GiB of archive data")
+                // Reaching the next header would decompress this member: stop before a stream
+                // that (by the sizes declared so far) goes past the limit.
+                if reader.isFiltered { declared += max(0, entry.declaredSize ?? 0) }
+                if declared > maxStreamBytes || reader.streamBytesRead > maxStreamBytes {
+                    out.failure = .malformed(extractor: name, reason: "listing stopped: the members so far decompress to more than \(maxStreamBytes >> 20) MiB")
                     break
                 }
             }
