@@ -80,7 +80,9 @@ struct EPUBExtractorTests {
         let path = tree.path("book.epub")
         let opf = """
         <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" unique-identifier="id" version="3.0">
-        <metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="x">other</dc:identifier>
+        <metadata xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:opf="http://www.idpf.org/2007/opf">
+        <dc:date opf:event="modification">2011-03-04</dc:date><dc:date opf:event="publication">2010-01-02</dc:date>
+        <dc:identifier id="x">other</dc:identifier>
         <dc:identifier id="id">urn:isbn:123</dc:identifier><dc:title>Generated Book</dc:title></metadata>
         <manifest><item id="b" href="../text/b.html" media-type="application/xhtml+xml"/>
         <item id="a" href="a%20one.xhtml" media-type="application/xhtml+xml"/>
@@ -99,6 +101,8 @@ struct EPUBExtractorTests {
         #expect(r.problems.isEmpty)
         #expect(r.attributes.title == "Generated Book")
         #expect(r.attributes.string(.identifier) == "urn:isbn:123")
+        #expect(r.attributes.date(.contentCreationDate) == iso("2010-01-02T00:00:00Z"))
+        #expect(r.attributes.date(.contentModificationDate) == iso("2011-03-04T00:00:00Z"))
         let text = try #require(r.attributes.textContent)
         #expect(text.hasPrefix("Alpha\nFirst chapter\nSecond"))
         #expect(text.contains("chapter & more"))

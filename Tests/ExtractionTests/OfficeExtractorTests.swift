@@ -165,3 +165,29 @@ struct OfficeExtractorTests {
         }
     }
 }
+
+@Suite("Zip document helpers")
+struct ZipDocumentHelperTests {
+    @Test("document dates: W3CDTF forms, zones, and rejects")
+    func dates() {
+        #expect(DocumentDate.parse("2008-12-11T16:04:00Z") == iso("2008-12-11T16:04:00Z"))
+        #expect(DocumentDate.parse("2009-10-05T19:04:01") == iso("2009-10-05T19:04:01Z"))   // no zone: UTC
+        #expect(DocumentDate.parse("2009-10-05T21:22:38.25+02:00") == iso("2009-10-05T19:22:38.25Z"))
+        #expect(DocumentDate.parse(" 2009-10-07 ") == iso("2009-10-07T00:00:00Z"))
+        #expect(DocumentDate.parse("2009-10") == iso("2009-10-01T00:00:00Z"))
+        #expect(DocumentDate.parse("1999") == iso("1999-01-01T00:00:00Z"))
+        #expect(DocumentDate.parse("2000-02-29T00:00:00-05:00") == iso("2000-02-29T05:00:00Z"))
+        for bad in ["", "yesterday", "2009-13-01", "2009-10-07T25", "2009-10-07Tjunk", "20091007"] {
+            #expect(DocumentDate.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("relationship and href targets resolve against their part")
+    func resolve() {
+        #expect(ZipContainer.resolve("word/document.xml", against: "") == "word/document.xml")
+        #expect(ZipContainer.resolve("header1.xml", against: "word/document.xml") == "word/header1.xml")
+        #expect(ZipContainer.resolve("../text/b.html", against: "OPS/content.opf") == "text/b.html")
+        #expect(ZipContainer.resolve("/xl/worksheets/sheet1.xml", against: "xl/workbook.xml") == "xl/worksheets/sheet1.xml")
+        #expect(ZipContainer.resolve("./a%20one.xhtml#part2", against: "OPS/content.opf") == "OPS/a one.xhtml")
+    }
+}

@@ -9,7 +9,8 @@ import CLibXML2
 /// `contentDescription` (the first `dc:description`), `language` (the first `dc:language`),
 /// `publishers` (every `dc:publisher`), `identifier` (the `dc:identifier` the package's
 /// `unique-identifier` points at, else the first), `contentCreationDate` (`dc:date`) and
-/// `contentModificationDate` (EPUB 3's `dcterms:modified`). The text is the spine's XHTML
+/// `contentModificationDate` (EPUB 3's `dcterms:modified`, or EPUB 2's
+/// `<dc:date opf:event="modification">`). The text is the spine's XHTML
 /// documents in reading order (parsed as XML, or with libxml2's HTML parser when they are not
 /// well-formed), with `<script>`, `<style>` and `<head>` skipped, up to the text cap.
 ///
@@ -89,6 +90,7 @@ public struct EPUBExtractor: Extractor {
         var field = ElementText()
         var current = ""
         var currentID: String?
+        var currentEvent: String?
         var values: [String: [String]] = [:]
         var identifiers: [(id: String?, value: String)] = []
         var uniqueID: String?
@@ -97,7 +99,13 @@ public struct EPUBExtractor: Extractor {
         try? XMLStream.parse(bytes) { node in
             if field.isCollecting {
                 if case let .some(value) = field.feed(node), let value {
-                    if current == "identifier" { identifiers.append((currentID, value)) } else { values[current, default: []].append(value) }
+                    if current == "identifier" {
+                        identifiers.append((currentID, value))
+                    } else if current == "date", currentEvent?.lowercased().contains("modif") == true {
+                        values["modified", default: []].append(value)   // EPUB 2 <dc:date opf:event="modification">
+                    } else {
+                        values[current, default: []].append(value)
+                    }
                 }
                 return true
             }
@@ -109,10 +117,11 @@ public struct EPUBExtractor: Extractor {
                 if !node.isEmpty {
                     current = local
                     currentID = node.attribute("id")
+                    currentEvent = node.attribute("event", namespace: "http://www.idpf.org/2007/opf")
                     field.begin()
                 }
             case (_, "meta"):
-                if node.attribute("property") == "dcterms:modified", !node.isEmpty {
+                if node.attribute("property") == "dcterms:modified", !node.isEmpty, values["modified"] == nil {
                     current = "modified"
                     field.begin()
                 }

@@ -37,9 +37,10 @@ public struct OfficeOpenXMLExtractor: Extractor {
     public func accepts(_ input: ExtractionInput) -> Bool {
         if Self.types.contains(where: input.conforms(to:)) { return true }
         let mime = input.mimeType
-        return mime.hasPrefix("application/vnd.openxmlformats-officedocument.")
-            || (mime.hasPrefix("application/vnd.ms-") && mime.hasSuffix(".macroenabled.12"))
-            || (mime.hasPrefix("application/vnd.ms-") && mime.hasSuffix(".macroEnabled.12"))
+        let lower = mime.lowercased()
+        return lower.hasPrefix("application/vnd.openxmlformats-officedocument.")
+            // docm, xlsm, pptm, dotm, ... but not the binary workbook (xlsb), whose parts are not XML
+            || (lower.hasPrefix("application/vnd.ms-") && lower.hasSuffix(".macroenabled.12") && !lower.contains("binary"))
             || ((mime == "application/encrypted" || mime == "application/x-ole-storage") && Self.hasOOXMLExtension(input))
     }
 
