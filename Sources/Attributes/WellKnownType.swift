@@ -158,7 +158,7 @@ public struct WellKnownType: Sendable, Hashable {
         // Archives.
         .init(.archive, data, kind: "Archive"),
         .init("public.zip-archive", archive, mime: ["application/zip"], ext: ["zip"], kind: "ZIP archive"),
-        .init("public.tar-archive", archive, mime: ["application/x-tar"], ext: ["tar"], kind: "tar archive"),
+        .init("public.tar-archive", archive, mime: ["application/x-tar", "application/x-ustar", "application/x-gtar"], ext: ["tar"], kind: "tar archive"),
         .init("org.gnu.gnu-zip-archive", archive, mime: ["application/gzip"], ext: ["gz", "tgz"], kind: "gzip archive"),
         .init("public.bzip2-archive", archive, mime: ["application/x-bzip2", "application/x-bzip"], ext: ["bz2"], kind: "bzip2 archive"),
         .init("org.tukaani.xz-archive", archive, mime: ["application/x-xz"], ext: ["xz"], kind: "xz archive"),

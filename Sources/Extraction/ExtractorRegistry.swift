@@ -1,6 +1,11 @@
 /// The content extractors, in the order they are tried: for each regular file the first one
 /// whose `accepts` is true reads its bytes, so specific types come before generic ones.
 ///
+/// - `OfficeOpenXMLExtractor`, `OpenDocumentExtractor`, `EPUBExtractor`: zip-based documents
+///   (and OOXML's encrypted OLE2 wrapper), before `ArchiveExtractor`, since they are zip files too.
+/// - `ArchiveExtractor`: archives and compressed files (not zip-based documents).
+///
+/// Then:
 /// 1. `HTMLExtractor`: `public.html`, `public.xhtml`. Before XML, because XHTML is also XML, and
 ///    before plain text, because HTML is also text.
 /// 2. `XMLExtractor`: `public.xml` that is not XHTML (SVG, KML, FictionBook, ...).
@@ -17,7 +22,10 @@
 /// ExtractorRegistry.extractor(for: input)?.name   // "html" for a .html file
 /// ```
 public enum ExtractorRegistry {
-    public static let all: [any Extractor] = [HTMLExtractor(), XMLExtractor(), MailExtractor(), PlainTextExtractor(), ImageExtractor(), AudioExtractor()]
+    public static let all: [any Extractor] = [
+        OfficeOpenXMLExtractor(), OpenDocumentExtractor(), EPUBExtractor(), ArchiveExtractor(),
+        HTMLExtractor(), XMLExtractor(), MailExtractor(), PlainTextExtractor(), ImageExtractor(), AudioExtractor(),
+    ]
 
     /// The extractor of file-system facts, run for every item.
     public static let fileSystem = FileSystemExtractor()
