@@ -4,7 +4,10 @@
 /// 1. `HTMLExtractor`: `public.html`, `public.xhtml`. Before XML, because XHTML is also XML, and
 ///    before plain text, because HTML is also text.
 /// 2. `XMLExtractor`: `public.xml` that is not XHTML (SVG, KML, FictionBook, ...).
-/// 3. `PlainTextExtractor`: any other `public.text` except RTF.
+/// 3. `PDFExtractor`: `com.adobe.pdf`.
+/// 4. `RTFExtractor`: `public.rtf` (before plain text, which excludes RTF anyway).
+/// 5. `OLEExtractor`: legacy Office files in an OLE2 container (`.doc`, `.xls`, `.ppt`).
+/// 6. `PlainTextExtractor`: any other `public.text` except RTF.
 ///
 /// `FileSystemExtractor` is not in the list: it runs for every item, before the content
 /// extractor, and for directories, links and special files alone.
@@ -14,7 +17,11 @@
 /// ExtractorRegistry.extractor(for: input)?.name   // "html" for a .html file
 /// ```
 public enum ExtractorRegistry {
-    public static let all: [any Extractor] = [HTMLExtractor(), XMLExtractor(), PlainTextExtractor()]
+    public static let all: [any Extractor] = [
+        HTMLExtractor(), XMLExtractor(),
+        PDFExtractor(), RTFExtractor(), OLEExtractor(),
+        PlainTextExtractor(),
+    ]
 
     /// The extractor of file-system facts, run for every item.
     public static let fileSystem = FileSystemExtractor()
