@@ -20,9 +20,12 @@ import FoundationEssentials
 ///   Windows-1252.
 /// - PowerPoint 97 and later: the `TextCharsAtom` / `TextBytesAtom` records of the
 ///   `PowerPoint Document` stream (slide text, notes, masters), in stream order.
-/// - Excel: no text (its cells live in BIFF records with shared strings; left out).
+/// - Excel 97 and later (BIFF8): the sheet names and the shared string table (every distinct
+///   text cell value, in first-use order); numbers and formulas are not text. An encrypted
+///   workbook (`FILEPASS`) gives `encrypted` and "encrypted; needs a password to read".
 ///
-/// A file libgsf cannot open as OLE2 gives libgsf's message ("truncated", "not an OLE file").
+/// Other OLE2 files (`application/x-ole-storage`, which libmagic also says for a damaged `.xls`)
+/// get the same metadata. A file libgsf cannot open as OLE2 gives libgsf's message.
 ///
 /// For example, `testWORD.doc` gives `title` "Sample Word Document", `authors` ["Keith
 /// Bennett"] and `pageCount` 2.
@@ -40,7 +43,13 @@ public struct OLEExtractor: Extractor {
 
     public init() {}
 
-    public func accepts(_ input: ExtractionInput) -> Bool { Self.types.contains(where: input.conforms(to:)) }
+    /// Generic OLE2 containers (libmagic's answer for a damaged `.xls` or `.ppt`, or other
+    /// OLE2 formats): their summary information is read the same way.
+    static let genericMIMETypes: Set<String> = ["application/x-ole-storage", "application/CDFV2", "application/x-cdf"]
+
+    public func accepts(_ input: ExtractionInput) -> Bool {
+        Self.types.contains(where: input.conforms(to:)) || Self.genericMIMETypes.contains(input.mimeType)
+    }
 
     /// `gsf_init` and silenced logging, once per process.
     static let ready: Void = {
@@ -66,19 +75,32 @@ public struct OLEExtractor: Extractor {
                 throw .malformed(extractor: name, reason: "not a readable OLE2 document" + (message.map { ": \($0)" } ?? ""))
             }
             defer { g_object_unref(gpointer(ole)) }
-            readMetadata(ole, into: &attributes)
-            try readText(ole, input, into: &attributes)
+            let damage = Damage()
+            readMetadata(ole, damage, into: &attributes)
+            try readText(ole, input, damage, into: &attributes)
+            if let reason = damage.reason { throw .malformed(extractor: name, reason: reason) }
         }
     }
 
     // MARK: Metadata
 
-    private func readMetadata(_ ole: OpaquePointer, into attributes: inout AttributeSet) {
+    /// The first sign of damage met while reading (a stream cut short, unreadable properties);
+    /// reported after everything readable was stored.
+    final class Damage {
+        var reason: String?
+        func note(_ r: String) { if reason == nil { reason = r } }
+    }
+
+    private func readMetadata(_ ole: OpaquePointer, _ damage: Damage, into attributes: inout AttributeSet) {
         guard let meta = gsf_doc_meta_data_new() else { return }
         defer { g_object_unref(gpointer(meta)) }
         for stream in ["\u{5}SummaryInformation", "\u{5}DocumentSummaryInformation"] {
             guard let input = gsf_infile_child_by_name(ole, stream) else { continue }
-            if let e = gsf_doc_meta_data_read_from_msole(meta, input) { g_error_free(e) }
+            if let e = gsf_doc_meta_data_read_from_msole(meta, input) {
+                let message = cgsf_error_message(e).map { String(cString: $0) } ?? "unreadable"
+                damage.note("the \(stream.dropFirst()) stream is damaged: \(message)")
+                g_error_free(e)
+            }
             g_object_unref(gpointer(input))
         }
         func string(_ key: String) -> String? { DocumentMetadata.clean(cgsf_string(meta, key).map { String(cString: $0) }) }
@@ -108,10 +130,12 @@ public struct OLEExtractor: Extractor {
 
     // MARK: Text
 
-    private func readText(_ ole: OpaquePointer, _ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    private func readText(_ ole: OpaquePointer, _ input: ExtractionInput, _ damage: Damage,
+                          into attributes: inout AttributeSet) throws(ExtractionError) {
+        let stream = { (name: String) in self.stream(ole, name, damage) }
         var text = TextBuffer(cap: input.textCap)
-        if let word = stream(ole, "WordDocument") {
-            let table = { (name: String) in self.stream(ole, name) }
+        if let word = stream("WordDocument") {
+            let table = stream
             switch WordText.read(word, table: table, into: &text) {
             case .encrypted:
                 attributes[.encrypted] = .bool(true)
@@ -122,8 +146,13 @@ public struct OLEExtractor: Extractor {
                 store(text, into: &attributes)
                 throw .malformed(extractor: name, reason: reason)
             }
-        } else if let ppt = stream(ole, "PowerPoint Document") {
+        } else if let ppt = stream("PowerPoint Document") {
             PowerPointText.read(ppt, into: &text)
+        } else if let book = stream("Workbook") {
+            if ExcelText.read(book, into: &text) == .encrypted {
+                attributes[.encrypted] = .bool(true)
+                throw .malformed(extractor: name, reason: "encrypted; needs a password to read")
+            }
         }
         store(text, into: &attributes)
     }
@@ -135,7 +164,7 @@ public struct OLEExtractor: Extractor {
     }
 
     /// The bytes of one stream of the container, at most `streamLimit`.
-    private func stream(_ ole: OpaquePointer, _ name: String) -> [UInt8]? {
+    private func stream(_ ole: OpaquePointer, _ name: String, _ damage: Damage) -> [UInt8]? {
         guard let child = gsf_infile_child_by_name(ole, name) else { return nil }
         defer { g_object_unref(gpointer(child)) }
         let size = Int(min(gsf_input_size(child), gsf_off_t(Self.streamLimit)))
@@ -143,9 +172,12 @@ public struct OLEExtractor: Extractor {
         var out = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < size {
-            let n = min(size - done, 1 << 16)
+            let n = min(size - done, 4096)
             let ok = out.withUnsafeMutableBufferPointer { gsf_input_read(child, n, $0.baseAddress! + done) != nil }
-            guard ok else { break }
+            guard ok else {
+                damage.note("truncated: the \(name) stream ends after \(done) of its \(size) bytes")
+                break
+            }
             done += n
         }
         return Array(out.prefix(done))
@@ -366,5 +398,145 @@ enum PowerPointText {
             text.append(paragraph)
         }
         text.breakLine()
+    }
+}
+
+/// The text of an Excel 97+ `Workbook` stream ([MS-XLS]): BIFF8 records (type, length, data).
+/// Sheet names come from `BoundSheet8` (0x0085) and cell text from the shared string table
+/// (`SST`, 0x00FC, continued in `CONTINUE` records, 0x003C).
+enum ExcelText {
+    enum Outcome: Equatable { case done, encrypted }
+
+    static let maxStrings = 1_000_000
+
+    static func read(_ book: [UInt8], into text: inout TextBuffer) -> Outcome {
+        var i = 0
+        var sheets: [String] = []
+        while i + 4 <= book.count, !text.isFull {
+            guard let type = book.u16(i), let length = book.u16(i + 2) else { break }
+            let body = i + 4
+            let end = min(book.count, body + length)
+            switch type {
+            case 0x002F:   // FILEPASS
+                return .encrypted
+            case 0x0085:   // BoundSheet8: lbPlyPos(4) hsState(1) dt(1) stName (ShortXLUnicodeString)
+                if body + 8 <= end {
+                    let cch = Int(book[body + 6]), high = book[body + 7] & 0x01 != 0
+                    var segments = Segments([Array(book[(body + 8)..<end])])
+                    if let name = segments.characters(cch, high: high), let clean = DocumentMetadata.clean(name) {
+                        sheets.append(clean)
+                    }
+                }
+            case 0x00FC:   // SST, then its CONTINUE records
+                for name in sheets { text.append(name); text.breakLine() }
+                sheets = []
+                var parts = [Array(book[body..<end])]
+                var j = end
+                while j + 4 <= book.count, book.u16(j) == 0x003C, let l = book.u16(j + 2) {
+                    parts.append(Array(book[(j + 4)..<min(book.count, j + 4 + l)]))
+                    j += 4 + l
+                }
+                readSST(Segments(parts), into: &text)
+                i = j
+                continue
+            default:
+                break
+            }
+            i = body + length
+        }
+        for name in sheets { text.append(name); text.breakLine() }
+        return .done
+    }
+
+    private static func readSST(_ segments: Segments, into text: inout TextBuffer) {
+        var s = segments
+        guard s.skip(4), let unique = s.u32() else { return }
+        for _ in 0..<min(unique, maxStrings) {
+            guard let cch = s.u16(), let flags = s.u8() else { return }
+            var runs = 0, ext = 0
+            if flags & 0x08 != 0 { guard let r = s.u16() else { return }; runs = r }
+            if flags & 0x04 != 0 { guard let e = s.u32() else { return }; ext = e }
+            guard let value = s.characters(cch, high: flags & 0x01 != 0) else { return }
+            guard s.skip(runs * 4 + ext) else {
+                text.append(value)
+                return
+            }
+            text.append(value)
+            text.breakLine()
+            if text.isFull { return }
+        }
+    }
+
+    /// A record's data split over CONTINUE records. Characters of one string may continue in
+    /// the next segment, which then starts with a fresh option byte (8- or 16-bit characters).
+    struct Segments {
+        var parts: [[UInt8]]
+        var part = 0
+        var offset = 0
+
+        init(_ parts: [[UInt8]]) { self.parts = parts }
+
+        private mutating func advanceIfAtEnd() -> Bool {
+            while part < parts.count, offset >= parts[part].count {
+                part += 1
+                offset = 0
+            }
+            return part < parts.count
+        }
+
+        mutating func u8() -> Int? {
+            guard advanceIfAtEnd() else { return nil }
+            defer { offset += 1 }
+            return Int(parts[part][offset])
+        }
+
+        mutating func u16() -> Int? {
+            guard let a = u8(), let b = u8() else { return nil }
+            return a | b << 8
+        }
+
+        mutating func u32() -> Int? {
+            guard let a = u16(), let b = u16() else { return nil }
+            return a | b << 16
+        }
+
+        mutating func skip(_ n: Int) -> Bool {
+            var left = n
+            while left > 0 {
+                guard advanceIfAtEnd() else { return false }
+                let take = min(left, parts[part].count - offset)
+                offset += take
+                left -= take
+            }
+            return true
+        }
+
+        /// `count` characters, 16-bit when `high`; a segment boundary inside them switches the
+        /// width to the new segment's option byte.
+        mutating func characters(_ count: Int, high: Bool) -> String? {
+            var units: [UInt16] = []
+            units.reserveCapacity(count)
+            var wide = high
+            while units.count < count {
+                if part < parts.count, offset >= parts[part].count {
+                    part += 1
+                    offset = 0
+                    guard part < parts.count, !parts[part].isEmpty else { return nil }
+                    wide = parts[part][0] & 0x01 != 0
+                    offset = 1
+                    continue
+                }
+                guard part < parts.count else { return nil }
+                if wide {
+                    guard offset + 2 <= parts[part].count else { return nil }
+                    units.append(UInt16(parts[part][offset]) | UInt16(parts[part][offset + 1]) << 8)
+                    offset += 2
+                } else {
+                    units.append(UInt16(TextDecoding.windows1252(parts[part][offset]).value))
+                    offset += 1
+                }
+            }
+            return String(decoding: units, as: UTF16.self)
+        }
     }
 }

@@ -87,8 +87,10 @@ public struct PDFExtractor: Extractor {
         readMetadata(doc, into: &attributes)
 
         let pages = Int(poppler_document_get_n_pages(doc))
+        guard pages > 0 else {
+            throw .malformed(extractor: name, reason: "no pages: the file is truncated or damaged")
+        }
         attributes[.pageCount] = .integer(Int64(pages))
-        guard pages > 0 else { return }
         if let first = poppler_document_get_page(doc, 0) {
             var width = 0.0, height = 0.0
             poppler_page_get_size(first, &width, &height)
@@ -163,7 +165,7 @@ public struct PDFExtractor: Extractor {
     /// A user-facing reason for poppler's open error ("PDF document is damaged").
     static func reason(_ message: String) -> String {
         let m = message.trimmingSpaces()
-        return m.isEmpty ? "poppler could not open the file" : m.prefix(1).lowercased() + m.dropFirst()
+        return m.isEmpty ? "poppler could not open the file" : "poppler: " + m
     }
 
     // MARK: Encryption dictionary
