@@ -7,12 +7,14 @@
 #include <gsf/gsf-docprop-vector.h>
 #include <gsf/gsf-timestamp.h>
 #include <gsf/gsf-meta-names.h>
-// libgsf warns through g_log (domain "libgsf") about damaged containers; those are normal input.
+// libgsf warns through g_log about damaged containers (domain "libgsf", and the default NULL
+// domain for its OLE2 reader); those are normal input for an indexer.
 static void cgsf_noop_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     (void)domain; (void)level; (void)message; (void)data;
 }
 static inline void cgsf_silence_log(void) {
     GLogLevelFlags all = (GLogLevelFlags)(G_LOG_LEVEL_MASK | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION);
+    g_log_set_handler(NULL, all, cgsf_noop_log, NULL);
     g_log_set_handler("libgsf", all, cgsf_noop_log, NULL);
     g_log_set_handler("libgsf:msole", all, cgsf_noop_log, NULL);
     g_log_set_handler("libgsf:MSOLE", all, cgsf_noop_log, NULL);
