@@ -169,7 +169,7 @@ public final class ExtractionContext {
             input.bytes = bytes
             input.isComplete = atEnd && bytes.count <= options.textCap
         }
-        file = nil   // closes
+        if extractor == nil { file = nil }   // closes; an extractor gets it as `input.file`
 
         var children: [ChildItem] = []
         var trace: [ExtractorRun] = []

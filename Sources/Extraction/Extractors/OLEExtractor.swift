@@ -337,7 +337,7 @@ enum WordText {
 /// The text atoms of a PowerPoint 97+ `PowerPoint Document` stream ([MS-PPT] 2.3): a tree of
 /// records, each with an 8-byte header (version/instance, type, length); containers have
 /// version 0xF. Text lives in `TextCharsAtom` (0x0FA0, UTF-16LE) and `TextBytesAtom` (0x0FA8,
-/// 8-bit) records, with `\r` between paragraphs. Master slides and handouts are skipped, and a
+/// Latin-1) records, with `\r` between paragraphs. Master slides and handouts are skipped, and a
 /// text block seen before (the slide list and the slide drawing both hold it) is not repeated.
 enum PowerPointText {
     static let maxRecords = 1_000_000
@@ -381,7 +381,7 @@ enum PowerPointText {
                 add(String(decoding: units, as: UTF16.self), &state, into: &text)
             } else if type == 0x0FA8 {
                 var scalars = String.UnicodeScalarView()
-                for b in s[body..<bodyEnd] { scalars.append(TextDecoding.windows1252(b)) }
+                for b in s[body..<bodyEnd] { scalars.append(Unicode.Scalar(b)) }   // Latin-1: UTF-16 with a zero high byte
                 add(String(scalars), &state, into: &text)
             }
             guard length >= 0, body + length > i else { return }

@@ -80,49 +80,46 @@ struct RTFSource {
     private var offset: Int64
     private let file: ExtractionFile?
     private let limit: Int64
-    private(set) var hitLimit = false
-    private(set) var atEnd = false
-    private var more: Bool
+    private enum State { case reading, end, limit }
+    private var state: State
+
+    /// Whether reading stopped at `limit` (or for want of a descriptor) before the file's end.
+    var hitLimit: Bool { state == .limit }
+    /// Whether the whole file was read.
+    var atEnd: Bool { state == .end }
 
     init(input: ExtractionInput, start: Int, limit: Int64) {
         buffer = input.bytes
         position = start
         offset = Int64(input.bytes.count)
         file = input.isComplete ? nil : input.file
-        more = !input.isComplete && input.file != nil
         self.limit = limit
+        // Without a descriptor the rest of an incomplete input is unknown, not missing.
+        state = input.isComplete ? .end : input.file == nil ? .limit : .reading
     }
 
     mutating func next() -> UInt8? {
-        if position < buffer.count {
+        if position < buffer.count || refill() {
             defer { position += 1 }
             return buffer[position]
         }
-        guard refill() else { return nil }
-        defer { position += 1 }
-        return buffer[position]
+        return nil
     }
 
     mutating func peek() -> UInt8? {
-        if position < buffer.count { return buffer[position] }
-        guard refill() else { return nil }
-        return buffer[position]
+        if position < buffer.count || refill() { return buffer[position] }
+        return nil
     }
 
     private mutating func refill() -> Bool {
-        guard more, let file else {
-            atEnd = true
-            return false
-        }
+        guard state == .reading, let file else { return false }
         guard offset < limit else {
-            hitLimit = true
-            more = false
+            state = .limit
             return false
         }
         let chunk = (try? file.read(at: offset, count: 1 << 20)) ?? []
         guard !chunk.isEmpty else {
-            more = false
-            atEnd = true
+            state = .end
             return false
         }
         offset += Int64(chunk.count)
