@@ -84,6 +84,15 @@ struct OLEExtractorTests {
         #expect(DocumentFixtures.hasProblem(ppt, "ole", containing: "truncated: the PowerPoint Document stream"))
     }
 
+    @Test("an input of bytes without a descriptor is read from memory")
+    func fromMemory() throws {
+        let input = DocumentFixtures.input(try DocumentFixtures.bytes("office/testWORD6.doc"), mimeType: "application/msword")
+        var a = AttributeSet()
+        try OLEExtractor().extract(input, into: &a)
+        #expect(a.title == "The quick brown fox jumps over the lazy dog")
+        #expect(a.textContent == "The quick brown fox jumps over the lazy dog")
+    }
+
     @Test("a .doc that is not an OLE2 file")
     func notOLE() throws {
         let tree = try TemporaryTree()

@@ -43,6 +43,15 @@ enum DocumentFixtures {
     }
 
     static func date(_ seconds: Int) -> Date { Date(timeIntervalSince1970: Double(seconds)) }
+
+    /// An input built from bytes alone (no descriptor), as a test or a caller without a file has.
+    static func input(_ bytes: [UInt8], mimeType: String, textCap: Int = 1 << 20) -> ExtractionInput {
+        let facts = FileFacts(path: "/x", type: .regular, size: Int64(bytes.count), permissions: 0o644, uid: 0, gid: 0, device: 1,
+                              inode: 1, linkCount: 1, accessNanos: 0, modificationNanos: 0, changeNanos: 0, birthNanos: nil,
+                              allocatedSize: 0)
+        return ExtractionInput(facts: facts, bytes: bytes, isComplete: true, detection: TypeDetector().describe(mimeType: mimeType),
+                               magicCharset: nil, textCap: textCap)
+    }
 }
 
 @Suite("PDFExtractor")
@@ -179,6 +188,17 @@ struct PDFExtractorTests {
         let p = try DocumentFixtures.firstHalf("pdf/testPDF_protected.pdf", in: tree)
         #expect(DocumentFixtures.hasProblem(p, "pdf", containing: "no pages"))
         #expect(p.attributes[.encrypted] == .bool(true))
+    }
+
+    @Test("an input of bytes without a descriptor is read from memory")
+    func fromMemory() throws {
+        let input = DocumentFixtures.input(try DocumentFixtures.bytes("pdf/testPDF_protected.pdf"), mimeType: "application/pdf")
+        #expect(input.file == nil)
+        var a = AttributeSet()
+        try PDFExtractor().extract(input, into: &a)
+        #expect(a.integer(.pageCount) == 41)
+        #expect(a.string(.securityMethod) == "Standard")
+        #expect(a.textContent?.hasPrefix("RETHINKING THE FINANCIAL NETWORK") == true)
     }
 
     @Test("a .pdf that is not a PDF gives poppler's reason")

@@ -94,6 +94,16 @@ struct RTFExtractorTests {
         #expect(r.attributes.textContent == "start end")
     }
 
+    @Test("text after a picture larger than the first read is reached through the descriptor")
+    func largeFile() throws {
+        let picture = String(repeating: "0123456789abcdef", count: 160_000)   // 2.5 MB of hex
+        let r = try rtf("{\\rtf1\\ansi{\\info{\\title Big}}before {\\pict\\pngblip " + picture + "} after picture\\par end}")
+        #expect(r.problems.isEmpty)
+        #expect(r.attributes.title == "Big")
+        #expect(r.attributes.textContent == "before after picture\nend")
+        #expect(r.attributes[.textTruncated] == nil)
+    }
+
     @Test("text stops at the cap")
     func cap() throws {
         let body = String(repeating: "word ", count: 1000)
