@@ -249,12 +249,14 @@ struct PDFExtractorTests {
           xmp:CreatorTool="Writer" xmp:CreateDate="2020-01-02T03:04:05Z">
         <dc:title><rdf:Alt><rdf:li xml:lang="fr">Bonjour</rdf:li><rdf:li xml:lang="x-default">Hello</rdf:li></rdf:Alt></dc:title>
         <dc:creator><rdf:Seq><rdf:li>Ann</rdf:li><rdf:li>Bob</rdf:li></rdf:Seq></dc:creator>
+        <dc:subject><rdf:Bag><rdf:li>red</rdf:li><rdf:li>green</rdf:li></rdf:Bag></dc:subject>
         </rdf:Description></rdf:RDF></x:xmpmeta>
         """
         let x = XMP.parse(packet)
         #expect(x.title == "Hello")
         #expect(x.creators == ["Ann", "Bob"])
         #expect(x.creatorTool == "Writer")
+        #expect(x.subjects == ["red", "green"])
         #expect(x.created == DocumentFixtures.date(1_577_934_245))
         #expect(XMP.parse("<not xml").title == nil)
     }

@@ -10,8 +10,9 @@ import Glibc
 /// poppler owns and closes) so that a large PDF is not copied into memory.
 ///
 /// Gives, from the document information dictionary with the XMP metadata packet as a fallback
-/// (`dc:title` in the `x-default` language, `dc:creator`, `dc:description`, `pdf:Keywords`,
-/// `xmp:CreatorTool`, `pdf:Producer`, `xmp:CreateDate`, `xmp:ModifyDate`): `title`, `authors`,
+/// (`dc:title` in the `x-default` language, `dc:creator`, `dc:description`, `pdf:Keywords` or
+/// the `dc:subject` bag, `xmp:CreatorTool`, `pdf:Producer`, `xmp:CreateDate`, `xmp:ModifyDate`):
+/// `title`, `authors`,
 /// `subject`, `keywords` (split on commas and semicolons), `creator` (the authoring
 /// application), `producer`, `contentCreationDate`, `contentModificationDate`; and `pageCount`,
 /// `pageWidth` / `pageHeight` (first page, in points), `encrypted` and `securityMethod` (the
@@ -28,6 +29,9 @@ import Glibc
 ///
 /// For example, `testPDF.pdf` gives `title` "Apache Tika - Apache Tika", `pageCount` 1,
 /// `pageWidth` 595 and its text.
+///
+/// The encryption facts come from the raw bytes (poppler-glib does not expose them): the last
+/// `/Encrypt` entry in the first read or the last 256 KiB, then its object's `/Filter`.
 ///
 /// Cost: poppler parses lazily, so metadata alone is cheap; the text costs roughly 1–10 ms a
 /// page. Text stops at `textCap` bytes or after `maxTextPages` pages, whichever comes first.
@@ -131,7 +135,8 @@ public struct PDFExtractor: Extractor {
         if let subject = DocumentMetadata.clean(Self.take(poppler_document_get_subject(doc))) ?? xmp.description {
             attributes[.subject] = .string(subject)
         }
-        let keywords = DocumentMetadata.list(Self.take(poppler_document_get_keywords(doc)) ?? xmp.keywords ?? "")
+        var keywords = DocumentMetadata.list(Self.take(poppler_document_get_keywords(doc)) ?? xmp.keywords ?? "")
+        if keywords.isEmpty { keywords = xmp.subjects }
         if !keywords.isEmpty { attributes[.keywords] = .strings(keywords) }
         if let creator = DocumentMetadata.clean(Self.take(poppler_document_get_creator(doc))) ?? xmp.creatorTool {
             attributes[.generator] = .string(creator)
@@ -280,6 +285,8 @@ struct XMP {
     var creators: [String] = []
     var description: String?
     var keywords: String?
+    /// `dc:subject`: XMP's keyword bag.
+    var subjects: [String] = []
     var creatorTool: String?
     var producer: String?
     var created: Date?
@@ -364,6 +371,7 @@ struct XMP {
         case (XMP.dc, "title"): title = title ?? first
         case (XMP.dc, "creator"): if creators.isEmpty { creators = values.compactMap(DocumentMetadata.clean) }
         case (XMP.dc, "description"): description = description ?? first
+        case (XMP.dc, "subject"): if subjects.isEmpty { subjects = values.compactMap(DocumentMetadata.clean) }
         case (XMP.pdf, "Keywords"): keywords = keywords ?? first
         case (XMP.pdf, "Producer"): producer = producer ?? first
         case (XMP.xmp, "CreatorTool"): creatorTool = creatorTool ?? first
