@@ -78,7 +78,7 @@ struct PDFExtractorTests {
         #expect(a[.textTruncated] == nil)
     }
 
-    @Test("both authors of the XMP dc:creator list, where Info names only the first")
+    @Test("both authors of the PDFXMP dc:creator list, where Info names only the first")
     func twoAuthors() throws {
         let a = try extractReal("pdf/testPDF_twoAuthors.pdf").attributes
         #expect(a.strings(.authors) == ["Sample Author 1", "Sample Author 2"])
@@ -90,7 +90,7 @@ struct PDFExtractorTests {
         #expect(a[.keywords] == nil)   // an empty Keywords entry
     }
 
-    @Test("the x-default title of an XMP packet with no Info title")
+    @Test("the x-default title of an PDFXMP packet with no Info title")
     func xmpTitle() throws {
         let a = try extractReal("pdf/testPDFTripleLangTitle.pdf").attributes
         #expect(a.title == "Hello World")
@@ -232,13 +232,13 @@ struct PDFExtractorTests {
 
     @Test("ISO 8601 dates of XMP, with and without zones and parts")
     func isoDates() {
-        #expect(DocumentMetadata.iso8601("2010-06-30T14:01:54+02:00") == DocumentFixtures.date(1_277_899_314))
-        #expect(DocumentMetadata.iso8601("2010-06-30T12:01:54Z") == DocumentFixtures.date(1_277_899_314))
-        #expect(DocumentMetadata.iso8601("2010-06-30T12:01:54.5Z") == Date(timeIntervalSince1970: 1_277_899_314.5))
-        #expect(DocumentMetadata.iso8601("2010-07-11") == DocumentFixtures.date(1_278_806_400))
-        #expect(DocumentMetadata.iso8601("2024") == DocumentFixtures.date(1_704_067_200))
-        #expect(DocumentMetadata.iso8601("2024-13-01") == nil)
-        #expect(DocumentMetadata.iso8601("yesterday") == nil)
+        #expect(DocumentFields.iso8601("2010-06-30T14:01:54+02:00") == DocumentFixtures.date(1_277_899_314))
+        #expect(DocumentFields.iso8601("2010-06-30T12:01:54Z") == DocumentFixtures.date(1_277_899_314))
+        #expect(DocumentFields.iso8601("2010-06-30T12:01:54.5Z") == Date(timeIntervalSince1970: 1_277_899_314.5))
+        #expect(DocumentFields.iso8601("2010-07-11") == DocumentFixtures.date(1_278_806_400))
+        #expect(DocumentFields.iso8601("2024") == DocumentFixtures.date(1_704_067_200))
+        #expect(DocumentFields.iso8601("2024-13-01") == nil)
+        #expect(DocumentFields.iso8601("yesterday") == nil)
     }
 
     @Test("XMP: rdf:Alt prefers x-default, rdf:Bag gives every item, attributes count too")
@@ -252,12 +252,12 @@ struct PDFExtractorTests {
         <dc:subject><rdf:Bag><rdf:li>red</rdf:li><rdf:li>green</rdf:li></rdf:Bag></dc:subject>
         </rdf:Description></rdf:RDF></x:xmpmeta>
         """
-        let x = XMP.parse(packet)
+        let x = PDFXMP.parse(packet)
         #expect(x.title == "Hello")
         #expect(x.creators == ["Ann", "Bob"])
         #expect(x.creatorTool == "Writer")
         #expect(x.subjects == ["red", "green"])
         #expect(x.created == DocumentFixtures.date(1_577_934_245))
-        #expect(XMP.parse("<not xml").title == nil)
+        #expect(PDFXMP.parse("<not xml").title == nil)
     }
 }

@@ -103,7 +103,7 @@ public struct OLEExtractor: Extractor {
             }
             g_object_unref(gpointer(input))
         }
-        func string(_ key: String) -> String? { DocumentMetadata.clean(cgsf_string(meta, key).map { String(cString: $0) }) }
+        func string(_ key: String) -> String? { DocumentFields.clean(cgsf_string(meta, key).map { String(cString: $0) }) }
         func integer(_ key: String) -> Int64? {
             var v: gint64 = 0
             return cgsf_integer(meta, key, &v) != 0 ? Int64(v) : nil
@@ -116,9 +116,9 @@ public struct OLEExtractor: Extractor {
         }
         if let v = string("dc:title") { attributes[.title] = .string(v) }
         if let v = string("dc:subject") { attributes[.subject] = .string(v) }
-        if let v = string("dc:creator") { attributes[.authors] = .strings(DocumentMetadata.list(v, separators: [";"])) }
+        if let v = string("dc:creator") { attributes[.authors] = .strings(DocumentFields.list(v, separators: [";"])) }
         if let v = string("dc:keywords") {
-            let words = DocumentMetadata.list(v)
+            let words = DocumentFields.list(v)
             if !words.isEmpty { attributes[.keywords] = .strings(words) }
         }
         if let v = string("dc:description") { attributes[.contentDescription] = .string(v) }

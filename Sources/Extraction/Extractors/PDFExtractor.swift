@@ -124,24 +124,24 @@ public struct PDFExtractor: Extractor {
 
     /// Document information, with the XMP packet filling the gaps.
     private func readMetadata(_ doc: OpaquePointer, into attributes: inout AttributeSet) {
-        let xmp = Self.take(poppler_document_get_metadata(doc)).map { XMP.parse($0) } ?? XMP()
-        if let title = DocumentMetadata.clean(Self.take(poppler_document_get_title(doc))) ?? xmp.title {
+        let xmp = Self.take(poppler_document_get_metadata(doc)).map { PDFXMP.parse($0) } ?? PDFXMP()
+        if let title = DocumentFields.clean(Self.take(poppler_document_get_title(doc))) ?? xmp.title {
             attributes[.title] = .string(title)
         }
-        var authors = DocumentMetadata.clean(Self.take(poppler_document_get_author(doc)))
-            .map { DocumentMetadata.list($0, separators: [";"]) } ?? []
+        var authors = DocumentFields.clean(Self.take(poppler_document_get_author(doc)))
+            .map { DocumentFields.list($0, separators: [";"]) } ?? []
         if xmp.creators.count > authors.count { authors = xmp.creators }
         if !authors.isEmpty { attributes[.authors] = .strings(authors) }
-        if let subject = DocumentMetadata.clean(Self.take(poppler_document_get_subject(doc))) ?? xmp.description {
+        if let subject = DocumentFields.clean(Self.take(poppler_document_get_subject(doc))) ?? xmp.description {
             attributes[.subject] = .string(subject)
         }
-        var keywords = DocumentMetadata.list(Self.take(poppler_document_get_keywords(doc)) ?? xmp.keywords ?? "")
+        var keywords = DocumentFields.list(Self.take(poppler_document_get_keywords(doc)) ?? xmp.keywords ?? "")
         if keywords.isEmpty { keywords = xmp.subjects }
         if !keywords.isEmpty { attributes[.keywords] = .strings(keywords) }
-        if let creator = DocumentMetadata.clean(Self.take(poppler_document_get_creator(doc))) ?? xmp.creatorTool {
+        if let creator = DocumentFields.clean(Self.take(poppler_document_get_creator(doc))) ?? xmp.creatorTool {
             attributes[.generator] = .string(creator)
         }
-        if let producer = DocumentMetadata.clean(Self.take(poppler_document_get_producer(doc))) ?? xmp.producer {
+        if let producer = DocumentFields.clean(Self.take(poppler_document_get_producer(doc))) ?? xmp.producer {
             attributes[.producer] = .string(producer)
         }
         if let created = Self.date(poppler_document_get_creation_date_time(doc)) ?? xmp.created {
@@ -276,108 +276,5 @@ public struct PDFExtractor: Extractor {
             j += 1
         }
         return j > i ? (n, j) : nil
-    }
-}
-
-/// The few XMP properties a PDF's metadata stream adds to its information dictionary.
-struct XMP {
-    var title: String?
-    var creators: [String] = []
-    var description: String?
-    var keywords: String?
-    /// `dc:subject`: XMP's keyword bag.
-    var subjects: [String] = []
-    var creatorTool: String?
-    var producer: String?
-    var created: Date?
-    var modified: Date?
-
-    static let dc = "http://purl.org/dc/elements/1.1/"
-    static let xmp = "http://ns.adobe.com/xap/1.0/"
-    static let pdf = "http://ns.adobe.com/pdf/1.3/"
-    static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-
-    /// Reads an XMP packet; an unreadable one gives no properties.
-    static func parse(_ packet: String) -> XMP {
-        LibXML.silenceThisThread()
-        var out = XMP()
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-            | XML_PARSE_RECOVER.rawValue)
-        var bytes = Array(packet.utf8)
-        guard !bytes.isEmpty else { return out }
-        let parsed = bytes.withUnsafeMutableBufferPointer { buf in
-            buf.withMemoryRebound(to: CChar.self) { xmlReadMemory($0.baseAddress, Int32(clamping: $0.count), nil, "UTF-8", options) }
-        }
-        guard let doc = parsed else { return out }
-        defer { xmlFreeDoc(doc) }
-        out.walk(xmlDocGetRootElement(doc), depth: 0)
-        return out
-    }
-
-    private mutating func walk(_ first: xmlNodePtr?, depth: Int) {
-        guard depth < 32 else { return }
-        var node = first
-        while let n = node {
-            if n.pointee.type == XML_ELEMENT_NODE {
-                let ns = n.pointee.ns.flatMap { LibXML.string($0.pointee.href) } ?? ""
-                let local = LibXML.string(n.pointee.name) ?? ""
-                if ns == XMP.rdf, local == "Description" {
-                    // Simple properties may be written as attributes of rdf:Description.
-                    var a = n.pointee.properties
-                    while let attr = a {
-                        let ans = attr.pointee.ns.flatMap { LibXML.string($0.pointee.href) } ?? ""
-                        let aname = LibXML.string(attr.pointee.name) ?? ""
-                        if let value = LibXML.take(xmlNodeGetContent(UnsafeMutableRawPointer(attr).assumingMemoryBound(to: xmlNode.self))) {
-                            set(ns: ans, name: aname, values: [value])
-                        }
-                        a = attr.pointee.next
-                    }
-                    walk(n.pointee.children, depth: depth + 1)
-                } else if ns == XMP.dc || ns == XMP.xmp || ns == XMP.pdf {
-                    set(ns: ns, name: local, values: XMP.values(n))
-                } else {
-                    walk(n.pointee.children, depth: depth + 1)
-                }
-            }
-            node = n.pointee.next
-        }
-    }
-
-    /// The values of one property: the items of an `rdf:Alt` (x-default first), `rdf:Seq` or
-    /// `rdf:Bag`, else its text.
-    static func values(_ property: xmlNodePtr) -> [String] {
-        var child = property.pointee.children
-        while let c = child {
-            if c.pointee.type == XML_ELEMENT_NODE, let ns = c.pointee.ns.flatMap({ LibXML.string($0.pointee.href) }), ns == rdf {
-                var items: [String] = []
-                var li = c.pointee.children
-                while let l = li {
-                    if l.pointee.type == XML_ELEMENT_NODE, let v = DocumentMetadata.clean(LibXML.take(xmlNodeGetContent(l))) {
-                        let lang = LibXML.take(xmlNodeGetLang(l))
-                        if lang == "x-default" { items.insert(v, at: 0) } else { items.append(v) }
-                    }
-                    li = l.pointee.next
-                }
-                return items
-            }
-            child = c.pointee.next
-        }
-        return DocumentMetadata.clean(LibXML.take(xmlNodeGetContent(property))).map { [$0] } ?? []
-    }
-
-    private mutating func set(ns: String, name: String, values: [String]) {
-        guard let first = values.first.flatMap(DocumentMetadata.clean) else { return }
-        switch (ns, name) {
-        case (XMP.dc, "title"): title = title ?? first
-        case (XMP.dc, "creator"): if creators.isEmpty { creators = values.compactMap(DocumentMetadata.clean) }
-        case (XMP.dc, "description"): description = description ?? first
-        case (XMP.dc, "subject"): if subjects.isEmpty { subjects = values.compactMap(DocumentMetadata.clean) }
-        case (XMP.pdf, "Keywords"): keywords = keywords ?? first
-        case (XMP.pdf, "Producer"): producer = producer ?? first
-        case (XMP.xmp, "CreatorTool"): creatorTool = creatorTool ?? first
-        case (XMP.xmp, "CreateDate"): created = created ?? DocumentMetadata.iso8601(first)
-        case (XMP.xmp, "ModifyDate"): modified = modified ?? DocumentMetadata.iso8601(first)
-        default: break
-        }
     }
 }

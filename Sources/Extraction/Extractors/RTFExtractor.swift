@@ -51,16 +51,16 @@ public struct RTFExtractor: Extractor {
         parser.run(&source)
 
         let info = parser.info
-        if let t = DocumentMetadata.clean(info.title) { attributes[.title] = .string(t) }
-        if let s = DocumentMetadata.clean(info.subject) { attributes[.subject] = .string(s) }
+        if let t = DocumentFields.clean(info.title) { attributes[.title] = .string(t) }
+        if let s = DocumentFields.clean(info.subject) { attributes[.subject] = .string(s) }
         var seen = Set<String>()
-        let authors = info.authors.compactMap { DocumentMetadata.clean($0) }.filter { seen.insert($0).inserted }
+        let authors = info.authors.compactMap { DocumentFields.clean($0) }.filter { seen.insert($0).inserted }
         if !authors.isEmpty { attributes[.authors] = .strings(authors) }
-        if let k = DocumentMetadata.clean(info.keywords) {
-            let words = k.contains(",") || k.contains(";") ? DocumentMetadata.list(k) : DocumentMetadata.list(k, separators: [" "])
+        if let k = DocumentFields.clean(info.keywords) {
+            let words = k.contains(",") || k.contains(";") ? DocumentFields.list(k) : DocumentFields.list(k, separators: [" "])
             if !words.isEmpty { attributes[.keywords] = .strings(words) }
         }
-        if let c = DocumentMetadata.clean(info.comment) { attributes[.contentDescription] = .string(c) }
+        if let c = DocumentFields.clean(info.comment) { attributes[.contentDescription] = .string(c) }
         if let d = info.created.date { attributes[.contentCreationDate] = .date(d) }
         if let d = info.revised.date { attributes[.contentModificationDate] = .date(d) }
 

@@ -20,7 +20,7 @@ enum ExcelText {
                 if body + 8 <= end {
                     let cch = Int(book[body + 6]), high = book[body + 7] & 0x01 != 0
                     var segments = Segments([Array(book[(body + 8)..<end])])
-                    if let name = segments.characters(cch, high: high), let clean = DocumentMetadata.clean(name) {
+                    if let name = segments.characters(cch, high: high), let clean = DocumentFields.clean(name) {
                         sheets.append(clean)
                     }
                 }

@@ -58,7 +58,6 @@ enum WordText {
         }
         let plc = Array(clx[(i + 5)..<(i + 5 + lcb)])
         let pieces = min((lcb - 4) / 12, maxPieces)
-        var cpDone = 0
         for p in 0..<pieces {
             guard let cpStart = plc.ole32(p * 4), let cpEnd = plc.ole32((p + 1) * 4),
                   let fcRaw = plc.ole32((pieces + 1) * 4 + p * 8 + 2) else { break }
@@ -82,7 +81,6 @@ enum WordText {
                     k += 2
                 }
             }
-            cpDone += count
             if text.isFull { break }
         }
         reader.finish(into: &text)

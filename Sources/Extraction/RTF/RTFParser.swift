@@ -74,8 +74,8 @@ final class RTFParser {
         var year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0
         var date: Date? {
             guard year > 0 else { return nil }
-            return DocumentMetadata.date(year: year, month: max(month, 1), day: max(day, 1), hour: hour,
-                                         minute: minute, second: Double(second))
+            return DocumentFields.date(year: year, month: max(month, 1), day: max(day, 1), hour: hour,
+                                       minute: minute, second: Double(second))
         }
     }
 
@@ -92,7 +92,7 @@ final class RTFParser {
         "filetbl", "nonshppict", "sp", "bkmkstart", "bkmkend", "mmathPr", "pgdsctbl", "protusertbl",
         "wgrffmtfilter", "passwordhash", "template", "userprops", "docvar", "fchars", "lchars", "falt",
         "panose", "xe", "tc", "background", "printim", "buptim", "operator", "company", "manager", "category",
-        "comment", "hlinkbase", "password", "author_placeholder",
+        "comment", "hlinkbase", "password",
     ]
     /// Destinations that hold text worth indexing even when marked `\*`.
     static let kept: Set<String> = ["shptxt", "fldrslt", "footnote", "annotation", "ud", "listtext", "pntext"]
@@ -116,7 +116,7 @@ final class RTFParser {
     private var pending: [UInt8] = []
     private var pendingCodePage = 1252
     private var highSurrogate: UInt16?
-    private let codePages = CodePages()
+    private let codePages = WindowsCodePages()
 
     /// Groups still open when the input ended (0 for a complete document).
     var openGroups: Int { stack.count + overflow }
@@ -327,7 +327,7 @@ final class RTFParser {
             group.font = parameter
         case "fcharset":
             if group.destination == .fonts, let f = group.font, let p = parameter,
-               let cp = CodePages.codePage(forCharset: p), fontCodePages[f] == nil {
+               let cp = WindowsCodePages.codePage(forCharset: p), fontCodePages[f] == nil {
                 fontCodePages[f] = cp
             }
         case "cpg":

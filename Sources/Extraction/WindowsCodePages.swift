@@ -7,8 +7,8 @@ import Glibc
 /// `CP1251`, ...). Bytes iconv rejects become U+FFFD. One value per document: it caches its
 /// iconv handles and must be closed with `close()`; it is not shared between threads.
 ///
-/// For example, `CodePages().decode([0x82, 0xB1], codePage: 932)` is `"こ"`.
-final class CodePages {
+/// For example, `WindowsCodePages().decode([0x82, 0xB1], codePage: 932)` is `"こ"`.
+final class WindowsCodePages {
     private var handles: [Int: iconv_t?] = [:]
 
     init() {}

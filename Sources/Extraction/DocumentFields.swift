@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Small parsers shared by the document extractors (PDF, RTF, OLE): calendar dates written as
 /// fields or as ISO 8601 text, and name lists.
-enum DocumentMetadata {
+enum DocumentFields {
     /// The instant of a calendar date and time, read as UTC shifted by `offset` seconds east of
     /// Greenwich (`+02:00` is 7200). `nil` when a field is out of range.
     ///
@@ -23,7 +23,7 @@ enum DocumentMetadata {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// Parses the ISO 8601 forms found in XMP and OOXML: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`,
+    /// Parses the ISO 8601 forms found in PDFXMP and OOXML: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`,
     /// `YYYY-MM-DDThh:mm`, `…:ss`, `…:ss.fff`, each optionally followed by `Z` or `±hh:mm`. A
     /// time without a zone is read as UTC.
     ///
