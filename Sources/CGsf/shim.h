@@ -12,7 +12,12 @@
 static void cgsf_noop_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     (void)domain; (void)level; (void)message; (void)data;
 }
+static void cgsf_noop_print(const gchar *text) { (void)text; }
 static inline void cgsf_silence_log(void) {
+    // libgsf also dumps the bytes of malformed property sets with g_print (gsf_mem_dump), to
+    // stdout. Extractors never print, so the process-wide print handlers go nowhere.
+    g_set_print_handler(cgsf_noop_print);
+    g_set_printerr_handler(cgsf_noop_print);
     GLogLevelFlags all = (GLogLevelFlags)(G_LOG_LEVEL_MASK | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION);
     g_log_set_handler(NULL, all, cgsf_noop_log, NULL);
     g_log_set_handler("libgsf", all, cgsf_noop_log, NULL);

@@ -93,6 +93,17 @@ struct OLEExtractorTests {
         #expect(a.textContent == "The quick brown fox jumps over the lazy dog")
     }
 
+    @Test("damaged copies of the real OLE2 files never crash or hang", .timeLimit(.minutes(1)))
+    func mutated() throws {
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        var problems = 0
+        for file in ["office/testWORD.doc", "office/testWORD6.doc", "office/testEXCEL.xls", "office/testPPT.ppt"] {
+            problems += try DocumentFixtures.mutations(of: file, count: 25, in: tree)
+        }
+        #expect(problems > 0)
+    }
+
     @Test("a .doc that is not an OLE2 file")
     func notOLE() throws {
         let tree = try TemporaryTree()

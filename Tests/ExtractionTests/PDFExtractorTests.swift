@@ -44,6 +44,30 @@ enum DocumentFixtures {
 
     static func date(_ seconds: Int) -> Date { Date(timeIntervalSince1970: Double(seconds)) }
 
+    /// Extracts `count` damaged copies of a real file (bytes overwritten, some cut short), the
+    /// same copies on every run, and returns how many gave a problem. A crash, a trap or a
+    /// hang fails the test run itself.
+    static func mutations(of relative: String, count: Int, in tree: TemporaryTree) throws -> Int {
+        let original = try bytes(relative)
+        let name = String(relative.split(separator: "/").last!)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(original.count)
+        func random(_ n: Int) -> Int {   // xorshift64*: fixed seed, so a failure can be replayed
+            state ^= state >> 12
+            state ^= state << 25
+            state ^= state >> 27
+            return Int((state &* 0x2545_F491_4F6C_DD1D) >> 33) % max(n, 1)
+        }
+        var problems = 0
+        for k in 0..<count {
+            var b = original
+            for _ in 0...random(40) { b[random(b.count)] = [0xFF, 0x00, UInt8(random(256))][k % 3] }
+            if k % 5 == 4 { b = Array(b.prefix(random(b.count))) }
+            let r = try extract(try tree.create("mutated/\(k)-\(name)", bytes: b))
+            if !r.problems.isEmpty { problems += 1 }
+        }
+        return problems
+    }
+
     /// An input built from bytes alone (no descriptor), as a test or a caller without a file has.
     static func input(_ bytes: [UInt8], mimeType: String, textCap: Int = 1 << 20) -> ExtractionInput {
         let facts = FileFacts(path: "/x", type: .regular, size: Int64(bytes.count), permissions: 0o644, uid: 0, gid: 0, device: 1,
@@ -199,6 +223,17 @@ struct PDFExtractorTests {
         #expect(a.integer(.pageCount) == 41)
         #expect(a.string(.securityMethod) == "Standard")
         #expect(a.textContent?.hasPrefix("RETHINKING THE FINANCIAL NETWORK") == true)
+    }
+
+    @Test("damaged copies of real PDFs never crash or hang", .timeLimit(.minutes(2)))
+    func mutated() throws {
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        var problems = 0
+        for file in ["pdf/testPDF.pdf", "pdf/testPDF_protected.pdf", "pdf/testPDF_twoAuthors.pdf"] {
+            problems += try DocumentFixtures.mutations(of: file, count: 15, in: tree)
+        }
+        #expect(problems > 0)   // the cut copies at least
     }
 
     @Test("a .pdf that is not a PDF gives poppler's reason")

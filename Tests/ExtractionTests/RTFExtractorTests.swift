@@ -113,6 +113,17 @@ struct RTFExtractorTests {
         #expect(a[.textTruncated] == .bool(true))
     }
 
+    @Test("damaged copies of the real RTF files never crash or hang", .timeLimit(.minutes(1)))
+    func mutated() throws {
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        var problems = 0
+        for file in ["office/testRTF.rtf", "office/testRTFJapanese.rtf", "office/testRTF-ms932.rtf"] {
+            problems += try DocumentFixtures.mutations(of: file, count: 25, in: tree)
+        }
+        #expect(problems > 0)
+    }
+
     @Test("a .rtf file that is not RTF is reported")
     func notRTF() throws {
         let r = try rtf("just some text\n")
