@@ -6,7 +6,9 @@
 /// 2. `XMLExtractor`: `public.xml` that is not XHTML (SVG, KML, FictionBook, ...).
 /// 3. `PDFExtractor`: `com.adobe.pdf`.
 /// 4. `RTFExtractor`: `public.rtf` (before plain text, which excludes RTF anyway).
-/// 5. `OLEExtractor`: legacy Office files in an OLE2 container (`.doc`, `.xls`, `.ppt`).
+/// 5. `OLEExtractor`: legacy Office files in an OLE2 container (`.doc`, `.xls`, `.ppt`), and other
+///    OLE2 files libmagic calls `application/x-ole-storage` (an Outlook `.msg` extractor would go
+///    before it).
 /// 6. `PlainTextExtractor`: any other `public.text` except RTF.
 ///
 /// `FileSystemExtractor` is not in the list: it runs for every item, before the content
