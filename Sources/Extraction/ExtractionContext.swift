@@ -175,6 +175,7 @@ public final class ExtractionContext {
             input.bytes = bytes
             input.isComplete = atEnd && bytes.count <= options.textCap
         }
+        if extractor == nil { file = nil }   // closes; an extractor gets it as `input.file`
 
         var children: [ChildItem] = []
         if let extractor {

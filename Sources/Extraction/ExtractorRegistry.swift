@@ -9,10 +9,15 @@
 /// 1. `HTMLExtractor`: `public.html`, `public.xhtml`. Before XML, because XHTML is also XML, and
 ///    before plain text, because HTML is also text.
 /// 2. `XMLExtractor`: `public.xml` that is not XHTML (SVG, KML, FictionBook, ...).
-/// 3. `MailExtractor`: `public.email-message` and `public.mbox` (an mbox is also text).
-/// 4. `PlainTextExtractor`: any other `public.text` except RTF.
-/// 5. `ImageExtractor`: JPEG, PNG, GIF, TIFF, WebP, HEIC, BMP (binary types; SVG stays with XML).
-/// 6. `AudioExtractor`: any `public.audio` (MP3, FLAC, Ogg Vorbis/Opus, M4A, WAV, WMA).
+/// 3. `PDFExtractor`: `com.adobe.pdf`.
+/// 4. `RTFExtractor`: `public.rtf` (before plain text, which excludes RTF anyway).
+/// 5. `OLEExtractor`: legacy Office files in an OLE2 container (`.doc`, `.xls`, `.ppt`), and other
+///    OLE2 files libmagic calls `application/x-ole-storage` (an Outlook `.msg` extractor would go
+///    before it).
+/// 6. `MailExtractor`: `public.email-message` and `public.mbox` (an mbox is also text).
+/// 7. `PlainTextExtractor`: any other `public.text` except RTF.
+/// 8. `ImageExtractor`: JPEG, PNG, GIF, TIFF, WebP, HEIC, BMP (binary types; SVG stays with XML).
+/// 9. `AudioExtractor`: any `public.audio` (MP3, FLAC, Ogg Vorbis/Opus, M4A, WAV, WMA).
 ///
 /// `FileSystemExtractor` is not in the list: it runs for every item, before the content
 /// extractor, and for directories, links and special files alone.
@@ -24,7 +29,8 @@
 public enum ExtractorRegistry {
     public static let all: [any Extractor] = [
         OfficeOpenXMLExtractor(), OpenDocumentExtractor(), EPUBExtractor(), ArchiveExtractor(),
-        HTMLExtractor(), XMLExtractor(), MailExtractor(), PlainTextExtractor(), ImageExtractor(), AudioExtractor(),
+        HTMLExtractor(), XMLExtractor(), PDFExtractor(), RTFExtractor(), OLEExtractor(),
+        MailExtractor(), PlainTextExtractor(), ImageExtractor(), AudioExtractor(),
     ]
 
     /// The extractor of file-system facts, run for every item.
