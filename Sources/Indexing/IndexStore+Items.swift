@@ -45,12 +45,16 @@ public struct DomainRecord: Sendable, Hashable, Codable {
     public var lastCrawlFinished: Date?
     public var lastCrawlProblems: Int?
     public var itemCount: Int
+    /// Of `itemCount`, the items inside files (the messages of mboxes).
+    public var innerItemCount: Int = 0
 }
 
 /// Counts for `fsindex status`.
 public struct IndexStatus: Sendable {
     public var location: IndexLocation
     public var itemCount: Int
+    /// Of `itemCount`, the items inside files (the messages of mboxes).
+    public var innerItemCount: Int = 0
     public var domains: [DomainRecord]
     public var kinds: [(kind: String, count: Int)]
     public var databaseBytes: Int64
@@ -107,8 +111,10 @@ extension IndexStore {
 
     public func status() throws(IndexError) -> IndexStatus {
         let domains = try domains()
+        nonisolated(unsafe) var inner = 0
         let (count, kinds) = try read { db in
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0
+            inner = try Int.fetchOne(db, sql: "SELECT count(*) FROM items WHERE instr(path, x'00') > 0") ?? 0
             let kinds = try Row.fetchAll(db, sql: """
                 SELECT coalesce(kind, '?') AS kind, count(*) AS n FROM items GROUP BY 1 ORDER BY n DESC, kind
                 """).map { (kind: $0["kind"] as String, count: $0["n"] as Int) }
@@ -124,7 +130,7 @@ extension IndexStore {
             var st = stat()
             if (location.databasePath.string + suffix).withCString({ stat($0, &st) }) == 0 { bytes += Int64(st.st_size) }
         }
-        return IndexStatus(location: location, itemCount: count, domains: domains, kinds: kinds,
+        return IndexStatus(location: location, itemCount: count, innerItemCount: inner, domains: domains, kinds: kinds,
                            databaseBytes: bytes, clientState: try fetchLastClientState(), failures: failures)
     }
 

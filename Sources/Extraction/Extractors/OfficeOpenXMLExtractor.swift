@@ -23,6 +23,10 @@ import Crawling
 ///
 /// For example, Tika's `testWORD.docx` gives `title` "Sample Word Document", `authors`
 /// ["Keith Bennett"], `pageCount` 2 and text starting "Sample Word Document".
+///
+/// Cost: one pass over the zip, decompressing only the properties, relationships and text parts
+/// (at most 64 MiB each, 256 MiB in all), each parsed as a stream; memory stays near the size
+/// of the largest part.
 public struct OfficeOpenXMLExtractor: Extractor {
     public var name: String { "ooxml" }
     public var version: Int { 1 }

@@ -37,6 +37,7 @@ extension FSIndexCommand {
                 struct Body: Encodable {
                     var index: String, items: Int, bytes: Int64, roots: [Root], kinds: [String: Int], clientState: String?
                     var failures: [String: Int]
+                    var itemsInsideFiles: Int
                     var daemon: DaemonStatus?
                 }
                 let body = Body(
@@ -47,7 +48,8 @@ extension FSIndexCommand {
                     },
                     kinds: Dictionary(status.kinds.map { ($0.kind, $0.count) }, uniquingKeysWith: +),
                     clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) },
-                    failures: Dictionary(status.failures.map { ($0.extractor, $0.count) }, uniquingKeysWith: +), daemon: daemon)
+                    failures: Dictionary(status.failures.map { ($0.extractor, $0.count) }, uniquingKeysWith: +),
+                    itemsInsideFiles: status.innerItemCount, daemon: daemon)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
@@ -61,7 +63,9 @@ extension FSIndexCommand {
                     out.write("fsindexd: not running\n")
                 }
                 out.write("index: \(location.directory.string)\n")
-                out.write("items: \(status.itemCount)\n")
+                out.write("items: \(status.itemCount)"
+                          + (status.innerItemCount > 0 ? " (\(status.innerItemCount) of them inside files, such as the messages of an mbox)" : "")
+                          + "\n")
                 out.write("size:  \(format1(Double(status.databaseBytes) / 1_048_576)) MiB\n")
                 out.write("roots:\n")
                 if status.domains.isEmpty { out.write("  (none)\n") }
