@@ -32,9 +32,9 @@ for i in $(seq 1 "$runs"); do
   read -r wall user sys maxrss < <(tail -1 "$tmp/time")
   problems=$(grep -c '^fsindex: /' "$tmp/err" || true)
   size=$(du -sm "$ix" | cut -f1)
-  printf '%s\t%s\t%.1f\t%d\t%d\t%s\t%s\n' "$i" "$wall" "$(echo "$user + $sys" | bc)" $((maxrss / 1024)) $((peak / 1024)) "$size" "$problems"
+  printf '%s\t%s\t%.1f\t%d\t%d\t%s\t%s\n' "$i" "$wall" "$(awk -v u="$user" -v s="$sys" "BEGIN{print u+s}")" $((maxrss / 1024)) $((peak / 1024)) "$size" "$problems"
   if [ "$i" = "$runs" ]; then "$bin/fsindex" status --index-dir "$ix" >&2; fi
   rm -rf "$ix"
 done | tee "$tmp/rows"
-awk -F'\t' 'NR>1 {w[NR]=$2; c[NR]=$3; n++} END {
+awk -F'\t' '{w[NR]=$2; c[NR]=$3; n++} END {
   asort(w); asort(c); m=int((n+1)/2); printf "median\t%s\t%s\n", w[m], c[m] }' "$tmp/rows"
