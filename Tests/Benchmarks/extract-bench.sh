@@ -36,5 +36,5 @@ for i in $(seq 1 "$runs"); do
   if [ "$i" = "$runs" ]; then "$bin/fsindex" status --index-dir "$ix" >&2; fi
   rm -rf "$ix"
 done | tee "$tmp/rows"
-awk -F'\t' '{w[NR]=$2; c[NR]=$3; n++} END {
-  asort(w); asort(c); m=int((n+1)/2); printf "median\t%s\t%s\n", w[m], c[m] }' "$tmp/rows"
+med() { cut -f"$1" "$tmp/rows" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+printf 'median\t%s\t%s\t%s\t%s\t%s\n' "$(med 2)" "$(med 3)" "$(med 4)" "$(med 5)" "$(med 6)"
