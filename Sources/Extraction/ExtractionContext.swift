@@ -99,7 +99,13 @@ public final class ExtractionContext {
         self.options = options
         magic = try MagicDatabase()
         detector = TypeDetector(database: .shared)
-        diagnostics = [MIMEDatabase.shared.diagnostic].compactMap { $0 }
+        diagnostics = [MIMEDatabase.shared.diagnostic, Self.languageDiagnostic].compactMap { $0 }
+    }
+
+    /// A note when libexttextcat's models are missing: items then get no `language`.
+    static var languageDiagnostic: String? {
+        LanguageIdentifier.dataAvailable ? nil
+            : "no language models in \(LanguageIdentifier.dataDirectory) (install libexttextcat-data); items get no language"
     }
 
     /// File-system facts and a type guessed from the name alone, without opening the file: the
@@ -191,6 +197,12 @@ public final class ExtractionContext {
             trace.append(ExtractorRun(name: extractor.name,
                                       seconds: Self.seconds(since: start),
                                       keys: attributes.keys.filter { !before.contains($0) || $0 == .title }))
+            let languageStart = ContinuousClock.now
+            let found = Self.addLanguage(to: &attributes)
+            for i in children.indices { _ = Self.addLanguage(to: &children[i].attributes) }
+            if found != nil || attributes.textContent.map({ $0.utf8.count >= LanguageIdentifier.minimumBytes }) == true {
+                trace.append(ExtractorRun(name: "language", seconds: Self.seconds(since: languageStart), keys: found == nil ? [] : [.language]))
+            }
         }
         file = nil   // closes
         if !problems.isEmpty {
@@ -199,6 +211,17 @@ public final class ExtractionContext {
         return ExtractionResult(attributes: attributes, problems: problems, extractor: extractor?.name,
                                 extractorVersion: ExtractorRegistry.version(of: extractor?.name),
                                 children: children, trace: trace)
+    }
+
+    /// Sets `language` from the text when the extractor did not, the text is long enough and
+    /// the identifier is confident (see `LanguageIdentifier`). Returns what it set.
+    static func addLanguage(to attributes: inout AttributeSet) -> String? {
+        guard attributes[.language] == nil, let text = attributes.textContent,
+              text.utf8.count >= LanguageIdentifier.minimumBytes,
+              let language = LanguageIdentifier.shared?.language(of: text)
+        else { return nil }
+        attributes[.language] = .string(language)
+        return language
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {
