@@ -130,12 +130,13 @@ enum Charsets {
         return nil
     }
 
-    /// UTF-16 without a byte-order mark and without NUL bytes (text without ASCII, such as
-    /// Korean or Chinese), recognised when at least 95 % of the units of one byte order fall in
-    /// the blocks of common scripts. Only asked after uchardet found nothing.
+    /// UTF-16 without a byte-order mark and (nearly) without ASCII, such as Korean or Chinese
+    /// text, whose NUL bytes, if any, follow no pattern: recognised when at least 95 % of the
+    /// units of one byte order fall in the blocks of common scripts. Only asked after the NUL
+    /// pattern check and uchardet found nothing.
     static func scriptUTF16(_ bytes: ArraySlice<UInt8>) -> String? {
         let s = Array(bytes.prefix(sampleBytes))
-        guard s.count >= 16, !s.contains(0) else { return nil }
+        guard s.count >= 16 else { return nil }
         func share(bigEndian: Bool) -> Double {
             var good = 0, units = 0
             for i in stride(from: 0, to: s.count - 1, by: 2) {

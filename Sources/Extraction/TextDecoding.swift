@@ -58,23 +58,46 @@ public enum TextDecoding {
                 return Decoded(text: decode(bytes, as: unicode), encoding: unicode)
             }
             if let ebcdic = decodeEBCDIC(bytes, isComplete: isComplete) { return ebcdic }
+            if let unicode = Charsets.scriptUTF16(bytes) { return Decoded(text: decode(bytes, as: unicode), encoding: unicode) }
             return nil
         }
         if let text = validUTF8(bytes, isComplete: isComplete) { return Decoded(text: text, encoding: "utf-8") }
         if let ebcdic = decodeEBCDIC(bytes, isComplete: isComplete) { return ebcdic }
-        let fallback = singleByteFallback(bytes)
         guard let guess = Charsets.guess(bytes) else {
             if let unicode = Charsets.scriptUTF16(bytes) { return Decoded(text: decode(bytes, as: unicode), encoding: unicode) }
-            return fallback
+            return singleByteFallback(bytes)
         }
         let upper = guess.uppercased()
         if upper == "UTF-16" || upper == "UTF-32" || upper.hasPrefix("X-ISO-10646") || upper == "ASCII" {
-            return fallback   // no BOM and no NUL pattern: not really UTF-16/32; ASCII is valid UTF-8
+            return singleByteFallback(bytes)   // no BOM and no NUL pattern: not really UTF-16/32; ASCII is valid UTF-8
         }
-        guard let (text, errors) = Charsets.convert(bytes, from: guess, isComplete: isComplete),
-              errors * 50 <= bytes.count, text != fallback.text
-        else { return fallback }
+        guard let (text, errors) = Charsets.convert(bytes, from: guess, isComplete: isComplete), errors * 50 <= bytes.count
+        else { return singleByteFallback(bytes) }
+        if let name = fallbackName(ifSameAs: guess, for: bytes) { return Decoded(text: text, encoding: name) }
         return Decoded(text: text, encoding: Charsets.name(ofDetected: guess))
+    }
+
+    /// `windows-1252` or `iso-8859-1` when `charset` decodes every byte ≥ 0x80 used in `bytes`
+    /// to the same character as that fallback does (so the text is the same), else nil. Checks
+    /// the used bytes once each, separated by newlines, so a multi-byte charset fails at once.
+    static func fallbackName(ifSameAs charset: String, for bytes: ArraySlice<UInt8>) -> String? {
+        var used = [Bool](repeating: false, count: 128)
+        bytes.withUnsafeBufferPointer { buf in
+            used.withUnsafeMutableBufferPointer { u in
+                for b in buf where b >= 0x80 { u[Int(b &- 0x80)] = true }
+            }
+        }
+        let high = (0..<128).filter { used[$0] }.map { UInt8($0 + 0x80) }
+        let usesC1 = high.contains { $0 <= 0x9F }
+        let probe: [UInt8] = high.flatMap { [$0, 0x0A] }
+        guard let (text, errors) = Charsets.convert(probe[...], from: charset, isComplete: true), errors == 0 else { return nil }
+        let decoded = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard decoded.count == high.count else { return nil }
+        for (b, d) in zip(high, decoded) {
+            let expected = usesC1 ? windows1252(b) : Unicode.Scalar(b)
+            guard d.count == 1, d.first == expected else { return nil }
+        }
+        return usesC1 ? "windows-1252" : "iso-8859-1"
     }
 
     /// Windows-1252 when a byte in 0x80–0x9F is used (typographic quotes and dashes), else Latin-1.
