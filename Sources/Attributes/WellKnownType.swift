@@ -77,7 +77,8 @@ public struct WellKnownType: Sendable, Hashable {
         .init(.xml, [.text], mime: ["application/xml", "text/xml"], ext: ["xml"], kind: "XML document"),
         .init(.xhtml, [.html, .xml], mime: ["application/xhtml+xml"], ext: ["xhtml", "xht"], kind: "XHTML document"),
         .init("public.svg-image", [.image, .xml], mime: ["image/svg+xml"], ext: ["svg"], kind: "SVG image"),
-        .init("public.json", [.text], mime: ["application/json"], ext: ["json"], kind: "JSON document"),
+        // freedesktop globs *.json as both application/json and application/schema+json.
+        .init("public.json", [.text], mime: ["application/json", "application/schema+json"], ext: ["json"], kind: "JSON document"),
         .init("public.yaml", [.text], mime: ["application/yaml", "application/x-yaml"], ext: ["yaml", "yml"], kind: "YAML document"),
         .init("public.toml", [.text], mime: ["application/toml"], ext: ["toml"], kind: "TOML document"),
         .init("public.calendar-event", [.text], mime: ["text/calendar"], ext: ["ics"], kind: "Calendar"),

@@ -125,43 +125,47 @@ public final class LanguageIdentifier: @unchecked Sendable {
     /// text (Japanese); nil when there are fewer than 30 letters or fewer than 20 different
     /// ones (`日本語日本語…` is not enough to tell Japanese from Chinese).
     static func dominantScript(_ text: String) -> (script: Script, kana: Bool)? {
-        var counts: [Script: Int] = [:]
+        // Counters in a fixed array (slots 0–10 the named scripts, 16 + v >> 7 the blocks of
+        // U+0700–U+1FFF); a dictionary here cost more than textcat's fingerprint.
+        let named: [Script] = [.latin, .greek, .cyrillic, .armenian, .hebrew, .arabic, .thai, .georgian, .hangul, .han, .kana]
+        var counts = [Int](repeating: 0, count: 16 + 0x40)
         var letters = 0
-        var distinct: Set<UInt32> = []
+        var distinct: [UInt32] = []
+        distinct.reserveCapacity(20)
         for s in text.unicodeScalars {
             let v = s.value
-            let script: Script
+            let slot: Int
             switch v {
-            case 0x41...0x5A, 0x61...0x7A, 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x24F, 0x1E00...0x1EFF: script = .latin
-            case 0x370...0x3FF, 0x1F00...0x1FFF: script = .greek
-            case 0x400...0x52F: script = .cyrillic
-            case 0x530...0x58F: script = .armenian
-            case 0x590...0x5FF: script = .hebrew
-            case 0x600...0x6FF, 0x750...0x77F, 0xFB50...0xFDFF, 0xFE70...0xFEFF: script = .arabic
-            case 0xE00...0xE7F: script = .thai
-            case 0x10A0...0x10FF: script = .georgian
-            case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: script = .hangul
-            case 0x3040...0x30FF: script = .kana
-            case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF: script = .han
-            case 0x700...0x1FFF: script = .block(v >> 7)
+            case 0x41...0x5A, 0x61...0x7A, 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x24F, 0x1E00...0x1EFF: slot = 0
+            case 0x370...0x3FF, 0x1F00...0x1FFF: slot = 1
+            case 0x400...0x52F: slot = 2
+            case 0x530...0x58F: slot = 3
+            case 0x590...0x5FF: slot = 4
+            case 0x600...0x6FF, 0x750...0x77F, 0xFB50...0xFDFF, 0xFE70...0xFEFF: slot = 5
+            case 0xE00...0xE7F: slot = 6
+            case 0x10A0...0x10FF: slot = 7
+            case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: slot = 8
+            case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF: slot = 9
+            case 0x3040...0x30FF: slot = 10
+            case 0x700...0x1FFF: slot = 16 + Int(v >> 7)
             default: continue
             }
-            counts[script, default: 0] += 1
+            counts[slot] += 1
             letters += 1
-            if distinct.count < 20 { distinct.insert(v) }
+            if distinct.count < 20, !distinct.contains(v) { distinct.append(v) }
         }
         guard letters >= 30, distinct.count >= 20 else { return nil }
-        let kana = counts[.kana] ?? 0, han = counts[.han] ?? 0, hangul = counts[.hangul] ?? 0
+        let hangul = counts[8], han = counts[9], kana = counts[10]
         // A CJK character says as much as a Latin word: Japanese text with a few English words
         // (`Extended Unix Code (EUC) は…`) is Japanese.
         if (han + kana + hangul) * 3 >= letters {
             if hangul >= han + kana { return (.hangul, false) }
             return (.han, kana * 10 >= han + kana)
         }
-        counts[.han] = han + kana
-        counts[.kana] = nil
-        guard let (script, _) = counts.max(by: { $0.value < $1.value }) else { return nil }
-        return (script, false)
+        counts[9] = han + kana
+        counts[10] = 0
+        guard let best = counts.indices.max(by: { counts[$0] < counts[$1] }), counts[best] > 0 else { return nil }
+        return (best < named.count ? named[best] : .block(UInt32(best - 16)), false)
     }
 
     /// A small file read whole, as UTF-8 (models are UTF-8; at most 1 MiB).

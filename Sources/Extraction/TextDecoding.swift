@@ -63,7 +63,14 @@ public enum TextDecoding {
         }
         if let text = validUTF8(bytes, isComplete: isComplete) { return Decoded(text: text, encoding: "utf-8") }
         if let ebcdic = decodeEBCDIC(bytes, isComplete: isComplete) { return ebcdic }
-        guard let guess = Charsets.guess(bytes) else {
+        // uchardet needs material: with one to three non-ASCII bytes its guess is noise
+        // (`caf\xE9` is "windows-1258"), and Windows-1252/Latin-1 is the likelier answer.
+        var high = 0
+        for b in bytes.prefix(Charsets.sampleBytes) where b >= 0x80 {
+            high += 1
+            if high >= 4 { break }
+        }
+        guard high >= 4, let guess = Charsets.guess(bytes) else {
             if let unicode = Charsets.scriptUTF16(bytes) { return Decoded(text: decode(bytes, as: unicode), encoding: unicode) }
             return singleByteFallback(bytes)
         }
