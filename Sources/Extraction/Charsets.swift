@@ -34,6 +34,25 @@ enum Charsets {
         return name.isEmpty ? nil : name
     }
 
+    /// The charsets uchardet 0.0.7 can answer, as iconv names (plus EBCDIC, which is found here).
+    static let detectable = [
+        "ISO-8859-1", "ISO-8859-2", "ISO-8859-3", "ISO-8859-4", "ISO-8859-5", "ISO-8859-6", "ISO-8859-7", "ISO-8859-8",
+        "ISO-8859-9", "ISO-8859-10", "ISO-8859-11", "ISO-8859-13", "ISO-8859-15", "ISO-8859-16",
+        "WINDOWS-1250", "WINDOWS-1251", "WINDOWS-1252", "WINDOWS-1253", "WINDOWS-1255", "WINDOWS-1256", "WINDOWS-1257",
+        "WINDOWS-1258", "KOI8-R", "IBM855", "IBM866", "MAC-CYRILLIC", "MAC-CENTRALEUROPE", "TIS-620", "VISCII",
+        "SHIFT_JIS", "EUC-JP", "ISO-2022-JP", "GB18030", "BIG5", "EUC-TW", "HZ-GB-2312", "EUC-KR", "UHC", "ISO-2022-KR",
+        "ISO-2022-CN", "IBM500",
+    ]
+
+    /// Opens and closes an iconv converter for every charset in `detectable`, so that glibc has
+    /// loaded their gconv modules before a sandbox forbids it.
+    static func preloadConverters() {
+        for charset in detectable {
+            let cd = iconv_open("UTF-8", charset)
+            if let cd, Int(bitPattern: cd) != -1 { iconv_close(cd) }
+        }
+    }
+
     /// The name recorded in `encoding` for a uchardet charset: lower-case IANA names where there
     /// is one (`shift_jis`, `euc-jp`, `gb18030`, `koi8-r`, `ibm866`, `windows-1251`), the name
     /// browsers use otherwise (`x-mac-cyrillic`), `cp949` for Korean "UHC".

@@ -70,6 +70,9 @@ public struct ExtractorRun: Sendable, Hashable, Codable {
 /// result.attributes.contentType    // public.html
 /// ```
 ///
+/// After the content extractor, an item with at least 100 bytes of text and no `language` of
+/// its own gets one from `LanguageIdentifier` when it is confident (trace stage `language`).
+///
 /// Non-regular files (directories, symlinks, FIFOs, sockets, devices) are never opened: they
 /// get their facts and a type from their file type (and a symlink its `symlinkTarget`, read
 /// with `readlink(2)`).
@@ -100,6 +103,14 @@ public final class ExtractionContext {
         magic = try MagicDatabase()
         detector = TypeDetector(database: .shared)
         diagnostics = [MIMEDatabase.shared.diagnostic, Self.languageDiagnostic].compactMap { $0 }
+    }
+
+    /// Loads what text extraction would otherwise load lazily from disk: the language models
+    /// and iconv's converters (glibc dlopens a gconv module per charset family). A worker calls
+    /// this before it installs a sandbox that forbids opening or mapping new files.
+    public static func preloadTextSupport() {
+        _ = LanguageIdentifier.shared
+        Charsets.preloadConverters()
     }
 
     /// A note when libexttextcat's models are missing: items then get no `language`.
@@ -198,9 +209,11 @@ public final class ExtractionContext {
                                       seconds: Self.seconds(since: start),
                                       keys: attributes.keys.filter { !before.contains($0) || $0 == .title }))
             let languageStart = ContinuousClock.now
+            let asked = attributes[.language] == nil
+                && attributes.textContent.map { $0.utf8.count >= LanguageIdentifier.minimumBytes } == true
             let found = Self.addLanguage(to: &attributes)
             for i in children.indices { _ = Self.addLanguage(to: &children[i].attributes) }
-            if found != nil || attributes.textContent.map({ $0.utf8.count >= LanguageIdentifier.minimumBytes }) == true {
+            if asked || !children.isEmpty {
                 trace.append(ExtractorRun(name: "language", seconds: Self.seconds(since: languageStart), keys: found == nil ? [] : [.language]))
             }
         }

@@ -8,8 +8,8 @@ import Glibc
 ///
 /// It answers only when it is confident: one best candidate (or several that are the same
 /// language, such as `zh-CN` and `zh-TW`) within textcat's usual 3 % of the best score. The
-/// answer is an ISO 639-1 code (`en`, `fr`, `ru`), or the ISO 639-3 code for a language without
-/// one (`haw`).
+/// answer is an ISO 639-1 code (`en`, `fr`, `ru`); the models of languages without one are not
+/// loaded.
 ///
 /// For example:
 /// ```swift
@@ -59,10 +59,14 @@ public final class LanguageIdentifier: @unchecked Sendable {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard fields.count >= 2, !fields[0].hasPrefix("#") else { continue }
             let file = directory + fields[0], id = String(fields[1])
+            let code = String(id.prefix { $0 != "-" })
+            // Only languages with an ISO 639-1 code: the 60-odd others (Acehnese, Scots, ...)
+            // doubled the comparisons of Latin text and mostly produced close calls with the
+            // major language next to them (`[en][sco]`).
+            guard code.utf8.count == 2 else { continue }
             guard let lm = Self.readFile(file), let fp = fp_Init(id) else { continue }
             _ = fp_SetProperty(fp, TCPROP_UTF8AWARE, sint4(TC_TRUE.rawValue))
             guard fp_Read(fp, file, 400) != 0 else { fp_Done(fp); continue }
-            let code = String(id.prefix { $0 != "-" })
             let ngrams = lm.split(separator: "\n").prefix(200).map { $0.prefix { $0 != "\t" && $0 != " " } }.joined()
             models.append(Model(fingerprint: fp, code: code, script: Self.dominantScript(ngrams)?.script ?? .other))
         }
