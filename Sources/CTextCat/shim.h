@@ -1,1 +1,3 @@
+#include <stdio.h>
 #include <textcat.h>
+#include <fingerprint.h>

@@ -70,6 +70,9 @@ public struct ExtractorRun: Sendable, Hashable, Codable {
 /// result.attributes.contentType    // public.html
 /// ```
 ///
+/// After the content extractor, an item with at least 100 bytes of text and no `language` of
+/// its own gets one from `LanguageIdentifier` when it is confident (trace stage `language`).
+///
 /// Non-regular files (directories, symlinks, FIFOs, sockets, devices) are never opened: they
 /// get their facts and a type from their file type (and a symlink its `symlinkTarget`, read
 /// with `readlink(2)`).
@@ -99,7 +102,21 @@ public final class ExtractionContext {
         self.options = options
         magic = try MagicDatabase()
         detector = TypeDetector(database: .shared)
-        diagnostics = [MIMEDatabase.shared.diagnostic].compactMap { $0 }
+        diagnostics = [MIMEDatabase.shared.diagnostic, Self.languageDiagnostic].compactMap { $0 }
+    }
+
+    /// Loads what text extraction would otherwise load lazily from disk: the language models
+    /// and iconv's converters (glibc dlopens a gconv module per charset family). A worker calls
+    /// this before it installs a sandbox that forbids opening or mapping new files.
+    public static func preloadTextSupport() {
+        _ = LanguageIdentifier.shared
+        Charsets.preloadConverters()
+    }
+
+    /// A note when libexttextcat's models are missing: items then get no `language`.
+    static var languageDiagnostic: String? {
+        LanguageIdentifier.dataAvailable ? nil
+            : "no language models in \(LanguageIdentifier.dataDirectory) (install libexttextcat-data); items get no language"
     }
 
     /// File-system facts and a type guessed from the name alone, without opening the file: the
@@ -196,6 +213,14 @@ public final class ExtractionContext {
             trace.append(ExtractorRun(name: extractor.name,
                                       seconds: Self.seconds(since: start),
                                       keys: attributes.keys.filter { !before.contains($0) || $0 == .title }))
+            let languageStart = ContinuousClock.now
+            let asked = attributes[.language] == nil
+                && attributes.textContent.map { $0.utf8.count >= LanguageIdentifier.minimumBytes } == true
+            let found = Self.addLanguage(to: &attributes)
+            for i in children.indices { _ = Self.addLanguage(to: &children[i].attributes) }
+            if asked || !children.isEmpty {
+                trace.append(ExtractorRun(name: "language", seconds: Self.seconds(since: languageStart), keys: found == nil ? [] : [.language]))
+            }
         }
         file = nil   // closes
         if !problems.isEmpty {
@@ -204,6 +229,17 @@ public final class ExtractionContext {
         return ExtractionResult(attributes: attributes, problems: problems, extractor: extractor?.name,
                                 extractorVersion: ExtractorRegistry.version(of: extractor?.name),
                                 children: children, trace: trace)
+    }
+
+    /// Sets `language` from the text when the extractor did not, the text is long enough and
+    /// the identifier is confident (see `LanguageIdentifier`). Returns what it set.
+    static func addLanguage(to attributes: inout AttributeSet) -> String? {
+        guard attributes[.language] == nil, let text = attributes.textContent,
+              text.utf8.count >= LanguageIdentifier.minimumBytes,
+              let language = LanguageIdentifier.shared?.language(of: text)
+        else { return nil }
+        attributes[.language] = .string(language)
+        return language
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

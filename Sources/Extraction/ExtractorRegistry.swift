@@ -37,7 +37,7 @@ public enum ExtractorRegistry {
     public static let fileSystem = FileSystemExtractor()
 
     /// The version stored with an item that `extractor` (a name from `all`, or `nil` for none)
-    /// produced: the shared stages (file system, type detection) times 10,000 plus the
+    /// produced: the shared stages (file system, type detection, language) times 10,000 plus the
     /// extractor's own version. An item whose stored version differs from this is re-extracted
     /// in the background, so raising one extractor's version re-reads only its files.
     ///
@@ -45,7 +45,7 @@ public enum ExtractorRegistry {
     /// changed extractor may now accept them. An unknown name (an extractor that was removed)
     /// gives -1, which matches no stored item, so those are re-extracted too.
     public static func version(of extractor: String?) -> Int {
-        let shared = (fileSystem.version + TypeDetector.version) * 10_000
+        let shared = (fileSystem.version + TypeDetector.version + LanguageIdentifier.version) * 10_000
         guard let extractor else { return shared + all.reduce(0) { $0 + $1.version } }
         guard let e = byName[extractor] else { return -1 }
         return shared + e.version

@@ -1,20 +1,31 @@
-/// Turning bytes of unknown encoding into text: byte-order marks, UTF-8 validation, a
-/// Latin-1/Windows-1252 fallback, and the binary check that keeps non-text out of the index.
+/// Turning bytes of unknown encoding into text: byte-order marks, UTF-8 validation, legacy
+/// encodings guessed by uchardet and converted by iconv, a Latin-1/Windows-1252 fallback, and
+/// the binary check that keeps non-text out of the index.
 ///
 /// For example:
 /// ```swift
 /// TextDecoding.decode([0xFF, 0xFE, 0x68, 0x00, 0x69, 0x00], isComplete: true)   // ("hi", "utf-16le")
 /// TextDecoding.decode([0x63, 0x61, 0x66, 0xE9], isComplete: true)               // ("café", "iso-8859-1")
+/// TextDecoding.decode(koi8r, isComplete: true)                                   // ("Привет …", "koi8-r")
 /// TextDecoding.decode([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x00], isComplete: true)   // nil: binary
 /// ```
 ///
-/// Legacy multi-byte encodings (Shift_JIS, GB18030, KOI8-R, ...) are not guessed: without a BOM or
-/// valid UTF-8 they read as Windows-1252, which keeps their ASCII words searchable.
+/// The order, cheapest and surest first: a byte-order mark; libmagic's UTF-16 hint; for bytes
+/// that look binary (NULs), UTF-16/32 without a BOM or EBCDIC, else binary; valid UTF-8 (the
+/// fast path: no uchardet call); EBCDIC; uchardet's guess (on the first 64 KiB) converted by
+/// iconv; UTF-16 without NULs; finally Windows-1252/Latin-1.
+///
+/// Decoding errors: invalid sequences become U+FFFD. When more than 2 % of the bytes are
+/// invalid in the guessed charset, the guess is dropped for the Windows-1252/Latin-1 fallback,
+/// which never fails and keeps ASCII words searchable. When the guess decodes to exactly the
+/// same text as that fallback (uchardet often says `windows-1250` or `iso-8859-2` for a Western
+/// text with a few accents), the fallback's more common name is recorded.
 public enum TextDecoding {
     public struct Decoded: Sendable, Hashable {
         public var text: String
         /// The IANA-style name: `utf-8`, `utf-16le`, `utf-16be`, `utf-32le`, `utf-32be`,
-        /// `iso-8859-1`, `windows-1252`.
+        /// `iso-8859-1`, `windows-1252`, or a detected legacy charset (`shift_jis`, `euc-jp`,
+        /// `gb18030`, `big5`, `euc-kr`, `cp949`, `koi8-r`, `ibm866`, `windows-1251`, `ibm500`, ...).
         public var encoding: String
     }
 
@@ -42,13 +53,74 @@ public enum TextDecoding {
         if let hint, hint == "utf-16le" || hint == "utf-16be" {
             return Decoded(text: decode(bytes, as: hint), encoding: hint)
         }
-        if hint == "binary" || looksBinary(bytes) { return nil }
+        if hint == "binary" || looksBinary(bytes) {
+            if let unicode = Charsets.unicodeWithoutBOM(bytes) {
+                return Decoded(text: decode(bytes, as: unicode), encoding: unicode)
+            }
+            if let ebcdic = decodeEBCDIC(bytes, isComplete: isComplete) { return ebcdic }
+            if let unicode = Charsets.scriptUTF16(bytes) { return Decoded(text: decode(bytes, as: unicode), encoding: unicode) }
+            return nil
+        }
         if let text = validUTF8(bytes, isComplete: isComplete) { return Decoded(text: text, encoding: "utf-8") }
+        if let ebcdic = decodeEBCDIC(bytes, isComplete: isComplete) { return ebcdic }
+        // uchardet needs material: with one to three non-ASCII bytes its guess is noise
+        // (`caf\xE9` is "windows-1258"), and Windows-1252/Latin-1 is the likelier answer.
+        var high = 0
+        for b in bytes.prefix(Charsets.sampleBytes) where b >= 0x80 {
+            high += 1
+            if high >= 4 { break }
+        }
+        guard high >= 4, let guess = Charsets.guess(bytes) else {
+            if let unicode = Charsets.scriptUTF16(bytes) { return Decoded(text: decode(bytes, as: unicode), encoding: unicode) }
+            return singleByteFallback(bytes)
+        }
+        let upper = guess.uppercased()
+        if upper == "UTF-16" || upper == "UTF-32" || upper.hasPrefix("X-ISO-10646") || upper == "ASCII" {
+            return singleByteFallback(bytes)   // no BOM and no NUL pattern: not really UTF-16/32; ASCII is valid UTF-8
+        }
+        guard let (text, errors) = Charsets.convert(bytes, from: guess, isComplete: isComplete), errors * 50 <= bytes.count
+        else { return singleByteFallback(bytes) }
+        if let name = fallbackName(ifSameAs: guess, for: bytes) { return Decoded(text: text, encoding: name) }
+        return Decoded(text: text, encoding: Charsets.name(ofDetected: guess))
+    }
+
+    /// `windows-1252` or `iso-8859-1` when `charset` decodes every byte ≥ 0x80 used in `bytes`
+    /// to the same character as that fallback does (so the text is the same), else nil. Checks
+    /// the used bytes once each, separated by newlines, so a multi-byte charset fails at once.
+    static func fallbackName(ifSameAs charset: String, for bytes: ArraySlice<UInt8>) -> String? {
+        var used = [Bool](repeating: false, count: 128)
+        bytes.withUnsafeBufferPointer { buf in
+            used.withUnsafeMutableBufferPointer { u in
+                for b in buf where b >= 0x80 { u[Int(b &- 0x80)] = true }
+            }
+        }
+        let high = (0..<128).filter { used[$0] }.map { UInt8($0 + 0x80) }
+        let usesC1 = high.contains { $0 <= 0x9F }
+        let probe: [UInt8] = high.flatMap { [$0, 0x0A] }
+        guard let (text, errors) = Charsets.convert(probe[...], from: charset, isComplete: true), errors == 0 else { return nil }
+        let decoded = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard decoded.count == high.count else { return nil }
+        for (b, d) in zip(high, decoded) {
+            let expected = usesC1 ? windows1252(b) : Unicode.Scalar(b)
+            guard d.count == 1, d.first == expected else { return nil }
+        }
+        return usesC1 ? "windows-1252" : "iso-8859-1"
+    }
+
+    /// Windows-1252 when a byte in 0x80–0x9F is used (typographic quotes and dashes), else Latin-1.
+    static func singleByteFallback(_ bytes: ArraySlice<UInt8>) -> Decoded {
         let usesC1 = bytes.contains { $0 >= 0x80 && $0 <= 0x9F }
         if usesC1 {
             return Decoded(text: String(String.UnicodeScalarView(bytes.map(windows1252))), encoding: "windows-1252")
         }
         return Decoded(text: String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })), encoding: "iso-8859-1")
+    }
+
+    /// EBCDIC text (IBM code page 500), recorded as `ibm500`.
+    static func decodeEBCDIC(_ bytes: ArraySlice<UInt8>, isComplete: Bool) -> Decoded? {
+        guard Charsets.looksEBCDIC(bytes), let (text, _) = Charsets.convert(bytes, from: "IBM500", isComplete: isComplete)
+        else { return nil }
+        return Decoded(text: text, encoding: "ibm500")
     }
 
     /// True for a NUL byte or more than 5 % of C0 control bytes (other than tab, newlines, form

@@ -34,11 +34,12 @@ struct PlainTextExtractorTests {
         #expect(md.textContent?.contains("Café naïve résumé") == true)
     }
 
-    @Test("EBCDIC bytes that libmagic calls binary are not indexed as text")
-    func ebcdicIsNotText() throws {
+    @Test("EBCDIC bytes that libmagic calls binary are recognised and decoded")
+    func ebcdicIsText() throws {
         let r = try extractReal("text-encodings/english.cp500.txt")
         #expect(r.attributes.contentType == .plainText)
-        #expect(r.attributes.textContent == nil)
+        #expect(r.attributes.string(.encoding) == "ibm500")
+        #expect(r.attributes.textContent?.contains("IntelliStation POWER") == true)
         #expect(r.problems.isEmpty)
     }
 
