@@ -43,6 +43,7 @@ public enum WorkerMain {
         do {
             try Sandbox.applyLimits(limits)
             context = try ExtractionContext()
+            ExtractionContext.preloadTextSupport()   // language models: read once, before the filter
             try Sandbox.installFilter()
         } catch {
             complain("cannot set up the extraction sandbox: \(error)")
