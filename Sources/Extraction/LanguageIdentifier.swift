@@ -17,15 +17,21 @@ import Glibc
 /// LanguageIdentifier.shared?.language(of: "int main(void) { return 0; }")                 // nil
 /// ```
 ///
-/// A key design decision: `textcat_Classify` compares the text with all 164 models, about 2–5 ms
-/// per call on this machine (debug or loaded); too much for a crawl of 100,000 files. Here the writing system is
-/// found first (one pass over the sample): Hangul is Korean, Han with kana Japanese, Han alone
-/// Chinese, without asking textcat; other texts are compared only with the models of their own
-/// script (Cyrillic: 15 models instead of 164), through libexttextcat's fingerprint functions
-/// (`fp_Create`, `fp_Compare`). At most `sampleBytes` of text are used.
+/// A key design decision: `textcat_Classify` compares the text with all 164 models, 2–5 ms per
+/// call on this machine; too much for a crawl of 100,000 files. Here the writing system is found
+/// first (one pass over the sample): Hangul is Korean, Han with kana Japanese, Han alone Chinese,
+/// without asking textcat; other texts are compared only with the models of their own script
+/// (of the 127 models with an ISO 639-1 code, about 80 are Latin and 14 Cyrillic), through
+/// libexttextcat's fingerprint functions (`fp_Create`, `fp_Compare`). At most `sampleBytes` of
+/// text are used.
 ///
-/// The models are read once per process and never written afterwards (`fp_Compare` only reads
-/// them), so all threads share them; each call makes its own fingerprint of the text.
+/// The models are read once per process (about 0.1 s, on first use) and never written
+/// afterwards (`fp_Compare` only reads them), so all threads share them; each call makes its own
+/// fingerprint of the text.
+///
+/// Cost (release build, CPU time on a busy 2-core machine): about 0.45 ms per English text,
+/// 0.15 ms per Russian one, 0.05 ms for CJK (no textcat call); nothing for texts under
+/// `minimumBytes`.
 public final class LanguageIdentifier: @unchecked Sendable {
     /// Where Debian's libexttextcat-data puts the models.
     public static let dataDirectory = "/usr/share/libexttextcat/"
