@@ -41,7 +41,7 @@ struct LanguageTests {
         let h = try extract(html)
         #expect(h.extractor == "html")
         #expect(h.attributes.string(.language) == "fr")
-        #expect(h.trace.map(\.name) == ["html", "language"])
+        #expect(h.trace.map(\.name) == ["filesystem", "type", "html", "language"])
         let xml = try tree.create("doc.xml", contents: "<?xml version=\"1.0\"?><doc><p>\(french)</p></doc>")
         #expect(try extract(xml).attributes.string(.language) == "fr")
         let german = "Der Bäcker backt jeden Morgen frische Brötchen für die Nachbarn. Danach geht er mit seinem Hund durch den Wald und trinkt einen Kaffee im kleinen Café an der Ecke."
@@ -49,7 +49,7 @@ struct LanguageTests {
         // Too short: no guess, and no trace entry.
         let short = try extract(try tree.create("short.txt", contents: "Bonjour tout le monde"))
         #expect(short.attributes.string(.language) == nil)
-        #expect(short.trace.map(\.name) == ["plain-text"])
+        #expect(short.trace.map(\.name) == ["filesystem", "type", "plain-text"])
     }
 
     @Test("scripts decide CJK without textcat; other texts only meet models of their script")
