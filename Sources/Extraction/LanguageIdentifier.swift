@@ -37,7 +37,7 @@ public final class LanguageIdentifier: @unchecked Sendable {
     public static let dataDirectory = "/usr/share/libexttextcat/"
     /// Part of every item's extractor version (`ExtractorRegistry.version(of:)`): bump it when
     /// the languages found change, so every item with text is extracted again.
-    public static let version = 1
+    public static let version = 2
     /// Bytes of text classified (cut on a character boundary). textcat needs a few hundred
     /// bytes; making its fingerprint costs in proportion to the sample (about 0.1 ms per KiB of
     /// CPU on this machine), so 2 KiB rather than 4.

@@ -22,7 +22,8 @@ struct LanguageTests {
         ("text-encodings/uchardet/ja/shift_jis.txt", nil),        // 日本語 repeated: Japanese or Chinese?
         ("text-encodings/uchardet/zh/gb18030.txt", nil),          // 简体中文 repeated: too few letters
         ("text-encodings/testTXT.txt", nil),                      // under 100 bytes
-        ("code/testJAVA.java", nil),                              // code: no single best language
+        ("code/testJAVA.java", nil),                              // code: never classified
+        ("code/testC.c", nil),                                    // code, even with English comments
         ("xml/test.fb2", "ru"),                                   // from FictionBook's <lang>
         ("xml/testXML.xml", "Fr"),                                // the extractor's dc:language is kept
     ]
