@@ -42,6 +42,9 @@ final class ArchiveReader {
         case zipStreaming
         /// Every format and filter libarchive knows, plus `raw` for a lone compressed file.
         case any
+        /// A lone compressed file only (every filter, the `raw` format): for a `.gz` of a text
+        /// that another format's reader (mtree) would claim and then fail on.
+        case compressedFile
     }
 
     struct Entry {
@@ -86,6 +89,9 @@ final class ArchiveReader {
         case .any:
             archive_read_support_filter_all(a)
             archive_read_support_format_all(a)
+            archive_read_support_format_raw(a)
+        case .compressedFile:
+            archive_read_support_filter_all(a)
             archive_read_support_format_raw(a)
         }
         let data = Unmanaged.passUnretained(source).toOpaque()

@@ -110,6 +110,21 @@ struct ArchiveExtractorTests {
         #expect(r.attributes.integer(.memberCount) == 1)
     }
 
+    @Test("a compressed changelog that libarchive's mtree reader claims is one compressed file")
+    func compressedTextNotMtree() throws {
+        let tree = try TemporaryTree()
+        let path = tree.path("changelog.gz")
+        // The shape of setuptools' changelog, which /usr/share/doc ships gzipped.
+        let text = "v66.1.1\n-------\n\nDocumentation changes\n^^^^^^^^^^^^^^^^^^^^^\n"
+            + "* #3419: Updated the example version numbers to be compliant with PEP-440.\n"
+        try ArchiveFixture.write(path, format: .raw, filter: .gzip, members: [.init("data", text, repeats: 40)])
+        let r = try extract(path)
+        #expect(r.extractor == "archive")
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        #expect(r.attributes.textContent == "changelog")
+        #expect(r.attributes.integer(.memberCount) == 1)
+    }
+
     @Test("member names are capped at the text cap")
     func cap() throws {
         let tree = try TemporaryTree()

@@ -26,7 +26,7 @@ import Crawling
 /// decompressed to reach each header, so listing stops past 2 GiB of decompressed stream.
 public struct ArchiveExtractor: Extractor {
     public var name: String { "archive" }
-    public var version: Int { 1 }
+    public var version: Int { 2 }
 
     /// Bytes of decompressed archive stream gone through while listing, at most: in a
     /// `.tar.gz` every member's data is decompressed to reach the next header, so a small file
@@ -47,6 +47,12 @@ public struct ArchiveExtractor: Extractor {
         "application/x-zstd-compressed-tar", "application/x-bzip2-compressed-tar",
     ]
 
+    /// Compressors of one file (no archive inside unless its name says tar).
+    static let singleFileMIMETypes: Set<String> = [
+        "application/gzip", "application/x-gzip", "application/x-bzip2", "application/x-bzip", "application/x-xz",
+        "application/x-lzma", "application/x-lzip", "application/x-compress", "application/zstd", "application/x-zstd",
+    ]
+
     public func accepts(_ input: ExtractionInput) -> Bool {
         if input.conforms(to: "public.content") { return false }
         return input.conforms(to: .archive) || Self.extraMIMETypes.contains(input.mimeType)
@@ -54,6 +60,12 @@ public struct ArchiveExtractor: Extractor {
 
     public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         var listing = try list(input, formats: .any)
+        if listing.failure != nil, Self.singleFileMIMETypes.contains(input.mimeType) {
+            // A compressed text whose lines looked like an archive format (a changelog.gz that
+            // libarchive took for an mtree spec): it is one compressed file.
+            let lone = try list(input, formats: .compressedFile)
+            if lone.failure == nil { listing = lone }
+        }
         if listing.count == 0, listing.failure == nil, input.bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
             // A zip whose central directory lists nothing although entries are there: read
             // the local headers instead.
