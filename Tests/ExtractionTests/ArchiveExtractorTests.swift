@@ -114,10 +114,11 @@ struct ArchiveExtractorTests {
     func compressedTextNotMtree() throws {
         let tree = try TemporaryTree()
         let path = tree.path("changelog.gz")
-        // The shape of setuptools' changelog, which /usr/share/doc ships gzipped.
-        let text = "v66.1.1\n-------\n\nDocumentation changes\n^^^^^^^^^^^^^^^^^^^^^\n"
-            + "* #3419: Updated the example version numbers to be compliant with PEP-440.\n"
-        try ArchiveFixture.write(path, format: .raw, filter: .gzip, members: [.init("data", text, repeats: 40)])
+        // The shape of setuptools' changelog, which /usr/share/doc ships gzipped: ASCII lines
+        // that pass for mtree entries, then one that does not (a non-ASCII apostrophe).
+        let block = "v1.0.1\n-------\n\n\nMisc\n^^^^\n* #1: Fixed a problem with the parser\n  when a value is a string.\n\n\n"
+        let text = String(repeating: block, count: 12) + "* #2: Updated the project\u{2019}s name\n"
+        try ArchiveFixture.write(path, format: .raw, filter: .gzip, members: [.init("data", text)])
         let r = try extract(path)
         #expect(r.extractor == "archive")
         #expect(r.problems.isEmpty, "\(r.problems)")
