@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "QueryingTests", dependencies: ["Querying", "Indexing", "Attributes", "TestSupport"]),
         .testTarget(name: "UpdatingTests", dependencies: ["Updating", "Indexing", "Querying", "Attributes", "Crawling", "Extraction", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "WatchingTests", dependencies: ["Watching", "Updating", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport",
+        .testTarget(name: "WatchingTests", dependencies: ["Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CommandTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ControllingTests", dependencies: ["Controlling", "TestSupport"]),

@@ -27,6 +27,11 @@ public final class WorkerPool: @unchecked Sendable {
         free.withLock { $0.append(worker) }
     }
 
+    /// How many idle workers have a process running.
+    public var runningIdleWorkers: Int {
+        free.withLock { $0.count { $0.pid != nil } }
+    }
+
     /// Stops every idle worker (the daemon calls this when it goes idle, so that no parser
     /// process lingers while nothing changes).
     public func stopIdle() {

@@ -95,14 +95,18 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     /// Extraction workers end this long after the last piece of work, so that an idle daemon is
     /// one process blocked in `poll`, not three.
-    static let workerIdleSeconds = 30
+    public var workerIdleTime: Duration {
+        get { idleTime.withLock { $0 } }
+        set { idleTime.withLock { $0 = newValue } }
+    }
+    private let idleTime = Mutex<Duration>(.seconds(30))
     private let workGeneration = Atomic<Int>(0)
 
     private func retireWorkersWhenIdle() {
         let generation = workGeneration.add(1, ordering: .relaxed).newValue
         let updater = self.updater
         Task.detached { [self] in
-            try? await Task.sleep(for: .seconds(Self.workerIdleSeconds))
+            try? await Task.sleep(for: workerIdleTime)
             guard workGeneration.load(ordering: .relaxed) == generation else { return }
             if case .workers(let pool) = updater.extraction { pool.stopIdle() }
         }

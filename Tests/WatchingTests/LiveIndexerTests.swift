@@ -3,12 +3,13 @@ import Controlling
 import Crawling
 import Foundation
 import Indexing
+import Isolation
 import Logging
 import SystemPackage
 import TestSupport
 import Testing
 import Updating
-import Watching
+@testable import Watching
 
 /// A tree with one root, an index, and the live indexer over them.
 struct LiveFixture {
@@ -161,6 +162,38 @@ struct IndexDaemonTests {
         daemon.submit(.shutdown)
         await running.value
         #expect(daemon.status.state == .stopping)
+    }
+}
+
+@Suite("IndexDaemon: idle workers")
+struct IndexDaemonIdleTests {
+    @Test("the extraction workers end once the daemon has been idle for workerIdleTime")
+    func workersRetire() async throws {
+        let tree = try TemporaryTree(prefix: "fsindex-daemon-idle")
+        defer { tree.remove() }
+        try tree.create("root/start.txt", contents: "initial")
+        let root = tree.path("root")
+        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let source = ScriptedEventSource()
+        let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: source,
+                                 logger: Logger(label: "test"))
+        daemon.workerIdleTime = .milliseconds(700)
+        guard case .workers(let pool) = daemon.updater.extraction else {
+            Issue.record("the daemon does not extract in workers")
+            return
+        }
+        let running = Task { await daemon.run() }
+        for _ in 0..<400 where daemon.status.state != .watching { try await Task.sleep(for: .milliseconds(25)) }
+        try tree.create("root/live.txt", contents: "arrived")
+        source.send([.created(root.appending("live.txt"), isDirectory: false)])
+        for _ in 0..<400 where try store.item(ItemIdentifier(bytes: root.appending("live.txt").bytes)) == nil {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        #expect(pool.runningIdleWorkers >= 1)   // kept warm between batches...
+        for _ in 0..<200 where pool.runningIdleWorkers > 0 { try await Task.sleep(for: .milliseconds(25)) }
+        #expect(pool.runningIdleWorkers == 0)   // ...and gone once nothing happens
+        daemon.submit(.shutdown)
+        await running.value
     }
 }
 
