@@ -23,13 +23,15 @@ enum DocumentFields {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// Parses the ISO 8601 forms found in PDFXMP and OOXML: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`,
-    /// `YYYY-MM-DDThh:mm`, `…:ss`, `…:ss.fff`, each optionally followed by `Z` or `±hh:mm`. A
-    /// time without a zone is read as UTC.
+    /// Parses the ISO 8601 (W3CDTF) dates of document metadata — XMP, OOXML, OpenDocument,
+    /// EPUB, Dublin Core, front matter: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDThh:mm` (or a
+    /// space for the `T`), `…:ss`, `…:ss.fff`, each optionally followed by `Z` or `±hh[:]mm`. A
+    /// time without a zone is read as UTC. Anything else, free text included, gives nil. The one
+    /// date parser of the extractors.
     ///
     /// For example, `"2010-06-30T14:01:54+02:00"` is 2010-06-30T12:01:54Z.
     static func iso8601(_ text: String) -> Date? {
-        let s = Array(text.utf8.drop(while: { $0 == 0x20 }))
+        let s = Array(text.trimmingSpaces().utf8)
         var i = 0
         func number(_ digits: Int) -> Int? {
             guard i + digits <= s.count else { return nil }
@@ -83,6 +85,7 @@ enum DocumentFields {
                 }
             }
         }
+        guard i == s.count else { return nil }
         return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset)
     }
 

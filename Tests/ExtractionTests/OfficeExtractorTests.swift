@@ -170,15 +170,15 @@ struct OfficeExtractorTests {
 struct ZipDocumentHelperTests {
     @Test("document dates: W3CDTF forms, zones, and rejects")
     func dates() {
-        #expect(DocumentDate.parse("2008-12-11T16:04:00Z") == iso("2008-12-11T16:04:00Z"))
-        #expect(DocumentDate.parse("2009-10-05T19:04:01") == iso("2009-10-05T19:04:01Z"))   // no zone: UTC
-        #expect(DocumentDate.parse("2009-10-05T21:22:38.25+02:00") == iso("2009-10-05T19:22:38.25Z"))
-        #expect(DocumentDate.parse(" 2009-10-07 ") == iso("2009-10-07T00:00:00Z"))
-        #expect(DocumentDate.parse("2009-10") == iso("2009-10-01T00:00:00Z"))
-        #expect(DocumentDate.parse("1999") == iso("1999-01-01T00:00:00Z"))
-        #expect(DocumentDate.parse("2000-02-29T00:00:00-05:00") == iso("2000-02-29T05:00:00Z"))
+        #expect(DocumentFields.iso8601("2008-12-11T16:04:00Z") == iso("2008-12-11T16:04:00Z"))
+        #expect(DocumentFields.iso8601("2009-10-05T19:04:01") == iso("2009-10-05T19:04:01Z"))   // no zone: UTC
+        #expect(DocumentFields.iso8601("2009-10-05T21:22:38.25+02:00") == iso("2009-10-05T19:22:38.25Z"))
+        #expect(DocumentFields.iso8601(" 2009-10-07 ") == iso("2009-10-07T00:00:00Z"))
+        #expect(DocumentFields.iso8601("2009-10") == iso("2009-10-01T00:00:00Z"))
+        #expect(DocumentFields.iso8601("1999") == iso("1999-01-01T00:00:00Z"))
+        #expect(DocumentFields.iso8601("2000-02-29T00:00:00-05:00") == iso("2000-02-29T05:00:00Z"))
         for bad in ["", "yesterday", "2009-13-01", "2009-10-07T25", "2009-10-07Tjunk", "20091007"] {
-            #expect(DocumentDate.parse(bad) == nil, "\(bad)")
+            #expect(DocumentFields.iso8601(bad) == nil, "\(bad)")
         }
     }
 

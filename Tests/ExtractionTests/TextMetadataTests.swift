@@ -92,9 +92,9 @@ struct TextMetadataTests {
         var f = PlainTextExtractor.FrontMatter()
         f.add(key: "date", value: "last Tuesday")
         #expect(f.date == nil)
-        #expect(MetadataValues.date("2000-12-01T00:00:00.000Z") == Self.utc(2000, 12, 1))
-        #expect(MetadataValues.date("1869") == Self.utc(1869, 1, 1))
-        #expect(MetadataValues.date("2002-13-01") == nil)
+        #expect(DocumentFields.iso8601("2000-12-01T00:00:00.000Z") == Self.utc(2000, 12, 1))
+        #expect(DocumentFields.iso8601("1869") == Self.utc(1869, 1, 1))
+        #expect(DocumentFields.iso8601("2002-13-01") == nil)
         #expect(MetadataValues.coordinates("91, 10") == nil)
     }
 

@@ -148,8 +148,8 @@ public struct EPUBExtractor: Extractor {
         if let v = identifiers.first(where: { $0.id != nil && $0.id == uniqueID })?.value ?? identifiers.first?.value {
             attributes[.identifier] = .string(v)
         }
-        if let v = values["date"]?.first, let d = DocumentDate.parse(v) { attributes[.contentCreationDate] = .date(d) }
-        if let v = values["modified"]?.first, let d = DocumentDate.parse(v) { attributes[.contentModificationDate] = .date(d) }
+        if let v = values["date"]?.first, let d = DocumentFields.iso8601(v) { attributes[.contentCreationDate] = .date(d) }
+        if let v = values["modified"]?.first, let d = DocumentFields.iso8601(v) { attributes[.contentModificationDate] = .date(d) }
 
         var out = Package()
         for id in itemrefs {

@@ -82,10 +82,10 @@ public struct HTMLExtractor: Extractor {
         }
         if let a = meta["author"] ?? meta["dc.creator"] { attributes[.authors] = .strings([a]) }
         if let lang = page.language ?? meta["content-language"] ?? meta["dc.language"] { attributes[.language] = .string(lang) }
-        if let d = (meta["dc.date"] ?? meta["dcterms.created"] ?? meta["dcterms.date"]).flatMap(MetadataValues.date) {
+        if let d = (meta["dc.date"] ?? meta["dcterms.created"] ?? meta["dcterms.date"]).flatMap(DocumentFields.iso8601) {
             attributes[.contentCreationDate] = .date(d)
         }
-        if let d = meta["dcterms.modified"].flatMap(MetadataValues.date) { attributes[.contentModificationDate] = .date(d) }
+        if let d = meta["dcterms.modified"].flatMap(DocumentFields.iso8601) { attributes[.contentModificationDate] = .date(d) }
         if let (lat, lon) = (meta["geo.position"] ?? meta["icbm"]).flatMap(MetadataValues.coordinates) {
             attributes[.latitude] = .double(lat)
             attributes[.longitude] = .double(lon)

@@ -174,8 +174,8 @@ public struct OfficeOpenXMLExtractor: Extractor {
         }
         if let v = values["description"] { attributes[.contentDescription] = .string(v) }
         if let v = values["language"] { attributes[.language] = .string(v) }
-        if let v = values["created"], let d = DocumentDate.parse(v) { attributes[.contentCreationDate] = .date(d) }
-        if let v = values["modified"], let d = DocumentDate.parse(v) { attributes[.contentModificationDate] = .date(d) }
+        if let v = values["created"], let d = DocumentFields.iso8601(v) { attributes[.contentCreationDate] = .date(d) }
+        if let v = values["modified"], let d = DocumentFields.iso8601(v) { attributes[.contentModificationDate] = .date(d) }
     }
 
     static func appProperties(_ bytes: [UInt8], into attributes: inout AttributeSet) {

@@ -147,8 +147,8 @@ public struct OpenDocumentExtractor: Extractor {
         var authors: [String] = []
         for k in ["initial-creator", "creator"] { if let v = values[k], !authors.contains(v) { authors.append(v) } }
         if !authors.isEmpty { attributes[.authors] = .strings(authors) }
-        if let v = values["creation-date"], let d = DocumentDate.parse(v) { attributes[.contentCreationDate] = .date(d) }
-        if let v = values["date"], let d = DocumentDate.parse(v) { attributes[.contentModificationDate] = .date(d) }
+        if let v = values["creation-date"], let d = DocumentFields.iso8601(v) { attributes[.contentCreationDate] = .date(d) }
+        if let v = values["date"], let d = DocumentFields.iso8601(v) { attributes[.contentModificationDate] = .date(d) }
         if let pageCount { attributes[.pageCount] = .integer(pageCount) }
         if let v = values["generator"] { attributes[.generator] = .string(v) }
     }

@@ -153,7 +153,7 @@ extension PlainTextExtractor.FrontMatter {
         case "tags", "keywords":
             keywords += v.hasPrefix("[") || asListItem ? items : MetadataValues.list(MetadataValues.unquoted(v))
         case "date":
-            if date == nil, let d = items.first.flatMap(MetadataValues.date) { date = d }
+            if date == nil, let d = items.first.flatMap(DocumentFields.iso8601) { date = d }
         default:
             break
         }

@@ -116,7 +116,7 @@ private struct Found {
             case "subject": content().map { keywords.append($0) }
             case "description": if description == nil { description = content() }
             case "language": if language == nil { language = content() }
-            case "date": if date == nil { date = content().flatMap(MetadataValues.date) }
+            case "date": if date == nil { date = content().flatMap(DocumentFields.iso8601) }
             default: break
             }
             return
@@ -138,7 +138,7 @@ private struct Found {
         case ("fictionbook", "lang") where parent == "title-info":
             if language == nil { language = content() }
         case ("fictionbook", "date") where parent == "title-info":
-            if date == nil { date = (LibXML.attribute(n, "value") ?? content()).flatMap(MetadataValues.date) }
+            if date == nil { date = (LibXML.attribute(n, "value") ?? content()).flatMap(DocumentFields.iso8601) }
         case ("fictionbook", "publisher") where parent == "publish-info":
             content().map { publishers.append($0) }
         case ("kml", "name"):
