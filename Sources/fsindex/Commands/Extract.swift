@@ -73,7 +73,7 @@ extension FSIndexCommand {
                     let attributes = r.attributes
                     let keyWidth = attributes.keys.map(\.rawValue.count).max() ?? 0
                     for key in attributes.keys {
-                        var value = Self.render(attributes[key]!)
+                        var value = attributes[key]!.displayText
                         if key == .textContent && !fullText && value.count > 200 { value = String(value.prefix(200)) + "…" }
                         if key == .textContent || out.isTerminal { value = ByteString.escaped(Array(value.utf8), escapeControls: true) }
                         out.write("  " + key.rawValue.padding(keyWidth) + " = " + value + "\n")
@@ -115,14 +115,6 @@ extension FSIndexCommand {
         private func milliseconds(_ s: Double) -> String {
             let ms = s * 1000
             return (ms < 10 ? decimal(ms, digits: 2) : decimal(ms, digits: 1)) + " ms"
-        }
-
-        static func render(_ v: AttributeValue) -> String {
-            switch v {
-            case .string(let s): return "\"" + s + "\""
-            case .strings(let a): return "(" + a.map { "\"" + $0 + "\"" }.joined(separator: ", ") + ")"
-            default: return v.stringValue ?? ""
-            }
         }
     }
 }

@@ -45,7 +45,7 @@ extension FSIndexCommand {
                 attributes[.path] = .string(ByteString.escaped(bytes, escapeControls: out.isTerminal))
                 let width = attributes.keys.map(\.rawValue.count).max() ?? 0
                 for key in attributes.keys {
-                    var value = render(attributes[key]!)
+                    var value = attributes[key]!.displayText
                     if key == .textContent && !fullText && value.count > 200 { value = String(value.prefix(200)) + "…" }
                     if key == .textContent || out.isTerminal { value = escapeControls(value) }
                     out.write(key.rawValue.padding(width) + " = " + value + "\n")
@@ -54,16 +54,21 @@ extension FSIndexCommand {
             out.flush()
         }
 
-        private func render(_ v: AttributeValue) -> String {
-            switch v {
-            case .string(let s): return "\"" + s + "\""
-            case .strings(let a): return "(" + a.map { "\"" + $0 + "\"" }.joined(separator: ", ") + ")"
-            default: return v.stringValue ?? ""
-            }
-        }
 
         private func escapeControls(_ s: String) -> String {
             ByteString.escaped(Array(s.utf8), escapeControls: true)
+        }
+    }
+}
+
+extension AttributeValue {
+    /// How `fsindex show` and `fsindex extract` print a value, like mdls: strings quoted, lists
+    /// in parentheses.
+    var displayText: String {
+        switch self {
+        case .string(let s): "\"" + s + "\""
+        case .strings(let a): "(" + a.map { "\"" + $0 + "\"" }.joined(separator: ", ") + ")"
+        default: stringValue ?? ""
         }
     }
 }
