@@ -158,10 +158,7 @@ public final class ExtractionWorker: @unchecked Sendable {
                 let before = buffer.count
                 let n = readSome(p.output, into: &buffer)
                 received += max(0, buffer.count - before)
-                if n <= 0 {
-                    outputOpen = false
-                    _ = readSome(p.errors, into: &errText)
-                }
+                if n <= 0 { outputOpen = false }   // its stderr is read once it is reaped
             }
         }
     }
@@ -196,7 +193,19 @@ public final class ExtractionWorker: @unchecked Sendable {
         var errText = stderr
         close(p.input)
         var status: Int32 = 0
-        while waitpid(p.pid, &status, 0) < 0 && errno == EINTR {}
+        // A worker that closed its output is normally dead or dying; one that lingers is killed
+        // after a second, so that nothing it does can hold the parent.
+        var reaped = false
+        for _ in 0..<500 {
+            let r = waitpid(p.pid, &status, WNOHANG)
+            if r == p.pid { reaped = true; break }
+            if r < 0 && errno != EINTR { reaped = true; break }
+            usleep(2000)
+        }
+        if !reaped {
+            kill(p.pid, SIGKILL)
+            while waitpid(p.pid, &status, 0) < 0 && errno == EINTR {}
+        }
         while readSome(p.errors, into: &errText) > 0 && errText.count < 65536 {}
         close(p.output)
         close(p.errors)

@@ -159,6 +159,9 @@ enum Faults {
             while true { hoard.append([UInt8](repeating: UInt8(hoard.count & 0xFF), count: 16 << 20)) }
         case "hang":
             while true { sleep(1000) }
+        case "mute":
+            close(1)   // no answer ever comes, and the end of the output is not the end of the worker
+            while true { sleep(1000) }
         case "flood":
             let chunk = [UInt8](repeating: 0x41, count: 1 << 20)
             while true { WorkerMain.send(.text, chunk) }

@@ -76,6 +76,7 @@ struct ExtractionWorkerTests {
         ("loop", "cpu-limit", "CPU"),
         ("alloc", "memory-limit", "memory"),
         ("hang", "timeout", "longer than"),
+        ("mute", "crash", "SIGKILL"),   // closes its output and lingers: killed after a second
         ("flood", "output-limit", "output"),
         ("exec", "forbidden-call", "SIGSYS"),
     ]
