@@ -85,7 +85,6 @@ int shim_getrlimit(int resource, uint64_t *soft, uint64_t *hard) {
     return 0;
 }
 int shim_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
-int shim_set_pdeathsig(int sig) { return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0); }
 int shim_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
 int shim_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 int64_t shim_cpu_micros(void) {

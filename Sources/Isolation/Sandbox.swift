@@ -18,7 +18,6 @@ enum Sandbox {
 
     /// Applies the limits that hold for the worker's whole life.
     static func applyLimits(_ limits: WorkerLimits) throws(SandboxError) {
-        _ = shim_set_pdeathsig(SIGKILL)
         _ = shim_not_dumpable()
         try set(rlimitAS, limits.addressSpaceBytes, limits.addressSpaceBytes, "address space")
         try set(rlimitNoFile, limits.openFiles, limits.openFiles, "open files")

@@ -33,7 +33,8 @@ public enum WorkerFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case let .outputLimit(b): "produced more than \(b >> 20) MiB of output (the limit per file); the worker was stopped"
         case .forbiddenCall: "tried a system call the sandbox forbids (SIGSYS); the worker was stopped"
         case let .signal(s, d): "crashed (\(Self.signalName(s)))" + (d.isEmpty ? "" : ": \(d)")
-        case let .exited(c, d): "the worker exited with status \(c)" + (d.isEmpty ? "" : ": \(d)")
+        case let .exited(c, d): (c == 0 ? "the worker ended without an answer" : "the worker exited with status \(c)")
+            + (d.isEmpty ? "" : ": \(d)")
         case let .protocolError(m): "the worker sent a malformed answer (\(m))"
         case let .spawn(m): "cannot start fsindex-worker: \(m)"
         }

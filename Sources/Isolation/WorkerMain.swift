@@ -50,6 +50,7 @@ public enum WorkerMain {
             return 3
         }
         context.willRun = { name in send(.stage, Array(name.utf8)) }
+        watchParent()
 
         var input = FrameReader(fd: 0)
         while let (kind, payload) = input.next() {
@@ -81,6 +82,22 @@ public enum WorkerMain {
             }
         }
         return 0
+    }
+
+    /// Ends the worker as soon as its parent is gone, even in the middle of a file: a thread
+    /// sleeps in `poll` on the request pipe for a hang-up alone (no wake-ups otherwise), which
+    /// comes when the last writer, the parent, closes it or dies. (PR_SET_PDEATHSIG would
+    /// follow the parent *thread* that spawned the worker, and libdispatch retires threads.)
+    static func watchParent() {
+        var thread = pthread_t()
+        _ = pthread_create(&thread, nil, { _ in
+            var fd = pollfd(fd: 0, events: 0, revents: 0)
+            while true {
+                let n = poll(&fd, 1, -1)
+                if n > 0 && fd.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { _exit(0) }
+                if n < 0 && errno != EINTR { _exit(0) }
+            }
+        }, nil)
     }
 
     static func send(_ kind: FrameKind, _ payload: [UInt8]) {

@@ -72,6 +72,41 @@ struct IsolationCLITests {
         #expect(again.stderr.isEmpty)
     }
 
+    @Test("killing fsindex while its worker hangs on a file ends the worker too")
+    func workerDiesWithParent() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/hang.txt", contents: "FSINDEX-TEST-FAULT:hang\n")
+        try f.tree.create("config.toml", contents: "[extraction]\ntimeout = 120\n")
+        let p = Process()
+        p.executableURL = Binaries.directory.appendingPathComponent("fsindex")
+        p.arguments = ["extract", "--config", f.tree.path("config.toml").string, f.root + "/hang.txt"]
+        var env = ProcessInfo.processInfo.environment
+        env["FSINDEX_WORKER_FAULTS"] = "1"
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // The worker is the child of fsindex that is busy with the file.
+        var worker: Int32 = 0
+        for _ in 0..<200 where worker == 0 {
+            usleep(25_000)
+            let children = (try? String(contentsOfFile: "/proc/\(p.processIdentifier)/task/\(p.processIdentifier)/children", encoding: .utf8)) ?? ""
+            worker = children.split(separator: " ").compactMap { Int32($0) }.first ?? 0
+        }
+        #expect(worker > 0)
+        usleep(300_000)   // well into the hang
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        var gone = false
+        for _ in 0..<100 where !gone {
+            usleep(20_000)
+            let stat = (try? String(contentsOfFile: "/proc/\(worker)/stat", encoding: .utf8)) ?? ""
+            gone = stat.isEmpty || stat.contains(") Z ")   // exited (a zombie until init reaps it)
+        }
+        #expect(gone, "the worker \(worker) outlived its parent")
+        if !gone { kill(worker, SIGKILL) }
+    }
+
     @Test("fsindex extract shows the stages and attributes of one file, and stores nothing")
     func extractCommand() throws {
         let f = try CLIFixture()

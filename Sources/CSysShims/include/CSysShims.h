@@ -51,8 +51,6 @@ int shim_setrlimit(int resource, uint64_t soft, uint64_t hard);
 int shim_getrlimit(int resource, uint64_t *soft, uint64_t *hard);
 /// prctl(PR_SET_NO_NEW_PRIVS, 1): the prerequisite of an unprivileged seccomp filter.
 int shim_no_new_privs(void);
-/// prctl(PR_SET_PDEATHSIG, sig): the worker dies with its parent.
-int shim_set_pdeathsig(int sig);
 /// prctl(PR_SET_DUMPABLE, 0): no core dumps, no ptrace by the same user.
 int shim_not_dumpable(void);
 /// pipe2(2) with O_CLOEXEC.
