@@ -1,0 +1,98 @@
+import Testing
+@testable import Querying
+
+@Suite("Spotlight query expressions: parsing")
+struct QueryParserTests {
+    func parse(_ q: String) throws -> QueryExpression { try QueryParser.parse(q) }
+
+    @Test("mdfind queries from Spotlight's documentation parse unchanged")
+    func documented() throws {
+        #expect(try parse(#"kMDItemAuthors == "Steve Jobs""#)
+                == .comparison(attribute: "kMDItemAuthors", op: .equal, value: .string("Steve Jobs"), modifiers: []))
+        #expect(try parse(#"kMDItemContentType == "com.adobe.pdf" && kMDItemNumberOfPages > 10"#)
+                == .and(.comparison(attribute: "kMDItemContentType", op: .equal, value: .string("com.adobe.pdf"), modifiers: []),
+                        .comparison(attribute: "kMDItemNumberOfPages", op: .greater, value: .number(10), modifiers: [])))
+        #expect(try parse(#"kMDItemDisplayName == "*report*"cd"#)
+                == .comparison(attribute: "kMDItemDisplayName", op: .equal, value: .string("*report*"),
+                               modifiers: [.caseInsensitive, .diacriticInsensitive]))
+        #expect(try parse("kMDItemFSContentChangeDate >= $time.today(-7)")
+                == .comparison(attribute: "kMDItemFSContentChangeDate", op: .greaterOrEqual, value: .time(.today(days: -7)), modifiers: []))
+        #expect(try parse("InRange(kMDItemFSSize, 1000, 20000)")
+                == .inRange(attribute: "kMDItemFSSize", low: .number(1000), high: .number(20000)))
+        #expect(try parse(#"* == "budget"wc"#)
+                == .comparison(attribute: "*", op: .equal, value: .string("budget"), modifiers: [.wordBased, .caseInsensitive]))
+    }
+
+    @Test("&& binds tighter than ||; ! and parentheses")
+    func precedence() throws {
+        let a = QueryExpression.comparison(attribute: "a", op: .equal, value: .number(1), modifiers: [])
+        let b = QueryExpression.comparison(attribute: "b", op: .equal, value: .number(2), modifiers: [])
+        let c = QueryExpression.comparison(attribute: "c", op: .less, value: .number(3), modifiers: [])
+        #expect(try parse("a == 1 || b == 2 && c < 3") == .or(a, .and(b, c)))
+        #expect(try parse("(a == 1 || b == 2) && c < 3") == .and(.or(a, b), c))
+        #expect(try parse("!(a == 1) && !b == 2") == .and(.not(a), .not(b)))
+        #expect(try parse("a != 1") == .comparison(attribute: "a", op: .notEqual, value: .number(1), modifiers: []))
+    }
+
+    @Test("every $time form")
+    func times() throws {
+        let cases: [(String, TimeExpression)] = [
+            ("$time.now", .now(offsetSeconds: 0)), ("$time.now(-3600)", .now(offsetSeconds: -3600)),
+            ("$time.today", .today(days: 0)), ("$time.yesterday", .yesterday), ("$time.this_week(-1)", .thisWeek(-1)),
+            ("$time.this_month", .thisMonth(0)), ("$time.this_year(-2)", .thisYear(-2)),
+            ("$time.iso(2026-01-31T10:00:00Z)", .iso("2026-01-31T10:00:00Z")),
+        ]
+        for (text, expected) in cases {
+            #expect(try parse("kMDItemContentCreationDate > \(text)")
+                    == .comparison(attribute: "kMDItemContentCreationDate", op: .greater, value: .time(expected), modifiers: []), "\(text)")
+        }
+    }
+
+    @Test("escaped wildcards stay escaped for the compiler; other escapes are the character")
+    func escapes() throws {
+        #expect(try parse(#"kMDItemFSName == "a\*b\"c""#)
+                == .comparison(attribute: "kMDItemFSName", op: .equal, value: .string(#"a\*b"c"#), modifiers: []))
+    }
+
+    /// (query, caret position, words of the message)
+    static let bad: [(String, Int, String)] = [
+        ("", 0, "empty"),
+        ("kMDItemFSName", 13, "expected an operator"),
+        (#"kMDItemFSName == "open"#, 17, "never closed"),
+        (#"kMDItemFSName == "a" &&"#, 23, "expected an attribute"),
+        ("(a == 1", 7, "expected \")\""),
+        ("a == 1 b == 2", 7, "expected \"&&\""),
+        ("a == abc", 5, "expected a value"),
+        (#"a == "x"q"#, 8, "unknown modifier"),
+        ("a > $time.tomorrow", 10, "unknown $time.tomorrow"),
+        ("a > $time.today(x)", 4, "takes a number"),
+        ("InRange(a, 1)", 12, "expected \",\""),
+    ]
+
+    @Test("a bad query says where and what was expected", arguments: bad)
+    func errors(query: String, position: Int, words: String) {
+        do {
+            _ = try QueryParser.parse(query)
+            Issue.record("\(query) should not parse")
+        } catch {
+            #expect(error.position == position, "\(query): \(error.description)")
+            #expect(error.message.contains(words), "\(query): \(error.message)")
+            #expect(error.description.hasSuffix("\n  " + String(repeating: " ", count: position) + "^"))
+        }
+    }
+
+    @Test("random queries from the grammar's alphabet never crash the parser")
+    func noCrash() {
+        let pieces = ["a", "kMDItemFSName", "*", "==", "!=", "<", ">=", "&&", "||", "!", "(", ")", "\"x*\"", "'y'", "cdw",
+                      "1", "-2.5e3", "$time.now", "$time.today(-1)", "InRange", ",", " ", "\\", "\"", "$", "é"]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<5000 {
+            var q = ""
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            for k in 0..<Int(seed >> 60) + 1 {
+                q += pieces[Int((seed >> UInt64(k * 5 % 59)) % UInt64(pieces.count))]
+            }
+            _ = try? QueryParser.parse(q)
+        }
+    }
+}
