@@ -107,6 +107,21 @@ struct IsolationCLITests {
         if !gone { kill(worker, SIGKILL) }
     }
 
+    @Test("without a worker binary nothing is parsed in-process: a clear error, exit 2, nothing indexed")
+    func missingWorker() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/a.txt", contents: "a numbat")
+        let env = ["FSINDEX_INDEX_DIR": f.index, "FSINDEX_WORKER": f.tree.path("no-such-worker").string]
+        let r = try run("fsindex", ["index", f.root], env: env)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("cannot start fsindex-worker: FSINDEX_WORKER=") && r.stderr.contains("is not an executable file"),
+                "\(r.stderr)")
+        #expect(try f.fsfind("numbat").status != 0)
+        let e = try run("fsindex", ["extract", f.root + "/a.txt"], env: env)
+        #expect(e.status == 2)
+        #expect(e.stderr.contains("cannot start fsindex-worker"))
+    }
+
     @Test("fsindex extract shows the stages and attributes of one file, and stores nothing")
     func extractCommand() throws {
         let f = try CLIFixture()
