@@ -77,13 +77,6 @@ int shim_setrlimit(int resource, uint64_t soft, uint64_t hard) {
                          .rlim_max = hard == UINT64_MAX ? RLIM_INFINITY : (rlim_t)hard };
     return setrlimit(resource, &rl);
 }
-int shim_getrlimit(int resource, uint64_t *soft, uint64_t *hard) {
-    struct rlimit rl;
-    if (getrlimit(resource, &rl) != 0) return -1;
-    *soft = rl.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_cur;
-    *hard = rl.rlim_max == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_max;
-    return 0;
-}
 int shim_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
 int shim_not_dumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
 int shim_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
@@ -91,9 +84,4 @@ int64_t shim_cpu_micros(void) {
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0) return -1;
     return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
-}
-int64_t shim_max_rss_kib(void) {
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0) return -1;
-    return ru.ru_maxrss;
 }

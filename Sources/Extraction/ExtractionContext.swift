@@ -123,9 +123,8 @@ public final class ExtractionContext {
     /// first pass of a first crawl, so that names are searchable within seconds. The result has
     /// extractor version 0, so the content pass (and any later crawl) extracts the file fully.
     public func extractNamesOnly(_ facts: FileFacts) -> ExtractionResult {
-        namesOnly.extract(facts)
+        NamesOnlyExtraction().extract(facts)
     }
-    private let namesOnly = NamesOnlyExtraction()
 
     /// Call when a context moves to another thread: libmagic is fine with that (one user at a
     /// time), but libxml2's error handlers are per thread.

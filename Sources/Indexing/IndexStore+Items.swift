@@ -45,8 +45,6 @@ public struct DomainRecord: Sendable, Hashable, Codable {
     public var lastCrawlFinished: Date?
     public var lastCrawlProblems: Int?
     public var itemCount: Int
-    /// Of `itemCount`, the items inside files (the messages of mboxes).
-    public var innerItemCount: Int = 0
 }
 
 /// Counts for `fsindex status`.
@@ -111,14 +109,13 @@ extension IndexStore {
 
     public func status() throws(IndexError) -> IndexStatus {
         let domains = try domains()
-        nonisolated(unsafe) var inner = 0
-        let (count, kinds) = try read { db in
+        let (count, inner, kinds) = try read { db in
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0
-            inner = try Int.fetchOne(db, sql: "SELECT count(*) FROM items WHERE instr(path, x'00') > 0") ?? 0
+            let inner = try Int.fetchOne(db, sql: "SELECT count(*) FROM items WHERE instr(path, x'00') > 0") ?? 0
             let kinds = try Row.fetchAll(db, sql: """
                 SELECT coalesce(kind, '?') AS kind, count(*) AS n FROM items GROUP BY 1 ORDER BY n DESC, kind
                 """).map { (kind: $0["kind"] as String, count: $0["n"] as Int) }
-            return (count, kinds)
+            return (count, inner, kinds)
         }
         let failures = try read { db in
             try Row.fetchAll(db, sql: """

@@ -112,10 +112,10 @@ public final class ExtractionWorker: @unchecked Sendable {
         let deadline = ContinuousClock.now + .milliseconds(Int(limits.wallSecondsPerFile * 1000))
         var outputOpen = true
         while true {
-            // Complete frames first.
+            // Complete frames first (a few per file: stages, text, result, so taking them off
+            // the front of the buffer costs little).
             while buffer.count >= Frame.headerSize {
                 let (length, kindByte) = Frame.header(buffer[0..<Frame.headerSize])
-                // (frames are few per file: stage, text, result; removing the front is cheap)
                 if length > limits.outputBytes {
                     return .failure(finish(p, killed: .outputLimit(bytes: limits.outputBytes)), stage: stage)
                 }

@@ -21,7 +21,6 @@ enum FrameKind: UInt8 {
     case text = 0x54      // T: worker → parent, textContent bytes
     case result = 0x52    // R: worker → parent, JSON `ExtractionResult` without textContent
     case probe = 0x50     // P: parent → worker, run the sandbox self-test
-    case fault = 0x58     // X: parent → worker, misbehave on purpose (test builds of the parent)
 }
 
 enum Frame {

@@ -20,8 +20,8 @@ import Glibc
 /// the next crawl finds those files unchanged and extracts only the rest. Every batch is
 /// committed with a client state recording the progress.
 ///
-/// Extraction runs on `threads` threads, each with its own `ExtractionContext` (libmagic cookies
-/// are not thread-safe); SQLite serializes the batch writes.
+/// Extraction runs on `threads` threads, each with its own sandboxed `fsindex-worker` process;
+/// SQLite serializes the batch writes.
 public final class IndexUpdater: Sendable {
     public let store: IndexStore
     public let settings: Settings
@@ -37,8 +37,6 @@ public final class IndexUpdater: Sendable {
     /// Where files are parsed: sandboxed worker processes, kept between batches (starting one
     /// loads libmagic's database, which costs more than extracting a small batch of files).
     public let extraction: ExtractionMode
-    /// Extraction contexts for `.inProcess`.
-    let contexts = ContextPool()
     /// Runs between the walk and extraction; tests use it to change the disk at that moment.
     let afterWalk: (@Sendable () -> Void)?
 
@@ -271,27 +269,18 @@ public final class IndexUpdater: Sendable {
         let workers = min(threads, chunks.count)
         let next = Atomic<Int>(0)
         let state = Mutex<(result: BatchResult, error: UpdateError?, lastProgress: UInt64)>((BatchResult(), nil, 0))
-        let options = ExtractionOptions(textCap: settings.textCap)
         let textCap = settings.textCap
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            var context: ExtractionContext?
-            var worker: ExtractionWorker?
+            let pool: WorkerPool
             switch extraction {
-            case .workers(let pool): worker = pool.take()
+            case .workers(let p): pool = p
             case .unavailable(let reason):
                 state.withLock { if $0.error == nil { $0.error = .extraction(reason) } }
                 return
-            case .inProcess:
-                do { context = try contexts.take(options: options) } catch {
-                    state.withLock { if $0.error == nil { $0.error = .extraction("\(error)") } }
-                    return
-                }
             }
+            let worker = pool.take()
             let names = NamesOnlyExtraction()
-            defer {
-                if let context { contexts.give(context) }
-                if let worker, case .workers(let pool) = extraction { pool.give(worker) }
-            }
+            defer { pool.give(worker) }
             while true {
                 if state.withLock({ $0.error != nil }) { return }
                 let i = next.add(1, ordering: .relaxed).oldValue
@@ -301,8 +290,7 @@ public final class IndexUpdater: Sendable {
                 var local = BatchResult()
                 var vanished: [ItemIdentifier] = []
                 for facts in todo[chunks[i]] {
-                    let r = namesOnly ? names.extract(facts)
-                        : worker?.extract(facts, textCap: textCap) ?? context!.extract(facts)
+                    let r = namesOnly ? names.extract(facts) : worker.extract(facts, textCap: textCap)
                     if r.problems.contains(where: \.meansVanished) {
                         // Deleted since the walk: the index must not keep (or gain) it.
                         vanished.append(ItemIdentifier(bytes: facts.pathBytes))
@@ -401,29 +389,6 @@ extension ExtractionError {
     }
 }
 
-/// A pool of `ExtractionContext`s. A context is used by one thread at a time (libmagic cookies
-/// are not thread-safe); the pool hands each out to one worker and takes it back afterwards.
-final class ContextPool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var free: [ExtractionContext] = []
-
-    func take(options: ExtractionOptions) throws(ExtractionError) -> ExtractionContext {
-        lock.lock()
-        if let i = free.firstIndex(where: { $0.options == options }) {
-            let c = free.remove(at: i)
-            lock.unlock()
-            c.prepareForThread()
-            return c
-        }
-        lock.unlock()
-        return try ExtractionContext(options: options)
-    }
-
-    func give(_ context: ExtractionContext) {
-        lock.withLock { free.append(context) }
-    }
-}
-
 /// Where an updater parses files.
 public enum ExtractionMode: Sendable {
     /// Sandboxed `fsindex-worker` processes: what `fsindex` and `fsindexd` use, so that no
@@ -432,8 +397,6 @@ public enum ExtractionMode: Sendable {
     /// No worker can be started (the executable is missing); every crawl fails with this reason
     /// before it changes anything.
     case unavailable(String)
-    /// In the calling process: for tests of the crawl logic only.
-    case inProcess
 
     /// Workers from the `fsindex-worker` beside the running executable.
     public static func sandboxed(limits: WorkerLimits, environment: [String: String] = [:]) -> ExtractionMode {

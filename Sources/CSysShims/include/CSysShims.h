@@ -47,8 +47,6 @@ int shim_spawn_close_from(posix_spawn_file_actions_t *actions, int low);
 /// setrlimit(2) with a plain int resource (the Glibc module's enum type does not import cleanly);
 /// `value` RLIM_INFINITY is spelled UINT64_MAX. Returns 0 or -1 with errno set.
 int shim_setrlimit(int resource, uint64_t soft, uint64_t hard);
-/// getrlimit(2); returns 0 or -1 with errno set.
-int shim_getrlimit(int resource, uint64_t *soft, uint64_t *hard);
 /// prctl(PR_SET_NO_NEW_PRIVS, 1): the prerequisite of an unprivileged seccomp filter.
 int shim_no_new_privs(void);
 /// prctl(PR_SET_DUMPABLE, 0): no core dumps, no ptrace by the same user.
@@ -57,5 +55,3 @@ int shim_not_dumpable(void);
 int shim_pipe_cloexec(int fds[2]);
 /// CPU time the calling process has used, user plus system, in microseconds.
 int64_t shim_cpu_micros(void);
-/// Peak resident set size of the calling process in KiB (getrusage ru_maxrss).
-int64_t shim_max_rss_kib(void);
