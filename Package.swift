@@ -75,10 +75,11 @@ let package = Package(
             "Attributes", "Indexing",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         // Glue for one crawl: walk, extract, write batches; plus the TOML settings.
         .target(name: "Updating", dependencies: [
-            "Attributes", "Crawling", "Extraction", "Isolation", "Indexing",
+            "Attributes", "Crawling", "Extraction", "Isolation", "Indexing", "Querying",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "TOMLKit", package: "TOMLKit"),

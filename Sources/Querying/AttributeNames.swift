@@ -57,9 +57,14 @@ public enum AttributeNames {
     /// The known names nearest to `name` by edit distance (case-insensitive): those at the
     /// smallest distance found, if it is small for the name's length; at most three.
     static func suggestions(for name: String) -> [String] {
+        nearest(to: name, in: all)
+    }
+
+    /// The names in `candidates` nearest to `name`, as `suggestions(for:)` picks them.
+    static func nearest(to name: String, in candidates: [String]) -> [String] {
         let target = Array(name.lowercased().unicodeScalars)
         let limit = max(2, target.count / 3)
-        let scored = all.map { ($0, distance(target, Array($0.lowercased().unicodeScalars))) }
+        let scored = Set(candidates).map { ($0, distance(target, Array($0.lowercased().unicodeScalars))) }
         guard let best = scored.map(\.1).min(), best <= limit else { return [] }
         return scored.filter { $0.1 == best }.map(\.0).sorted().prefix(3).map { $0 }
     }

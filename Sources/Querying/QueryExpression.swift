@@ -95,6 +95,40 @@ public struct QueryParser {
         return e
     }
 
+    /// Parses one term (a comparison, `InRange(…)`, `!term` or a parenthesized expression)
+    /// that starts `offset` scalars into `query`, for queries that mix Spotlight's expressions
+    /// with the short form; returns it and the offset just after it.
+    public static func parseTerm(_ query: String, at offset: Int) throws(QuerySyntaxError) -> (QueryExpression, end: Int) {
+        var p = QueryParser(query)
+        p.i = offset
+        let e = try p.unary()
+        return (e, p.i)
+    }
+
+    /// Whether a Spotlight term starts `offset` scalars into `scalars`: `InRange(`, or an
+    /// attribute name (or `*`) followed by a comparison operator.
+    public static func termStarts(in scalars: [Unicode.Scalar], at offset: Int) -> Bool {
+        var k = offset
+        func word() -> String {
+            var out = ""
+            while k < scalars.count, scalars[k].properties.isAlphabetic || ("0"..."9").contains(scalars[k]) || scalars[k] == "_" || scalars[k] == "." {
+                out.unicodeScalars.append(scalars[k]); k += 1
+            }
+            return out
+        }
+        if k < scalars.count, scalars[k] == "*" { k += 1 } else {
+            let name = word()
+            guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+            if name == "InRange" {
+                while k < scalars.count, scalars[k].properties.isWhitespace { k += 1 }
+                return k < scalars.count && scalars[k] == "("
+            }
+        }
+        while k < scalars.count, scalars[k].properties.isWhitespace { k += 1 }
+        guard k < scalars.count else { return false }
+        return ["=", "!", "<", ">"].contains(scalars[k]) && !(scalars[k] == "!" && (k + 1 >= scalars.count || scalars[k + 1] != "="))
+    }
+
     // MARK: Grammar
 
     private mutating func expression() throws(QuerySyntaxError) -> QueryExpression {

@@ -7,4 +7,15 @@ public struct QueryResult: Sendable, Hashable {
     public var attributes: AttributeSet
     /// Lower is better (bm25 convention); 0 for queries without words.
     public var score: Double
+    /// Text around the matched words, each word between `QueryEngine.snippetStart` and
+    /// `snippetEnd`; nil unless asked for and the query has words.
+    public var snippet: String?
+
+    public init(identifier: ItemIdentifier, domain: String, attributes: AttributeSet, score: Double, snippet: String? = nil) {
+        self.identifier = identifier
+        self.domain = domain
+        self.attributes = attributes
+        self.score = score
+        self.snippet = snippet
+    }
 }

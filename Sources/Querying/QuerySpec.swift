@@ -3,14 +3,16 @@ import FoundationEssentials
 
 /// A validated, high-level query, built by the command line (`fsfind`) and run by `QueryEngine`.
 ///
-/// The filter is a predicate tree so that the full query language (a later stage) compiles to the
-/// same tree; the first commands use words, a name substring and `--onlyin` folders.
+/// Both query languages (Spotlight's expressions and the short form) compile to the same
+/// `ItemPredicate` tree; the rest says which results to return and in what order.
 public struct QuerySpec: Sendable, Hashable {
     public var predicate: ItemPredicate
     /// Folders (absolute path bytes) that results must be inside; empty means anywhere.
     public var onlyIn: [[UInt8]]
     public var limit: Int?
-    /// The instant expiration is judged against.
+    /// Results to skip before the first one returned (paging with `limit`).
+    public var offset: Int
+    /// The instant expiration and the recency boost are judged against.
     public var now: Date
     /// A file whose whole name equals this (case-insensitive) ranks first: the words as typed,
     /// or the `--name` text.
@@ -18,52 +20,167 @@ public struct QuerySpec: Sendable, Hashable {
     /// Whether results carry their stored attributes. Decoding them costs more than the search
     /// itself for queries with many hits, so plain path output leaves them out.
     public var includeAttributes: Bool
+    public var sort: SortOrder
+    /// Reverse the sort order.
+    public var reverse: Bool
+    /// Whether results carry a snippet of the text around the matched words.
+    public var snippet: Bool
+    public var ranking: RankingWeights
 
-    public init(predicate: ItemPredicate, onlyIn: [[UInt8]] = [], limit: Int? = nil, now: Date = Date(),
-                exactNameHint: String? = nil, includeAttributes: Bool = true) {
+    public init(predicate: ItemPredicate, onlyIn: [[UInt8]] = [], limit: Int? = nil, offset: Int = 0,
+                now: Date = Date(), exactNameHint: String? = nil, includeAttributes: Bool = true,
+                sort: SortOrder = .relevance, reverse: Bool = false, snippet: Bool = false,
+                ranking: RankingWeights = RankingWeights()) {
         self.includeAttributes = includeAttributes
         self.predicate = predicate
         self.exactNameHint = exactNameHint
         self.onlyIn = onlyIn
         self.limit = limit
+        self.offset = offset
         self.now = now
+        self.sort = sort
+        self.reverse = reverse
+        self.snippet = snippet
+        self.ranking = ranking
     }
 }
 
-/// A filter over items. `text` predicates are answered by the FTS5 index; the rest by columns.
+/// The orders results can come in.
+public enum SortOrder: String, Sendable, Hashable, CaseIterable {
+    /// Best first: an exact name, then bm25 with the recency and usage boosts. Without words:
+    /// shorter names first when a name is searched, else the newest first.
+    case relevance
+    /// A to Z, ignoring case.
+    case name
+    /// Largest first.
+    case size
+    /// Newest first (the file's modification time).
+    case modified
+    /// Newest first (the file's creation time).
+    case created
+}
+
+/// How much recent change and recent use lift a result's text score.
+///
+/// A result's bm25 score is multiplied by `1 + recency·e^(−age/30 days) + usage·e^(−unused/30 days)`,
+/// where age is the time since the file last changed and unused the time since it was last read
+/// (`lastUsedDate`, the file's access time). With equal text, a newer file comes first; a much
+/// better text match still beats a newer file.
+public struct RankingWeights: Sendable, Hashable {
+    public var recency: Double
+    public var usage: Double
+    /// The time over which the boosts decay by a factor e.
+    public var decaySeconds: Double
+
+    public init(recency: Double = 0.5, usage: Double = 0.25, decaySeconds: Double = 30 * 86400) {
+        self.recency = recency
+        self.usage = usage
+        self.decaySeconds = decaySeconds
+    }
+}
+
+/// A filter over items. `text` predicates are answered by the FTS5 index; the rest by columns,
+/// the item-type table or the stored attributes.
 public indirect enum ItemPredicate: Sendable, Hashable {
     /// Every item.
     case all
+    /// Nothing (a query that cannot match, such as an empty `kind:` list).
+    case none
     /// Full-text words over name, title, other text attributes and text.
     case text(SearchPattern)
     /// The file name contains this text (case-insensitive), like `mdfind -name`.
     case nameContains(String)
     /// The item's type is this one or conforms to it (`contentTypeTree`).
     case conformsTo(ContentType)
+    /// An attribute compared with a value (`pixelWidth > 1000`, `title == "*report*"c`).
+    case compare(AttributeComparison)
+    /// The item is inside this folder (absolute path bytes, the folder itself included).
+    case inside([UInt8])
+    /// Some folder on the item's path has this name (case-insensitive): `dir:src`.
+    case folderNamed(String)
     /// One of these items (for live queries: which of the changed items match now).
     case identifiers([[UInt8]])
     case and([ItemPredicate])
     case or([ItemPredicate])
     case not(ItemPredicate)
 
-    /// The full-text pattern that ranks results: the first `text` found through `and`s.
-    var rankingPattern: SearchPattern? {
+    /// The full-text pattern that ranks results and drives the FTS join: the `text` parts joined
+    /// by the top-level `and` (those on the same columns), and what is left to filter by.
+    func splittingText() -> (pattern: SearchPattern?, rest: ItemPredicate) {
         switch self {
-        case .text(let p): p
-        case .and(let parts): parts.lazy.compactMap(\.rankingPattern).first
-        default: nil
+        case .text(let p): return (p, .all)
+        case .and(let parts):
+            var pattern: SearchPattern?
+            var rest: [ItemPredicate] = []
+            for part in parts {
+                if case .text(let p) = part {
+                    if let have = pattern {
+                        if let joined = have.adding(p) { pattern = joined; continue }
+                    } else {
+                        pattern = p
+                        continue
+                    }
+                }
+                rest.append(part)
+            }
+            return (pattern, rest.isEmpty ? .all : (rest.count == 1 ? rest[0] : .and(rest)))
+        default: return (nil, self)
+        }
+    }
+
+    /// Simplified: nested `and`s and `or`s flattened, `all`/`none` folded away.
+    public var simplified: ItemPredicate {
+        switch self {
+        case .and(let parts):
+            var out: [ItemPredicate] = []
+            for p in parts.map(\.simplified) {
+                switch p {
+                case .all: continue
+                case .none: return .none
+                case .and(let inner): out += inner
+                default: out.append(p)
+                }
+            }
+            return out.isEmpty ? .all : (out.count == 1 ? out[0] : .and(out))
+        case .or(let parts):
+            var out: [ItemPredicate] = []
+            for p in parts.map(\.simplified) {
+                switch p {
+                case .none: continue
+                case .all: return .all
+                case .or(let inner): out += inner
+                default: out.append(p)
+                }
+            }
+            return out.isEmpty ? .none : (out.count == 1 ? out[0] : .or(out))
+        case .not(let inner):
+            switch inner.simplified {
+            case .all: return .none
+            case .none: return .all
+            case .not(let x): return x
+            case let s: return .not(s)
+            }
+        default: return self
         }
     }
 }
 
-/// A bad query, with what to do about it.
+/// A bad query or an index that cannot answer, with what to do about it. The messages never
+/// carry SQLite's own error text.
 public enum QueryError: Error, Sendable, CustomStringConvertible {
     case nothingToSearch(String)
+    case syntax(QuerySyntaxError)
+    case unknownAttribute(UnknownAttribute)
+    /// A value that does not fit the attribute (`size:>abc`, a bad date).
+    case badValue(attribute: String, value: String, reason: String)
     case index(String)
 
     public var description: String {
         switch self {
         case .nothingToSearch(let q): "the query \"\(q)\" has no letters or digits to search for"
+        case .syntax(let e): e.description
+        case .unknownAttribute(let e): e.description
+        case .badValue(let attribute, let value, let reason): "\(attribute): \"\(value)\" \(reason)"
         case .index(let message): message
         }
     }

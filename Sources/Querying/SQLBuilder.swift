@@ -2,8 +2,9 @@ import Attributes
 import FoundationEssentials
 import GRDB
 
-/// Compiles a `ItemPredicate` to a SQL condition over `items` with bound arguments only: no user text
-/// is ever spliced into SQL.
+/// Compiles an `ItemPredicate` to a SQL condition over `items` with bound arguments only: no user
+/// text is ever spliced into SQL. Attribute names reach SQL only as bound JSON paths of known
+/// `AttributeKey`s; values only as bound values; full-text patterns only through `SearchPattern`.
 struct SQLBuilder {
     var arguments: [any DatabaseValueConvertible] = []
 
@@ -11,6 +12,8 @@ struct SQLBuilder {
         switch p {
         case .all:
             return "1"
+        case .none:
+            return "0"
         case .text(let pattern):
             arguments.append(pattern.fts5)
             return "items.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)"
@@ -27,6 +30,15 @@ struct SQLBuilder {
         case .conformsTo(let type):
             arguments.append(type.rawValue)
             return "items.id IN (SELECT item_id FROM item_types WHERE type = ?)"
+        case .compare(let c):
+            return comparison(c)
+        case .inside(let folder):
+            return onlyIn([folder]) ?? "1"
+        case .folderNamed(let name):
+            let pattern = TextPattern("*/" + Self.escapeWildcards(name) + "/*", [.caseInsensitive, .diacriticInsensitive])
+            arguments.append(pattern.raw)
+            arguments.append(Int(pattern.modifiers.rawValue))
+            return "fs_match(items.path, ?, ?)"
         case .identifiers(let paths):
             if paths.isEmpty { return "0" }
             for p in paths { arguments.append(Data(p)) }
@@ -38,7 +50,9 @@ struct SQLBuilder {
             if parts.isEmpty { return "0" }
             return "(" + parts.map { condition($0) }.joined(separator: " OR ") + ")"
         case .not(let inner):
-            return "NOT (" + condition(inner) + ")"
+            // SQL's NOT of NULL is NULL; an item without the attribute must count as not matching
+            // the inner condition, so the NOT is taken of a value that is never NULL.
+            return "NOT coalesce(" + condition(inner) + ", 0)"
         }
     }
 
@@ -60,6 +74,146 @@ struct SQLBuilder {
         return "(" + parts.joined(separator: " OR ") + ")"
     }
 
+    // MARK: Attribute comparisons
+
+    /// Where an attribute's value lives.
+    enum Storage: Equatable {
+        /// A column of `items`; dates there are seconds since 1970.
+        case column(String)
+        /// A scalar in the attribute JSON (dates as ISO 8601 text, which sorts as time does).
+        case json
+        /// A list of strings in the attribute JSON.
+        case list
+        /// `contentTypeTree`: the `item_types` table.
+        case typeTree
+        /// The full-text table: one column, or all four for `*`.
+        case fullText(SearchPattern.Column?)
+    }
+
+    static func storage(of key: AttributeKey) -> Storage {
+        switch key {
+        case .name: .column("items.name")
+        case .path: .column("items.path")
+        case .fileSize: .column("items.size")
+        case .contentType: .column("items.content_type")
+        case .kind: .column("items.kind")
+        case .fsContentChangeDate: .column("items.modified")
+        case .fsCreationDate: .column("items.created")
+        case .domainIdentifier: .column("items.domain")
+        case .extractor: .column("items.extractor")
+        case .extractionError: .column("items.error")
+        case .contentTypeTree: .typeTree
+        case .textContent: .fullText(.text)
+        case .anyText: .fullText(nil)
+        default: key.valueType == .strings ? .list : .json
+        }
+    }
+
+    mutating func comparison(_ c: AttributeComparison) -> String {
+        let storage = Self.storage(of: c.key)
+        // The value as SQL sees it, for the scalar storages.
+        func valueSQL() -> String {
+            switch storage {
+            case .column(let name): return name
+            default:
+                arguments.append("$." + c.key.rawValue)
+                return "json_extract(items.attributes, ?)"
+            }
+        }
+        switch storage {
+        case .list:
+            // Any element matches (`authors == "ada*"`); `!=`: the list exists and no element equals.
+            let path = "$." + c.key.rawValue
+            if c.op == .notEqual {
+                var equal = c
+                equal.op = .equal
+                arguments.append(path)
+                arguments.append(path)
+                let inner = elementCondition(equal, "value")
+                return "(json_type(items.attributes, ?) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM json_each(items.attributes, ?) WHERE \(inner)))"
+            }
+            arguments.append(path)
+            return "EXISTS (SELECT 1 FROM json_each(items.attributes, ?) WHERE \(elementCondition(c, "value")))"
+        case .typeTree:
+            let inner = elementCondition(AttributeComparison(c.key, c.op == .notEqual ? .equal : c.op, c.operand), "type")
+            let sql = "items.id IN (SELECT item_id FROM item_types WHERE \(inner))"
+            return c.op == .notEqual ? "NOT (" + sql + ")" : sql
+        case .fullText(let column):
+            // Only reached for patterns FTS5 cannot answer (a wildcard inside or before a word):
+            // the stored text is matched directly, which reads every row's text.
+            let columns = column.map { [$0.rawValue] } ?? ["name", "title", "other", "text"]
+            var equal = c
+            equal.op = .equal
+            let tests = columns.map { elementCondition(equal, "f." + $0) }
+            let sql = "EXISTS (SELECT 1 FROM items_fts f WHERE f.rowid = items.id AND (" + tests.joined(separator: " OR ") + "))"
+            return c.op == .notEqual ? "NOT " + sql : sql
+        case .column, .json:
+            let value = valueSQL()
+            return elementCondition(c, value)
+        }
+    }
+
+    /// The test of one value (`expr`) against the comparison's operand.
+    mutating func elementCondition(_ c: AttributeComparison, _ expr: String) -> String {
+        let storage = Self.storage(of: c.key)
+        let op = c.op == .notEqual ? "!=" : (c.op == .equal ? "=" : c.op.rawValue)
+        switch c.operand {
+        case .number(let n):
+            arguments.append(n)
+            return "\(expr) \(op) ?"
+        case .bool(let b):
+            arguments.append(b ? 1 : 0)
+            return "\(expr) \(op) ?"
+        case .date(let d):
+            if case .column = storage {
+                arguments.append(d.timeIntervalSince1970)
+            } else {
+                arguments.append(AttributeValue.iso8601(d))
+            }
+            return "\(expr) \(op) ?"
+        case .text(let pattern):
+            let flags = Int(pattern.modifiers.rawValue)
+            switch c.op {
+            case .equal, .notEqual:
+                let negate = c.op == .notEqual
+                if pattern.modifiers.isEmpty, let literal = pattern.literalText {
+                    arguments.append(literal)
+                    return "\(expr) \(negate ? "!=" : "=") ?"
+                }
+                if let like = Self.likePattern(pattern) {
+                    arguments.append(like)
+                    return "\(expr) \(negate ? "NOT LIKE" : "LIKE") ? ESCAPE '\\'"
+                }
+                arguments.append(pattern.raw)
+                arguments.append(flags)
+                return negate ? "(\(expr) IS NOT NULL AND NOT fs_match(\(expr), ?, ?))" : "fs_match(\(expr), ?, ?)"
+            default:
+                arguments.append(pattern.literalText ?? pattern.raw)
+                arguments.append(flags)
+                return "fs_compare(\(expr), ?, ?) \(c.op.rawValue) 0"
+            }
+        }
+    }
+
+    /// A LIKE pattern equivalent to `pattern`, when there is one: SQLite's LIKE ignores case for
+    /// ASCII letters only, so only ASCII patterns with `c` (and not `w`, not `?`) qualify. It saves
+    /// a call into Swift per row for the commonest forms (`ext:pdf`, `name:*report*`).
+    static func likePattern(_ pattern: TextPattern) -> String? {
+        guard pattern.modifiers.subtracting(.diacriticInsensitive) == .caseInsensitive,
+              pattern.raw.unicodeScalars.allSatisfy({ $0.isASCII }) else { return nil }
+        var out = ""
+        for piece in pattern.pieces {
+            switch piece {
+            case .any: out += "%"
+            case .one: return nil
+            case .literal(let c):
+                if c == "%" || c == "_" || c == "\\" { out.append("\\") }
+                out.append(c)
+            }
+        }
+        return out
+    }
+
     static func escapeLike(_ s: String) -> String {
         var out = ""
         for c in s {
@@ -68,4 +222,19 @@ struct SQLBuilder {
         }
         return out
     }
+
+    /// `s` with Spotlight's wildcards made literal.
+    static func escapeWildcards(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            if c == "*" || c == "?" || c == "\\" { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+}
+
+extension AttributeKey {
+    /// `*` in a Spotlight query: any text attribute (name, title, the other text attributes, text).
+    public static let anyText = AttributeKey("*")
 }

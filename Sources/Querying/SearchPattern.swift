@@ -3,20 +3,61 @@
 ///
 /// Each word is cut into tokens the way FTS5's `unicode61` tokenizer does (runs of letters and
 /// digits), and becomes a quoted phrase of those tokens, so `stdio.h` looks for the phrase
-/// "stdio h" and no character of the user's can be FTS5 syntax. The last word may be a prefix.
+/// "stdio h" and no character of the user's can be FTS5 syntax. A term may be a prefix.
+///
+/// The pattern is a conjunction of groups, each group a disjunction of terms, which is what the
+/// short query form can say (`a OR b c` is `("a" OR "b") AND "c"`); exclusions (`-word`) are
+/// kept outside, as `NOT` around another pattern, because FTS5's `NOT` is binary.
 ///
 /// For example: `SearchPattern(words: ["annual", "rep"])` gives `"annual" AND "rep"*`.
 public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
-    /// The phrases (each a list of tokens) that must all match.
-    public let phrases: [[String]]
-    public let prefixLast: Bool
+    /// One quoted phrase of tokens, possibly a prefix (`"annual rep"*`).
+    public struct Term: Sendable, Hashable {
+        public var tokens: [String]
+        public var prefix: Bool
+
+        /// Returns nil when `text` holds no token.
+        public init?(_ text: String, prefix: Bool = false) {
+            let t = SearchPattern.tokens(text)
+            guard !t.isEmpty else { return nil }
+            tokens = t
+            self.prefix = prefix
+        }
+
+        var fts5: String { "\"" + tokens.joined(separator: " ") + "\"" + (prefix ? "*" : "") }
+    }
+
+    /// The full-text columns a pattern may be limited to.
+    public enum Column: String, Sendable, Hashable {
+        case name, title, other, text
+    }
+
+    /// All groups must match; within a group, any term.
+    public private(set) var groups: [[Term]]
+    /// Only this column, or any column when nil.
+    public var column: Column?
 
     /// Returns nil when the words hold no searchable token at all (only punctuation).
     public init?(words: [String], prefixLast: Bool = true) {
-        let phrases = words.map(Self.tokens).filter { !$0.isEmpty }
-        guard !phrases.isEmpty else { return nil }
-        self.phrases = phrases
-        self.prefixLast = prefixLast
+        let terms = words.compactMap { Term($0) }
+        guard !terms.isEmpty else { return nil }
+        groups = terms.map { [$0] }
+        if prefixLast { groups[groups.count - 1][0].prefix = true }
+    }
+
+    /// Returns nil when there is no term (or an empty group, which could never match).
+    public init?(groups: [[Term]], column: Column? = nil) {
+        guard !groups.isEmpty, groups.allSatisfy({ !$0.isEmpty }) else { return nil }
+        self.groups = groups
+        self.column = column
+    }
+
+    /// This pattern and `other` together (both must match); nil when they cover different columns.
+    public func adding(_ other: SearchPattern) -> SearchPattern? {
+        guard column == other.column else { return nil }
+        var out = self
+        out.groups += other.groups
+        return out
     }
 
     /// The tokens of one word, lowercased, as FTS5 `unicode61` would see them.
@@ -37,10 +78,11 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// The FTS5 query text.
     public var fts5: String {
-        phrases.enumerated().map { i, tokens in
-            let phrase = "\"" + tokens.joined(separator: " ") + "\""
-            return (prefixLast && i == phrases.count - 1) ? phrase + "*" : phrase
+        let body = groups.map { g in
+            g.count == 1 ? g[0].fts5 : "(" + g.map(\.fts5).joined(separator: " OR ") + ")"
         }.joined(separator: " AND ")
+        guard let column else { return body }
+        return "{\(column.rawValue)} : (\(body))"
     }
 
     public var description: String { fts5 }

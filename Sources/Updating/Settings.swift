@@ -1,6 +1,7 @@
 import Crawling
 import Foundation
 import Isolation
+import Querying
 import SystemPackage
 import TOMLKit
 #if canImport(Glibc)
@@ -26,6 +27,8 @@ public struct Settings: Sendable, Hashable {
     public var throttle = "low"
     /// The limits of each sandboxed extraction worker (`[extraction]`).
     public var workerLimits = WorkerLimits()
+    /// How `fsfind` ranks (`[query]`); `fsfind` reads the table itself, this validates it.
+    public var ranking = RankingWeights()
 
     public init() {}
 
@@ -36,10 +39,7 @@ public struct Settings: Sendable, Hashable {
 
     /// The user's config file: `$XDG_CONFIG_HOME/fsindex/config.toml`, else `~/.config/fsindex/config.toml`.
     public static func userConfigPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> FilePath {
-        if let x = environment["XDG_CONFIG_HOME"], x.hasPrefix("/") {
-            return FilePath(x).appending("fsindex/config.toml")
-        }
-        return FilePath(environment["HOME"] ?? "/").appending(".config/fsindex/config.toml")
+        FilePath(QuerySettings.userConfigPath(environment: environment))
     }
 
     /// Loads the settings: defaults, overridden by `explicit` (which must exist) or else by the
@@ -93,6 +93,14 @@ public struct Settings: Sendable, Hashable {
             let v = table[key]!
             switch key {
             case "roots": roots = try strings(v, key)
+            case "query":
+                guard let sub = v.table else { throw bad(key, "a table [query]") }
+                for k in sub.keys {
+                    if let expected = QuerySettings.apply(k, sub[k]!, to: &ranking) {
+                        throw .invalid(file: file, line: line(of: "query." + k), key: "query." + k,
+                                       message: expected.hasSuffix("(unknown setting)") ? "unknown setting" : "expected \(expected)")
+                    }
+                }
             case "crawl", "index", "daemon", "extraction":
                 guard let sub = v.table else { throw bad(key, "a table [\(key)]") }
                 for k in sub.keys {

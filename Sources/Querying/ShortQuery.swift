@@ -1,0 +1,461 @@
+import Attributes
+import Foundation
+
+/// A query as `fsfind` takes it: Spotlight's expressions, the short form, or both mixed.
+public struct ParsedQuery: Sendable, Hashable {
+    public var predicate: ItemPredicate
+    /// The free words as typed (for "an exact name ranks first"), if any.
+    public var nameHint: String?
+}
+
+/// The short query form, for people, in the style of Recoll and web search engines:
+///
+/// ```
+/// annual report              both words (in name, title, text...); the last one also as a prefix
+/// "annual report"            the exact phrase
+/// budget -draft              "budget" but not "draft"
+/// invoice OR receipt         either (OR binds tighter than the implicit AND)
+/// kind:pdf author:ada modified:>2026-01-01 size:>10MB dir:~/Documents name:*.tex ext:md
+/// width:>1000  pages:10..20  encrypted:yes  modified:2026-01..2026-03  created:<7d
+/// ```
+///
+/// A Spotlight term (`kMDItemPixelWidth > 2000`, `InRange(…)`, or a parenthesized Spotlight
+/// expression) may stand wherever a short term may, and `&&`, `||`, `!` work between terms too;
+/// a query that is entirely Spotlight's syntax keeps Spotlight's precedence (`&&` before `||`).
+public struct ShortQueryParser {
+    private let query: String
+    private let scalars: [Unicode.Scalar]
+    private var i = 0
+    private let compiler: QueryCompiler
+    /// Every free word node, in order, so the last can become a prefix.
+    private var words: [String] = []
+
+    /// Kinds for `kind:`, each the types it stands for (an item matches when its type tree holds one).
+    public static let kinds: [String: [String]] = [
+        "pdf": ["com.adobe.pdf"],
+        "image": ["public.image"], "images": ["public.image"], "picture": ["public.image"], "photo": ["public.image"],
+        "audio": ["public.audio"], "music": ["public.audio"],
+        "video": ["public.movie"], "movie": ["public.movie"],
+        "document": ["public.composite-content", "com.adobe.pdf", "com.adobe.postscript", "com.microsoft.word.doc",
+                     "org.openxmlformats.wordprocessingml.document", "org.oasis-open.opendocument.text", "public.rtf",
+                     "org.idpf.epub-container", "public.spreadsheet", "public.presentation"],
+        "text": ["public.text"],
+        "code": ["public.source-code"], "source": ["public.source-code"],
+        "folder": ["public.folder", "public.directory"], "directory": ["public.folder", "public.directory"],
+        "archive": ["public.archive"],
+        "mail": ["public.email-message", "public.mbox"], "email": ["public.email-message", "public.mbox"],
+        "message": ["public.email-message"],
+        "presentation": ["public.presentation"], "spreadsheet": ["public.spreadsheet"],
+        "book": ["org.idpf.epub-container"], "ebook": ["org.idpf.epub-container"],
+    ]
+
+    /// Short names for attributes, beside ours and Spotlight's.
+    public static let aliases: [String: AttributeKey] = [
+        "width": .pixelWidth, "height": .pixelHeight, "pages": .pageCount, "size": .fileSize,
+        "modified": .fsContentChangeDate, "created": .fsCreationDate, "used": .lastUsedDate,
+        "type": .contentType, "mime": .mimeType, "lang": .language, "camera": .acquisitionModel,
+        "make": .acquisitionMake, "tag": .keywords, "tags": .keywords, "keyword": .keywords,
+        "track": .audioTrackNumber, "year": .recordingDate, "members": .memberCount, "messages": .messageCount,
+    ]
+
+    /// The field names with their own meaning, for suggestions.
+    static let fields = ["name", "ext", "kind", "author", "title", "from", "to", "dir", "modified", "created", "size"]
+
+    public static func parse(_ query: String, clock: QueryClock = QueryClock(), literal: Bool = false) throws(QueryError) -> ParsedQuery {
+        let compiler = QueryCompiler(clock: clock)
+        if literal {
+            let words = query.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard let pattern = SearchPattern(words: words) else { throw .nothingToSearch(query) }
+            return ParsedQuery(predicate: .text(pattern), nameHint: words.joined(separator: " "))
+        }
+        // Entirely Spotlight's syntax: its own precedence.
+        if let e = try? QueryParser.parse(query) {
+            return ParsedQuery(predicate: try compiler.compile(e), nameHint: nil)
+        }
+        var p = ShortQueryParser(query: query, scalars: Array(query.unicodeScalars), compiler: compiler)
+        let node = try p.sequence(closing: false)
+        p.skipSpace()
+        if p.i < p.scalars.count { throw p.syntax("unexpected \")\": there is no \"(\" to close") }
+        guard let node else { throw .syntax(QuerySyntaxError(query: query, position: 0, message: "the query is empty: give words, field:value terms or a Spotlight expression")) }
+        let lastWord = p.words.count - 1
+        var counter = 0
+        let predicate = try node.predicate(prefixWord: lastWord, counter: &counter).simplified
+        let hint = p.words.isEmpty ? nil : p.words.joined(separator: " ")
+        return ParsedQuery(predicate: predicate, nameHint: hint)
+    }
+
+    // MARK: Grammar
+
+    /// The parse tree before words become full-text patterns (which needs to know the last word).
+    indirect enum Node {
+        case word(String, phrase: Bool)
+        case predicate(ItemPredicate)
+        case and([Node]), or([Node]), not(Node)
+
+        func predicate(prefixWord: Int, counter: inout Int) throws(QueryError) -> ItemPredicate {
+            switch self {
+            case .word(let text, let phrase):
+                let index = counter
+                counter += 1
+                var body = text
+                var prefix = !phrase && index == prefixWord
+                while !phrase, body.hasSuffix("*") { body.removeLast(); prefix = true }
+                guard let term = SearchPattern.Term(body, prefix: prefix) else { throw .nothingToSearch(text) }
+                return .text(SearchPattern(groups: [[term]])!)
+            case .predicate(let p): return p
+            case .and(let parts):
+                var out: [ItemPredicate] = []
+                for part in parts { out.append(try part.predicate(prefixWord: prefixWord, counter: &counter)) }
+                return .and(out)
+            case .or(let parts):
+                var out: [ItemPredicate] = []
+                for part in parts { out.append(try part.predicate(prefixWord: prefixWord, counter: &counter)) }
+                // Words OR words: one full-text group, so the pattern still ranks.
+                let terms = out.compactMap { p -> SearchPattern.Term? in
+                    if case .text(let s) = p, s.column == nil, s.groups.count == 1, s.groups[0].count == 1 { return s.groups[0][0] }
+                    return nil
+                }
+                if terms.count == out.count { return .text(SearchPattern(groups: [terms])!) }
+                return .or(out)
+            case .not(let inner): return .not(try inner.predicate(prefixWord: prefixWord, counter: &counter))
+            }
+        }
+    }
+
+    /// Terms joined by juxtaposition (AND), until the end or a `)` when `closing`.
+    private mutating func sequence(closing: Bool) throws(QueryError) -> Node? {
+        var parts: [Node] = []
+        while true {
+            skipSpace()
+            if i >= scalars.count { break }
+            if scalars[i] == ")" {
+                if closing { break }
+                throw syntax("unexpected \")\": there is no \"(\" to close")
+            }
+            if takeKeyword("AND") || take("&&") { continue }
+            guard let node = try disjunction(closing: closing) else { break }
+            parts.append(node)
+        }
+        if parts.isEmpty { return nil }
+        return parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    private mutating func disjunction(closing: Bool) throws(QueryError) -> Node? {
+        guard let first = try unary(closing: closing) else { return nil }
+        var parts = [first]
+        while true {
+            let save = i
+            skipSpace()
+            if takeKeyword("OR") || take("||") {
+                skipSpace()
+                guard let next = try unary(closing: closing) else { throw syntax("expected a term after OR") }
+                parts.append(next)
+            } else {
+                i = save
+                break
+            }
+        }
+        return parts.count == 1 ? first : .or(parts)
+    }
+
+    private mutating func unary(closing: Bool) throws(QueryError) -> Node? {
+        skipSpace()
+        guard i < scalars.count else { return nil }
+        let c = scalars[i]
+        if (c == "-" || c == "!") && i + 1 < scalars.count && !scalars[i + 1].properties.isWhitespace
+            && !(c == "!" && scalars[i + 1] == "=") {
+            i += 1
+            guard let inner = try unary(closing: closing) else { throw syntax("expected a term to exclude") }
+            return .not(inner)
+        }
+        if c == "(" {
+            // A Spotlight expression in parentheses, or a group of short terms.
+            if let (e, end) = try? QueryParser.parseTerm(query, at: i) {
+                i = end
+                return .predicate(try compiler.compile(e))
+            }
+            let open = i
+            i += 1
+            let inner = try sequence(closing: true)
+            guard i < scalars.count, scalars[i] == ")" else {
+                throw .syntax(QuerySyntaxError(query: query, position: open, message: "this \"(\" is never closed"))
+            }
+            i += 1
+            return inner ?? .predicate(.all)
+        }
+        if c == "\"" {
+            let open = i
+            i += 1
+            var text = String.UnicodeScalarView()
+            while i < scalars.count, scalars[i] != "\"" { text.append(scalars[i]); i += 1 }
+            guard i < scalars.count else { throw .syntax(QuerySyntaxError(query: query, position: open, message: "this quote is never closed")) }
+            i += 1
+            let phrase = String(text)
+            guard !SearchPattern.tokens(phrase).isEmpty else { throw .nothingToSearch(phrase) }
+            words.append(phrase)
+            return .word(phrase, phrase: true)
+        }
+        if QueryParser.termStarts(in: scalars, at: i) {
+            do {
+                let (e, end) = try QueryParser.parseTerm(query, at: i)
+                i = end
+                return .predicate(try compiler.compile(e))
+            } catch let e as QuerySyntaxError {
+                throw .syntax(e)
+            } catch let e as QueryError {
+                throw e
+            } catch {
+                throw .syntax(QuerySyntaxError(query: query, position: i, message: "\(error)"))
+            }
+        }
+        if let field = fieldName() {
+            let start = i
+            i += field.unicodeScalars.count + 1
+            let value = try fieldValue(closing: closing)
+            return .predicate(try self.field(field, value, at: start))
+        }
+        let start = i
+        while i < scalars.count, !scalars[i].properties.isWhitespace, !(closing && scalars[i] == ")") { i += 1 }
+        let word = String(String.UnicodeScalarView(scalars[start..<i]))
+        guard !SearchPattern.tokens(word).isEmpty else {
+            throw .syntax(QuerySyntaxError(query: query, position: start, message: "\"\(word)\" has no letters or digits to search for"))
+        }
+        words.append(word)
+        return .word(word, phrase: false)
+    }
+
+    /// `field` when `field:value` starts here (letters, digits and `_`, a colon, then a value
+    /// that does not start with `//` as a URL's would).
+    private func fieldName() -> String? {
+        var k = i
+        var name = ""
+        while k < scalars.count, scalars[k].properties.isAlphabetic || ("0"..."9").contains(scalars[k]) || scalars[k] == "_" {
+            name.unicodeScalars.append(scalars[k]); k += 1
+        }
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic,
+              k + 1 < scalars.count, scalars[k] == ":", !scalars[k + 1].properties.isWhitespace, scalars[k + 1] != ":" else { return nil }
+        if k + 2 < scalars.count, scalars[k + 1] == "/", scalars[k + 2] == "/" { return nil }
+        return name
+    }
+
+    private mutating func fieldValue(closing: Bool) throws(QueryError) -> String {
+        if i < scalars.count, scalars[i] == "\"" {
+            let open = i
+            i += 1
+            var text = String.UnicodeScalarView()
+            while i < scalars.count, scalars[i] != "\"" { text.append(scalars[i]); i += 1 }
+            guard i < scalars.count else { throw .syntax(QuerySyntaxError(query: query, position: open, message: "this quote is never closed")) }
+            i += 1
+            return String(text)
+        }
+        let start = i
+        while i < scalars.count, !scalars[i].properties.isWhitespace, !(closing && scalars[i] == ")") { i += 1 }
+        return String(String.UnicodeScalarView(scalars[start..<i]))
+    }
+
+    // MARK: Fields
+
+    private func field(_ name: String, _ value: String, at position: Int) throws(QueryError) -> ItemPredicate {
+        let lower = name.lowercased()
+        func contains(_ keys: [AttributeKey]) -> ItemPredicate {
+            let pattern = Self.hasWildcard(value) ? value : "*" + SQLBuilder.escapeWildcards(value) + "*"
+            return .or(keys.map { .compare(AttributeComparison($0, .equal, .text(TextPattern(pattern, [.caseInsensitive, .diacriticInsensitive])))) })
+        }
+        switch lower {
+        case "name":
+            if Self.hasWildcard(value) {
+                return .compare(AttributeComparison(.name, .equal, .text(TextPattern(value, [.caseInsensitive, .diacriticInsensitive]))))
+            }
+            return .nameContains(value)
+        case "ext", "extension":
+            let exts = value.split(separator: ",").map { $0.hasPrefix(".") ? $0.dropFirst() : $0 }.filter { !$0.isEmpty }
+            guard !exts.isEmpty else { throw .badValue(attribute: name, value: value, reason: "is not an extension: write ext:pdf or ext:jpg,png") }
+            return .or(exts.map { .compare(AttributeComparison(.name, .equal, .text(TextPattern("*." + SQLBuilder.escapeWildcards(String($0)), [.caseInsensitive])))) })
+        case "kind":
+            var types: [ItemPredicate] = []
+            for k in value.split(separator: ",").map({ $0.lowercased() }) {
+                if let list = Self.kinds[k] {
+                    types += list.map { .conformsTo(ContentType(rawValue: $0)) }
+                } else if k.contains(".") {
+                    types.append(.conformsTo(ContentType(rawValue: k)))
+                } else {
+                    let near = AttributeNames.nearest(to: k, in: Array(Self.kinds.keys))
+                    throw .badValue(attribute: "kind", value: k, reason: "is not a kind" + (near.isEmpty ? "" : "; did you mean \(near.joined(separator: ", "))?")
+                        + " Kinds: " + Self.kinds.keys.sorted().joined(separator: ", ") + ", or a type such as public.jpeg")
+                }
+            }
+            return .or(types)
+        case "author", "authors", "by":
+            return contains([.authors, .authorNames, .authorEmailAddresses])
+        case "from":
+            return contains([.authors, .authorNames, .authorEmailAddresses])
+        case "to":
+            return contains([.recipients, .recipientNames, .recipientEmailAddresses])
+        case "title":
+            return contains([.title])
+        case "dir", "folder", "in":
+            return try folder(value, name: name)
+        default:
+            let key: AttributeKey
+            if let k = Self.aliases[lower] {
+                key = k
+            } else {
+                do { key = try AttributeNames.resolve(name) } catch {
+                    var e = error
+                    e.suggestions = AttributeNames.nearest(to: name, in: AttributeNames.all + Self.fields + Array(Self.aliases.keys))
+                    throw .unknownAttribute(e)
+                }
+            }
+            return try typed(key, name: name, value)
+        }
+    }
+
+    /// `attr:value` for any attribute, by its type.
+    private func typed(_ key: AttributeKey, name: String, _ value: String) throws(QueryError) -> ItemPredicate {
+        if key == .textContent {
+            return try compiler.fullText(key, name: name, .equal, .string(value), [])
+        }
+        switch key.valueType ?? .string {
+        case .string, .strings:
+            if key == .contentTypeTree || key == .contentType, !Self.hasWildcard(value) {
+                return key == .contentTypeTree ? .conformsTo(ContentType(rawValue: value))
+                    : .compare(AttributeComparison(key, .equal, .text(TextPattern(value, [.caseInsensitive]))))
+            }
+            let pattern = Self.hasWildcard(value) ? value : "*" + SQLBuilder.escapeWildcards(value) + "*"
+            return .compare(AttributeComparison(key, .equal, .text(TextPattern(pattern, [.caseInsensitive, .diacriticInsensitive]))))
+        case .bool:
+            guard let b = QueryCompiler.bool(value) else {
+                throw .badValue(attribute: name, value: value, reason: "is not yes or no (true/false, 1/0)")
+            }
+            return .compare(AttributeComparison(key, .equal, .bool(b)))
+        case .integer, .double:
+            return try numbers(key, name: name, value)
+        case .date:
+            return try dates(key, name: name, value)
+        }
+    }
+
+    /// `N`, `>N`, `>=N`, `<N`, `<=N`, `=N`, `N..M`, `N..`, `..M`; sizes take units (`10MB`).
+    private func numbers(_ key: AttributeKey, name: String, _ value: String) throws(QueryError) -> ItemPredicate {
+        let isSize = key == .fileSize
+        func number(_ text: String) throws(QueryError) -> (Double, unit: Double) {
+            if isSize, let s = QueryValues.size(text) { return (s.bytes, s.unit) }
+            if let n = Double(text), n.isFinite { return (n, 1) }
+            throw .badValue(attribute: name, value: text, reason: isSize
+                ? "is not a size: write a number with an optional unit, such as 4096, 10MB, 1.5G or 512KiB"
+                : "is not a number")
+        }
+        func cmp(_ op: ComparisonOperator, _ n: Double) -> ItemPredicate { .compare(AttributeComparison(key, op, .number(n))) }
+        if let range = value.range(of: "..") {
+            let lo = String(value[..<range.lowerBound]), hi = String(value[range.upperBound...])
+            guard !lo.isEmpty || !hi.isEmpty else { throw .badValue(attribute: name, value: value, reason: "is not a range: write 10..20, 10.. or ..20") }
+            var parts: [ItemPredicate] = []
+            if !lo.isEmpty { parts.append(cmp(.greaterOrEqual, try number(lo).0)) }
+            if !hi.isEmpty {
+                let (h, unit) = try number(hi)
+                parts.append(unit > 1 ? cmp(.less, h + unit) : cmp(.lessOrEqual, h))
+            }
+            return .and(parts)
+        }
+        for (prefix, op) in [(">=", ComparisonOperator.greaterOrEqual), ("<=", .lessOrEqual), ("!=", .notEqual),
+                             (">", .greater), ("<", .less), ("=", .equal)] where value.hasPrefix(prefix) {
+            return cmp(op, try number(String(value.dropFirst(prefix.count))).0)
+        }
+        let (n, unit) = try number(value)
+        // `size:10MB` means 10 MB up to (not including) 11 MB, as a person reads it.
+        return unit > 1 ? .and([cmp(.greaterOrEqual, n), cmp(.less, n + unit)]) : cmp(.equal, n)
+    }
+
+    /// Dates: `2026-01-15`, `2026-01`, `2026`, ranges `2026-01..2026-03`, `>2026-01-01`,
+    /// `today`, `yesterday`, `this_week`, `last_month`, durations `<7d` (within the last 7 days)
+    /// and `>7d` (longer ago).
+    private func dates(_ key: AttributeKey, name: String, _ value: String) throws(QueryError) -> ItemPredicate {
+        let clock = compiler.clock
+        func span(_ text: String) throws(QueryError) -> TimeSpan {
+            if let s = QueryValues.date(text, clock) ?? QueryValues.namedPeriod(text, clock) { return s }
+            if let start = QueryValues.ago(text, clock) { return TimeSpan(start: start, end: clock.now) }
+            throw .badValue(attribute: name, value: text, reason: "is not a date: write 2026-01-31, 2026-01, 2026, today, yesterday, this_week, this_month, this_year, 7d (days), 2w, 3m (months) or a range such as 2026-01..2026-03")
+        }
+        func at(_ op: ComparisonOperator, _ d: Date) -> ItemPredicate { .compare(AttributeComparison(key, op, .date(d))) }
+        if let range = value.range(of: "..") {
+            let lo = String(value[..<range.lowerBound]), hi = String(value[range.upperBound...])
+            guard !lo.isEmpty || !hi.isEmpty else { throw .badValue(attribute: name, value: value, reason: "is not a range: write 2026-01..2026-03") }
+            var parts: [ItemPredicate] = []
+            if !lo.isEmpty, let s = try span(lo).start { parts.append(at(.greaterOrEqual, s)) }
+            if !hi.isEmpty, let e = try span(hi).end { parts.append(at(.less, e)) }
+            return .and(parts)
+        }
+        for (prefix, op) in [(">=", ComparisonOperator.greaterOrEqual), ("<=", .lessOrEqual), (">", .greater), ("<", .less), ("=", .equal)]
+            where value.hasPrefix(prefix) {
+            let rest = String(value.dropFirst(prefix.count))
+            if let start = QueryValues.ago(rest, clock) {
+                // A duration counts back from now: `<7d` is newer than 7 days ago.
+                switch op {
+                case .less, .lessOrEqual, .equal: return at(.greaterOrEqual, start)
+                default: return at(.less, start)
+                }
+            }
+            let s = try span(rest)
+            return QueryCompiler.dateCondition(key, op, instant: s.start ?? clock.now, period: s)
+        }
+        let s = try span(value)
+        return QueryCompiler.dateCondition(key, .equal, instant: s.start ?? clock.now, period: s)
+    }
+
+    /// `dir:`: an absolute or `~` path is a folder to search in; a bare name is any folder so named.
+    private func folder(_ value: String, name: String) throws(QueryError) -> ItemPredicate {
+        var path = value
+        if path == "~" || path.hasPrefix("~/") {
+            let home = ProcessEnvironment.home
+            path = home + path.dropFirst()
+        }
+        if path.hasPrefix("/") {
+            var bytes = Array(path.utf8)
+            while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+            return .inside(bytes)
+        }
+        let trimmed = path.split(separator: "/").last.map(String.init) ?? ""
+        guard !trimmed.isEmpty else { throw .badValue(attribute: name, value: value, reason: "is not a folder: write dir:/abs/path, dir:~/Documents or dir:NAME") }
+        return .folderNamed(trimmed)
+    }
+
+    static func hasWildcard(_ s: String) -> Bool { s.contains("*") || s.contains("?") }
+
+    // MARK: Tokens
+
+    private mutating func skipSpace() {
+        while i < scalars.count, scalars[i].properties.isWhitespace { i += 1 }
+    }
+
+    private mutating func take(_ s: String) -> Bool {
+        let u = Array(s.unicodeScalars)
+        guard i + u.count <= scalars.count, Array(scalars[i..<(i + u.count)]) == u else { return false }
+        i += u.count
+        return true
+    }
+
+    /// A keyword such as `OR` as a whole word (followed by space or the end).
+    private mutating func takeKeyword(_ s: String) -> Bool {
+        let u = Array(s.unicodeScalars)
+        guard i + u.count <= scalars.count, Array(scalars[i..<(i + u.count)]) == u,
+              i + u.count == scalars.count || scalars[i + u.count].properties.isWhitespace else { return false }
+        i += u.count
+        return true
+    }
+
+    private func syntax(_ message: String) -> QueryError {
+        .syntax(QuerySyntaxError(query: query, position: i, message: message))
+    }
+}
+
+/// The user's home folder, for `~` in `dir:`.
+enum ProcessEnvironment {
+    static var home: String {
+        if let h = getenv("HOME") { return String(cString: h) }
+        return "/"
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
