@@ -291,14 +291,15 @@ public struct QueryParser {
 
     // MARK: Tokens
 
-    /// An attribute name: letters, digits, `_`, `:` and `.`, or `*` alone.
+    /// An attribute name: letters, digits, `_` and `.`, or `*` alone. (Not `:`, which is the
+    /// short form's `field:value`.)
     private mutating func attribute() -> String {
         skipSpace()
         if peek("*") { i += 1; return "*" }
         var out = ""
         while i < scalars.count {
             let c = scalars[i]
-            guard c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" || c == ":" || c == "." else { break }
+            guard c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" || c == "." else { break }
             out.unicodeScalars.append(c)
             i += 1
         }

@@ -93,7 +93,7 @@ struct SQLBuilder {
     static func storage(of key: AttributeKey) -> Storage {
         switch key {
         case .name: .column("items.name")
-        case .path: .column("items.path")
+        case .path: .column("CAST(items.path AS TEXT)")   // a BLOB: LIKE and fs_match need text
         case .fileSize: .column("items.size")
         case .contentType: .column("items.content_type")
         case .kind: .column("items.kind")
@@ -186,7 +186,8 @@ struct SQLBuilder {
                 }
                 arguments.append(pattern.raw)
                 arguments.append(flags)
-                return negate ? "(\(expr) IS NOT NULL AND NOT fs_match(\(expr), ?, ?))" : "fs_match(\(expr), ?, ?)"
+                // (`expr` may hold a bound path, so it appears once; NULL, no value, is not a match.)
+                return negate ? "coalesce(NOT fs_match(\(expr), ?, ?), 0)" : "fs_match(\(expr), ?, ?)"
             default:
                 arguments.append(pattern.literalText ?? pattern.raw)
                 arguments.append(flags)
