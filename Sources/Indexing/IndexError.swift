@@ -2,6 +2,8 @@
 public enum IndexError: Error, Sendable, CustomStringConvertible {
     /// The database was written by a newer fsindex.
     case schemaTooNew(path: String, unknownMigrations: [String])
+    /// The database was written by an older fsindex and a reader cannot upgrade it.
+    case schemaTooOld(path: String)
     /// There is no index at this location.
     case missing(path: String)
     /// The disk (or the configured size limit) is full; the batch was rolled back.
@@ -21,6 +23,8 @@ public enum IndexError: Error, Sendable, CustomStringConvertible {
         switch self {
         case let .schemaTooNew(path, unknown):
             "the index at \(path) was written by a newer fsindex (it has \(unknown.joined(separator: ", "))); upgrade fsindex, or run `fsindex erase` and index again"
+        case let .schemaTooOld(path):
+            "the index at \(path) was written by an older fsindex; run `fsindex index` (or restart fsindexd) to upgrade it"
         case let .missing(path):
             "no index at \(path); run `fsindex index PATH` first"
         case let .diskFull(path):

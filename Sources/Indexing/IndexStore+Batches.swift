@@ -67,7 +67,7 @@ extension IndexStore {
             (a.date(.fsCreationDate) ?? a.date(.contentCreationDate))?.timeIntervalSince1970,
             entry.stamp?.modificationNanos, entry.stamp?.changeNanos, entry.stamp.map { Int64(bitPattern: $0.inode) },
             json, item.expirationDate?.timeIntervalSince1970, entry.extractorVersion, now,
-            entry.extractor, a.string(.extractionError),
+            entry.extractor, a.string(.extractionError), a.date(.lastUsedDate)?.timeIntervalSince1970,
         ]
         let id: Int64
         if let existing {
@@ -75,7 +75,7 @@ extension IndexStore {
             try db.cachedStatement(sql: """
                 UPDATE items SET path = ?, domain = ?, name = ?, content_type = ?, kind = ?, size = ?, modified = ?,
                 created = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, attributes = ?, expiration = ?,
-                extractor_version = ?, indexed_at = ?, extractor = ?, error = ? WHERE id = ?
+                extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ? WHERE id = ?
                 """).execute(arguments: args + [id])
             try db.cachedStatement(sql: "DELETE FROM items_fts WHERE rowid = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM items_names WHERE rowid = ?").execute(arguments: [id])
@@ -83,8 +83,8 @@ extension IndexStore {
         } else {
             try db.cachedStatement(sql: """
                 INSERT INTO items (path, domain, name, content_type, kind, size, modified, created, mtime_ns,
-                ctime_ns, inode, attributes, expiration, extractor_version, indexed_at, extractor, error)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ctime_ns, inode, attributes, expiration, extractor_version, indexed_at, extractor, error, used)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: args)
             id = db.lastInsertedRowID
         }

@@ -73,6 +73,8 @@ public final class IndexStore: Sendable {
             try Schema.migrator.migrate(writer)
         } else if applied.isEmpty {
             throw IndexError.missing(path: path)
+        } else if !known.isSubset(of: applied) {
+            throw IndexError.schemaTooOld(path: path)
         }
     }
 

@@ -86,6 +86,14 @@ enum Schema {
                 UPDATE items SET extractor_version = 0;
                 """)
         }
+        m.registerMigration("v4-used") { db in
+            // When each file was last read (`lastUsedDate`) as a column, for fsfind's usage
+            // boost: taking it out of the JSON cost more than ranking itself on common words.
+            try db.execute(sql: """
+                ALTER TABLE items ADD COLUMN used REAL;
+                UPDATE items SET used = (julianday(json_extract(attributes, '$.lastUsedDate')) - 2440587.5) * 86400.0;
+                """)
+        }
         return m
     }()
 

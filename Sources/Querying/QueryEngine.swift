@@ -48,15 +48,12 @@ public struct QueryEngine: Sendable {
         if let pattern {
             var score = "bm25(items_fts, 10.0, 5.0, 3.0, 1.0)"
             if w.recency != 0 || w.usage != 0 {
-                score += """
-                     * fs_boost(items.modified,
-                         (julianday(json_extract(items.attributes, '$.lastUsedDate')) - 2440587.5) * 86400.0,
-                         ?, ?, ?, ?)
-                    """
-                b.appendArgument(spec.now.timeIntervalSince1970)
-                b.appendArgument(w.recency)
-                b.appendArgument(w.usage)
-                b.appendArgument(w.decaySeconds)
+                // Plain arithmetic, so SQLite computes it without calling back into Swift.
+                score += " * (1.0 + ? * ? / (? + max(0.0, ? - coalesce(items.modified, 0.0))) + ? * ? / (? + max(0.0, ? - coalesce(items.used, 0.0))))"
+                let now = spec.now.timeIntervalSince1970
+                for v in [w.recency, w.decaySeconds, w.decaySeconds, now, w.usage, w.decaySeconds, w.decaySeconds, now] {
+                    b.appendArgument(v)
+                }
             }
             let snippet = spec.snippet
                 ? "snippet(items_fts, -1, '\(Self.snippetStart)', '\(Self.snippetEnd)', '…', 12)" : "NULL"

@@ -7,8 +7,6 @@ import Synchronization
 /// - `fs_match(value, pattern, modifiers)`: Spotlight's wildcard match with the c/d/w modifiers
 ///   (`TextMatcher`); a BLOB value (a path) is read as UTF-8, invalid bytes replaced.
 /// - `fs_compare(value, text, modifiers)`: −1, 0 or 1, the value against the text, folded alike.
-/// - `fs_boost(modified, used, now, recency, usage, decay)`: the ranking multiplier of
-///   `RankingWeights` (SQLite 3.40 as Debian builds it has no `exp`).
 enum QueryFunctions {
     private struct Key: Hashable {
         var pattern: String
@@ -51,32 +49,8 @@ enum QueryFunctions {
         return matcher("", UInt8(truncatingIfNeeded: flags)).compare(value, other)
     }
 
-    static let boost = DatabaseFunction("fs_boost", argumentCount: 6, pure: true) { values in
-        let now = Double.fromDatabaseValue(values[2]) ?? 0
-        let recency = Double.fromDatabaseValue(values[3]) ?? 0
-        let usage = Double.fromDatabaseValue(values[4]) ?? 0
-        let decay = max(1, Double.fromDatabaseValue(values[5]) ?? 1)
-        var factor = 1.0
-        if let modified = Double.fromDatabaseValue(values[0]) {
-            factor += recency * Foundation_exp(-max(0, now - modified) / decay)
-        }
-        if let used = Double.fromDatabaseValue(values[1]) {
-            factor += usage * Foundation_exp(-max(0, now - used) / decay)
-        }
-        return factor
-    }
-
     static func install(in db: Database) {
         db.add(function: match)
         db.add(function: compare)
-        db.add(function: boost)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-private func Foundation_exp(_ x: Double) -> Double { Glibc.exp(x) }
-#else
-import Darwin
-private func Foundation_exp(_ x: Double) -> Double { Darwin.exp(x) }
-#endif

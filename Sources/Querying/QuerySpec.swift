@@ -62,14 +62,15 @@ public enum SortOrder: String, Sendable, Hashable, CaseIterable {
 
 /// How much recent change and recent use lift a result's text score.
 ///
-/// A result's bm25 score is multiplied by `1 + recency·e^(−age/30 days) + usage·e^(−unused/30 days)`,
-/// where age is the time since the file last changed and unused the time since it was last read
-/// (`lastUsedDate`, the file's access time). With equal text, a newer file comes first; a much
-/// better text match still beats a newer file.
+/// A result's bm25 score is multiplied by `1 + recency·D/(D + age) + usage·D/(D + unused)`, with
+/// D = 30 days: age is the time since the file last changed, unused the time since it was last
+/// read (`lastUsedDate`, the file's access time). A boost is whole for a file changed now, half
+/// at 30 days, a tenth at 270. With equal text a newer file comes first; a much better text
+/// match still beats a newer file.
 public struct RankingWeights: Sendable, Hashable {
     public var recency: Double
     public var usage: Double
-    /// The time over which the boosts decay by a factor e.
+    /// The age at which a boost has fallen to half.
     public var decaySeconds: Double
 
     public init(recency: Double = 0.5, usage: Double = 0.25, decaySeconds: Double = 30 * 86400) {

@@ -10,6 +10,11 @@ import SystemPackage
 import Glibc
 #endif
 
+struct StaleIndex: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
 /// `fsfind`: find indexed files by words, names, types and any attribute, best first.
 ///
 /// Exit status follows grep: 0 something found, 1 nothing, 2 error.
@@ -151,8 +156,12 @@ struct FSFind: AsyncParsableCommand {
         }
         let location = IndexLocation.resolve(explicit: indexDir)
         let engine: QueryEngine
-        do { engine = QueryEngine(store: try IndexStore(location: location, readOnly: true)) } catch {
-            Output.error("fsfind", error.description)
+        do {
+            let store = try IndexStore(location: location, readOnly: true)
+            try checkNotStale(store, location: location)
+            engine = QueryEngine(store: store)
+        } catch {
+            Output.error("fsfind", "\(error)")
             throw ExitCode(2)
         }
         let out = Output.standardOutput
@@ -226,6 +235,19 @@ struct FSFind: AsyncParsableCommand {
             Output.error("fsfind", e.description)
             throw ExitCode(2)
         }
+    }
+
+    /// An index that must be rebuilt (after damage or a schema change) would answer with
+    /// missing files: say so and stop, unless fsindexd is already rebuilding it, in which case
+    /// the answers come with a warning.
+    private func checkNotStale(_ store: IndexStore, location: IndexLocation) throws {
+        guard let reason = try store.meta("rebuild_required") else { return }
+        if let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) {
+            client.close()
+            Output.error("fsfind", "warning: fsindexd is rebuilding the index (\(reason)); results may be incomplete until it is done (see `fsindex status`)")
+            return
+        }
+        throw StaleIndex(message: "the index at \(location.directory.string) must be rebuilt (\(reason)); run `fsindex index` or start fsindexd, which rebuilds it")
     }
 
     /// Scores as people read them: higher is better (bm25 is negative, lower better).
