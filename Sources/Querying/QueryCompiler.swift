@@ -140,7 +140,11 @@ public struct QueryCompiler: Sendable {
             let pattern = TextPattern("*" + text + "*", [.caseInsensitive, .diacriticInsensitive])
             predicate = .compare(AttributeComparison(key, .equal, .text(pattern)))
         }
-        return op == .equal ? predicate : .not(predicate)
+        if op == .equal { return predicate }
+        // `!=` matches only items that have the attribute: for the text, items with a text.
+        guard key == .textContent else { return .not(predicate) }
+        let hasText = ItemPredicate.compare(AttributeComparison(.textContent, .equal, .text(TextPattern("*", [.caseInsensitive]))))
+        return .and([hasText, .not(predicate)])
     }
 
     /// The FTS5 term for a value that is words with an optional trailing `*` (a phrase, or a
@@ -171,7 +175,21 @@ public struct QueryCompiler: Sendable {
         switch v {
         case .string(let s): s
         case .number(let n): format(n)
-        case .time(let t): "$time.\(t)"
+        case .time(let t): "$time." + describe(t)
+        }
+    }
+
+    /// A `$time` value as it is written in a query (`today(-7)`, not Swift's `today(days: -7)`).
+    static func describe(_ t: TimeExpression) -> String {
+        func call(_ name: String, _ n: Int) -> String { n == 0 ? name : "\(name)(\(n))" }
+        switch t {
+        case .now(let seconds): return seconds == 0 ? "now" : "now(\(format(seconds)))"
+        case .today(let days): return call("today", days)
+        case .yesterday: return "yesterday"
+        case .thisWeek(let n): return call("this_week", n)
+        case .thisMonth(let n): return call("this_month", n)
+        case .thisYear(let n): return call("this_year", n)
+        case .iso(let text): return "iso(\(text))"
         }
     }
 }

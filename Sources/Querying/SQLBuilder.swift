@@ -198,9 +198,10 @@ struct SQLBuilder {
 
     /// A LIKE pattern equivalent to `pattern`, when there is one: SQLite's LIKE ignores case for
     /// ASCII letters only, so only ASCII patterns with `c` (and not `w`, not `?`) qualify. It saves
-    /// a call into Swift per row for the commonest forms (`ext:pdf`, `name:*report*`).
+    /// a call into Swift per row for the commonest forms (`ext:pdf`, `"*report*"c`). Not with `d`:
+    /// LIKE keeps the value's accents, so `"ete"cd` would miss "été".
     static func likePattern(_ pattern: TextPattern) -> String? {
-        guard pattern.modifiers.subtracting(.diacriticInsensitive) == .caseInsensitive,
+        guard pattern.modifiers == .caseInsensitive,
               pattern.raw.unicodeScalars.allSatisfy({ $0.isASCII }) else { return nil }
         var out = ""
         for piece in pattern.pieces {
