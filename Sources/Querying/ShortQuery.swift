@@ -27,8 +27,18 @@ public struct ShortQueryParser {
     private let scalars: [Unicode.Scalar]
     private var i = 0
     private let compiler: QueryCompiler
-    /// Every free word node, in order, so the last can become a prefix.
+    /// The free words that are not excluded, in order: the last becomes a prefix, and together
+    /// they are the name that ranks first.
     private var words: [String] = []
+    /// How many `-` or `!` enclose the term being parsed.
+    private var negations = 0
+
+    /// Records a free word; returns its index among the words that are not excluded.
+    private mutating func positiveWord(_ w: String) -> Int? {
+        guard negations == 0 else { return nil }
+        words.append(w)
+        return words.count - 1
+    }
 
     /// Kinds for `kind:`, each the types it stands for (an item matches when its type tree holds one).
     public static let kinds: [String: [String]] = [
@@ -77,9 +87,7 @@ public struct ShortQueryParser {
         p.skipSpace()
         if p.i < p.scalars.count { throw p.syntax("unexpected \")\": there is no \"(\" to close") }
         guard let node else { throw .syntax(QuerySyntaxError(query: query, position: 0, message: "the query is empty: give words, field:value terms or a Spotlight expression")) }
-        let lastWord = p.words.count - 1
-        var counter = 0
-        let predicate = try node.predicate(prefixWord: lastWord, counter: &counter).simplified
+        let predicate = try node.predicate(prefixWord: p.words.count - 1).simplified
         let hint = p.words.isEmpty ? nil : p.words.joined(separator: " ")
         return ParsedQuery(predicate: predicate, nameHint: hint)
     }
@@ -88,15 +96,15 @@ public struct ShortQueryParser {
 
     /// The parse tree before words become full-text patterns (which needs to know the last word).
     indirect enum Node {
-        case word(String, phrase: Bool)
+        /// A free word or phrase; `index` counts the words that are not excluded, so the last of
+        /// them (and only it) becomes a prefix.
+        case word(String, phrase: Bool, index: Int?)
         case predicate(ItemPredicate)
         case and([Node]), or([Node]), not(Node)
 
-        func predicate(prefixWord: Int, counter: inout Int) throws(QueryError) -> ItemPredicate {
+        func predicate(prefixWord: Int) throws(QueryError) -> ItemPredicate {
             switch self {
-            case .word(let text, let phrase):
-                let index = counter
-                counter += 1
+            case .word(let text, let phrase, let index):
                 var body = text
                 var prefix = !phrase && index == prefixWord
                 while !phrase, body.hasSuffix("*") { body.removeLast(); prefix = true }
@@ -105,11 +113,11 @@ public struct ShortQueryParser {
             case .predicate(let p): return p
             case .and(let parts):
                 var out: [ItemPredicate] = []
-                for part in parts { out.append(try part.predicate(prefixWord: prefixWord, counter: &counter)) }
+                for part in parts { out.append(try part.predicate(prefixWord: prefixWord)) }
                 return .and(out)
             case .or(let parts):
                 var out: [ItemPredicate] = []
-                for part in parts { out.append(try part.predicate(prefixWord: prefixWord, counter: &counter)) }
+                for part in parts { out.append(try part.predicate(prefixWord: prefixWord)) }
                 // Words OR words: one full-text group, so the pattern still ranks.
                 let terms = out.compactMap { p -> SearchPattern.Term? in
                     if case .text(let s) = p, s.column == nil, s.groups.count == 1, s.groups[0].count == 1 { return s.groups[0][0] }
@@ -117,7 +125,7 @@ public struct ShortQueryParser {
                 }
                 if terms.count == out.count { return .text(SearchPattern(groups: [terms])!) }
                 return .or(out)
-            case .not(let inner): return .not(try inner.predicate(prefixWord: prefixWord, counter: &counter))
+            case .not(let inner): return .not(try inner.predicate(prefixWord: prefixWord))
             }
         }
     }
@@ -165,6 +173,8 @@ public struct ShortQueryParser {
         if (c == "-" || c == "!") && i + 1 < scalars.count && !scalars[i + 1].properties.isWhitespace
             && !(c == "!" && scalars[i + 1] == "=") {
             i += 1
+            negations += 1
+            defer { negations -= 1 }
             guard let inner = try unary(closing: closing) else { throw syntax("expected a term to exclude") }
             return .not(inner)
         }
@@ -192,8 +202,7 @@ public struct ShortQueryParser {
             i += 1
             let phrase = String(text)
             guard !SearchPattern.tokens(phrase).isEmpty else { throw .nothingToSearch(phrase) }
-            words.append(phrase)
-            return .word(phrase, phrase: true)
+            return .word(phrase, phrase: true, index: positiveWord(phrase))
         }
         if QueryParser.termStarts(in: scalars, at: i) {
             do {
@@ -220,8 +229,7 @@ public struct ShortQueryParser {
         guard !SearchPattern.tokens(word).isEmpty else {
             throw .syntax(QuerySyntaxError(query: query, position: start, message: "\"\(word)\" has no letters or digits to search for"))
         }
-        words.append(word)
-        return .word(word, phrase: false)
+        return .word(word, phrase: false, index: positiveWord(word))
     }
 
     /// `field` when `field:value` starts here (letters, digits and `_`, a colon, then a value

@@ -98,13 +98,28 @@ struct FSFind: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Skip the first N results.", valueName: "n"))
     var offset: Int = 0
 
-    @Argument(help: ArgumentHelp("The query (several arguments are joined with spaces).", valueName: "query"))
+    /// Unrecognized arguments are query text, so that `fsfind budget -draft` excludes "draft"
+    /// without quotes; an unknown `--option` is still an error (see `validate`).
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The query (several arguments are joined with spaces).", valueName: "query"))
     var query: [String] = []
+
+    /// The whole query: the arguments joined with spaces.
+    var queryText: String {
+        var q = query
+        if let t = q.firstIndex(of: "--") { q.remove(at: t) }   // the terminator itself
+        return q.joined(separator: " ")
+    }
 
     static let defaultJSONAttributes: [AttributeKey] = [.name, .kind, .fileSize, .contentModificationDate]
 
     func validate() throws {
-        if query.isEmpty && name == nil && groupBy == nil && stats == nil {
+        // An unknown `--option` is a mistake, unless it comes after a lone `--`.
+        let raw = CommandLine.arguments
+        let literal = raw.firstIndex(of: "--").map { Set(raw[($0 + 1)...]) } ?? []
+        if let option = query.first(where: { $0.hasPrefix("--") && $0.count > 2 && !literal.contains($0) }) {
+            throw ValidationError("Unknown option '\(option)'. To search for text that starts with --, put it after a lone --: fsfind -- \(option)")
+        }
+        if queryText.isEmpty && name == nil && groupBy == nil && stats == nil {
             throw ValidationError("Give a query, --name TEXT, --group-by ATTR or --stats ATTR.")
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more.") }
@@ -122,7 +137,7 @@ struct FSFind: AsyncParsableCommand {
     func makeQuerySpec() throws(QueryError) -> QuerySpec {
         var parts: [ItemPredicate] = []
         var hint: String?
-        let text = query.joined(separator: " ")
+        let text = queryText
         if !text.trimmingCharacters(in: .whitespaces).isEmpty {
             let parsed = try ShortQueryParser.parse(text, literal: literal)
             parts.append(parsed.predicate)
@@ -171,7 +186,7 @@ struct FSFind: AsyncParsableCommand {
         }
         do {
             if explain {
-                out.write("query: \(query.joined(separator: " "))\n")
+                out.write("query: \(queryText)\n")
                 out.write("parsed: \(spec.predicate.simplified)\n")
                 for line in try engine.explain(spec) { out.write(line + "\n") }
                 out.flush()
@@ -252,7 +267,7 @@ struct FSFind: AsyncParsableCommand {
 
     /// Scores as people read them: higher is better (bm25 is negative, lower better).
     static func displayScore(_ bm25: Double) -> Double {
-        (-bm25 * 1000).rounded() / 1000
+        (-bm25 * 1000).rounded() / 1000 + 0.0   // + 0.0: never print -0
     }
 
     /// A snippet on one line, the matched words in bold red on a terminal with colour, else

@@ -352,7 +352,10 @@ struct QueryLanguageTests {
         f.check("\"budget report\"", ["report-2026.pdf"])
         f.check("\"report budget\"", [])
         f.check("-draft budget", ["report-2026.pdf", "numbers.xlsx", "readme.md", "reporting.txt"])
-        f.check("budget -\"budget draft\"", ["report-2026.pdf", "numbers.xlsx", "readme.md"])   // the last word is a phrase: no prefix
+        // The prefix goes to the last word that is not excluded: "budget*" also finds "budgets".
+        f.check("budget -\"budget draft\"", ["report-2026.pdf", "numbers.xlsx", "readme.md", "reporting.txt"])
+        f.check("\"budget\" -\"budget draft\"", ["report-2026.pdf", "numbers.xlsx", "readme.md"])   // a phrase is never a prefix
+        f.check("budget -draft*", ["report-2026.pdf", "numbers.xlsx", "readme.md", "reporting.txt"])
         f.check("invoice OR sonata", ["invoice.eml", "song.mp3"])
         f.check("quarterly OR invoice", ["report-2026.pdf", "deck.pptx", "invoice.eml"])
         f.check("budget OR invoice deck", [])                                            // (budget OR invoice) AND deck
