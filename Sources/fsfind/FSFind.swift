@@ -24,24 +24,27 @@ struct FSFind: AsyncParsableCommand {
         commandName: "fsfind",
         abstract: "Find indexed files by words, name, kind, dates, size or any attribute.",
         discussion: """
-            The query is Spotlight's expression language (as mdfind takes it), a short form, or
-            both mixed. Short form:
-              annual report            both words, in the name, title or text ("rep" finds "report")
-              "annual report"          the exact phrase        budget -draft     without "draft"
-              invoice OR receipt       either                  name:*.tex  ext:md,txt
-              kind:pdf (image audio video document text code folder archive mail presentation spreadsheet)
-              author:ada  title:x  from:x  to:x  dir:~/Documents  dir:src
-              modified:>2026-01-01  modified:2026-01..2026-03  created:today  modified:<7d
-              size:>10MB  width:>1000  pages:10..20  ATTRIBUTE:value  ATTRIBUTE:>N
+            The query is Spotlight's expression language (as mdfind takes it), a
+            short form, or both mixed. Short form:
+              annual report        both words in name, title or text ("rep" = prefix)
+              "annual report"      the exact phrase
+              budget -draft        without "draft"
+              invoice OR receipt   either
+              name:*.tex  ext:md,txt  author:ada  title:x  from:x  to:x  dir:src
+              kind:pdf  (image audio video document text code folder archive
+                         mail presentation spreadsheet)
+              modified:>2026-01-01  modified:2026-01..2026-03  created:today
+              modified:<7d  size:>10MB  width:>1000  pages:10..20  ATTR:value
             Spotlight:
               'kMDItemContentType == "public.image" && kMDItemPixelWidth > 2000'
               'kMDItemAuthors == "ada*"cd || InRange(kMDItemFSSize, 1000, 2000)'
               'kMDItemContentModificationDate >= $time.today(-7)'
             Answers:
               fsfind --count kind:pdf
-              fsfind --group-by kind              (per month: --group-by modified:month)
+              fsfind --group-by kind       (per month: --group-by modified:month)
               fsfind --stats fileSize kind:image
-            Exit status: 0 found, 1 nothing found, 2 error (no index, bad query, bad option).
+            Exit status: 0 found, 1 nothing found, 2 error (no index, bad query),
+            64 bad option.
             """)
 
     @Option(name: .customLong("index-dir"), help: ArgumentHelp("Folder of the index (default: $XDG_DATA_HOME/fsindex/default).", valueName: "dir"))
