@@ -46,7 +46,7 @@ public struct TextPattern: Sendable, Hashable, CustomStringConvertible {
         return "\"" + raw + "\"" + m
     }
 
-    enum Piece: Hashable { case literal(Character), any, one }
+    typealias Piece = GlobPiece<Character>
 
     /// The pattern as pieces, escapes resolved.
     var pieces: [Piece] {
@@ -65,6 +65,17 @@ public struct TextPattern: Sendable, Hashable, CustomStringConvertible {
         return out
     }
 
+    /// The ASCII letters and digits the pattern starts with (up to a wildcard or anything
+    /// else), when there are some: every match with `w` starts with a word beginning so.
+    var leadingASCIIWord: String? {
+        var out = ""
+        for piece in pieces {
+            guard case .literal(let c) = piece, c.isASCII, c.isLetter || c.isNumber else { break }
+            out.append(c)
+        }
+        return out.isEmpty ? nil : out
+    }
+
     /// Whether the pattern has no wildcard at all.
     public var isLiteral: Bool { !pieces.contains { $0 == .any || $0 == .one } }
 
@@ -76,12 +87,20 @@ public struct TextPattern: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Matches values against a `TextPattern`; the engine calls it from SQL (`fs_match`).
+/// One element of a glob: a literal (a character, or a byte on the ASCII fast path), `*` or `?`.
+enum GlobPiece<Element: Hashable & Sendable>: Hashable, Sendable {
+    case literal(Element), any, one
+}
+
+/// Matches values against a `TextPattern`; the engine calls it from SQL (`fs_match`), once per
+/// row, so the common case (an ASCII value and pattern) runs on bytes without Foundation.
 ///
 /// Folding for `c` and `d` is Foundation's (`straße` ~ `STRASSE`, `é` ~ `e`), applied to both the
-/// pattern and the value, so the two always agree.
-struct TextMatcher {
+/// pattern and the value, so the two always agree; on ASCII text it is lowercasing alone.
+struct TextMatcher: Sendable {
     let pieces: [TextPattern.Piece]
+    /// The pattern as bytes, when every literal is ASCII.
+    let asciiPieces: [GlobPiece<UInt8>]?
     let options: String.CompareOptions
     let wordBased: Bool
 
@@ -98,33 +117,50 @@ struct TextMatcher {
             for f in String(c).folding(options: options, locale: nil) { folded.append(.literal(f)) }
         }
         pieces = folded
-    }
-
-    func fold(_ s: String) -> [Character] {
-        Array(options.isEmpty ? s : s.folding(options: options, locale: nil))
+        var ascii: [GlobPiece<UInt8>]? = []
+        for piece in folded {
+            switch piece {
+            case .any: ascii?.append(.any)
+            case .one: ascii?.append(.one)
+            case .literal(let c):
+                if let b = c.asciiValue { ascii?.append(.literal(b)) } else { ascii = nil }
+            }
+        }
+        asciiPieces = ascii
     }
 
     /// Whether `value` matches: the whole value, or with `w` a run of its words (a pattern
     /// ending in `*` may end inside a word: `"rep*"w` matches "annual report").
     func matches(_ value: String) -> Bool {
-        let chars = fold(value)
-        if !wordBased { return Self.glob(pieces[...], chars[...]) }
+        if let asciiPieces, value.utf8.allSatisfy({ $0 < 0x80 }) {
+            let lower = options.contains(.caseInsensitive)
+            let bytes = value.utf8.map { lower && $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
+            return Self.matches(asciiPieces, bytes, wordBased: wordBased) { b in
+                (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122)
+            }
+        }
+        let chars = Array(options.isEmpty ? value : value.folding(options: options, locale: nil))
+        return Self.matches(pieces, chars, wordBased: wordBased) { $0.isLetter || $0.isNumber }
+    }
+
+    static func matches<E: Hashable & Sendable>(_ pieces: [GlobPiece<E>], _ chars: [E], wordBased: Bool, isWord: (E) -> Bool) -> Bool {
+        if !wordBased { return glob(pieces[...], chars[...]) }
         var starts: [Int] = []
         var ends: [Int] = []
         for i in chars.indices {
-            let isWord = chars[i].isLetter || chars[i].isNumber
-            let prevWord = i > 0 && (chars[i - 1].isLetter || chars[i - 1].isNumber)
-            let nextWord = i + 1 < chars.count && (chars[i + 1].isLetter || chars[i + 1].isNumber)
-            if isWord && !prevWord { starts.append(i) }
-            if isWord && !nextWord { ends.append(i + 1) }
+            let word = isWord(chars[i])
+            let prevWord = i > 0 && isWord(chars[i - 1])
+            let nextWord = i + 1 < chars.count && isWord(chars[i + 1])
+            if word && !prevWord { starts.append(i) }
+            if word && !nextWord { ends.append(i + 1) }
         }
         if starts.count > 256 {
             // A long value: any substring, rather than every run of words (quadratic).
-            return Self.glob([.any] + pieces + [.any], chars[...])
+            return glob([.any] + pieces + [.any], chars[...])
         }
         for s in starts {
             for e in ends where e > s {
-                if Self.glob(pieces[...], chars[s..<e]) { return true }
+                if glob(pieces[...], chars[s..<e]) { return true }
             }
         }
         return false
@@ -132,12 +168,13 @@ struct TextMatcher {
 
     /// Three-way comparison of the folded value with the folded pattern text (for `<` and `>`).
     func compare(_ value: String, _ other: String) -> Int {
-        let a = String(fold(value)), b = String(fold(other))
+        let a = options.isEmpty ? value : value.folding(options: options, locale: nil)
+        let b = options.isEmpty ? other : other.folding(options: options, locale: nil)
         return a < b ? -1 : (a == b ? 0 : 1)
     }
 
     /// Glob matching with backtracking on the last `*` only: linear in practice, never exponential.
-    static func glob(_ p: ArraySlice<TextPattern.Piece>, _ s: ArraySlice<Character>) -> Bool {
+    static func glob<E: Hashable & Sendable>(_ p: ArraySlice<GlobPiece<E>>, _ s: ArraySlice<E>) -> Bool {
         var pi = p.startIndex, si = s.startIndex
         var star: Int?
         var mark = si

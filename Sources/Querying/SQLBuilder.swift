@@ -110,6 +110,27 @@ struct SQLBuilder {
     }
 
     mutating func comparison(_ c: AttributeComparison) -> String {
+        // Text attributes that are also in the full-text index: a word-based match must start
+        // with a word the index holds, so the index first narrows the rows the exact test reads
+        // (the JSON of every item otherwise: half a second on 110,000 files).
+        if c.op == .equal, case .text(let pattern) = c.operand, pattern.modifiers.contains(.wordBased),
+           let column = Self.fullTextColumn(of: c.key), let lead = pattern.leadingASCIIWord,
+           let term = SearchPattern.Term(lead, prefix: true), let narrowing = SearchPattern(groups: [[term]], column: column) {
+            arguments.append(narrowing.fts5)
+            let exact = exactComparison(c)
+            return "(items.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?) AND \(exact))"
+        }
+        return exactComparison(c)
+    }
+
+    /// The full-text column that holds an attribute's words, if any.
+    static func fullTextColumn(of key: AttributeKey) -> SearchPattern.Column? {
+        if key == .title { return .title }
+        if AttributeKey.otherTextKeys.contains(key) { return .other }
+        return nil
+    }
+
+    mutating func exactComparison(_ c: AttributeComparison) -> String {
         let storage = Self.storage(of: c.key)
         // The value as SQL sees it, for the scalar storages.
         func valueSQL() -> String {

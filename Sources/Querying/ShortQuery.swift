@@ -266,8 +266,7 @@ public struct ShortQueryParser {
     private func field(_ name: String, _ value: String, at position: Int) throws(QueryError) -> ItemPredicate {
         let lower = name.lowercased()
         func contains(_ keys: [AttributeKey]) -> ItemPredicate {
-            let pattern = Self.hasWildcard(value) ? value : "*" + SQLBuilder.escapeWildcards(value) + "*"
-            return .or(keys.map { .compare(AttributeComparison($0, .equal, .text(TextPattern(pattern, [.caseInsensitive, .diacriticInsensitive])))) })
+            .or(keys.map { .compare(AttributeComparison($0, .equal, .text(Self.wordsPattern(value)))) })
         }
         switch lower {
         case "name":
@@ -329,8 +328,7 @@ public struct ShortQueryParser {
                 return key == .contentTypeTree ? .conformsTo(ContentType(rawValue: value))
                     : .compare(AttributeComparison(key, .equal, .text(TextPattern(value, [.caseInsensitive]))))
             }
-            let pattern = Self.hasWildcard(value) ? value : "*" + SQLBuilder.escapeWildcards(value) + "*"
-            return .compare(AttributeComparison(key, .equal, .text(TextPattern(pattern, [.caseInsensitive, .diacriticInsensitive]))))
+            return .compare(AttributeComparison(key, .equal, .text(Self.wordsPattern(value))))
         case .bool:
             guard let b = QueryCompiler.bool(value) else {
                 throw .badValue(attribute: name, value: value, reason: "is not yes or no (true/false, 1/0)")
@@ -428,6 +426,14 @@ public struct ShortQueryParser {
     }
 
     static func hasWildcard(_ s: String) -> Bool { s.contains("*") || s.contains("?") }
+
+    /// `field:value` for text: words of the value that start with it, ignoring case and accents
+    /// (`author:bron` finds "Emily Brontë", `title:"annual rep"` finds "Annual report 2026"), as
+    /// Spotlight's own search field matches; with a wildcard, the whole value as a glob.
+    static func wordsPattern(_ value: String) -> TextPattern {
+        if hasWildcard(value) { return TextPattern(value, [.caseInsensitive, .diacriticInsensitive]) }
+        return TextPattern(SQLBuilder.escapeWildcards(value) + "*", [.caseInsensitive, .diacriticInsensitive, .wordBased])
+    }
 
     // MARK: Tokens
 

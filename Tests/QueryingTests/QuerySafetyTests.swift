@@ -247,6 +247,33 @@ struct QuerySafetyTests {
         }
     }
 
+    @Test("field:value matches the starts of words, ignoring case and accents; a wildcard makes it a glob")
+    func fieldWords() throws {
+        func item(_ path: String, authors: [String], title: String) -> SearchableItem {
+            var a = AttributeSet()
+            a[.name] = .string(String(path.split(separator: "/").last!))
+            a[.authors] = .strings(authors)
+            a.title = title
+            return SearchableItem(uniqueIdentifier: ItemIdentifier(path), domainIdentifier: "/r", attributes: a)
+        }
+        let f = try QueryFixture([
+            item("/r/a", authors: ["Emily Brontë"], title: "Annual report 2026"),
+            item("/r/b", authors: ["Jacob Bobson", "Ada"], title: "Reports"),
+            item("/r/c", authors: ["kebob maker"], title: "misreported"),
+        ])
+        #expect(try run(f, "author:bron") == ["/r/a"])
+        #expect(try run(f, "author:BOB") == ["/r/b"])
+        #expect(try run(f, "author:*bob*") == ["/r/b", "/r/c"])
+        #expect(try run(f, "author:\"jacob bob\"") == ["/r/b"])
+        #expect(try run(f, "title:\"annual rep\"") == ["/r/a"])
+        #expect(try run(f, "title:report") == ["/r/a", "/r/b"])
+        #expect(try run(f, "title:ort") == [])
+        #expect(try run(f, #"kMDItemTitle == "*report*"cd"#) == ["/r/a", "/r/b", "/r/c"])
+        #expect(try run(f, #"kMDItemAuthors == "bob*"cdw"#) == ["/r/b"])
+        #expect(try run(f, #"kMDItemAuthors == "BRONTE"w"#) == [])   // without d, ë is not e
+        #expect(try run(f, #"kMDItemAuthors == "bronte"cdw"#) == ["/r/a"])
+    }
+
     @Test("an index error never carries SQLite's own text")
     func indexErrorsAreOurs() {
         let e = IndexError.database(path: "/x", code: 1, message: "fts5: syntax error near \"secret\"")
