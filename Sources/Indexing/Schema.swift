@@ -94,6 +94,14 @@ enum Schema {
                 UPDATE items SET used = (julianday(json_extract(attributes, '$.lastUsedDate')) - 2440587.5) * 86400.0;
                 """)
         }
+        m.registerMigration("v5-query-indexes") { db in
+            // Date and size filters (`modified:<7d`, `size:>10MB`) and the newest-first order of
+            // queries without words read these instead of every row.
+            try db.execute(sql: """
+                CREATE INDEX items_modified ON items(modified);
+                CREATE INDEX items_size ON items(size);
+                """)
+        }
         return m
     }()
 

@@ -96,13 +96,15 @@ public struct QueryEngine: Sendable {
                 order.append(("length(items.name)", true))
                 plan.append("shortest names first")
             } else {
-                order.append(("items.modified", false))
+                // `+` keeps SQLite from walking the date index for the order and reading every
+                // row; the filter picks the rows, then they are sorted.
+                order.append(("+items.modified", false))
                 plan.append("newest first")
             }
         case .name: order.append(("items.name COLLATE NOCASE", true)); plan.append("by name")
-        case .size: order.append(("items.size", false)); plan.append("largest first")
-        case .modified: order.append(("items.modified", false)); plan.append("newest first")
-        case .created: order.append(("items.created", false)); plan.append("newest created first")
+        case .size: order.append(("+items.size", false)); plan.append("largest first")
+        case .modified: order.append(("+items.modified", false)); plan.append("newest first")
+        case .created: order.append(("+items.created", false)); plan.append("newest created first")
         }
         order.append(("items.path", true))
         if spec.reverse { plan.append("reversed") }
