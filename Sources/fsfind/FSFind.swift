@@ -68,7 +68,7 @@ struct FSFind: AsyncParsableCommand {
     @Flag(name: .long, help: "Print only the number of matches.")
     var count = false
 
-    @Option(name: .customLong("group-by"), help: ArgumentHelp("Print a table of match counts per value of ATTR (dates: ATTR:day|week|month|year).", valueName: "attr"))
+    @Option(name: .customLong("group-by"), help: ArgumentHelp("Print a table of match counts per value of ATTR (dates: ATTR:day|week|month|year; month alone: per month of change).", valueName: "attr"))
     var groupBy: String?
 
     @Option(name: .long, help: ArgumentHelp("Print count, sum, min, max and mean of a number or date attribute over the matches.", valueName: "attr"))
@@ -295,8 +295,10 @@ struct FSFind: AsyncParsableCommand {
 
     /// `--group-by ATTR[:period]`: a table of counts, most frequent first.
     private func printGroups(_ text: String, spec: QuerySpec, engine: QueryEngine) throws -> Int32 {
-        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        let key = try attributeKey(parts.first ?? text)
+        // `--group-by month` (or day, week, year): by when the file changed.
+        let spelled = GroupKey.Period(rawValue: text.lowercased()) != nil ? "modified:" + text : text
+        let parts = spelled.split(separator: ":", maxSplits: 1).map(String.init)
+        let key = try attributeKey(parts.first ?? spelled)
         var period = GroupKey.Period.month
         if parts.count == 2 {
             guard let p = GroupKey.Period(rawValue: parts[1].lowercased()), key.valueType == .date else {

@@ -221,6 +221,7 @@ struct FSFindCLITests {
         let months = try t.objects(try t.find("--json", "--group-by", "modified:month", "marzipan"))
         let byMonth = Dictionary(uniqueKeysWithValues: months.map { ($0["value"] as? String ?? "-", ($0["count"] as? NSNumber)?.intValue ?? 0) })
         #expect(byMonth == ["2026-01": 1, "2026-02": 2, "2026-03": 1])
+        #expect(try t.find("--group-by", "month", "marzipan").out == (try t.find("--group-by", "modified:month", "marzipan")).out)
         let table = try t.find("--group-by", "modified:year", "pagingword")
         #expect(table.status == 0 && table.lines == ["   12  2025"])
         let stats = try t.find("--json", "--stats", "fileSize", "marzipan")
