@@ -224,7 +224,7 @@ public struct QueryEngine: Sendable {
         guard let sql else { return plan }
         let steps: [String] = try read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: args).map { row in
-                "  " + String(repeating: "  ", count: 0) + (row["detail"] as String? ?? "")
+                "  " + (row["detail"] as String? ?? "")
             }
         }
         return plan + ["SQLite plan:"] + steps

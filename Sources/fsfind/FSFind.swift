@@ -242,7 +242,7 @@ struct FSFind: AsyncParsableCommand {
                     out.writePath(file)
                     out.writeBytes([nul ? 0 : 0x0A])
                     if let s = r.snippet, !nul {
-                        out.write("    " + Self.render(snippet: s, color: out.useColor, escape: out.isTerminal) + "\n")
+                        out.write("    " + Self.render(snippet: s, color: out.useColor) + "\n")
                     }
                 }
             }
@@ -275,7 +275,7 @@ struct FSFind: AsyncParsableCommand {
 
     /// A snippet on one line, the matched words in bold red on a terminal with colour, else
     /// between `**` (also in JSON); control characters become spaces.
-    static func render(snippet: String, color: Bool, escape: Bool = true) -> String {
+    static func render(snippet: String, color: Bool) -> String {
         var out = ""
         for ch in snippet {
             switch String(ch) {
@@ -289,7 +289,6 @@ struct FSFind: AsyncParsableCommand {
                 }
             }
         }
-        _ = escape
         return out
     }
 
