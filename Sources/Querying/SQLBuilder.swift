@@ -237,20 +237,16 @@ struct SQLBuilder {
         return out
     }
 
-    static func escapeLike(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            if c == "%" || c == "_" || c == "\\" { out.append("\\") }
-            out.append(c)
-        }
-        return out
-    }
+    /// `s` with LIKE's `%`, `_` and `\\` escaped by a backslash.
+    static func escapeLike(_ s: String) -> String { escape(s, ["%", "_", "\\"]) }
 
     /// `s` with Spotlight's wildcards made literal.
-    static func escapeWildcards(_ s: String) -> String {
+    static func escapeWildcards(_ s: String) -> String { escape(s, ["*", "?", "\\"]) }
+
+    private static func escape(_ s: String, _ special: Set<Character>) -> String {
         var out = ""
         for c in s {
-            if c == "*" || c == "?" || c == "\\" { out.append("\\") }
+            if special.contains(c) { out.append("\\") }
             out.append(c)
         }
         return out

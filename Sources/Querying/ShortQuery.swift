@@ -194,13 +194,7 @@ public struct ShortQueryParser {
             return inner ?? .predicate(.all)
         }
         if c == "\"" {
-            let open = i
-            i += 1
-            var text = String.UnicodeScalarView()
-            while i < scalars.count, scalars[i] != "\"" { text.append(scalars[i]); i += 1 }
-            guard i < scalars.count else { throw .syntax(QuerySyntaxError(query: query, position: open, message: "this quote is never closed")) }
-            i += 1
-            let phrase = String(text)
+            let phrase = try quoted()
             guard !SearchPattern.tokens(phrase).isEmpty else { throw .nothingToSearch(phrase) }
             return .word(phrase, phrase: true, index: positiveWord(phrase))
         }
@@ -246,16 +240,19 @@ public struct ShortQueryParser {
         return name
     }
 
+    /// The text between the double quote here and the next one.
+    private mutating func quoted() throws(QueryError) -> String {
+        let open = i
+        i += 1
+        var text = String.UnicodeScalarView()
+        while i < scalars.count, scalars[i] != "\"" { text.append(scalars[i]); i += 1 }
+        guard i < scalars.count else { throw .syntax(QuerySyntaxError(query: query, position: open, message: "this quote is never closed")) }
+        i += 1
+        return String(text)
+    }
+
     private mutating func fieldValue(closing: Bool) throws(QueryError) -> String {
-        if i < scalars.count, scalars[i] == "\"" {
-            let open = i
-            i += 1
-            var text = String.UnicodeScalarView()
-            while i < scalars.count, scalars[i] != "\"" { text.append(scalars[i]); i += 1 }
-            guard i < scalars.count else { throw .syntax(QuerySyntaxError(query: query, position: open, message: "this quote is never closed")) }
-            i += 1
-            return String(text)
-        }
+        if i < scalars.count, scalars[i] == "\"" { return try quoted() }
         let start = i
         while i < scalars.count, !scalars[i].properties.isWhitespace, !(closing && scalars[i] == ")") { i += 1 }
         return String(String.UnicodeScalarView(scalars[start..<i]))
