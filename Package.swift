@@ -137,7 +137,10 @@ let package = Package(
         .testTarget(name: "UpdatingTests", dependencies: ["Updating", "Indexing", "Querying", "Attributes", "Crawling", "Extraction", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WatchingTests", dependencies: ["Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "CommandTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "CommandTests", dependencies: [
+            "TestSupport", "Indexing",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "ControllingTests", dependencies: ["Controlling", "TestSupport"]),
     ]
 )

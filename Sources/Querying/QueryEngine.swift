@@ -203,12 +203,9 @@ public struct QueryEngine: Sendable {
             throw .badValue(attribute: key.rawValue, value: "--stats", reason: "holds text: --stats needs a number or a date (such as fileSize, pixelWidth, duration, contentModificationDate); use --group-by for text")
         }
         let from = filtered(spec, &b)
-        let sql = "SELECT count(v) AS n, sum(v) AS s, min(v) AS lo, max(v) AS hi, avg(v) AS mean, (SELECT count(*) \(from)) AS total FROM (SELECT \(value) AS v \(from))"
-        // The filter appears twice: bind its arguments twice, in textual order.
-        let filterArgs = b.arguments
-        let valueArgs = filterArgs.prefix(value.contains("?") ? 1 : 0)
-        let whereArgs = filterArgs.dropFirst(valueArgs.count)
-        let args = StatementArguments((Array(whereArgs) + Array(valueArgs) + Array(whereArgs)).map { $0.databaseValue })
+        // count(*) counts every match; count(v) those that have the attribute.
+        let sql = "SELECT count(v) AS n, sum(v) AS s, min(v) AS lo, max(v) AS hi, avg(v) AS mean, count(*) AS total FROM (SELECT \(value) AS v \(from))"
+        let args = StatementArguments(b.arguments.map { $0.databaseValue })
         return try read { db in
             guard let row = try Row.fetchOne(db, sql: sql, arguments: args) else {
                 return AttributeStatistics(key: key, matches: 0, count: 0, sum: nil, minimum: nil, maximum: nil, mean: nil)

@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import Indexing
 import SystemPackage
 import TestSupport
 import Testing
@@ -235,6 +237,10 @@ struct FSFindCLITests {
         #expect(plain.out.contains("sum        \(sizes.reduce(0, +))"))
         let noStats = try t.find("--stats", "title", "marzipan")
         #expect(noStats.status == 2 && noStats.stderr.contains("--stats needs a number or a date"))
+        let textGroups = try t.find("--group-by", "textContent", "marzipan")
+        #expect(textGroups.status == 2 && textGroups.stderr.contains("cannot be grouped"))
+        let badPeriod = try t.find("--group-by", "kind:month", "marzipan")
+        #expect(badPeriod.status == 2 && badPeriod.stderr.contains("only after a date attribute"))
         let noGroup = try t.find("--group-by", "kind", "nosuchwordanywhere")
         #expect(noGroup.status == 1 && noGroup.out.isEmpty)
     }
@@ -313,5 +319,59 @@ struct FSFindCLITests {
             #expect(!c.stderr.lowercased().contains("sqlite"), "--count \(q): \(c.stderr)")
             if r.status == 2 { #expect(!r.stderr.isEmpty, "\(q): exit 2 without a message") }
         }
+    }
+}
+
+/// What fsfind does with its own command line, its config, and an index it should not trust.
+@Suite("fsfind: arguments, config and index state", .enabled(if: RealCorpus.isAvailable))
+struct FSFindStateTests {
+    @Test("-word excludes without quotes; an unknown --option is still an error; -- passes text through")
+    func arguments() throws {
+        let t = try FindTree()
+        #expect(try t.found("zeppelin", "-marzipan") == ["notes/delta.txt"])
+        let typo = try t.find("--lmit", "3", "zeppelin")
+        #expect(typo.status == 64 && typo.stderr.contains("Unknown option '--lmit'"))
+        let literal = try t.find("--literal", "--", "--zeppelin")
+        #expect(literal.status == 0 && Set(literal.lines.map { String($0.dropFirst(t.root.count + 1)) }) == ["docs/alpha.txt", "notes/delta.txt"])
+    }
+
+    @Test("[query] comes from --config; a bad value names the key, exit 2")
+    func config() throws {
+        let t = try FindTree()
+        let good = t.fixture.tree.path("good.toml").string
+        let bad = t.fixture.tree.path("bad.toml").string
+        try "[query]\nrecency_weight = 0\nusage_weight = 0\ndecay_days = 7\n".write(toFile: good, atomically: true, encoding: .utf8)
+        try "[query]\nrecency_weight = \"high\"\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect(try t.find("--config", good, "zeppelin").status == 0)
+        let r = try t.find("--config", bad, "zeppelin")
+        #expect(r.status == 2 && r.stderr.contains("query.recency_weight") && r.stdout.isEmpty)
+        let missing = try t.find("--config", t.fixture.tree.path("nope.toml").string, "zeppelin")
+        #expect(missing.status == 2 && missing.stderr.contains("cannot be read"))
+    }
+
+    @Test("an index that must be rebuilt, or that an older fsindex wrote, is refused with the fix; fsindex index mends it")
+    func staleIndex() throws {
+        let t = try FindTree()
+        let location = IndexLocation(directory: FilePath(t.fixture.index))
+        try IndexStore(location: location).setMeta("rebuild_required", "the database was damaged")
+        let rebuild = try t.find("zeppelin")
+        #expect(rebuild.status == 2 && rebuild.stderr.contains("must be rebuilt") && rebuild.stderr.contains("the database was damaged"))
+        try IndexStore(location: location).setMeta("rebuild_required", nil)
+        #expect(try t.find("zeppelin").status == 0)
+
+        // What an index of the previous version looks like: without the last migration.
+        let db = try DatabaseQueue(path: location.databasePath.string)
+        try db.write { db in
+            try db.execute(sql: """
+                DROP INDEX items_modified; DROP INDEX items_size;
+                DELETE FROM grdb_migrations WHERE identifier = 'v5-query-indexes'
+                """)
+        }
+        try db.close()
+        let old = try t.find("zeppelin")
+        #expect(old.status == 2 && old.stderr.contains("written by an older fsindex") && old.stderr.contains("fsindex index"))
+        let upgrade = try run("fsindex", ["index", "--index-dir", t.fixture.index, t.root])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(try t.find("zeppelin").status == 0)
     }
 }
