@@ -51,17 +51,29 @@ let package = Package(
             "CSysShims",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        // Stage 2: a file's facts and bytes in, an attribute set out.
-        // The parsers run only inside `fsindex-worker` processes (see `Isolation`).
+        // Stage 2's vocabulary, parser-free: results, errors, child items, extractor versions, the
+        // file-system attributes and a file's type from its name. The parent processes link this,
+        // never `Extraction`.
+        .target(name: "ExtractionModel", dependencies: [
+            "Attributes", "Crawling",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        // Stage 2: a file's facts and bytes in, an attribute set out, through the C parsers.
+        // Linked only by `fsindex-worker` (through `WorkerRuntime`), never by the parent.
         .target(name: "Extraction", dependencies: [
-            "Attributes", "Crawling", "CMagic", "CLibXML2",
+            "Attributes", "Crawling", "ExtractionModel", "CMagic", "CLibXML2",
             "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CArchive", "CUchardet", "CTextCat", "CGsf",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        // Stage 2b: extraction in sandboxed worker processes (rlimits, seccomp, timeouts), and the
-        // worker's side of the pipe protocol.
+        // Stage 2b, the parent's side: extraction in sandboxed worker processes (spawning, limits,
+        // timeouts) and the pipe protocol. Links no parser.
         .target(name: "Isolation", dependencies: [
-            "Attributes", "Crawling", "Extraction", "CSysShims", "CSeccomp",
+            "Attributes", "Crawling", "ExtractionModel", "CSysShims",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        // Stage 2b, the worker's side: rlimits, seccomp, and the loop that answers the parent.
+        .target(name: "WorkerRuntime", dependencies: [
+            "Attributes", "Crawling", "Extraction", "ExtractionModel", "Isolation", "CSysShims", "CSeccomp",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
@@ -72,14 +84,14 @@ let package = Package(
         ], swiftSettings: strict),
         // Stage 4: queries over the store.
         .target(name: "Querying", dependencies: [
-            "Attributes", "Indexing",
+            "Attributes", "Indexing", "Controlling",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         // Glue for one crawl: walk, extract, write batches; plus the TOML settings.
         .target(name: "Updating", dependencies: [
-            "Attributes", "Crawling", "Extraction", "Isolation", "Indexing", "Querying",
+            "Attributes", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "TOMLKit", package: "TOMLKit"),
@@ -93,19 +105,19 @@ let package = Package(
 
         // fsindexd's core: one writer applying watcher events, reindex requests and signals.
         .target(name: "Watching", dependencies: [
-            "Attributes", "Crawling", "Extraction", "Isolation", "Indexing", "Updating", "Controlling",
+            "Attributes", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
         // What both command-line tools share: output to terminals and pipes, path arguments.
         .target(name: "CommandSupport", dependencies: [
-            "Attributes",
+            "Attributes", "Crawling", "Querying",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
         .executableTarget(name: "fsindex", dependencies: [
-            "CommandSupport", "Attributes", "Controlling", "Crawling", "Extraction", "Isolation", "Indexing", "Querying", "Updating",
+            "CommandSupport", "Attributes", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "Updating",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -117,7 +129,10 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // One sandboxed extraction process; spawned by `Isolation.WorkerPool`, never by hand.
-        .executableTarget(name: "fsindex-worker", dependencies: ["Isolation"], swiftSettings: strict),
+        .executableTarget(name: "fsindex-worker", dependencies: ["WorkerRuntime"], swiftSettings: strict),
+        // The worker with deliberate faults and sandbox probes, for the isolation tests only.
+        .executableTarget(name: "fsindex-test-worker", dependencies: ["WorkerRuntime", "Crawling",
+            .product(name: "SystemPackage", package: "swift-system")], path: "Tests/TestWorker"),
         .executableTarget(name: "fsfind", dependencies: [
             "CommandSupport", "Attributes", "Controlling", "Indexing", "Querying",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -130,11 +145,11 @@ let package = Package(
         ], path: "Tests/TestSupport"),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),
         .testTarget(name: "CrawlingTests", dependencies: ["Crawling", "TestSupport"]),
-        .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "Crawling", "Attributes", "TestSupport"]),
-        .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "Crawling", "Attributes", "TestSupport"]),
+        .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
+        .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "QueryingTests", dependencies: ["Querying", "Indexing", "Attributes", "TestSupport"]),
-        .testTarget(name: "UpdatingTests", dependencies: ["Updating", "Indexing", "Querying", "Attributes", "Crawling", "Extraction", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "UpdatingTests", dependencies: ["Updating", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WatchingTests", dependencies: ["Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CommandTests", dependencies: [

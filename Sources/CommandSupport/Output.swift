@@ -1,4 +1,5 @@
 import Attributes
+import Crawling
 import FoundationEssentials
 import Synchronization
 import SystemPackage
@@ -86,30 +87,21 @@ public enum PathArgument {
             if getcwd(&buf, buf.count) != nil { p = FilePath(platformString: buf).pushing(p) }
         }
         p = p.lexicallyNormalized()
-        guard let last = p.lastComponent, p.components.count > 0 else { return Self.bytes(p) }
+        guard let last = p.lastComponent, p.components.count > 0 else { return p.bytes }
         let parent = p.removingLastComponent()
         var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let resolved = parent.withPlatformString { realpath($0, &buf) }
         if resolved != nil {
-            return Self.bytes(FilePath(platformString: buf).appending(last))
+            return FilePath(platformString: buf).appending(last).bytes
         }
-        return Self.bytes(p)
+        return p.bytes
     }
 
     /// Resolves a folder argument fully (for `--onlyin`).
     public static func folder(_ argument: String) -> [UInt8]? {
         var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard realpath(argument, &buf) != nil else { return nil }
-        return Self.bytes(FilePath(platformString: buf))
-    }
-
-    static func bytes(_ p: FilePath) -> [UInt8] {
-        p.withPlatformString { s in
-            var out: [UInt8] = []
-            var i = 0
-            while s[i] != 0 { out.append(UInt8(bitPattern: s[i])); i += 1 }
-            return out
-        }
+        return FilePath(platformString: buf).bytes
     }
 }
 

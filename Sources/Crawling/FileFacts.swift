@@ -99,9 +99,22 @@ extension FilePath {
         }
     }
 
-    /// A path from raw bytes, losslessly.
+    /// A path from raw bytes, losslessly. (The one conversion between `FilePath` and bytes: every
+    /// module uses these two and `FilePath.Component.bytes`.)
     public init(bytes: [UInt8]) {
         let c = bytes.map { CChar(bitPattern: $0) } + [0]
         self = c.withUnsafeBufferPointer { FilePath(platformString: $0.baseAddress!) }
+    }
+}
+
+extension FilePath.Component {
+    /// The raw bytes of this name, losslessly.
+    public var bytes: [UInt8] {
+        withPlatformString { p in
+            var out: [UInt8] = []
+            var i = 0
+            while p[i] != 0 { out.append(UInt8(bitPattern: p[i])); i += 1 }
+            return out
+        }
     }
 }

@@ -1,3 +1,4 @@
+import ExtractionModel
 import CArchive
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import ExtractionModel
 /// What the container of an audio file says, read by hand where TagLib's C API falls short:
 /// the exact duration (TagLib 1.13's C API gives whole seconds only), and all of WAV and Ogg
 /// Opus, which its C API cannot open by type (only by file-name extension, and a descriptor path

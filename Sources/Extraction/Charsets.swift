@@ -1,3 +1,4 @@
+import ExtractionModel
 import CUchardet
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import ExtractionModel
 import FoundationEssentials
 
 /// Small parsers shared by the document extractors (PDF, RTF, OLE): calendar dates written as

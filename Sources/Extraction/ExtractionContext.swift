@@ -1,59 +1,10 @@
 import Attributes
+import ExtractionModel
 import Crawling
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Settings of the extraction stage.
-public struct ExtractionOptions: Sendable, Hashable {
-    /// Bytes of text kept per file (and the most bytes read from it, plus one to know whether
-    /// there was more). Default 1 MiB.
-    public var textCap: Int
-
-    public init(textCap: Int = 1 << 20) { self.textCap = max(0, textCap) }
-}
-
-/// Everything extraction found out about one item.
-public struct ExtractionResult: Sendable, Hashable, Codable {
-    public var attributes: AttributeSet
-    /// What went wrong (also summarised in the `extractionError` attribute); the attributes that
-    /// could be found are there regardless.
-    public var problems: [ExtractionError]
-    /// The content extractor that read the file (`pdf`, `mail`, ...), if one did.
-    public var extractor: String?
-    /// `ExtractorRegistry.version(of: extractor)` at the time of extraction; 0 for a names-only
-    /// pass, so that the content pass extracts the file again.
-    public var extractorVersion: Int
-    /// Items inside the file (the messages of an mbox).
-    public var children: [ChildItem]
-    /// What ran and how long it took, for `fsindex extract`.
-    public var trace: [ExtractorRun]
-
-    public init(attributes: AttributeSet, problems: [ExtractionError], extractor: String? = nil,
-                extractorVersion: Int, children: [ChildItem] = [], trace: [ExtractorRun] = []) {
-        self.attributes = attributes
-        self.problems = problems
-        self.extractor = extractor
-        self.extractorVersion = extractorVersion
-        self.children = children
-        self.trace = trace
-    }
-}
-
-/// One stage of one extraction: its name (`filesystem`, `type`, `pdf`, ...), its wall-clock time
-/// and the attributes it set.
-public struct ExtractorRun: Sendable, Hashable, Codable {
-    public var name: String
-    public var seconds: Double
-    public var keys: [AttributeKey]
-
-    public init(name: String, seconds: Double, keys: [AttributeKey]) {
-        self.name = name
-        self.seconds = seconds
-        self.keys = keys
-    }
-}
 
 /// Extracts the attributes of one file at a time. Create one per thread: it owns a libmagic
 /// cookie, which is not thread-safe, and a cache of user and group names.
@@ -119,19 +70,6 @@ public final class ExtractionContext {
             : "no language models in \(LanguageIdentifier.dataDirectory) (install libexttextcat-data); items get no language"
     }
 
-    /// File-system facts and a type guessed from the name alone, without opening the file: the
-    /// first pass of a first crawl, so that names are searchable within seconds. The result has
-    /// extractor version 0, so the content pass (and any later crawl) extracts the file fully.
-    public func extractNamesOnly(_ facts: FileFacts) -> ExtractionResult {
-        NamesOnlyExtraction().extract(facts)
-    }
-
-    /// Call when a context moves to another thread: libmagic is fine with that (one user at a
-    /// time), but libxml2's error handlers are per thread.
-    public func prepareForThread() {
-        LibXML.silenceThisThread()
-    }
-
     /// Extracts with another text cap than the context was made with (a worker serves parents
     /// with different settings).
     public func extract(_ facts: FileFacts, textCap: Int) -> ExtractionResult {
@@ -151,11 +89,11 @@ public final class ExtractionContext {
             if facts.type == .symlink, let target = Self.readLink(facts.path) {
                 attributes[.symlinkTarget] = .string(String(decoding: target, as: UTF8.self))
             }
-            return ExtractionResult(attributes: attributes, problems: [], extractorVersion: ExtractorRegistry.version(of: nil))
+            return ExtractionResult(attributes: attributes, problems: [], extractorVersion: ExtractionVersions.version(of: nil))
         }
 
         let typeStart = ContinuousClock.now
-        let name = facts.path.lastComponent.map(FilePathBytes.of) ?? facts.pathBytes
+        let name = facts.path.lastComponent.map(\.bytes) ?? facts.pathBytes
         let limit = options.textCap + 1
         var bytes: [UInt8] = []
         var atEnd = false
@@ -230,7 +168,7 @@ public final class ExtractionContext {
             attributes[.extractionError] = .string(problems.map(\.description).joined(separator: "; "))
         }
         return ExtractionResult(attributes: attributes, problems: problems, extractor: extractor?.name,
-                                extractorVersion: ExtractorRegistry.version(of: extractor?.name),
+                                extractorVersion: ExtractionVersions.version(of: extractor?.name),
                                 children: children, trace: trace)
     }
 

@@ -1,5 +1,6 @@
 import Attributes
 import Crawling
+import ExtractionModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +13,8 @@ import Glibc
 public protocol Extractor: Sendable {
     /// A short stable name, used in `extractionError` and in `fsindex extract` output.
     var name: String { get }
-    /// Bumped whenever the extractor's output changes, so items can be re-extracted.
+    /// Bumped (in `ExtractionVersions.content`) whenever the extractor's output changes, so its
+    /// items are re-extracted.
     var version: Int { get }
     /// Whether this extractor wants the file, given its detected type.
     func accepts(_ input: ExtractionInput) -> Bool
@@ -25,6 +27,9 @@ public protocol Extractor: Sendable {
 }
 
 extension Extractor {
+    /// The version written once, in `ExtractionVersions`, where the parent reads it too.
+    public var version: Int { ExtractionVersions.content[name] ?? 0 }
+
     public func extract(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError) {
         try extract(input, into: &output.attributes)
     }
@@ -37,20 +42,6 @@ public struct ExtractionOutput: Sendable {
     public var children: [ChildItem] = []
 
     public init(attributes: AttributeSet) { self.attributes = attributes }
-}
-
-/// An item inside a file, such as one message of an mbox. Its identifier is the file's path
-/// followed by a NUL byte and `key` (a path never holds a NUL), so it is deleted, moved and
-/// re-extracted with its file.
-public struct ChildItem: Sendable, Hashable, Codable {
-    /// Unique within the file and stable across extractions of the same content (`message/3`).
-    public var key: String
-    public var attributes: AttributeSet
-
-    public init(key: String, attributes: AttributeSet) {
-        self.key = key
-        self.attributes = attributes
-    }
 }
 
 /// What an extractor gets: the file's facts, the bytes already read (never a second open), and
@@ -151,31 +142,3 @@ public final class ExtractionFile: @unchecked Sendable {
     }
 }
 
-/// Why a file's content could not be (fully) extracted. The file keeps its file-system
-/// attributes either way; this is recorded in `extractionError`.
-public enum ExtractionError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The file could not be opened or read (permissions, vanished, I/O error).
-    case unreadable(errno: Int32, message: String)
-    /// The file changed identity between the crawl and the open (replaced or turned into a link).
-    case changedDuringRead
-    /// The extractor rejected the content (malformed input).
-    case malformed(extractor: String, reason: String)
-    /// A C library could not be set up (libmagic database missing, ...).
-    case library(String)
-    /// The worker process extracting the file died, hung or hit a limit (see `WorkerFailure`).
-    /// Not retried until the file or the extractor's version changes.
-    case worker(extractor: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case let .unreadable(_, message): "cannot read: \(message)"
-        case .changedDuringRead: "the file changed while it was being read; it will be read again on the next crawl"
-        case let .malformed(extractor, reason): "\(extractor): \(reason)"
-        case let .library(message): message
-        case let .worker(extractor, reason): "\(extractor): \(reason)"
-        }
-    }
-}
-
-/// Results and errors cross the pipe from a worker process as JSON.
-extension ExtractionError: Codable {}

@@ -1,3 +1,4 @@
+import ExtractionModel
 import CGMime
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import ExtractionModel
 /// What the container of an image says, without decoding pixels: the pixel size, and where its
 /// metadata blocks are (EXIF as a TIFF stream, an XMP packet, IPTC records).
 ///

@@ -1,3 +1,4 @@
+import ExtractionModel
 import CTextCat
 #if canImport(Glibc)
 import Glibc
@@ -35,9 +36,8 @@ import Glibc
 public final class LanguageIdentifier: @unchecked Sendable {
     /// Where Debian's libexttextcat-data puts the models.
     public static let dataDirectory = "/usr/share/libexttextcat/"
-    /// Part of every item's extractor version (`ExtractorRegistry.version(of:)`): bump it when
-    /// the languages found change, so every item with text is extracted again.
-    public static let version = 2
+    /// Part of every item's extractor version; bumped in `ExtractionVersions.language`.
+    public static var version: Int { ExtractionVersions.language }
     /// Bytes of text classified (cut on a character boundary). textcat needs a few hundred
     /// bytes; making its fingerprint costs in proportion to the sample (about 0.1 ms per KiB of
     /// CPU on this machine), so 2 KiB rather than 4.

@@ -1,3 +1,4 @@
+import ExtractionModel
 import CLibXML2
 
 /// Process-wide libxml2 set-up and small helpers shared by the XML-based code.

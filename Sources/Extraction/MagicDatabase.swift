@@ -1,3 +1,4 @@
+import ExtractionModel
 import CMagic
 
 /// One libmagic cookie: content sniffing of bytes already in memory.

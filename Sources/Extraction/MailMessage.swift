@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import CGMime
 import CLibXML2
 import FoundationEssentials

@@ -1,3 +1,4 @@
+import ExtractionModel
 /// Finds where a message (or each message of an mbox) holds more header lines and MIME
 /// boundaries than GMime can be let build objects for, before GMime parses it.
 ///

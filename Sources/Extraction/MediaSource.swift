@@ -1,3 +1,4 @@
+import ExtractionModel
 /// Random access to a media file: the bytes already read, and the rest through the open file.
 ///
 /// Every read is bounded (`maxRead`), so a header that claims a huge segment costs at most that.

@@ -1,3 +1,4 @@
+import ExtractionModel
 import FoundationEssentials
 
 /// Small parsers for metadata values found in text formats (front matter, Dublin Core, meta

@@ -1,3 +1,4 @@
+import ExtractionModel
 import CLibXML2
 import FoundationEssentials
 

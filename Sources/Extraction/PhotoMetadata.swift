@@ -1,3 +1,4 @@
+import ExtractionModel
 import CExempi
 import CExif
 import CIPTC

@@ -1,3 +1,4 @@
+import ExtractionModel
 /// Collects the visible text of a document: runs of white space become one space, block
 /// boundaries become one newline, and collection stops at a byte cap (on a character boundary).
 ///

@@ -1,3 +1,4 @@
+import ExtractionModel
 /// Turning bytes of unknown encoding into text: byte-order marks, UTF-8 validation, legacy
 /// encodings guessed by uchardet and converted by iconv, a Latin-1/Windows-1252 fallback, and
 /// the binary check that keeps non-text out of the index.

@@ -1,3 +1,4 @@
+import ExtractionModel
 /// Tells which kind of text a file with no telling name holds, from its first kilobyte: markup,
 /// mail, RTF, calendars ... or plain text.
 ///

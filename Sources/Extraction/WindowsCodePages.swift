@@ -1,3 +1,4 @@
+import ExtractionModel
 #if canImport(Glibc)
 import Glibc
 #endif

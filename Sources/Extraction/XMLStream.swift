@@ -1,3 +1,4 @@
+import ExtractionModel
 import CLibXML2
 
 /// A forward-only pass over an XML document through libxml2's `xmlTextReader(3)`, for the parts

@@ -1,3 +1,4 @@
+import ExtractionModel
 /// The parts of a zip-based document (OOXML, OpenDocument, EPUB) read in one pass through
 /// `ArchiveReader`, with its bomb limits.
 ///

@@ -1,7 +1,7 @@
 import Attributes
 import CSysShims
 import Crawling
-import Extraction
+import ExtractionModel
 import FoundationEssentials
 import SystemPackage
 #if canImport(Glibc)
@@ -33,7 +33,7 @@ public final class ExtractionWorker: @unchecked Sendable {
         let errors: Int32    // worker's stderr
     }
 
-    /// `environment` is added to ours (the tests set `FSINDEX_WORKER_FAULTS` with it).
+    /// `environment` is added to ours .
     public init(executable: String, limits: WorkerLimits = WorkerLimits(), environment: [String: String] = [:]) {
         self.executable = executable
         self.limits = limits
@@ -75,7 +75,7 @@ public final class ExtractionWorker: @unchecked Sendable {
 
     func failed(_ facts: FileFacts, _ failure: WorkerFailure, stage: String?) -> ExtractionResult {
         let extractor = stage ?? "extraction"
-        var r = namesOnly.extract(facts, extractor: stage, version: ExtractorRegistry.version(of: stage))
+        var r = namesOnly.extract(facts, extractor: stage, version: ExtractionVersions.version(of: stage))
         let error = ExtractionError.worker(extractor: extractor, reason: failure.description)
         r.problems = [error]
         r.attributes[.extractionError] = .string(error.description)

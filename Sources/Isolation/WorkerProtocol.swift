@@ -1,6 +1,6 @@
 import Attributes
 import Crawling
-import Extraction
+import ExtractionModel
 import FoundationEssentials
 import SystemPackage
 
@@ -15,7 +15,7 @@ import SystemPackage
 /// A key design decision: the worker trusts the parent, the parent does not trust the worker.
 /// Every frame the parent reads is checked against the output limit before it is buffered, and
 /// anything malformed ends the worker as a failure of that file.
-enum FrameKind: UInt8 {
+public enum FrameKind: UInt8 {
     case file = 0x46      // F: parent → worker, `WorkRequest`
     case stage = 0x53     // S: worker → parent, an extractor's name
     case text = 0x54      // T: worker → parent, textContent bytes
@@ -23,10 +23,10 @@ enum FrameKind: UInt8 {
     case probe = 0x50     // P: parent → worker, run the sandbox self-test
 }
 
-enum Frame {
-    static let headerSize = 5
+public enum Frame {
+    public static let headerSize = 5
 
-    static func encode(_ kind: FrameKind, _ payload: [UInt8]) -> [UInt8] {
+    public static func encode(_ kind: FrameKind, _ payload: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(payload.count + headerSize)
         let n = UInt32(payload.count)
@@ -36,7 +36,7 @@ enum Frame {
     }
 
     /// The payload length and kind of a 5-byte header.
-    static func header(_ b: ArraySlice<UInt8>) -> (length: Int, kind: UInt8) {
+    public static func header(_ b: ArraySlice<UInt8>) -> (length: Int, kind: UInt8) {
         let i = b.startIndex
         let n = Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 | Int(b[i + 3]) << 24
         return (n, b[i + 4])
@@ -44,11 +44,11 @@ enum Frame {
 }
 
 /// One file to extract: its facts as the crawl saw them, and the text cap.
-struct WorkRequest: Equatable {
-    var facts: FileFacts
-    var textCap: Int
+public struct WorkRequest: Equatable {
+    public var facts: FileFacts
+    public var textCap: Int
 
-    func encoded() -> [UInt8] {
+    public func encoded() -> [UInt8] {
         var w = ByteWriter()
         w.u64(UInt64(textCap))
         w.bytes(facts.path.bytes)
@@ -69,12 +69,12 @@ struct WorkRequest: Equatable {
         return w.out
     }
 
-    init(facts: FileFacts, textCap: Int) {
+    public init(facts: FileFacts, textCap: Int) {
         self.facts = facts
         self.textCap = textCap
     }
 
-    init?(decoding bytes: [UInt8]) {
+    public init?(decoding bytes: [UInt8]) {
         var r = ByteReader(bytes)
         guard let cap = r.u64(), let path = r.bytes(), !path.isEmpty, let typeBytes = r.bytes(),
               let type = FileType(rawValue: String(decoding: typeBytes, as: UTF8.self)),
@@ -118,15 +118,15 @@ struct ByteReader {
 }
 
 /// The result as it crosses the pipe: everything but the text, which travels as raw bytes.
-enum ResultCoding {
-    static func encode(_ r: ExtractionResult) throws -> (text: [UInt8], json: [UInt8]) {
+public enum ResultCoding {
+    public static func encode(_ r: ExtractionResult) throws -> (text: [UInt8], json: [UInt8]) {
         var rest = r
         let text = rest.attributes.textContent.map { Array($0.utf8) } ?? []
         rest.attributes[.textContent] = nil
         return (text, Array(try JSONEncoder().encode(rest)))
     }
 
-    static func decode(text: [UInt8]?, json: [UInt8]) throws -> ExtractionResult {
+    public static func decode(text: [UInt8]?, json: [UInt8]) throws -> ExtractionResult {
         var r = try JSONDecoder().decode(ExtractionResult.self, from: Data(json))
         if let text, !text.isEmpty { r.attributes.textContent = String(decoding: text, as: UTF8.self) }
         return r

@@ -1,7 +1,7 @@
 import Attributes
 import Crawling
 import Dispatch
-import Extraction
+import ExtractionModel
 import Foundation
 import Indexing
 import Isolation
@@ -140,7 +140,7 @@ public final class IndexUpdater: Sendable {
 
     private func reconcile(directory: FilePath, recursive: Bool, domain: String, force: Bool, into report: inout CrawlReport,
                            start: DispatchTime) throws(UpdateError) {
-        let versions = ExtractorRegistry.indexVersions
+        let versions = ExtractionVersions.forIndex
         let ident = ItemIdentifier(bytes: directory.bytes)
         let wholeDomain = recursive && Self.domainName(directory) == domain
         var stored: [[UInt8]: StoredStamp]
@@ -314,7 +314,7 @@ public final class IndexUpdater: Sendable {
                     for child in r.children {
                         var a = child.attributes
                         a[.path] = .string(ByteString.escaped(facts.pathBytes))
-                        let ident = ItemIdentifier(bytes: facts.pathBytes + [0] + Array(child.key.utf8))
+                        let ident = ItemIdentifier.child(of: facts.pathBytes, key: child.key)
                         entries.append(IndexEntry(item: SearchableItem(uniqueIdentifier: ident, domainIdentifier: domain, attributes: a),
                                                   extractorVersion: r.extractorVersion, extractor: r.extractor))
                     }
@@ -398,10 +398,13 @@ public enum ExtractionMode: Sendable {
     /// before it changes anything.
     case unavailable(String)
 
-    /// Workers from the `fsindex-worker` beside the running executable.
-    public static func sandboxed(limits: WorkerLimits, environment: [String: String] = [:]) -> ExtractionMode {
-        do {
-            return .workers(WorkerPool(executable: try WorkerExecutable.locate(), limits: limits, environment: environment))
+    /// Workers from the `fsindex-worker` beside the running executable, or from `executable`
+    /// (the tests' `fsindex-test-worker`).
+    public static func sandboxed(limits: WorkerLimits, environment: [String: String] = [:],
+                                 executable: String? = nil) -> ExtractionMode {
+        do throws(WorkerFailure) {
+            let path = if let executable { executable } else { try WorkerExecutable.locate() }
+            return .workers(WorkerPool(executable: path, limits: limits, environment: environment))
         } catch {
             return .unavailable(error.description)
         }

@@ -1,6 +1,6 @@
 import Attributes
 import Crawling
-import Extraction
+import ExtractionModel
 import FoundationEssentials
 import Indexing
 import SystemPackage
@@ -90,7 +90,7 @@ public final class LiveIndexer: Sendable {
             changes.removed += try store.deleteItems(underEach: vanished)
             let stored = try store.stamps(of: present.map { ItemIdentifier(bytes: $0.facts.pathBytes) })
             for (root, facts) in present {
-                if let old = stored[facts.pathBytes], let s = old.stamp, ExtractorRegistry.indexVersions.isCurrent(extractor: old.extractor, version: old.extractorVersion),
+                if let old = stored[facts.pathBytes], let s = old.stamp, ExtractionVersions.forIndex.isCurrent(extractor: old.extractor, version: old.extractorVersion),
                    s == FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
                                   changeNanos: facts.changeNanos, inode: facts.inode) {
                     continue     // already indexed as it is (e.g. the crawl got there first)

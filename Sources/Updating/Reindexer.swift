@@ -1,6 +1,6 @@
 import Attributes
 import Crawling
-import Extraction
+import ExtractionModel
 import FoundationEssentials
 import Indexing
 import Synchronization
@@ -87,11 +87,11 @@ extension CrawlReport {
     }
 }
 
-extension ExtractorRegistry {
+extension ExtractionVersions {
     /// The extractors' current versions, in the form the index compares stored items with.
-    public static var indexVersions: ExtractorVersions {
+    public static var forIndex: ExtractorVersions {
         var byName: [String: Int] = [:]
-        for (name, version) in versions { if let name { byName[name] = version } }
+        for (name, version) in all { if let name { byName[name] = version } }
         return ExtractorVersions(none: version(of: nil), byName: byName)
     }
 }

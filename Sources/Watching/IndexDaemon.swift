@@ -2,7 +2,7 @@ import Attributes
 import Controlling
 import Crawling
 import Dispatch
-import Extraction
+import ExtractionModel
 import FoundationEssentials
 import Indexing
 import Isolation
@@ -165,7 +165,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
         // The index's own requests first: a repaired database or a schema change (rebuild from
         // the files), items of an older extractor, expired items.
         do {
-            _ = try store.performMaintenance(extractorVersions: ExtractorRegistry.indexVersions,
+            _ = try store.performMaintenance(extractorVersions: ExtractionVersions.forIndex,
                                              handler: Reindexer(updater: updater, roots: self.roots),
                                              log: { [logger] in logger.info("\($0)") })
         } catch {

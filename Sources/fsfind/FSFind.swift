@@ -10,11 +10,6 @@ import SystemPackage
 import Glibc
 #endif
 
-struct StaleIndex: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
 /// `fsfind`: find indexed files by words, names, types and any attribute, best first.
 ///
 /// Exit status follows grep: 0 something found, 1 nothing, 2 error.
@@ -106,14 +101,12 @@ struct FSFind: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The query (several arguments are joined with spaces).", valueName: "query"))
     var query: [String] = []
 
-    /// The whole query: the arguments joined with spaces.
+    /// The whole query: the arguments joined with spaces (a lone `--` itself dropped).
     var queryText: String {
         var q = query
-        if let t = q.firstIndex(of: "--") { q.remove(at: t) }   // the terminator itself
+        if let t = q.firstIndex(of: "--") { q.remove(at: t) }
         return q.joined(separator: " ")
     }
-
-    static let defaultJSONAttributes: [AttributeKey] = [.name, .kind, .fileSize, .contentModificationDate]
 
     func validate() throws {
         // An unknown `--option` is a mistake, unless it comes after a lone `--`.
@@ -136,254 +129,53 @@ struct FSFind: AsyncParsableCommand {
         }
     }
 
-    /// The high-level query: the command line validated and turned into a `QuerySpec`.
-    func makeQuerySpec() throws(QueryError) -> QuerySpec {
-        var parts: [ItemPredicate] = []
-        var hint: String?
-        let text = queryText
-        if !text.trimmingCharacters(in: .whitespaces).isEmpty {
-            let parsed = try ShortQueryParser.parse(text, literal: literal)
-            parts.append(parsed.predicate)
-            hint = parsed.nameHint
-        }
-        if let name {
-            parts.append(.nameContains(name))
-            hint = name
-        }
-        var folders: [[UInt8]] = []
+    /// The command line as a pipeline request.
+    func makeRequest() throws(QueryError) -> QueryRequest {
+        var scopes: [[UInt8]] = []
         for dir in onlyin {
-            guard let f = PathArgument.folder(dir) else {
-                throw .badValue(attribute: "--onlyin", value: dir, reason: "is not a folder (no such folder)")
-            }
-            folders.append(f)
+            guard let f = PathArgument.folder(dir) else { throw .badValue(attribute: "--onlyin", value: dir, reason: "is not a folder (no such folder)") }
+            scopes.append(f)
         }
         let ranking: RankingWeights
         do { ranking = try QuerySettings.load(explicit: config, environment: ProcessInfo.processInfo.environment) } catch {
             throw .badValue(attribute: "--config", value: error.file, reason: error.message)
         }
-        return QuerySpec(predicate: parts.isEmpty ? .all : (parts.count == 1 ? parts[0] : .and(parts)), onlyIn: folders,
-                         exactNameHint: hint, includeAttributes: json, sort: SortOrder(rawValue: sort) ?? .relevance,
-                         reverse: reverse, snippet: snippet, ranking: ranking)
+        let answer: QueryRequest.Answer = if count { .count } else if let groupBy { .table(try GroupKey.parse(groupBy)) }
+            else if let stats { .statistic(try AttributeNames.resolveForCommand(stats)) } else { .items }
+        return QueryRequest(text: queryText, literal: literal, name: name, scopes: scopes, sort: SortOrder(rawValue: sort) ?? .relevance,
+                            reverse: reverse, limit: limit, offset: offset,
+                            fetchAttributes: json ? (attr.isEmpty ? [.name, .kind, .fileSize, .contentModificationDate] : attr.map { AttributeKey($0) }) : [],
+                            snippet: snippet, onePerFile: !json, answer: answer, ranking: ranking)
     }
 
     func run() async throws {
-        var spec: QuerySpec
-        do { spec = try makeQuerySpec() } catch {
+        let printer: any ReplyPrinter = json ? JSONLinesPrinter(withScore: attr.isEmpty || attr.contains("score")) : PathPrinter(nul: nul)
+        do {
+            let request = try makeRequest()
+            let (pipeline, warning) = try QueryPipeline.open(location: IndexLocation.resolve(explicit: indexDir))
+            if let warning { Output.error("fsfind", "warning: " + warning) }
+            if explain {
+                Output.standardOutput.write("query: \(queryText)\n" + (try pipeline.explain(request)).map { $0 + "\n" }.joined())
+                Output.standardOutput.flush()
+                return
+            }
+            if live { return try await runLive(request, pipeline: pipeline, printer: printer) }
+            var found = false
+            try pipeline.run(request) { reply in
+                printer.print(reply)
+                found = found || reply.foundSomething
+            }
+            throw ExitCode(found ? 0 : 1)
+        } catch let error as QueryError {
             Output.error("fsfind", error.description)
             throw ExitCode(2)
         }
+    }
+
+    /// `--live`: subscribe first, so that no change between the query and the subscription is
+    /// lost; then the pipeline prints the results and every difference a change makes.
+    private func runLive(_ request: QueryRequest, pipeline: QueryPipeline, printer: any ReplyPrinter) async throws {
         let location = IndexLocation.resolve(explicit: indexDir)
-        let engine: QueryEngine
-        do {
-            let store = try IndexStore(location: location, readOnly: true)
-            try checkNotStale(store, location: location)
-            engine = QueryEngine(store: store)
-        } catch {
-            Output.error("fsfind", "\(error)")
-            throw ExitCode(2)
-        }
-        let out = Output.standardOutput
-        if live {
-            try await runLive(spec: spec, engine: engine, location: location)
-            return
-        }
-        do {
-            if explain {
-                out.write("query: \(queryText)\n")
-                out.write("parsed: \(spec.predicate.simplified)\n")
-                for line in try engine.explain(spec) { out.write(line + "\n") }
-                out.flush()
-                return
-            }
-            if count {
-                let n = try engine.count(spec)
-                out.write("\(n)\n")
-                out.flush()
-                throw ExitCode(n > 0 ? 0 : 1)
-            }
-            if let groupBy {
-                throw ExitCode(try printGroups(groupBy, spec: spec, engine: engine))
-            }
-            if let stats {
-                throw ExitCode(try printStatistics(stats, spec: spec, engine: engine))
-            }
-            // Existence is checked while printing, so fetch a few more than asked for, and page
-            // after the check so that --offset counts printed results.
-            if let limit { spec.limit = offset + limit + 16 }
-            let results = try engine.run(spec)
-            var printed = 0
-            var skipped = 0
-            let keys = attr.isEmpty ? Self.defaultJSONAttributes : attr.map { AttributeKey($0) }
-            let withScore = attr.isEmpty || attr.contains("score")
-            var printedFiles = Set<[UInt8]>()
-            var gone: [[UInt8]] = []
-            for r in results {
-                if let limit, printed >= limit { break }
-                // An item inside a file (a message of an mbox) is `file NUL key`: paths print the
-                // file once; JSON gives each item, with its key.
-                let parts = r.identifier.bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
-                let file = Array(parts[0])
-                // Never print a file that is gone (the index may lag behind the disk).
-                guard exists(file) else {
-                    if parts.count == 1 { gone.append(file) }
-                    continue
-                }
-                if !json { guard printedFiles.insert(file).inserted else { continue } }
-                if skipped < offset { skipped += 1; continue }
-                printed += 1
-                if json {
-                    var chosen = AttributeSet()
-                    for k in keys { chosen[k] = r.attributes[k] }
-                    if withScore { chosen["score"] = .double(Self.displayScore(r.score)) }
-                    if parts.count > 1 { chosen["item"] = .string(String(decoding: parts[1], as: UTF8.self)) }
-                    if let s = r.snippet { chosen["snippet"] = .string(Self.render(snippet: s, color: false)) }
-                    out.write(JSONLine.render(path: file, attributes: chosen) + "\n")
-                } else {
-                    out.writePath(file)
-                    out.writeBytes([nul ? 0 : 0x0A])
-                    if let s = r.snippet, !nul {
-                        out.write("    " + Self.render(snippet: s, color: out.useColor) + "\n")
-                    }
-                }
-            }
-            out.flush()
-            if !gone.isEmpty { forget(gone, location: location) }
-            throw ExitCode(printed > 0 ? 0 : 1)
-        } catch let e as QueryError {
-            Output.error("fsfind", e.description)
-            throw ExitCode(2)
-        }
-    }
-
-    /// An index that must be rebuilt (after damage or a schema change) would answer with
-    /// missing files: say so and stop, unless fsindexd is already rebuilding it, in which case
-    /// the answers come with a warning.
-    private func checkNotStale(_ store: IndexStore, location: IndexLocation) throws {
-        guard let reason = try store.meta("rebuild_required") else { return }
-        if let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) {
-            client.close()
-            Output.error("fsfind", "warning: fsindexd is rebuilding the index (\(reason)); results may be incomplete until it is done (see `fsindex status`)")
-            return
-        }
-        throw StaleIndex(message: "the index at \(location.directory.string) must be rebuilt (\(reason)); run `fsindex index` or start fsindexd, which rebuilds it")
-    }
-
-    /// Scores as people read them: higher is better (bm25 is negative, lower better).
-    static func displayScore(_ bm25: Double) -> Double {
-        (-bm25 * 1000).rounded() / 1000 + 0.0   // + 0.0: never print -0
-    }
-
-    /// A snippet on one line, the matched words in bold red on a terminal with colour, else
-    /// between `**` (also in JSON); control characters become spaces.
-    static func render(snippet: String, color: Bool) -> String {
-        var out = ""
-        for ch in snippet {
-            switch String(ch) {
-            case QueryEngine.snippetStart: out += color ? "\u{1B}[1;31m" : "**"
-            case QueryEngine.snippetEnd: out += color ? "\u{1B}[0m" : "**"
-            default:
-                if ch.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control }) {
-                    out.append(" ")
-                } else {
-                    out.append(ch)
-                }
-            }
-        }
-        return out
-    }
-
-    /// `--group-by ATTR[:period]`: a table of counts, most frequent first.
-    private func printGroups(_ text: String, spec: QuerySpec, engine: QueryEngine) throws -> Int32 {
-        // `--group-by month` (or day, week, year): by when the file changed.
-        let spelled = GroupKey.Period(rawValue: text.lowercased()) != nil ? "modified:" + text : text
-        let parts = spelled.split(separator: ":", maxSplits: 1).map(String.init)
-        let key = try attributeKey(parts.first ?? spelled)
-        var period = GroupKey.Period.month
-        if parts.count == 2 {
-            guard let p = GroupKey.Period(rawValue: parts[1].lowercased()), key.valueType == .date else {
-                throw QueryError.badValue(attribute: "--group-by", value: text, reason: "takes a period (day, week, month, year) only after a date attribute, as modified:month")
-            }
-            period = p
-        }
-        let rows = try engine.groupCounts(spec, by: GroupKey(key, period: period))
-        let out = Output.standardOutput
-        let width = max(5, rows.map { String($0.count).count }.max() ?? 0)
-        for row in rows {
-            if json {
-                let value = row.value.map { "\"" + Self.jsonEscape($0) + "\"" } ?? "null"
-                out.write("{\"count\":\(row.count),\"value\":\(value)}\n")
-            } else {
-                let n = String(row.count)
-                out.write(String(repeating: " ", count: width - n.count) + n + "  ")
-                out.write(Self.clean(row.value ?? "(none)", escape: out.isTerminal) + "\n")
-            }
-        }
-        out.flush()
-        return rows.isEmpty ? 1 : 0
-    }
-
-    /// `--stats ATTR`: count, sum, min, max, mean.
-    private func printStatistics(_ text: String, spec: QuerySpec, engine: QueryEngine) throws -> Int32 {
-        let key = try attributeKey(text)
-        let s = try engine.statistics(spec, of: key)
-        let out = Output.standardOutput
-        let isDate = key.valueType == .date
-        func show(_ v: Double?) -> String {
-            guard let v else { return json ? "null" : "-" }
-            if isDate {
-                let d = AttributeValue.iso8601(Date(timeIntervalSince1970: v))
-                return json ? "\"" + d + "\"" : d
-            }
-            return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.3f", v)
-        }
-        if json {
-            let sum = isDate ? "null" : show(s.sum)
-            out.write("{\"attribute\":\"\(key.rawValue)\",\"matches\":\(s.matches),\"count\":\(s.count),\"sum\":\(sum),\"min\":\(show(s.minimum)),\"max\":\(show(s.maximum)),\"mean\":\(show(s.mean))}\n")
-        } else {
-            out.write("attribute  \(key.rawValue)\n")
-            out.write("matches    \(s.matches)\n")
-            out.write("count      \(s.count)   (matches that have it)\n")
-            if !isDate { out.write("sum        \(show(s.sum))\n") }
-            out.write("min        \(show(s.minimum))\n")
-            out.write("max        \(show(s.maximum))\n")
-            out.write("mean       \(show(s.mean))\n")
-        }
-        out.flush()
-        return s.count > 0 ? 0 : 1
-    }
-
-    /// An attribute named on the command line: ours, Spotlight's or a short alias.
-    private func attributeKey(_ name: String) throws(QueryError) -> AttributeKey {
-        if let k = ShortQueryParser.aliases[name.lowercased()] { return k }
-        do { return try AttributeNames.resolve(name) } catch { throw .unknownAttribute(error) }
-    }
-
-    static func clean(_ s: String, escape: Bool) -> String {
-        guard escape else { return s }
-        return String(s.map { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } ? "?" : $0 })
-    }
-
-    static func jsonEscape(_ s: String) -> String {
-        let data = (try? JSONEncoder().encode(s)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
-        return String(data.dropFirst().dropLast())
-    }
-
-    /// Files the index lists but the disk no longer has: the running daemon re-checks them
-    /// (and drops them); without one, they are removed from the index here.
-    private func forget(_ paths: [[UInt8]], location: IndexLocation) {
-        if let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) {
-            _ = try? client.request(.reindex(paths: paths), timeout: .seconds(2))
-            client.close()
-            return
-        }
-        guard let store = try? IndexStore(location: location) else { return }
-        _ = try? store.deleteItems(identifiers: paths.map { ItemIdentifier(bytes: $0) })
-    }
-
-    /// `--live`: subscribe first (so no change between the query and the subscription is lost),
-    /// print the current results, then for every change the daemon publishes, ask the index
-    /// which of the changed items match now and print the difference.
-    private func runLive(spec: QuerySpec, engine: QueryEngine, location: IndexLocation) async throws {
         let client: ControlClient
         let changes: AsyncStream<ItemChanges>
         do {
@@ -397,59 +189,7 @@ struct FSFind: AsyncParsableCommand {
             }
             throw ExitCode(2)
         }
-        let out = Output.standardOutput
-        var unlimited = spec
-        unlimited.limit = nil
-        var matching = Set<[UInt8]>()
-        do {
-            for r in try engine.run(unlimited) where exists(r.identifier.bytes) {
-                matching.insert(r.identifier.bytes)
-                printLive(r.identifier.bytes, change: nil)
-            }
-        } catch {
-            Output.error("fsfind", error.description)
-            throw ExitCode(2)
-        }
-        out.flush()
-        for await change in changes {
-            var narrowed = unlimited
-            narrowed.predicate = .and([unlimited.predicate, .identifiers(change.updated)])
-            let now: Set<[UInt8]>
-            do { now = Set(try engine.run(narrowed).map(\.identifier.bytes)) } catch {
-                Output.error("fsfind", error.description)
-                throw ExitCode(2)
-            }
-            for path in change.removed where matching.remove(path) != nil {
-                printLive(path, change: "-")
-            }
-            for path in change.updated {
-                if now.contains(path) {
-                    if matching.insert(path).inserted { printLive(path, change: "+") }
-                } else if matching.remove(path) != nil {
-                    printLive(path, change: "-")
-                }
-            }
-            out.flush()
-        }
-        client.close()
-    }
-
-    private func printLive(_ path: [UInt8], change: String?) {
-        let out = Output.standardOutput
-        if json {
-            let extra = ["change": change ?? "="]
-            out.write(JSONLine.render(path: path, attributes: AttributeSet(), extra: extra) + "\n")
-        } else {
-            if let change { out.write(change + " ") }
-            out.writePath(path)
-            out.writeBytes([nul ? 0 : 0x0A])
-        }
-    }
-
-    private func exists(_ path: [UInt8]) -> Bool {
-        var st = stat()
-        let c = path.map { CChar(bitPattern: $0) } + [0]
-        return lstat(c, &st) == 0
+        defer { client.close() }
+        try await pipeline.live(request, changes: changes) { printer.print($0) }
     }
 }
-

@@ -1,6 +1,6 @@
 // One sandboxed extraction process. `fsindex` and `fsindexd` start these (see
 // `Isolation.ExtractionWorker`) so that no parser ever runs in the indexer or the watcher.
-import Isolation
+import WorkerRuntime
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -55,7 +55,7 @@ struct IsolationCLITests {
         try f.tree.create("root/hang.txt", contents: "FSINDEX-TEST-FAULT:hang\n")
         try f.tree.create("root/fine.txt", contents: "a perfectly fine wallaby")
         try f.tree.create("config.toml", contents: "[extraction]\ntimeout = 2\n")
-        let env = ["FSINDEX_INDEX_DIR": f.index, "FSINDEX_WORKER_FAULTS": "1"]
+        let env = ["FSINDEX_INDEX_DIR": f.index, "FSINDEX_WORKER": Binaries.directory.appendingPathComponent("fsindex-test-worker").path]
         let r = try run("fsindex", ["index", "--config", f.tree.path("config.toml").string, f.root], env: env)
         #expect(r.status == 2)
         #expect(r.stderr.contains("crash.txt: plain-text: crashed (SIGSEGV"), "\(r.stderr)")
@@ -81,7 +81,7 @@ struct IsolationCLITests {
         p.executableURL = Binaries.directory.appendingPathComponent("fsindex")
         p.arguments = ["extract", "--config", f.tree.path("config.toml").string, f.root + "/hang.txt"]
         var env = ProcessInfo.processInfo.environment
-        env["FSINDEX_WORKER_FAULTS"] = "1"
+        env["FSINDEX_WORKER"] = Binaries.directory.appendingPathComponent("fsindex-test-worker").path
         p.environment = env
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice

@@ -1,6 +1,7 @@
 import Attributes
 import Crawling
 @testable import Extraction
+import ExtractionModel
 import FoundationEssentials
 import SystemPackage
 import Testing
@@ -139,10 +140,10 @@ struct ExtractionContextTests {
         let a = r.attributes
         #expect(r.extractor == "html")
         #expect(a[.extractor] == .string("html"))
-        #expect(r.extractorVersion == ExtractorRegistry.version(of: "html"))
-        #expect(ExtractorRegistry.version(of: "html") % 10_000 == HTMLExtractor().version)
-        #expect(ExtractorRegistry.version(of: nil) % 10_000 == ExtractorRegistry.all.reduce(0) { $0 + $1.version })
-        #expect(ExtractorRegistry.version(of: "no-such-extractor") == -1)
+        #expect(r.extractorVersion == ExtractionVersions.version(of: "html"))
+        #expect(ExtractionVersions.version(of: "html") % 10_000 == HTMLExtractor().version)
+        #expect(ExtractionVersions.version(of: nil) % 10_000 == ExtractorRegistry.all.reduce(0) { $0 + $1.version })
+        #expect(ExtractionVersions.version(of: "no-such-extractor") == -1)
         #expect(r.trace.map(\.name) == ["filesystem", "type", "html"])
         #expect(r.trace.last?.keys.contains(.title) == true)
         #expect(r.trace.first?.keys.contains(.fileSize) == true)

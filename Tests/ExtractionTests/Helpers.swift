@@ -1,6 +1,7 @@
 import Attributes
 import Crawling
 import Extraction
+import ExtractionModel
 import SystemPackage
 import TestSupport
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Attributes
 import Crawling
 @testable import Extraction
+import ExtractionModel
 import Foundation
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import Attributes
 @testable import Extraction
+import ExtractionModel
 import Testing
 import TestSupport
 

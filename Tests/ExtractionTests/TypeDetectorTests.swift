@@ -1,6 +1,7 @@
 import Attributes
 import Crawling
 @testable import Extraction
+import ExtractionModel
 import FoundationEssentials
 import Testing
 import TestSupport

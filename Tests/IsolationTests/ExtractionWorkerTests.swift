@@ -1,6 +1,7 @@
 import Attributes
 import Crawling
 import Extraction
+import ExtractionModel
 import SystemPackage
 import Testing
 import TestSupport
@@ -12,11 +13,18 @@ import Glibc
 /// The worker binary SwiftPM built beside the test bundle.
 func workerPath() throws -> String { try WorkerExecutable.locate() }
 
+/// `fsindex-test-worker`, built beside the shipped worker: it misbehaves on purpose for
+/// `FSINDEX-TEST-FAULT:` files and answers sandbox probes.
+func testWorkerPath() throws -> String {
+    let shipped = try workerPath()
+    return String(shipped.dropLast("fsindex-worker".count)) + "fsindex-test-worker"
+}
+
 /// A worker that misbehaves on purpose for `FSINDEX-TEST-FAULT:` files.
 func faultyWorker(_ configure: (inout WorkerLimits) -> Void = { _ in }) throws -> ExtractionWorker {
     var limits = WorkerLimits()
     configure(&limits)
-    return ExtractionWorker(executable: try workerPath(), limits: limits, environment: ["FSINDEX_WORKER_FAULTS": "1"])
+    return ExtractionWorker(executable: try testWorkerPath(), limits: limits)
 }
 
 @Suite("Extraction worker: results, sandbox, limits")
@@ -33,7 +41,7 @@ struct ExtractionWorkerTests {
         #expect(viaWorker.attributes.textContent == inProcess.attributes.textContent)
         #expect(viaWorker.attributes.contentType == inProcess.attributes.contentType)
         #expect(viaWorker.extractor == "html")
-        #expect(viaWorker.extractorVersion == ExtractorRegistry.version(of: "html"))
+        #expect(viaWorker.extractorVersion == ExtractionVersions.version(of: "html"))
         #expect(viaWorker.trace.map(\.name) == ["filesystem", "type", "html"])
         // The text cap travels with the request.
         let capped = worker.extract(facts, textCap: 10)
@@ -52,7 +60,7 @@ struct ExtractionWorkerTests {
 
     @Test("the sandbox refuses writes, sockets and new directories; reads and threads still work")
     func refusals() throws {
-        let worker = ExtractionWorker(executable: try workerPath())
+        let worker = ExtractionWorker(executable: try testWorkerPath())
         for what in ["write-file", "mkdir", "unlink", "socket"] {
             let answer = try worker.probe(what).get()
             #expect(answer.hasPrefix("refused"), "\(what): \(answer)")
@@ -64,7 +72,7 @@ struct ExtractionWorkerTests {
 
     @Test("exec and fork kill the worker (SIGSYS)", arguments: ["exec", "fork"])
     func fatalCalls(what: String) throws {
-        let worker = ExtractionWorker(executable: try workerPath())
+        let worker = ExtractionWorker(executable: try testWorkerPath())
         #expect(throws: WorkerFailure.forbiddenCall) { try worker.probe(what).get() }
         // The next request gets a new worker.
         #expect(try worker.probe("read-file").get() == "allowed")
@@ -118,14 +126,17 @@ struct ExtractionWorkerTests {
         #expect(ok.attributes.textContent == "an ordinary wombat")
     }
 
-    @Test("without FSINDEX_WORKER_FAULTS a fault file is ordinary text")
+    @Test("the shipped worker has no fault code: a fault file is ordinary text, a probe is refused")
     func faultsNeedTheSwitch() throws {
         let tree = try TemporaryTree()
         defer { tree.remove() }
         let bad = try tree.create("bad.txt", contents: "FSINDEX-TEST-FAULT:crash\n")
-        let r = ExtractionWorker(executable: try workerPath()).extract(try FileFacts.read(bad), textCap: 1000)
+        let shipped = ExtractionWorker(executable: try workerPath())
+        let r = shipped.extract(try FileFacts.read(bad), textCap: 1000)
         #expect(r.problems.isEmpty)
         #expect(r.attributes.textContent?.contains("FSINDEX-TEST-FAULT") == true)
+        // Probes are not answered either: the worker ends on the unknown frame.
+        #expect(throws: WorkerFailure.self) { try shipped.probe("read-file").get() }
     }
 
     @Test("a worker killed between files is replaced without blaming the next file")

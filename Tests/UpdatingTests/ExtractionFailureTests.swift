@@ -1,6 +1,6 @@
 import Attributes
 import Crawling
-import Extraction
+import ExtractionModel
 import Foundation
 import Indexing
 import Isolation
@@ -16,7 +16,8 @@ struct ExtractionFailureTests {
         var limits = WorkerLimits()
         limits.wallSecondsPerFile = 3
         limits.cpuSecondsPerFile = 1
-        f.extraction = .sandboxed(limits: limits, environment: ["FSINDEX_WORKER_FAULTS": "1"])
+        let shipped = try WorkerExecutable.locate()
+        f.extraction = .sandboxed(limits: limits, executable: String(shipped.dropLast("fsindex-worker".count)) + "fsindex-test-worker")
         return f
     }
 
@@ -61,7 +62,7 @@ struct ExtractionFailureTests {
         try f.tree.create("root/a.html", contents: "<title>A</title><p>alpha</p>")
         try f.tree.create("root/b.txt", contents: "beta")
         _ = try f.crawl()
-        let current = ExtractorRegistry.indexVersions
+        let current = ExtractionVersions.forIndex
         #expect(try f.store.identifiers(staleAgainst: current).isEmpty)
         var raised = current
         raised.byName["html"]! += 1

@@ -1,8 +1,9 @@
 import Attributes
 import Crawling
-import Extraction
+import ExtractionModel
 import Foundation
 import Indexing
+import Isolation
 import Querying
 import SystemPackage
 import TestSupport
@@ -208,7 +209,7 @@ struct NamesFirstTests {
         #expect(try f.find("wombat").count == 1200)
         let item = try #require(try f.store.item(ItemIdentifier(f.root.string + "/d3/note3.md")))
         #expect(item.attributes.title == "Note 3")
-        #expect(try f.store.identifiers(staleAgainst: ExtractorRegistry.indexVersions).isEmpty)
+        #expect(try f.store.identifiers(staleAgainst: ExtractionVersions.forIndex).isEmpty)
     }
 
     @Test("names only: facts and a type from the name, without opening the file")
@@ -217,12 +218,13 @@ struct NamesFirstTests {
         let path = try f.tree.create("root/gone.html", contents: "<title>x</title>")
         let facts = try FileFacts.read(path)
         try f.tree.remove("root/gone.html")
-        let context = try ExtractionContext(options: ExtractionOptions())
-        let quick = context.extractNamesOnly(facts)
+        let quick = NamesOnlyExtraction().extract(facts)
         #expect(quick.problems.isEmpty)
         #expect(quick.attributes.contentType == .html)
         #expect(quick.attributes.fileSize == 16)
         #expect(quick.extractorVersion == 0)
-        #expect(!context.extract(facts).problems.isEmpty)   // the full pass does open it
+        // The full pass, in a worker, does open it.
+        let worker = ExtractionWorker(executable: try WorkerExecutable.locate())
+        #expect(!worker.extract(facts, textCap: 1000).problems.isEmpty)
     }
 }

@@ -1,5 +1,5 @@
 import Attributes
-import Extraction
+import ExtractionModel
 import Foundation
 import GRDB
 import Indexing
@@ -21,12 +21,12 @@ struct MaintenanceTests {
         try f.tree.create("root/a.txt", contents: "current words")
         _ = try f.crawl()
         try raw(f).write { try $0.execute(sql: "UPDATE items SET extractor_version = 0 WHERE name = 'a.txt'") }
-        let requests = try f.store.maintenanceRequests(extractorVersions: ExtractorRegistry.indexVersions)
+        let requests = try f.store.maintenanceRequests(extractorVersions: ExtractionVersions.forIndex)
         #expect(requests.count == 1)
         let handler = Reindexer(updater: IndexUpdater(store: f.store, settings: f.settings, problem: { _ in }))
-        _ = try f.store.performMaintenance(extractorVersions: ExtractorRegistry.indexVersions, handler: handler)
+        _ = try f.store.performMaintenance(extractorVersions: ExtractionVersions.forIndex, handler: handler)
         #expect(handler.lastReport.indexed == 1)
-        #expect(try f.store.identifiers(staleAgainst: ExtractorRegistry.indexVersions).isEmpty)
+        #expect(try f.store.identifiers(staleAgainst: ExtractionVersions.forIndex).isEmpty)
     }
 
     @Test("expired items are purged and read again from their files; a gone file stays gone")
@@ -44,7 +44,7 @@ struct MaintenanceTests {
         ])
         #expect(try f.find("evergreen").isEmpty)    // the expired copy hides it until reindexed
         let handler = Reindexer(updater: IndexUpdater(store: f.store, settings: f.settings, problem: { _ in }))
-        _ = try f.store.performMaintenance(extractorVersions: ExtractorRegistry.indexVersions, handler: handler)
+        _ = try f.store.performMaintenance(extractorVersions: ExtractionVersions.forIndex, handler: handler)
         #expect(try f.find("evergreen") == ["stays.txt"])
         #expect(try f.store.item(ItemIdentifier(f.root.string + "/ghost.txt")) == nil)
     }
@@ -57,11 +57,11 @@ struct MaintenanceTests {
         _ = try f.crawl()
         try f.store.setMeta("rebuild_required", "test migration")
         let handler = Reindexer(updater: IndexUpdater(store: f.store, settings: f.settings, problem: { _ in }))
-        let done = try f.store.performMaintenance(extractorVersions: ExtractorRegistry.indexVersions, handler: handler)
+        let done = try f.store.performMaintenance(extractorVersions: ExtractionVersions.forIndex, handler: handler)
         #expect(done == [.rebuildAll(reason: "test migration")])
         #expect(handler.lastReport.indexed == 3)     // forced: unchanged files are read again
         #expect(try f.store.meta("rebuild_required") == nil)
-        #expect(try f.store.maintenanceRequests(extractorVersions: ExtractorRegistry.indexVersions).isEmpty)
+        #expect(try f.store.maintenanceRequests(extractorVersions: ExtractionVersions.forIndex).isEmpty)
     }
 
     @Test("a damaged database is moved aside and rebuilt from the files")
@@ -83,7 +83,7 @@ struct MaintenanceTests {
         let (store, rebuilt) = try IndexStore.openRecovering(location: location)
         #expect(rebuilt)
         let updater = IndexUpdater(store: store, settings: Settings(), problem: { _ in })
-        _ = try store.performMaintenance(extractorVersions: ExtractorRegistry.indexVersions, handler: Reindexer(updater: updater, roots: [root]))
+        _ = try store.performMaintenance(extractorVersions: ExtractionVersions.forIndex, handler: Reindexer(updater: updater, roots: [root]))
         #expect(try store.item(ItemIdentifier(root.string + "/a.txt"))?.attributes.textContent == "phoenix")
         let aside = try FileManager.default.contentsOfDirectory(atPath: location.directory.string)
         #expect(aside.contains { $0.hasPrefix("index.sqlite.damaged-") })

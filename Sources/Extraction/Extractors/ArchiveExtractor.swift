@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import Crawling
 
 /// Archives and compressed files through libarchive: zip, tar (plain, `.tgz`, `.tar.bz2`,
@@ -26,7 +27,6 @@ import Crawling
 /// decompressed to reach each header, so listing stops past 2 GiB of decompressed stream.
 public struct ArchiveExtractor: Extractor {
     public var name: String { "archive" }
-    public var version: Int { 2 }
 
     /// Bytes of decompressed archive stream gone through while listing, at most: in a
     /// `.tar.gz` every member's data is decompressed to reach the next header, so a small file

@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import CTagLib
 import FoundationEssentials
 
@@ -23,7 +24,6 @@ import FoundationEssentials
 /// `recordingDate` 2008-01-01 and `audioSampleRate` 44100.
 public struct AudioExtractor: Extractor {
     public var name: String { "audio" }
-    public var version: Int { 1 }
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import CLibXML2
 
 /// EPUB books (2 and 3), read as zip files through libarchive (`ArchiveReader`, with its
@@ -21,7 +22,6 @@ import CLibXML2
 /// decompressed in all); text stops at the cap.
 public struct EPUBExtractor: Extractor {
     public var name: String { "epub" }
-    public var version: Int { 1 }
 
     public init() {}
 

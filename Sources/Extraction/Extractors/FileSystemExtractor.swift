@@ -1,125 +1,13 @@
 import Attributes
-import Crawling
-import FoundationEssentials
-import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
+import ExtractionModel
 
-/// The attributes every item has, from its `FileFacts` alone: path, name, size, dates, owner,
-/// identity and permissions. It never touches the file's content, so it runs for directories,
-/// symlinks, FIFOs and unreadable files too.
-///
-/// For example, a 12-byte file `notes.txt` owned by `ada` gets `name` `"notes.txt"`, `fileSize`
-/// `12`, `ownerName` `"ada"`, `filePermissions` `"0644"` and `fileIdentifier` `"2049:1234567"`.
-///
-/// Names that are not UTF-8 are shown with U+FFFD in `path` and `name` (display only: the item's
-/// identity is the byte path, kept by the index).
-public struct FileSystemExtractor: Extractor {
-    public var name: String { "filesystem" }
-    public var version: Int { 2 }
-
-    public init() {}
-
+/// The file-system facts as a stage of `ExtractionContext` (the attributes themselves are made in
+/// `ExtractionModel`, where the parent process uses them without any parser).
+extension FileSystemExtractor: Extractor {
     public func accepts(_ input: ExtractionInput) -> Bool { true }
 
     public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         var names = UserNameCache()
         attributes.merge(self.attributes(of: input.facts, names: &names))
-    }
-
-    /// The file-system attributes of `facts`, resolving owner and group through `names`.
-    public func attributes(of facts: FileFacts, names: inout UserNameCache) -> AttributeSet {
-        var set = AttributeSet()
-        set[.path] = .string(facts.path.string)
-        let name = facts.path.lastComponent.map { String(decoding: FilePathBytes.of($0), as: UTF8.self) } ?? facts.path.string
-        set[.name] = .string(name)
-        set[.displayName] = .string(name)
-        set[.fileSize] = .integer(facts.size)
-        // Both pairs: a document may replace the content dates with the ones it states (a PDF's
-        // CreationDate), while the file system's stay what `modified:` and `--sort` use.
-        set[.contentModificationDate] = .date(Self.date(facts.modificationNanos))
-        set[.fsContentChangeDate] = .date(Self.date(facts.modificationNanos))
-        if let birth = facts.birthNanos {
-            set[.contentCreationDate] = .date(Self.date(birth))
-            set[.fsCreationDate] = .date(Self.date(birth))
-        }
-        set[.attributeChangeDate] = .date(Self.date(facts.changeNanos))
-        set[.lastUsedDate] = .date(Self.date(facts.accessNanos))
-        set[.ownerName] = .string(names.user(facts.uid))
-        set[.groupName] = .string(names.group(facts.gid))
-        set[.fileIdentifier] = .string("\(facts.device):\(facts.inode)")
-        set[.filePermissions] = .string(Self.octal(facts.permissions))
-        return set
-    }
-
-    static func date(_ nanos: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(nanos / 1_000_000_000) + Double(nanos % 1_000_000_000) / 1e9)
-    }
-
-    /// `0o644` → `"0644"`, `0o4755` → `"4755"`.
-    static func octal(_ mode: UInt32) -> String {
-        let digits = String(mode & 0o7777, radix: 8)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
-}
-
-/// Raw bytes of a path component (no trailing NUL).
-enum FilePathBytes {
-    static func of(_ component: FilePath.Component) -> [UInt8] {
-        component.withPlatformString { p in
-            var out: [UInt8] = []
-            var i = 0
-            while p[i] != 0 { out.append(UInt8(bitPattern: p[i])); i += 1 }
-            return out
-        }
-    }
-}
-
-/// User and group names by id, looked up with `getpwuid_r(3)`/`getgrgid_r(3)` once per id.
-///
-/// Not thread-safe: each `ExtractionContext` has its own. An id with no entry is shown as the
-/// number (`"1001"`), as `ls -l` does.
-public struct UserNameCache {
-    private var users: [UInt32: String] = [:]
-    private var groups: [UInt32: String] = [:]
-
-    public init() {}
-
-    public mutating func user(_ uid: UInt32) -> String {
-        if let hit = users[uid] { return hit }
-        let name = Self.lookup { buf, size in
-            var pw = passwd()
-            var result: UnsafeMutablePointer<passwd>?
-            let rc = getpwuid_r(uid_t(uid), &pw, buf, size, &result)
-            return (rc, result == nil ? nil : pw.pw_name.map { String(cString: $0) })
-        } ?? String(uid)
-        users[uid] = name
-        return name
-    }
-
-    public mutating func group(_ gid: UInt32) -> String {
-        if let hit = groups[gid] { return hit }
-        let name = Self.lookup { buf, size in
-            var gr = Glibc.group()
-            var result: UnsafeMutablePointer<Glibc.group>?
-            let rc = getgrgid_r(gid_t(gid), &gr, buf, size, &result)
-            return (rc, result == nil ? nil : gr.gr_name.map { String(cString: $0) })
-        } ?? String(gid)
-        groups[gid] = name
-        return name
-    }
-
-    /// Calls a `*_r` lookup with a growing buffer until it is large enough.
-    private static func lookup(_ body: (UnsafeMutablePointer<CChar>, Int) -> (Int32, String?)) -> String? {
-        var size = 1024
-        while size <= 1 << 20 {
-            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
-            defer { buffer.deallocate() }
-            let (rc, name) = body(buffer, size)
-            if rc == ERANGE { size *= 4; continue }
-            return rc == 0 ? name : nil
-        }
-        return nil
     }
 }

@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import CLibXML2
 
 /// HTML and XHTML pages, through libxml2's forgiving HTML parser (`htmlReadMemory(3)` with
@@ -24,7 +25,6 @@ import CLibXML2
 /// Cost: one DOM parse of at most `textCap + 1` bytes; about 0.1 ms for a 10 KB page.
 public struct HTMLExtractor: Extractor {
     public var name: String { "html" }
-    public var version: Int { 2 }
 
     public init() {}
 

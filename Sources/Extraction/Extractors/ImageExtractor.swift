@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 
 /// Photos and other raster images: JPEG, PNG, GIF, TIFF, WebP, HEIC/HEIF and BMP.
 ///
@@ -25,7 +26,6 @@ import Attributes
 /// since libexif reads its IFDs wherever they are).
 public struct ImageExtractor: Extractor {
     public var name: String { "image" }
-    public var version: Int { 1 }
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import CGMime
 import FoundationEssentials
 #if canImport(Glibc)
@@ -27,7 +28,6 @@ import Glibc
 /// hundreds of megabytes is parsed without being loaded (GMime keeps offsets into the stream).
 public struct MailExtractor: Extractor {
     public var name: String { "mail" }
-    public var version: Int { 1 }
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import CGsf
 import FoundationEssentials
 
@@ -33,7 +34,6 @@ import FoundationEssentials
 /// Cost: the whole file is read into memory (at most `memoryLimit`); streams are read once.
 public struct OLEExtractor: Extractor {
     public var name: String { "ole" }
-    public var version: Int { 1 }
 
     static let memoryLimit = 128 << 20
     /// The most bytes of one stream read for text.

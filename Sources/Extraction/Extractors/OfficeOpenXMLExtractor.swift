@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import Crawling
 
 /// Office Open XML documents: Word (`.docx`), Excel (`.xlsx`) and PowerPoint (`.pptx`),
@@ -29,7 +30,6 @@ import Crawling
 /// of the largest part.
 public struct OfficeOpenXMLExtractor: Extractor {
     public var name: String { "ooxml" }
-    public var version: Int { 1 }
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 
 /// OpenDocument files (`.odt`, `.ods`, `.odp`, `.odg`, `.odf` and their templates), read as
 /// zip files through libarchive (`ArchiveReader`, with its zip-bomb limits) and parsed with
@@ -24,7 +25,6 @@ import Attributes
 /// Cost: one pass over the zip, decompressing four parts at most, each parsed as a stream.
 public struct OpenDocumentExtractor: Extractor {
     public var name: String { "opendocument" }
-    public var version: Int { 1 }
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import CLibXML2
 import CPoppler
 import FoundationEssentials
@@ -37,7 +38,6 @@ import Glibc
 /// page. Text stops at `textCap` bytes or after `maxTextPages` pages, whichever comes first.
 public struct PDFExtractor: Extractor {
     public var name: String { "pdf" }
-    public var version: Int { 1 }
 
     /// Pages whose text is read at most (a PDF can declare millions of empty pages).
     static let maxTextPages = 5000

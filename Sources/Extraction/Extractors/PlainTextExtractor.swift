@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import FoundationEssentials
 
 /// Text files (`public.text` that is not HTML, XML or RTF): source code, logs, CSV, Markdown,
@@ -19,7 +20,6 @@ import FoundationEssentials
 /// Cost: linear in the bytes read (at most `textCap + 1`).
 public struct PlainTextExtractor: Extractor {
     public var name: String { "plain-text" }
-    public var version: Int { 2 }
 
     public init() {}
 

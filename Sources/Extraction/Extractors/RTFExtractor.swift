@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import FoundationEssentials
 
 /// Rich Text Format documents, by a small hand-written tokenizer (there is no maintained C
@@ -30,7 +31,6 @@ import FoundationEssentials
 /// `maxBytes` (RTF with embedded pictures can be large).
 public struct RTFExtractor: Extractor {
     public var name: String { "rtf" }
-    public var version: Int { 1 }
 
     static let maxDepth = 256
     static let maxBytes: Int64 = 256 << 20

@@ -1,4 +1,5 @@
 import Attributes
+import ExtractionModel
 import CLibXML2
 import FoundationEssentials
 
@@ -27,7 +28,6 @@ import FoundationEssentials
 /// gives `title` `"Q3"` and `textContent` `"Q3 Sales rose"`.
 public struct XMLExtractor: Extractor {
     public var name: String { "xml" }
-    public var version: Int { 2 }
 
     public init() {}
 

@@ -1,3 +1,4 @@
+import ExtractionModel
 /// The text of an Excel 97+ `Workbook` stream ([MS-XLS]): BIFF8 records (type, length, data).
 /// Sheet names come from `BoundSheet8` (0x0085) and cell text from the shared string table
 /// (`SST`, 0x00FC, continued in `CONTINUE` records, 0x003C).

@@ -1,3 +1,4 @@
+import ExtractionModel
 /// The text atoms of a PowerPoint 97+ `PowerPoint Document` stream ([MS-PPT] 2.3): a tree of
 /// records, each with an 8-byte header (version/instance, type, length); containers have
 /// version 0xF. Text lives in `TextCharsAtom` (0x0FA0, UTF-16LE) and `TextBytesAtom` (0x0FA8,

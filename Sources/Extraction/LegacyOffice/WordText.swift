@@ -1,3 +1,4 @@
+import ExtractionModel
 /// Little-endian reads that return nil past the end instead of trapping.
 extension Array where Element == UInt8 {
     func ole16(_ at: Int) -> Int? {

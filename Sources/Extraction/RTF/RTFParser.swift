@@ -1,3 +1,4 @@
+import ExtractionModel
 import FoundationEssentials
 
 /// The bytes of the file: `input.bytes` first, then the rest read through the descriptor.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Attributes
 import CommandSupport
 import Crawling
-import Extraction
+import ExtractionModel
 import FoundationEssentials
 import Isolation
 import SystemPackage

@@ -35,9 +35,7 @@ extension FSIndexCommand {
             }
             let out = Output.standardOutput
             for f in failures where extractor == nil || f.extractor == extractor {
-                let path = f.identifier.bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
-                let file = Array(path[0])
-                let inside = path.count > 1 ? String(decoding: path[1], as: UTF8.self) : nil
+                let (file, inside) = f.identifier.fileAndKey
                 if json {
                     var a = AttributeSet()
                     a[.extractor] = f.extractor.map(AttributeValue.string)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import FoundationEssentials
-import Extraction
+import ExtractionModel
 import Indexing
 import Synchronization
 import Updating
@@ -96,7 +96,7 @@ extension FSIndexCommand {
             // What the index asks for by itself (rebuild after a repair or a schema change, items of
             // an older extractor, expired items), through the same reindex handler.
             do {
-                _ = try indexStore.performMaintenance(extractorVersions: ExtractorRegistry.indexVersions,
+                _ = try indexStore.performMaintenance(extractorVersions: ExtractionVersions.forIndex,
                                                       handler: Reindexer(updater: updater, roots: roots),
                                                       log: { Output.error("fsindex", $0) })
             } catch {

@@ -1,4 +1,5 @@
 import CSeccomp
+import Isolation
 import CSysShims
 #if canImport(Glibc)
 import Glibc

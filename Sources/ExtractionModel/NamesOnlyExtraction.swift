@@ -16,10 +16,10 @@ public final class NamesOnlyExtraction {
     /// The result has extractor version 0 unless `version` is given, so that a later pass
     /// extracts the file fully.
     public func extract(_ facts: FileFacts, extractor: String? = nil, version: Int = 0) -> ExtractionResult {
-        var attributes = ExtractorRegistry.fileSystem.attributes(of: facts, names: &names)
+        var attributes = FileSystemExtractor().attributes(of: facts, names: &names)
         let detection: TypeDetection
         if facts.type == .regular {
-            let name = facts.path.lastComponent.map(FilePathBytes.of) ?? facts.pathBytes
+            let name = facts.path.lastComponent.map(\.bytes) ?? facts.pathBytes
             detection = detector.detect(name: name, magic: nil, isEmpty: facts.size == 0)
         } else {
             detection = TypeDetector.nonRegular(facts.type)

@@ -2,6 +2,8 @@ import Attributes
 import CSysShims
 import Crawling
 import Extraction
+import ExtractionModel
+import Isolation
 import FoundationEssentials
 import SystemPackage
 #if canImport(Glibc)
@@ -13,12 +15,13 @@ import Glibc
 /// until its input ends.
 ///
 /// Arguments (set by `ExtractionWorker`, not meant for people): `--address-space BYTES`,
-/// `--cpu-seconds N`, `--open-files N`. With `FSINDEX_WORKER_FAULTS=1` in its environment the
-/// worker misbehaves on purpose for files that start with `FSINDEX-TEST-FAULT:<kind>` (crash,
-/// loop, alloc, hang, flood, exec, write): the isolation tests use it to show what each limit
-/// does. Without that variable such files are ordinary text.
+/// `--cpu-seconds N`, `--open-files N`.
+///
+/// The shipped `fsindex-worker` has no test behaviour at all. The isolation tests run
+/// `fsindex-test-worker` (Tests/TestWorker), which passes `WorkerTestHooks` that misbehave on
+/// purpose for chosen files and answer sandbox probes, to show what each limit does.
 public enum WorkerMain {
-    public static func run(arguments: [String]) -> Int32 {
+    public static func run(arguments: [String], testHooks: WorkerTestHooks? = nil) -> Int32 {
         var limits = WorkerLimits()
         var i = 1
         while i + 1 < arguments.count {
@@ -38,7 +41,6 @@ public enum WorkerMain {
             return 2
         }
         signal(SIGPIPE, SIG_IGN)
-        let faults = getenv("FSINDEX_WORKER_FAULTS").map { String(cString: $0) == "1" } ?? false
         let context: ExtractionContext
         do {
             try Sandbox.applyLimits(limits)
@@ -61,11 +63,7 @@ public enum WorkerMain {
                     return 4
                 }
                 Sandbox.armCPULimit(secondsPerFile: limits.cpuSecondsPerFile)
-                if faults, let kind = Faults.kind(of: request.facts) {
-                    // As if the parser of the file's type had the bug (fault files are text).
-                    send(.stage, Array(PlainTextExtractor().name.utf8))
-                    Faults.misbehave(kind)
-                }
+                testHooks?.beforeExtracting(request.facts)
                 let result = context.extract(request.facts, textCap: request.textCap)
                 guard let (text, json) = try? ResultCoding.encode(result) else {
                     complain("cannot encode a result")
@@ -73,9 +71,9 @@ public enum WorkerMain {
                 }
                 send(.text, text)
                 send(.result, json)
-            case .probe:
+            case .probe where testHooks != nil:
                 let what = String(decoding: payload, as: UTF8.self)
-                send(.result, Array(Faults.probe(what).utf8))
+                send(.result, Array(testHooks!.probe(what).utf8))
             default:
                 complain("unknown frame \(kind)")
                 return 4
@@ -100,7 +98,7 @@ public enum WorkerMain {
         }, nil)
     }
 
-    static func send(_ kind: FrameKind, _ payload: [UInt8]) {
+    public static func send(_ kind: FrameKind, _ payload: [UInt8]) {
         let frame = Frame.encode(kind, payload)
         var done = 0
         while done < frame.count {
@@ -149,78 +147,15 @@ struct FrameReader {
     }
 }
 
-/// Deliberate misbehaviour for the isolation tests (only with `FSINDEX_WORKER_FAULTS=1`).
-enum Faults {
-    static let marker = Array("FSINDEX-TEST-FAULT:".utf8)
 
-    static func kind(of facts: FileFacts) -> String? {
-        guard facts.type == .regular else { return nil }
-        let fd = facts.path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 64)
-        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress!, 64) }
-        guard n > marker.count, Array(head[0..<marker.count]) == marker else { return nil }
-        return String(decoding: head[marker.count..<n].prefix { $0 != 0x0A && $0 != 0x20 }, as: UTF8.self)
-    }
+/// What a test worker adds (never the shipped one): misbehaviour before a chosen file is
+/// extracted, and answers to sandbox probes (try one forbidden call, say how it was refused).
+public struct WorkerTestHooks {
+    public var beforeExtracting: (FileFacts) -> Void
+    public var probe: (String) -> String
 
-    static func misbehave(_ kind: String) {
-        switch kind {
-        case "crash":
-            raise(SIGSEGV)
-        case "loop":
-            var x: UInt64 = 1
-            while x != 0 { x = x &* 6364136223846793005 &+ 1442695040888963407 }
-        case "alloc":
-            var hoard: [[UInt8]] = []
-            while true { hoard.append([UInt8](repeating: UInt8(hoard.count & 0xFF), count: 16 << 20)) }
-        case "hang":
-            while true { sleep(1000) }
-        case "mute":
-            close(1)   // no answer ever comes, and the end of the output is not the end of the worker
-            while true { sleep(1000) }
-        case "flood":
-            let chunk = [UInt8](repeating: 0x41, count: 1 << 20)
-            while true { WorkerMain.send(.text, chunk) }
-        case "exec":
-            _ = Faults.exec()
-        default:
-            break
-        }
-    }
-
-    static func exec() -> Int32 {
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = [nil]
-        return execve("/bin/true", &argv, &envp)
-    }
-
-    /// The sandbox self-test: tries one forbidden thing and says how it was refused. The calls
-    /// that kill never return, so the parent sees the worker die instead.
-    static func probe(_ what: String) -> String {
-        func outcome(_ rc: Int32) -> String { rc >= 0 ? "allowed" : "refused: \(String(cString: strerror(errno)))" }
-        switch what {
-        case "write-file":
-            return outcome("/tmp/fsindex-sandbox-probe".withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) })
-        case "read-file":
-            return outcome("/etc/hostname".withCString { open($0, O_RDONLY | O_CLOEXEC) })
-        case "mkdir":
-            return outcome("/tmp/fsindex-sandbox-probe-dir".withCString { mkdir($0, 0o700) })
-        case "unlink":
-            return outcome("/tmp/fsindex-sandbox-probe".withCString { unlink($0) })
-        case "socket":
-            return outcome(socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0))
-        case "exec":
-            return outcome(exec())
-        case "fork":
-            return outcome(fork())
-        case "thread":
-            var t = pthread_t()
-            let rc = pthread_create(&t, nil, { _ in nil }, nil)
-            if rc == 0 { pthread_join(t, nil); return "allowed" }
-            return "refused: \(String(cString: strerror(rc)))"
-        default:
-            return "unknown probe"
-        }
+    public init(beforeExtracting: @escaping (FileFacts) -> Void, probe: @escaping (String) -> String) {
+        self.beforeExtracting = beforeExtracting
+        self.probe = probe
     }
 }

@@ -33,8 +33,8 @@ public struct TypeDetection: Sendable, Hashable {
 /// ancestors (`<sub-class-of>`, then the `text/*`-style wildcard), and its kind is the MIME
 /// database's comment. An empty file takes its name's type, else `public.empty`.
 public struct TypeDetector: Sendable {
-    /// Bumped when detection changes, so that items can be re-typed.
-    public static let version = 1
+    /// Bumped in `ExtractionVersions.typeDetection` when detection changes, so that items are re-typed.
+    public static var version: Int { ExtractionVersions.typeDetection }
 
     public let database: MIMEDatabase
 
@@ -49,11 +49,6 @@ public struct TypeDetector: Sendable {
         }
         knownByMIMEType = known
     }
-
-    /// libmagic answers that say little, and lose to a name's glob.
-    static let genericTypes: Set<String> = [
-        "application/octet-stream", "text/plain", "inode/x-empty", "application/x-empty", "application/x-zerosize",
-    ]
 
     /// The type of a regular file.
     /// - Parameters:

@@ -1,0 +1,162 @@
+import Attributes
+import Foundation
+import Querying
+
+/// Prints the replies of a `QueryPipeline` in one output mode. `fsfind` picks one; each prints
+/// every kind of reply (items, live changes, a count, a table, a statistic).
+public protocol ReplyPrinter {
+    func print(_ reply: QueryReply)
+}
+
+extension QueryReply {
+    /// Whether the reply found anything, for the exit status (0 found, 1 nothing, as grep).
+    public var foundSomething: Bool {
+        switch content {
+        case .items(let items): !items.isEmpty
+        case .count(let n): n > 0
+        case .table(let rows): !rows.isEmpty
+        case .statistic(_, let s): s.count > 0
+        case .changes(let added, let removed): !added.isEmpty || !removed.isEmpty
+        }
+    }
+}
+
+/// For people and for `xargs`: paths one per line (or NUL-terminated), each item's snippet on
+/// the next line, `+ path`/`- path` for live changes, aligned tables and statistics. Control
+/// characters are escaped on a terminal only; a pipe gets the raw bytes.
+public struct PathPrinter: ReplyPrinter {
+    public let out: Output
+    /// End each path with NUL instead of a newline (no snippets then).
+    public let nul: Bool
+
+    public init(out: Output = .standardOutput, nul: Bool = false) {
+        self.out = out
+        self.nul = nul
+    }
+
+    public func print(_ reply: QueryReply) {
+        switch reply.content {
+        case .items(let items):
+            for item in items {
+                path(item.path)
+                if let s = item.snippet, !nul { out.write("    " + SnippetText.render(s, color: out.useColor) + "\n") }
+            }
+        case .changes(let added, let removed):
+            for item in removed { path(item.path, prefix: "- ") }
+            for item in added { path(item.path, prefix: "+ ") }
+        case .count(let n):
+            out.write("\(n)\n")
+        case .table(let rows):
+            let width = max(5, rows.map { String($0.count).count }.max() ?? 0)
+            for row in rows {
+                let n = String(row.count)
+                out.write(String(repeating: " ", count: width - n.count) + n + "  ")
+                out.write(clean(row.value ?? "(none)") + "\n")
+            }
+        case .statistic(let key, let s):
+            let v = StatisticText(key: key, json: false)
+            out.write("attribute  \(key.rawValue)\nmatches    \(s.matches)\n")
+            out.write("count      \(s.count)   (matches that have it)\n")
+            if key.valueType != .date { out.write("sum        \(v.show(s.sum))\n") }
+            out.write("min        \(v.show(s.minimum))\nmax        \(v.show(s.maximum))\nmean       \(v.show(s.mean))\n")
+        }
+        out.flush()
+    }
+
+    private func path(_ bytes: [UInt8], prefix: String = "") {
+        out.write(prefix)
+        out.writePath(bytes)
+        out.writeBytes([nul ? 0 : 0x0A])
+    }
+
+    private func clean(_ s: String) -> String {
+        guard out.isTerminal else { return s }
+        return String(s.map { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } ? "?" : $0 })
+    }
+}
+
+/// For scripts: one JSON object per line. Items carry `path` (and `pathBase64` when the path is
+/// not UTF-8), the fetched attributes, `score` when asked for, `item` for an item inside a file
+/// and `snippet` (matched words between `**`); live lines add `change` (`=`, `+`, `-`).
+public struct JSONLinesPrinter: ReplyPrinter {
+    public let out: Output
+    public let withScore: Bool
+
+    public init(out: Output = .standardOutput, withScore: Bool) {
+        self.out = out
+        self.withScore = withScore
+    }
+
+    public func print(_ reply: QueryReply) {
+        switch reply.content {
+        case .items(let items):
+            for item in items { line(item, change: reply.isFinal ? nil : "=") }
+        case .changes(let added, let removed):
+            for item in removed { line(item, change: "-") }
+            for item in added { line(item, change: "+") }
+        case .count(let n):
+            out.write("\(n)\n")   // a JSON number, as the plain output
+        case .table(let rows):
+            for row in rows {
+                let value = row.value.map { Self.quoted($0) } ?? "null"
+                out.write("{\"count\":\(row.count),\"value\":\(value)}\n")
+            }
+        case .statistic(let key, let s):
+            let v = StatisticText(key: key, json: true)
+            let sum = key.valueType == .date ? "null" : v.show(s.sum)
+            out.write("{\"attribute\":\(Self.quoted(key.rawValue)),\"matches\":\(s.matches),\"count\":\(s.count),\"sum\":\(sum),"
+                      + "\"min\":\(v.show(s.minimum)),\"max\":\(v.show(s.maximum)),\"mean\":\(v.show(s.mean))}\n")
+        }
+        out.flush()
+    }
+
+    private func line(_ item: FoundItem, change: String?) {
+        var a = item.attributes
+        var extra: [String: String] = [:]
+        if let change {
+            a = AttributeSet()   // live lines: the path and the change
+            extra["change"] = change
+        } else {
+            if withScore { a["score"] = .double(item.score) }
+            if let s = item.snippet { a["snippet"] = .string(SnippetText.render(s, color: false)) }
+        }
+        if let key = item.childKey { a["item"] = .string(key) }
+        out.write(JSONLine.render(path: item.path, attributes: a, extra: extra) + "\n")
+    }
+
+    static func quoted(_ s: String) -> String {
+        (try? JSONEncoder().encode(s)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+    }
+}
+
+/// A snippet on one line: the matched words in bold red on a terminal with colour, else between
+/// `**`; control characters become spaces.
+public enum SnippetText {
+    public static func render(_ snippet: String, color: Bool) -> String {
+        var out = ""
+        for ch in snippet {
+            switch String(ch) {
+            case QueryEngine.snippetStart: out += color ? "\u{1B}[1;31m" : "**"
+            case QueryEngine.snippetEnd: out += color ? "\u{1B}[0m" : "**"
+            default:
+                out.append(ch.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } ? " " : ch)
+            }
+        }
+        return out
+    }
+}
+
+/// Numbers as integers when whole, dates as ISO 8601; `-` (text) or `null` (JSON) when absent.
+struct StatisticText {
+    let key: AttributeKey
+    let json: Bool
+
+    func show(_ v: Double?) -> String {
+        guard let v else { return json ? "null" : "-" }
+        if key.valueType == .date {
+            let d = AttributeValue.iso8601(Date(timeIntervalSince1970: v))
+            return json ? "\"" + d + "\"" : d
+        }
+        return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.3f", v)
+    }
+}

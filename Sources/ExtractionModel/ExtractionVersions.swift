@@ -1,0 +1,38 @@
+/// The version of every extraction stage, written once.
+///
+/// Each item remembers the version of what produced it (`ExtractionResult.extractorVersion`); an
+/// item whose stored version differs from `version(of:)` is extracted again in the background.
+/// The parent process computes these without linking any parser, and each content extractor
+/// (in `Extraction`) reads its own version from `content`, so the two can never disagree.
+public enum ExtractionVersions {
+    /// The file-system facts every item gets (`FileSystemExtractor`).
+    public static let fileSystem = 2
+    /// Type detection (`TypeDetector`): bump when types change, so every item is re-typed.
+    public static let typeDetection = 1
+    /// Language identification: bump when the languages found change, so every text is re-read.
+    public static let language = 2
+
+    /// Each content extractor's own version, by its name. Bump one to re-extract only its files.
+    public static let content: [String: Int] = [
+        "ooxml": 1, "opendocument": 1, "epub": 1, "archive": 2, "html": 2, "xml": 2, "pdf": 1,
+        "rtf": 1, "ole": 1, "mail": 1, "plain-text": 2, "image": 1, "audio": 1,
+    ]
+
+    /// The version stored with an item that `extractor` (a content extractor's name, or `nil` for
+    /// none) produced: the shared stages times 10,000 plus the extractor's own version.
+    ///
+    /// Items no content extractor read use the sum of all versions instead, because a new or
+    /// changed extractor may now accept them. An unknown name (an extractor that was removed)
+    /// gives -1, which matches no stored item, so those are re-extracted too.
+    public static func version(of extractor: String?) -> Int {
+        let shared = (fileSystem + typeDetection + language) * 10_000
+        guard let extractor else { return shared + content.values.reduce(0, +) }
+        guard let own = content[extractor] else { return -1 }
+        return shared + own
+    }
+
+    /// Every (extractor name or `nil`, current version) pair, for the index's staleness sweep.
+    public static var all: [(extractor: String?, version: Int)] {
+        [(nil, version(of: nil))] + content.keys.sorted().map { ($0, version(of: $0)) }
+    }
+}

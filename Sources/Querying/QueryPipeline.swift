@@ -1,0 +1,248 @@
+import Attributes
+import Controlling
+import Indexing
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one way every front end queries the index: a `QueryRequest` in, `QueryReply`s out.
+///
+/// What it adds to `QueryEngine` is what a person must be able to trust in the answers:
+/// - **The disk is the truth.** The index can lag behind the disk, so every item is checked with
+///   `lstat` before it is given; a file that is gone is never shown and is handed to the repair
+///   policy (the daemon re-checks it, or without one it is dropped from the index). A file that
+///   cannot be looked at (a folder on the way became unreadable, an I/O error) is not shown
+///   either, but is not forgotten: it may come back.
+/// - **Pages count what is shown.** `offset` and `limit` count items after that check and after
+///   per-file de-duplication, so page two starts where page one ended.
+/// - **Live queries** give the current items, then the difference each change in the index makes.
+///
+/// For example:
+/// ```swift
+/// let pipeline = try QueryPipeline.open(location: IndexLocation.resolve(explicit: nil)).pipeline
+/// try pipeline.run(QueryRequest(text: "kind:pdf budget", limit: 10)) { reply in print(reply) }
+/// ```
+public struct QueryPipeline: Sendable {
+    public let engine: QueryEngine
+    public let fileCheck: FileCheck
+    public let repair: any StaleResultRepair
+
+    public init(engine: QueryEngine, fileCheck: FileCheck = .lstat, repair: any StaleResultRepair) {
+        self.engine = engine
+        self.fileCheck = fileCheck
+        self.repair = repair
+    }
+
+    /// Opens the index read-only, with the usual repair policy. An index that must be rebuilt
+    /// (after damage or a schema change) would answer with files missing: that is an error,
+    /// unless fsindexd is already rebuilding it, when the answers come with `warning`.
+    public static func open(location: IndexLocation) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
+        let store: IndexStore
+        let reason: String?
+        do {
+            store = try IndexStore(location: location, readOnly: true)
+            reason = try store.meta("rebuild_required")
+        } catch {
+            throw .index(error.description)
+        }
+        var warning: String?
+        if let reason {
+            guard DaemonOrIndexRepair.daemonRuns(for: location) else {
+                throw .index("the index at \(location.directory.string) must be rebuilt (\(reason)); run `fsindex index` or start fsindexd, which rebuilds it")
+            }
+            warning = "fsindexd is rebuilding the index (\(reason)); results may be incomplete until it is done (see `fsindex status`)"
+        }
+        return (QueryPipeline(engine: QueryEngine(store: store), repair: DaemonOrIndexRepair(location: location)), warning)
+    }
+
+    /// Answers a request that is not live: one final reply.
+    public func run(_ request: QueryRequest, reply: (QueryReply) -> Void) throws(QueryError) {
+        let spec = try request.makeSpec()
+        switch request.answer {
+        case .items: reply(QueryReply(.items(try items(request, spec: spec)), isFinal: true))
+        case .count: reply(QueryReply(.count(try engine.count(spec)), isFinal: true))
+        case .table(let key): reply(QueryReply(.table(try engine.groupCounts(spec, by: key)), isFinal: true))
+        case .statistic(let key): reply(QueryReply(.statistic(key, try engine.statistics(spec, of: key)), isFinal: true))
+        }
+    }
+
+    /// The parsed query and how it runs (like `mdfind -interpret`).
+    public func explain(_ request: QueryRequest) throws(QueryError) -> [String] {
+        let spec = try request.makeSpec()
+        return ["parsed: \(spec.predicate.simplified)"] + (try engine.explain(spec))
+    }
+
+    /// One page of items that exist, `offset` and `limit` counted over them.
+    func items(_ request: QueryRequest, spec: QuerySpec) throws(QueryError) -> [FoundItem] {
+        var page = PageCounter(offset: request.offset, limit: request.limit, onePerFile: request.onePerFile)
+        var gone: [[UInt8]] = []
+        var spec = spec
+        // Fetch a little more than the page, since some may be gone or repeat a file; fetch
+        // again (twice as much) only when that was not enough.
+        var batch = request.limit.map { max(64, request.offset + $0 + 16) }
+        spec.offset = 0
+        defer { if !gone.isEmpty { repair.forget(gone) } }
+        while true {
+            spec.limit = batch
+            let results = try engine.run(spec)
+            for r in results {
+                let item = FoundItem(r, fetch: request.fetchAttributes)
+                switch fileCheck.state(of: item.path) {
+                case .exists: break
+                case .gone:
+                    if item.childKey == nil { gone.append(item.path) }
+                    continue
+                case .inaccessible: continue
+                }
+                if page.offer(item) == .full { return page.items }
+            }
+            guard let size = batch, results.count == size else { return page.items }
+            spec.offset += size
+            batch = size * 2
+        }
+    }
+
+    /// A live query: the current items (a partial reply), then one partial reply per change in
+    /// the index that changes the results, until `changes` ends. Subscribe before calling, so
+    /// that no change between the query and the subscription is lost.
+    public func live<Changes: AsyncSequence<ItemChanges, Never>>(
+        _ request: QueryRequest, changes: Changes, reply: (QueryReply) -> Void
+    ) async throws(QueryError) {
+        var spec = try request.makeSpec()
+        spec.limit = nil
+        var diff = LiveDiff()
+        var current: [FoundItem] = []
+        for r in try engine.run(spec) {
+            let item = FoundItem(r, fetch: request.fetchAttributes)
+            if fileCheck.state(of: item.path) == .exists { current.append(item) }
+        }
+        diff.start(current.map(\.identifier))
+        reply(QueryReply(.items(current), isFinal: false))
+        for await change in changes {
+            var narrowed = spec
+            narrowed.predicate = .and([spec.predicate, .identifiers(change.updated)])
+            var now: [[UInt8]: FoundItem] = [:]
+            for r in try engine.run(narrowed) {
+                let item = FoundItem(r, fetch: request.fetchAttributes)
+                now[item.identifier] = item
+            }
+            let (added, removed) = diff.apply(change, matchingNow: Set(now.keys))
+            guard !added.isEmpty || !removed.isEmpty else { continue }
+            reply(QueryReply(.changes(added: added.compactMap { now[$0] },
+                                      removed: removed.map { FoundItem(path: ItemIdentifier.split($0).file, childKey: ItemIdentifier.split($0).key) }),
+                             isFinal: false))
+        }
+    }
+}
+
+/// Counts items into a page: skips `offset`, stops after `limit`, and with `onePerFile` gives
+/// each file once (the first of its items, so a mailbox with three matching messages is one
+/// path).
+struct PageCounter {
+    enum Outcome { case taken, skipped, full }
+    let offset: Int
+    let limit: Int?
+    let onePerFile: Bool
+    private(set) var items: [FoundItem] = []
+    private var seenFiles = Set<[UInt8]>()
+    private var skipped = 0
+
+    init(offset: Int, limit: Int?, onePerFile: Bool) {
+        self.offset = offset
+        self.limit = limit
+        self.onePerFile = onePerFile
+    }
+
+    mutating func offer(_ item: FoundItem) -> Outcome {
+        if let limit, items.count >= limit { return .full }
+        var item = item
+        if onePerFile {
+            guard seenFiles.insert(item.path).inserted else { return .skipped }
+            item.childKey = nil
+        }
+        if skipped < offset { skipped += 1; return .skipped }
+        items.append(item)
+        if let limit, items.count >= limit { return .full }
+        return .taken
+    }
+}
+
+/// Which items of a live query match, and what each change in the index does to that.
+public struct LiveDiff: Sendable {
+    public private(set) var matching = Set<[UInt8]>()
+
+    public init() {}
+
+    public mutating func start(_ identifiers: [[UInt8]]) { matching = Set(identifiers) }
+
+    /// Applies one change: `matchingNow` are those of `change.updated` that match the query now.
+    /// Returns the identifiers that start matching and those that stop, each at most once.
+    public mutating func apply(_ change: ItemChanges, matchingNow: Set<[UInt8]>) -> (added: [[UInt8]], removed: [[UInt8]]) {
+        var added: [[UInt8]] = [], removed: [[UInt8]] = []
+        for id in change.removed where matching.remove(id) != nil { removed.append(id) }
+        for id in change.updated {
+            if matchingNow.contains(id) {
+                if matching.insert(id).inserted { added.append(id) }
+            } else if matching.remove(id) != nil {
+                removed.append(id)
+            }
+        }
+        return (added, removed)
+    }
+}
+
+/// Whether a result's file is still there, as the person asking sees the disk.
+public struct FileCheck: Sendable {
+    public enum State: Sendable, Hashable {
+        case exists
+        /// No such file (or a folder on the way is now a file): the index is behind.
+        case gone
+        /// It cannot be looked at now (permission, I/O error): not shown, not forgotten.
+        case inaccessible
+    }
+
+    let check: @Sendable ([UInt8]) -> State
+
+    public init(_ check: @escaping @Sendable ([UInt8]) -> State) { self.check = check }
+
+    public func state(of path: [UInt8]) -> State { check(path) }
+
+    /// `lstat(2)`: the file itself, never a link's target.
+    public static let lstat = FileCheck { path in
+        var st = stat()
+        let c = path.map { CChar(bitPattern: $0) } + [0]
+        if Glibc.lstat(c, &st) == 0 { return .exists }
+        return errno == ENOENT || errno == ENOTDIR ? .gone : .inaccessible
+    }
+}
+
+/// What to do about results whose files are gone.
+public protocol StaleResultRepair: Sendable {
+    func forget(_ paths: [[UInt8]])
+}
+
+/// The running daemon re-checks them (and drops them); without one, they are removed from the
+/// index here.
+public struct DaemonOrIndexRepair: StaleResultRepair {
+    public let location: IndexLocation
+
+    public init(location: IndexLocation) { self.location = location }
+
+    public func forget(_ paths: [[UInt8]]) {
+        if let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) {
+            _ = try? client.request(.reindex(paths: paths), timeout: .seconds(2))
+            client.close()
+            return
+        }
+        guard let store = try? IndexStore(location: location) else { return }
+        _ = try? store.deleteItems(identifiers: paths.map { ItemIdentifier(bytes: $0) })
+    }
+
+    /// Whether fsindexd answers for this index.
+    public static func daemonRuns(for location: IndexLocation) -> Bool {
+        guard let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) else { return false }
+        client.close()
+        return true
+    }
+}

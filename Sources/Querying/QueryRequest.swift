@@ -1,0 +1,179 @@
+import Attributes
+import Foundation
+import Indexing
+
+/// What a front end asks of the index, in the front end's own terms: the query text as typed,
+/// folders, order, a page, the attributes to fetch, and which answer it wants. `fsfind`, the
+/// MCP server and the application socket all build one of these and read the same replies
+/// (`QueryReply`) from `QueryPipeline`, so no front end carries query logic of its own.
+public struct QueryRequest: Sendable, Hashable {
+    /// The answer wanted: the items themselves, or a summary of them.
+    public enum Answer: Sendable, Hashable {
+        case items
+        case count
+        /// Match counts per value of an attribute (`GroupKey.parse` reads `kind`, `month`,
+        /// `modified:week`).
+        case table(GroupKey)
+        case statistic(AttributeKey)
+    }
+
+    /// Query text in either form (Spotlight's or the short form, mixed); may be empty when
+    /// `name` is given or the answer is a table or statistic over everything.
+    public var text: String
+    /// Take `text` as plain words: no fields, operators or quotes.
+    public var literal: Bool
+    /// Names containing this text (like `mdfind -name`).
+    public var name: String?
+    /// Folders (absolute path bytes) results must be inside; empty means anywhere.
+    public var scopes: [[UInt8]]
+    public var sort: SortOrder
+    public var reverse: Bool
+    /// Results to return at most, counted after the existence check and per-file de-duplication.
+    public var limit: Int?
+    /// Results to skip first, counted the same way.
+    public var offset: Int
+    /// Attributes each item carries; empty for identifiers alone (the cheapest).
+    public var fetchAttributes: [AttributeKey]
+    /// Whether items carry the text around the matched words.
+    public var snippet: Bool
+    /// Whether items inside a file (the messages of an mbox) are given once per file, as the
+    /// file (paths to print), or each on its own (with its key).
+    public var onePerFile: Bool
+    public var answer: Answer
+    public var ranking: RankingWeights
+    public var now: Date
+
+    public init(text: String = "", literal: Bool = false, name: String? = nil, scopes: [[UInt8]] = [],
+                sort: SortOrder = .relevance, reverse: Bool = false, limit: Int? = nil, offset: Int = 0,
+                fetchAttributes: [AttributeKey] = [], snippet: Bool = false, onePerFile: Bool = false,
+                answer: Answer = .items, ranking: RankingWeights = RankingWeights(), now: Date = Date()) {
+        self.text = text
+        self.literal = literal
+        self.name = name
+        self.scopes = scopes
+        self.sort = sort
+        self.reverse = reverse
+        self.limit = limit
+        self.offset = offset
+        self.fetchAttributes = fetchAttributes
+        self.snippet = snippet
+        self.onePerFile = onePerFile
+        self.answer = answer
+        self.ranking = ranking
+        self.now = now
+    }
+
+    /// The compiled query: text and name parsed into one predicate, with the page left to the
+    /// pipeline (which pages over results it has checked).
+    public func makeSpec() throws(QueryError) -> QuerySpec {
+        var parts: [ItemPredicate] = []
+        var hint: String?
+        if !text.trimmingCharacters(in: .whitespaces).isEmpty {
+            let parsed = try ShortQueryParser.parse(text, literal: literal)
+            parts.append(parsed.predicate)
+            hint = parsed.nameHint
+        }
+        if let name {
+            guard !name.isEmpty else { throw .badValue(attribute: "name", value: name, reason: "must not be empty") }
+            parts.append(.nameContains(name))
+            hint = name
+        }
+        if parts.isEmpty, answer == .items || answer == .count {
+            throw .nothingToSearch(text)
+        }
+        return QuerySpec(predicate: parts.isEmpty ? .all : (parts.count == 1 ? parts[0] : .and(parts)), onlyIn: scopes,
+                         now: now, exactNameHint: hint, includeAttributes: !fetchAttributes.isEmpty, sort: sort,
+                         reverse: reverse, snippet: snippet, ranking: ranking)
+    }
+}
+
+extension GroupKey {
+    /// A group-by as people write it: an attribute (`kind`, `kMDItemContentType`, `author`), a
+    /// date attribute and a period (`modified:week`), or a period alone (`month`: by when the
+    /// file changed).
+    public static func parse(_ text: String) throws(QueryError) -> GroupKey {
+        let spelled = Period(rawValue: text.lowercased()) != nil ? "modified:" + text : text
+        let parts = spelled.split(separator: ":", maxSplits: 1).map(String.init)
+        let key = try AttributeNames.resolveForCommand(parts.first ?? spelled)
+        guard parts.count == 2 else { return GroupKey(key, period: .month) }
+        guard let period = Period(rawValue: parts[1].lowercased()), key.valueType == .date else {
+            throw .badValue(attribute: "group-by", value: text,
+                            reason: "takes a period (day, week, month, year) only after a date attribute, as modified:month")
+        }
+        return GroupKey(key, period: period)
+    }
+}
+
+extension AttributeNames {
+    /// An attribute named by a person or a program: ours, Spotlight's `kMDItem…` or a short alias
+    /// (`width`, `pages`, `size`).
+    public static func resolveForCommand(_ name: String) throws(QueryError) -> AttributeKey {
+        if let k = ShortQueryParser.aliases[name.lowercased()] { return k }
+        do { return try resolve(name) } catch { throw .unknownAttribute(error) }
+    }
+}
+
+/// One answer from `QueryPipeline`, marked partial (more follows) or final.
+public struct QueryReply: Sendable, Hashable {
+    public enum Content: Sendable, Hashable {
+        /// Items in order (one page of the results, or the current results of a live query).
+        case items([FoundItem])
+        case count(Int)
+        case table([GroupCount])
+        case statistic(AttributeKey, AttributeStatistics)
+        /// A live query's change: items that started matching and items that stopped.
+        case changes(added: [FoundItem], removed: [FoundItem])
+    }
+
+    public var content: Content
+    /// False while more replies follow (a live query's replies are never final).
+    public var isFinal: Bool
+
+    public init(_ content: Content, isFinal: Bool) {
+        self.content = content
+        self.isFinal = isFinal
+    }
+}
+
+/// One result as front ends show it: the file's path, the key of an item inside it, the fetched
+/// attributes, a score (higher is better) and a snippet.
+public struct FoundItem: Sendable, Hashable {
+    /// The file's path bytes (for an item inside a file, the file's).
+    public var path: [UInt8]
+    /// The key of an item inside the file (`message/3`), or nil for the file itself.
+    public var childKey: String?
+    /// The fetched attributes (only those asked for).
+    public var attributes: AttributeSet
+    /// Higher is better.
+    public var score: Double
+    /// The text around the matched words, each between `QueryEngine.snippetStart` and `snippetEnd`.
+    public var snippet: String?
+
+    public init(path: [UInt8], childKey: String? = nil, attributes: AttributeSet = AttributeSet(), score: Double = 0,
+                snippet: String? = nil) {
+        self.path = path
+        self.childKey = childKey
+        self.attributes = attributes
+        self.score = score
+        self.snippet = snippet
+    }
+
+    /// The item's identifier in the index (`path`, or `path NUL key`).
+    public var identifier: [UInt8] {
+        guard let childKey else { return path }
+        return path + [0] + Array(childKey.utf8)
+    }
+
+    /// From an identifier and what the engine found.
+    init(_ r: QueryResult, fetch: [AttributeKey]) {
+        let (file, key) = ItemIdentifier.split(r.identifier.bytes)
+        var chosen = AttributeSet()
+        for k in fetch { chosen[k] = r.attributes[k] }
+        self.init(path: file, childKey: key, attributes: chosen, score: Self.displayScore(r.score), snippet: r.snippet)
+    }
+
+    /// Scores as people read them: higher is better (bm25 is negative, lower better).
+    static func displayScore(_ bm25: Double) -> Double {
+        (-bm25 * 1000).rounded() / 1000 + 0.0   // + 0.0: never -0
+    }
+}
