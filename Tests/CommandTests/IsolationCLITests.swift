@@ -143,3 +143,35 @@ struct IsolationCLITests {
         #expect(missing.stderr.contains("nope.txt"))
     }
 }
+
+@Suite("No parser in the parent")
+struct ParserFreeParentTests {
+    /// The C libraries that parse files; only `fsindex-worker` may link them.
+    static let parsers = ["libpoppler", "libgmime", "libgsf", "libexif", "libexempi", "libiptcdata", "libtag",
+                          "libarchive", "libxml2", "libmagic", "libuchardet", "libexttextcat"]
+
+    static func linked(_ tool: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        p.arguments = [Binaries.directory.appendingPathComponent(tool).path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("ldd of fsindex, fsindexd and fsfind lists no parser library", arguments: ["fsindex", "fsindexd", "fsfind"])
+    func parentLinksNoParser(tool: String) throws {
+        let libraries = try Self.linked(tool)
+        #expect(!libraries.isEmpty)
+        for parser in Self.parsers { #expect(!libraries.contains(parser + "."), "\(tool) links \(parser)") }
+    }
+
+    @Test("the worker does link them (the check above can fail)")
+    func workerLinksParsers() throws {
+        let libraries = try Self.linked("fsindex-worker")
+        for parser in ["libpoppler", "libmagic", "libxml2", "libarchive"] { #expect(libraries.contains(parser + "."), "\(parser)") }
+    }
+}

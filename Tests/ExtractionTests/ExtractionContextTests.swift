@@ -134,6 +134,14 @@ struct ExtractionContextTests {
         #expect(capped[.textTruncated] == .bool(true))
     }
 
+    @Test("every content extractor's version is written once, in ExtractionVersions, which the parent reads")
+    func versionsWrittenOnce() {
+        #expect(Set(ExtractorRegistry.all.map(\.name)) == Set(ExtractionVersions.content.keys))
+        for e in ExtractorRegistry.all { #expect(e.version == ExtractionVersions.content[e.name], "\(e.name)") }
+        #expect(ExtractorRegistry.fileSystem.version == ExtractionVersions.fileSystem)
+        #expect(ExtractionVersions.all.count == ExtractorRegistry.all.count + 1)
+    }
+
     @Test("every attribute of an HTML file, with the registry's version")
     func wholeResult() throws {
         let r = try extractReal("html/testHTML.html")

@@ -126,6 +126,41 @@ struct TypeDetectorTests {
                 == "net.daringfireball.markdown")
     }
 
+    @Test("a generated MIME database: globs (weights, case, literal names), aliases, sub-classes, comments with entities")
+    func generatedDatabase() throws {
+        let tree = try TemporaryTree()
+        try tree.create("share/mime/globs2", contents: """
+            # generated
+            80:application/x-wombat:*.wmb
+            50:application/x-wombat-lite:*.wmb
+            50:text/x-quoll:*.QL:cs
+            50:text/x-quoll-lower:*.ql
+            50:application/x-build:Buildfile
+            50:application/x-gone:__NOGLOBS__
+
+            """)
+        try tree.create("share/mime/aliases", contents: "application/x-wombat-old application/x-wombat\n")
+        try tree.create("share/mime/subclasses", contents: "application/x-wombat application/zip\n")
+        try tree.create("share/mime/application/x-wombat.xml", contents: """
+            <?xml version="1.0" encoding="utf-8"?>
+            <mime-type xmlns="http://www.freedesktop.org/standards/shared-mime-info" type="application/x-wombat">
+              <comment xml:lang="de">Wombat-Archiv</comment>
+              <comment>Wombat &amp; friends &lt;archive&gt;</comment>
+            </mime-type>
+            """)
+        let db = MIMEDatabase(searchPath: tree.path("share").string + ":/nonexistent")
+        #expect(db.diagnostic == nil)
+        #expect(db.globType(forName: Array("a.wmb".utf8)) == "application/x-wombat")   // the higher weight
+        #expect(db.globType(forName: Array("a.QL".utf8)) == "text/x-quoll")            // case-sensitive first
+        #expect(db.globType(forName: Array("a.ql".utf8)) == "text/x-quoll-lower")
+        #expect(db.globType(forName: Array("Buildfile".utf8)) == "application/x-build")
+        #expect(db.canonical("application/x-wombat-old") == "application/x-wombat")
+        #expect(db.isSubtype("application/x-wombat", of: "application/zip"))
+        #expect(db.comment(for: "application/x-wombat-old") == "Wombat & friends <archive>")
+        #expect(db.comment(for: "application/x-none") == nil)
+        #expect(db.comment(for: "../../etc/passwd") == nil)
+    }
+
     @Test("the MIME database loads quickly and completely")
     func databaseLoad() {
         let clock = ContinuousClock()
