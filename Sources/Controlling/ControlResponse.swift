@@ -80,6 +80,10 @@ public struct ReindexSummary: Sendable, Hashable, Codable {
 
 /// Items that changed in the index, by path bytes: the payload of `.itemsChanged`.
 ///
+/// Every item is listed by its own identifier: when a folder is renamed, moved or deleted, each
+/// item below it (and each item inside a file, `file` NUL `key`) is listed, its old identifier
+/// in `removed` and its new one in `updated`. A subscriber applies `removed` before `updated`.
+///
 /// On the wire: `{"removed":[…],"removedBase64":[…],"updated":[…],"updatedBase64":[…]}`; the
 /// `…Base64` lists are the exact bytes, the others printable.
 public struct ItemChanges: Sendable, Hashable, Codable {
@@ -110,16 +114,20 @@ public struct ItemChanges: Sendable, Hashable, Codable {
     }
 
     /// Splits into pieces of at most `limit` paths, so that no line grows without bound.
+    ///
+    /// Removals come first: a subscriber applies a line's removals before its updates (a path in
+    /// both was replaced, and is there now), so no update may reach it in an earlier line than a
+    /// removal of the same path.
     func chunked(maxPaths limit: Int) -> [ItemChanges] {
         guard count > limit else { return [self] }
         var pieces: [ItemChanges] = []
         var current = ItemChanges()
-        for path in updated {
-            current.updated.append(path)
-            if current.count == limit { pieces.append(current); current = ItemChanges() }
-        }
         for path in removed {
             current.removed.append(path)
+            if current.count == limit { pieces.append(current); current = ItemChanges() }
+        }
+        for path in updated {
+            current.updated.append(path)
             if current.count == limit { pieces.append(current); current = ItemChanges() }
         }
         if !current.isEmpty { pieces.append(current) }

@@ -37,6 +37,13 @@ extension ControlServer {
         /// Queues `line` and sends as much as the socket takes now. Returns whether the poll loop
         /// must look at this connection (bytes left over, or it is to be closed).
         func enqueue(_ line: [UInt8], maxPendingBytes: Int) -> Bool {
+            enqueue([line], maxPendingBytes: maxPendingBytes)
+        }
+
+        /// Queues `lines` as one unit (the pieces of one published change): the backlog is
+        /// checked once, before them, so that a client that reads is never dropped because one
+        /// change (a big folder moved) is longer than `maxPendingBytes`.
+        func enqueue(_ lines: [[UInt8]], maxPendingBytes: Int) -> Bool {
             io.withLock { io in
                 guard !io.closed, !io.closeRequested else { return false }
                 if io.output.count > maxPendingBytes {
@@ -45,8 +52,11 @@ extension ControlServer {
                     _ = shutdown(io.fd, Int32(SHUT_RDWR))
                     return true
                 }
-                io.output.append(contentsOf: line)
-                Self.flush(&io)
+                for line in lines {
+                    io.output.append(contentsOf: line)
+                    Self.flush(&io)
+                    if io.closeRequested { break }
+                }
                 return io.closeRequested || !io.output.isEmpty
             }
         }

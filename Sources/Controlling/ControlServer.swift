@@ -89,17 +89,17 @@ public final class ControlServer: Sendable {
 
     /// Sends `.itemsChanged` to every subscribed connection, in lines of at most 1,024 paths.
     /// Never blocks: a subscriber whose socket is gone, or that has left more than
-    /// `maxPendingBytes` unread, is dropped.
+    /// `maxPendingBytes` unread when a change comes, is dropped. The lines of one change go to
+    /// a subscriber together, however long (a folder of many items moved), so a subscriber may
+    /// hold `maxPendingBytes` plus one change unread.
     public func publish(_ changes: ItemChanges) {
         guard !changes.isEmpty else { return }
         let subscribers = registry.withLock { Array($0.connections.values) }.filter(\.isSubscribed)
         guard !subscribers.isEmpty else { return }
+        let lines = changes.chunked(maxPaths: Self.maxPathsPerMessage).map { Self.encode(.itemsChanged($0)) }
         var wake = false
-        for piece in changes.chunked(maxPaths: Self.maxPathsPerMessage) {
-            let line = Self.encode(.itemsChanged(piece))
-            for subscriber in subscribers where subscriber.enqueue(line, maxPendingBytes: maxPendingBytes) {
-                wake = true
-            }
+        for subscriber in subscribers where subscriber.enqueue(lines, maxPendingBytes: maxPendingBytes) {
+            wake = true
         }
         if wake { wakeLoop() }
     }

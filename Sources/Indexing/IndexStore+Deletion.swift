@@ -34,6 +34,27 @@ extension IndexStore {
         }
     }
 
+    /// ``deleteItems(rowIDs:)``, returning the identifiers of every item that went (the items
+    /// inside those files too).
+    public func deletedItems(rowIDs: [Int64]) throws(IndexError) -> [ItemIdentifier] {
+        try write { db in
+            var out: [ItemIdentifier] = []
+            for id in rowIDs {
+                guard let path = try Data.fetchOne(db.cachedStatement(sql: "SELECT path FROM items WHERE id = ?"), arguments: [id])
+                else { continue }
+                let children = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, path FROM items WHERE path >= ? AND path < ?"),
+                                                arguments: [path + [0], path + [1]])
+                for child in children {
+                    try Self.delete(rowid: child["id"], db)
+                    out.append(ItemIdentifier(bytes: Array(child["path"] as Data)))
+                }
+                try Self.delete(rowid: id, db)
+                out.append(ItemIdentifier(bytes: Array(path)))
+            }
+            return out
+        }
+    }
+
     /// Deletes every item of these domains, and the domains' records.
     @discardableResult
     public func deleteItems(domains: [String]) throws(IndexError) -> Int {
@@ -47,6 +68,23 @@ extension IndexStore {
                 try db.execute(sql: "DELETE FROM domains WHERE name = ?", arguments: [d])
             }
             return n
+        }
+    }
+
+    /// ``deleteItems(domains:)``, returning the identifiers of every item that went (for
+    /// live-query subscribers when a root disappears).
+    public func deletedItems(domains: [String]) throws(IndexError) -> [ItemIdentifier] {
+        try write { db in
+            var out: [ItemIdentifier] = []
+            for d in domains {
+                out += try Data.fetchAll(db, sql: "SELECT path FROM items WHERE domain = ?", arguments: [d])
+                    .map { ItemIdentifier(bytes: Array($0)) }
+                try db.execute(sql: "DELETE FROM items_fts WHERE rowid IN (SELECT id FROM items WHERE domain = ?)", arguments: [d])
+                try db.execute(sql: "DELETE FROM items_names WHERE rowid IN (SELECT id FROM items WHERE domain = ?)", arguments: [d])
+                try db.execute(sql: "DELETE FROM items WHERE domain = ?", arguments: [d])
+                try db.execute(sql: "DELETE FROM domains WHERE name = ?", arguments: [d])
+            }
+            return out
         }
     }
 

@@ -9,16 +9,37 @@ extension IndexStore {
     /// (a rename over an existing file). Returns how many items moved.
     @discardableResult
     public func moveItems(from old: ItemIdentifier, to new: ItemIdentifier, domain: String? = nil) throws(IndexError) -> Int {
+        try movedItems(from: old, to: new, domain: domain).moved
+    }
+
+    /// What ``movedItems(from:to:domain:)`` did, item by item, for live-query subscribers.
+    public struct ItemMove: Sendable, Hashable {
+        /// The old identifiers of the items moved (the folder and everything below it, messages
+        /// inside files included), and those of items at the destination that were replaced
+        /// and whose identifier no moved item took over.
+        public var removed: [ItemIdentifier] = []
+        /// The new identifiers of the items moved, in the order of `removed`'s moved part.
+        public var added: [ItemIdentifier] = []
+        /// How many items moved.
+        public var moved: Int { added.count }
+    }
+
+    /// ``moveItems(from:to:domain:)``, listing every identifier that went and came.
+    public func movedItems(from old: ItemIdentifier, to new: ItemIdentifier, domain: String? = nil) throws(IndexError) -> ItemMove {
         try write { db in
+            var result = ItemMove()
             // A rename over an existing file or folder replaces it.
-            _ = try Self.deleteTree(new.bytes, db)
+            let replaced = try Self.deleteTreeListing(new.bytes, db)
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, path, attributes FROM items WHERE \(Self.treeCondition)
                 """, arguments: Self.treeArguments(old.bytes))
+            let oldBase = Self.treeBase(old.bytes), newBase = Self.treeBase(new.bytes)
             for row in rows {
                 let id: Int64 = row["id"]
                 let path = Array(row["path"] as Data)
-                let newPath = new.bytes + path.dropFirst(old.bytes.count)
+                let newPath = newBase + path.dropFirst(oldBase.count)
+                result.removed.append(ItemIdentifier(bytes: path))
+                result.added.append(ItemIdentifier(bytes: newPath))
                 if let nul = newPath.firstIndex(of: 0) {
                     // An item inside a file (a message of an mbox): only its file's path changes.
                     var attributes = try JSONDecoder().decode(AttributeSet.self, from: Data((row["attributes"] as String).utf8))
@@ -42,7 +63,10 @@ extension IndexStore {
                 try db.execute(sql: "UPDATE items_fts SET name = ? WHERE rowid = ?", arguments: [name, id])
                 try db.execute(sql: "UPDATE items_names SET name = ? WHERE rowid = ?", arguments: [name, id])
             }
-            return rows.count
+            // A replaced item whose identifier a moved item took is rewritten, not gone.
+            let taken = Set(result.added.map(\.bytes))
+            result.removed += replaced.filter { !taken.contains($0.bytes) }
+            return result
         }
     }
 
@@ -50,6 +74,12 @@ extension IndexStore {
     @discardableResult
     public func deleteItems(under root: ItemIdentifier) throws(IndexError) -> Int {
         try write { db in try Self.deleteTree(root.bytes, db) }
+    }
+
+    /// Deletes an item and, for a folder, everything below it (messages inside files
+    /// included). Returns the identifiers of every item that went.
+    public func deletedItems(under root: ItemIdentifier) throws(IndexError) -> [ItemIdentifier] {
+        try write { db in try Self.deleteTreeListing(root.bytes, db) }
     }
 
     /// The stored stamps of the items directly inside folder `dir` (or everything below it when
@@ -74,13 +104,14 @@ extension IndexStore {
 
     /// Deletes each of these items and everything below it, in one transaction (a burst of
     /// deletions, such as `rm -rf`, is one commit instead of one per file). Returns the
-    /// identifiers that had something to delete.
+    /// identifiers of every item that went: for a folder, each item below it too (messages
+    /// inside files included), so that live queries hear of each.
     @discardableResult
     public func deleteItems(underEach roots: [ItemIdentifier]) throws(IndexError) -> [ItemIdentifier] {
         guard !roots.isEmpty else { return [] }
         return try write { db in
             var out: [ItemIdentifier] = []
-            for r in roots where try Self.deleteTree(r.bytes, db) > 0 { out.append(r) }
+            for r in roots { out += try Self.deleteTreeListing(r.bytes, db) }
             return out
         }
     }
@@ -148,6 +179,26 @@ extension IndexStore {
                                      arguments: treeArguments(path))
         for id in ids { try delete(rowid: id, db) }
         return ids.count
+    }
+
+    /// ``deleteTree(_:_:)``, returning the identifiers of the items deleted.
+    static func deleteTreeListing(_ path: [UInt8], _ db: Database) throws -> [ItemIdentifier] {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, path FROM items WHERE \(treeCondition)",
+                                    arguments: treeArguments(path))
+        var out: [ItemIdentifier] = []
+        out.reserveCapacity(rows.count)
+        for row in rows {
+            try delete(rowid: row["id"], db)
+            out.append(ItemIdentifier(bytes: Array(row["path"] as Data)))
+        }
+        return out
+    }
+
+    /// The path `treeArguments` matches a tree by: without trailing slashes.
+    static func treeBase(_ path: [UInt8]) -> [UInt8] {
+        var dir = path
+        while dir.count > 1 && dir.last == UInt8(ascii: "/") { dir.removeLast() }
+        return dir
     }
 }
 

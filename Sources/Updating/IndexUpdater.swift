@@ -186,7 +186,11 @@ public final class IndexUpdater: Sendable {
         } catch {
             if error.errno == .noSuchFileOrDirectory && !wholeDomain {
                 // The folder itself is gone: so is everything the index had below it.
-                do { report.removed += try store.deleteItems(under: ident) } catch { throw .index(error) }
+                do {
+                    let went = try store.deletedItems(under: ident)
+                    report.removed += went.count
+                    report.removedIdentifiers += went
+                } catch { throw .index(error) }
                 return
             }
             throw .badRoot(path: ByteString.escaped(directory.bytes), reason: error.reason)
@@ -216,17 +220,21 @@ public final class IndexUpdater: Sendable {
             onProgress?(CrawlProgress(root: domain, phase: .cleaning, seen: report.seen, indexed: report.indexed,
                                       toIndex: todo.count, elapsed: elapsed(start)))
             do {
+                // Every identifier that went is reported, the items inside files too.
                 if recursive {
                     let ids = gone.map(\.value.id)
                     for chunk in stride(from: 0, to: ids.count, by: 1000) {
-                        try store.deleteItems(rowIDs: Array(ids[chunk..<min(chunk + 1000, ids.count)]))
+                        report.removedIdentifiers += try store.deletedItems(rowIDs: Array(ids[chunk..<min(chunk + 1000, ids.count)]))
                     }
                     report.removed += ids.count
                 } else {
-                    for key in gone.keys { report.removed += try store.deleteItems(under: ItemIdentifier(bytes: key)) }
+                    for key in gone.keys {
+                        let went = try store.deletedItems(under: ItemIdentifier(bytes: key))
+                        report.removed += went.count
+                        report.removedIdentifiers += went
+                    }
                 }
             } catch { throw .index(error) }
-            report.removedIdentifiers += gone.keys.map { ItemIdentifier(bytes: $0) }
         }
         report.removedIdentifiers += result.vanishedIdentifiers
         report.problems += problems

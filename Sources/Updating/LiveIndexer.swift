@@ -66,8 +66,7 @@ public final class LiveIndexer: Sendable {
                 rescans.append((dir, recursive))
             case .rootGone(let r):
                 do {
-                    let n = try store.deleteItems(domains: [IndexUpdater.domainName(r)])
-                    if n > 0 { changes.removed.append(ItemIdentifier(bytes: r.bytes)) }
+                    changes.removed += try store.deletedItems(domains: [IndexUpdater.domainName(r)])
                 } catch { throw .index(error) }
             }
         }
@@ -123,27 +122,32 @@ public final class LiveIndexer: Sendable {
         do {
             switch (fromRoot, toRoot) {
             case (.some, .some) where !toExcluded:
-                let moved = try store.moveItems(from: ItemIdentifier(bytes: from.bytes), to: ItemIdentifier(bytes: to.bytes),
+                // Every item that moved is published under its old and its new identifier (for a
+                // folder: everything below it, messages inside files included), so that a live
+                // query drops what it showed and finds it again.
+                let move = try store.movedItems(from: ItemIdentifier(bytes: from.bytes), to: ItemIdentifier(bytes: to.bytes),
                                                 domain: IndexUpdater.domainName(toRoot!))
-                if moved > 0 {
-                    changes.removed.append(ItemIdentifier(bytes: from.bytes))
-                    changes.updated.append(ItemIdentifier(bytes: to.bytes))
-                    touch(to)    // a rename changes the ctime: refresh the facts (cheap when unchanged)
-                } else {
-                    touch(to)    // it was not indexed (e.g. was excluded): index it now
-                }
-                if isDirectory && moved == 0 {
-                    _ = try updater.reconcile(directory: to, recursive: true, domain: IndexUpdater.domainName(toRoot!))
+                changes.removed += move.removed
+                changes.updated += move.added
+                // A rename changes the ctime: refresh the facts (cheap when unchanged); when it
+                // was not indexed (e.g. was excluded), this indexes it now.
+                touch(to)
+                if isDirectory && move.moved == 0 {
+                    let r = try updater.reconcile(directory: to, recursive: true, domain: IndexUpdater.domainName(toRoot!))
+                    changes.updated += r.updatedIdentifiers
+                    changes.removed += r.removedIdentifiers
+                    changes.problems += r.problems
                 }
             default:
                 if fromRoot != nil {
-                    let n = try store.deleteItems(under: ItemIdentifier(bytes: from.bytes))
-                    if n > 0 { changes.removed.append(ItemIdentifier(bytes: from.bytes)) }
+                    changes.removed += try store.deletedItems(under: ItemIdentifier(bytes: from.bytes))
                 }
                 if let toRoot, !toExcluded {
                     if isDirectory {
                         let r = try updater.reconcile(directory: to, recursive: true, domain: IndexUpdater.domainName(toRoot))
                         changes.updated += r.updatedIdentifiers
+                        changes.removed += r.removedIdentifiers
+                        changes.problems += r.problems
                     } else {
                         touch(to)
                     }

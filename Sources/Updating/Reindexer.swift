@@ -35,7 +35,9 @@ public final class Reindexer: IndexRequestHandler {
             if (try? FileFacts.read(root)) != nil {
                 present.append(root)
             } else {
-                report.removed += try updater.store.deleteItems(domains: [IndexUpdater.domainName(root)])
+                let went = try updater.store.deletedItems(domains: [IndexUpdater.domainName(root)])
+                report.removed += went.count
+                report.removedIdentifiers += went
             }
         }
         let r = try updater.crawl(roots: present, force: true)
@@ -63,7 +65,9 @@ public final class Reindexer: IndexRequestHandler {
                     byDomain[IndexUpdater.domainName(root), default: []].append(facts)
                 }
             } else {
-                report.removed += try updater.store.deleteItems(under: ident)
+                let went = try updater.store.deletedItems(under: ident)
+                report.removed += went.count
+                report.removedIdentifiers += went
             }
         }
         for (domain, files) in byDomain { report.merge(try updater.index(files, domain: domain)) }

@@ -203,6 +203,49 @@ struct DaemonTests {
         #expect(reader.next(timeout: 10) == "- " + d.root + "/second.txt")
     }
 
+    @Test("a live query follows a folder holding a matching file: renamed, moved out, moved back in, deleted")
+    func liveQueryFolderMoves() throws {
+        let d = try DaemonFixture()
+        try d.tree.create("root/colony/note.txt", contents: "a skua sighting")
+        try d.tree.create("root/colony/other.txt", contents: "nothing to see")
+        try d.start()
+        let p = Process()
+        p.executableURL = Binaries.directory.appendingPathComponent("fsfind")
+        p.arguments = ["--live", "skua"]
+        var e = ProcessInfo.processInfo.environment
+        for (k, v) in d.env { e[k] = v }
+        p.environment = e
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        defer {
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+        }
+        let reader = LineReader(pipe.fileHandleForReading)
+        let r = d.root
+        #expect(reader.next(timeout: 10) == r + "/colony/note.txt")
+
+        #expect(rename(r + "/colony", r + "/roost") == 0)
+        #expect(reader.next(timeout: 10) == "- " + r + "/colony/note.txt", "renamed: the old path goes")
+        #expect(reader.next(timeout: 10) == "+ " + r + "/roost/note.txt", "renamed: the new path comes")
+
+        let outside = d.tree.path("outside").string
+        #expect(rename(r + "/roost", outside) == 0)
+        #expect(reader.next(timeout: 10) == "- " + r + "/roost/note.txt", "moved out of the root")
+
+        #expect(rename(outside, r + "/roost") == 0)
+        #expect(reader.next(timeout: 10) == "+ " + r + "/roost/note.txt", "moved back in")
+
+        let rm = Process()
+        rm.executableURL = URL(fileURLWithPath: "/bin/rm")
+        rm.arguments = ["-rf", r + "/roost"]
+        try rm.run()
+        rm.waitUntilExit()
+        #expect(reader.next(timeout: 10) == "- " + r + "/roost/note.txt", "deleted")
+        #expect(reader.next(timeout: 1) == nil, "nothing more")
+    }
+
     @Test("the control socket is refused to another user")
     func socketRefusesOtherUser() throws {
         guard geteuid() == 0 else { return }    // needs root to run a client as someone else

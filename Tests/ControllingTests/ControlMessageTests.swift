@@ -41,7 +41,7 @@ struct ControlMessageTests {
         #expect(object["paths"] as? [String] == ["/a\\xFF"])
     }
 
-    @Test("big change sets are split into lines of at most 1,024 paths, in order")
+    @Test("big change sets are split into lines of at most 1,024 paths, in order, removals first")
     func chunking() {
         let updated = (0..<1500).map { Array("/u\($0)".utf8) }
         let removed = (0..<700).map { Array("/r\($0)".utf8) }
@@ -49,5 +49,9 @@ struct ControlMessageTests {
         #expect(pieces.map(\.count) == [1024, 1024, 152])
         #expect(pieces.flatMap(\.updated) == updated)
         #expect(pieces.flatMap(\.removed) == removed)
+        // A subscriber applies a line's removals before its updates: a path in both (a file
+        // replaced) must not have its update arrive in an earlier line than its removal.
+        #expect(pieces.first?.removed == removed)
+        #expect(pieces.dropFirst().allSatisfy { $0.removed.isEmpty })
     }
 }

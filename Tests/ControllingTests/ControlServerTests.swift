@@ -111,6 +111,26 @@ struct ControlServerTests {
         #expect(try reader.request(.status, timeout: .seconds(5)) == .status(ScriptedHandler.sampleStatus))
     }
 
+    @Test("one big change (a folder of thousands moved) reaches a reading subscriber whole, past maxPendingBytes")
+    func bigChangeNotDropped() throws {
+        let fx = try Fixture()
+        let server = try ControlServer(location: fx.location, handler: ScriptedHandler(), maxPendingBytes: 64 << 10)
+        defer { server.stop() }
+        let reader = try ControlClient.connect(fx.location)
+        #expect(try reader.request(.subscribe, timeout: .seconds(5)) == .ok(message: "subscribed"))
+        let paths = (0..<3000).map { Array("/root/a folder of many files/file number \($0).txt".utf8) }
+        let change = ItemChanges(updated: paths.map { $0 + Array("-new".utf8) }, removed: paths)
+        server.publish(change)
+        var got = ItemChanges()
+        while got.count < change.count {
+            guard case .itemsChanged(let piece) = try reader.expectNext() else { Issue.record("not a change"); return }
+            got.updated += piece.updated
+            got.removed += piece.removed
+        }
+        #expect(got == change)
+        #expect(server.subscriberCount == 1)
+    }
+
     @Test("a second server for the same index fails with 'already running'; after stop it starts again")
     func secondServerRefused() throws {
         let fx = try Fixture()
