@@ -81,12 +81,12 @@ struct QueryPipelineTests {
     func lstatCheck() throws {
         let tree = try TemporaryTree()
         let here = try tree.create("box/a.txt", contents: "x")
-        #expect(FileCheck.lstat.state(of: here.bytes) == .exists)
-        #expect(FileCheck.lstat.state(of: tree.path("box/missing.txt").bytes) == .gone)
-        #expect(FileCheck.lstat.state(of: tree.path("box/a.txt/below").bytes) == .gone)   // ENOTDIR
+        #expect(FileCheck.lstat.state(of: Array(here.string.utf8)) == .exists)
+        #expect(FileCheck.lstat.state(of: Array(tree.path("box/missing.txt").string.utf8)) == .gone)
+        #expect(FileCheck.lstat.state(of: Array(tree.path("box/a.txt/below").string.utf8)) == .gone)   // ENOTDIR
         try tree.chmod("box", 0)
         defer { try? tree.chmod("box", 0o755) }
-        #expect(FileCheck.lstat.state(of: here.bytes) == .inaccessible)
+        #expect(FileCheck.lstat.state(of: Array(here.string.utf8)) == .inaccessible)
     }
 
     @Test("items inside a file: once per file for paths (as the file), each with its key for JSON")
@@ -127,7 +127,7 @@ struct QueryPipelineTests {
         try f.pipeline.run(QueryRequest(text: "wombat", answer: .count)) { replies.append($0) }
         try f.pipeline.run(QueryRequest(text: "wombat", answer: .table(try GroupKey.parse("kind")))) { replies.append($0) }
         try f.pipeline.run(QueryRequest(text: "", answer: .statistic(try AttributeNames.resolveForCommand("size")))) { replies.append($0) }
-        #expect(replies.allSatisfy(\.isFinal))
+        #expect(replies.allSatisfy { $0.isFinal })
         #expect(replies[0].content == .count(21))
         guard case .table(let rows) = replies[1].content else { Issue.record("not a table"); return }
         #expect(rows.map(\.count) == [20, 1])
