@@ -78,7 +78,7 @@ struct FindTree {
     }
 }
 
-@Suite("fsfind on a generated tree, through the real binaries", .enabled(if: RealCorpus.isAvailable))
+@Suite("fsfind on a generated tree, through the real binaries", .realCorpus)
 struct FSFindCLITests {
     @Test("words, kinds, attributes and dates find the right files; --count; exit codes 0 and 1")
     func findsAndCounts() throws {
@@ -323,7 +323,7 @@ struct FSFindCLITests {
 }
 
 /// What fsfind does with its own command line, its config, and an index it should not trust.
-@Suite("fsfind: arguments, config and index state", .enabled(if: RealCorpus.isAvailable))
+@Suite("fsfind: arguments, config and index state", .realCorpus)
 struct FSFindStateTests {
     @Test("-word excludes without quotes; an unknown --option is still an error; -- passes text through")
     func arguments() throws {

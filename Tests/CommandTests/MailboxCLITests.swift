@@ -5,7 +5,7 @@ import Testing
 
 /// The messages of an mbox are items of their own: a search finds the message, and they live
 /// and die with their file.
-@Suite("Mailboxes, as users see them", .enabled(if: RealCorpus.isAvailable))
+@Suite("Mailboxes, as users see them", .realCorpus)
 struct MailboxCLITests {
     @Test("a word from one message finds that message; renaming and deleting the mbox carries its messages")
     func messagesAreItems() throws {
