@@ -272,3 +272,213 @@ struct GeneratedEncodingTests {
         #expect(r.attributes.textContent == text)
     }
 }
+
+@Suite("Generated XML documents")
+struct GeneratedXMLTests {
+    @Test("Dublin Core: title, creators, subjects, description, date, language and text, not comments")
+    func dublinCore() throws {
+        let tree = try TemporaryTree()
+        let p = try tree.create("record.xml", contents: """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!-- Licensed to nobody: this comment is not text -->
+            <record xmlns:dc="http://purl.org/dc/elements/1.1/">
+              <dc:title>Notes sur la machine analytique</dc:title>
+              <dc:creator>Ada Lovelace</dc:creator>
+              <dc:subject>machine</dc:subject>
+              <dc:subject>algèbre</dc:subject>
+              <dc:description>Traduction annotée du mémoire de Menabrea</dc:description>
+              <dc:date>1843-09-01</dc:date>
+              <dc:language>fr</dc:language>
+              <body>La machine analytique tisse des motifs algébriques à Châteauneuf.</body>
+            </record>
+            """)
+        let r = try extract(p)
+        #expect(r.extractor == "xml")
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        let a = r.attributes
+        #expect(a.title == "Notes sur la machine analytique")
+        #expect(a.strings(.authors) == ["Ada Lovelace"])
+        #expect(a.strings(.keywords) == ["machine", "algèbre"])
+        #expect(a.string(.contentDescription) == "Traduction annotée du mémoire de Menabrea")
+        #expect(a.date(.contentCreationDate) == TextMetadataTests.utc(1843, 9, 1))
+        #expect(a.string(.language) == "fr")
+        #expect(a.textContent?.contains("tisse des motifs algébriques à Châteauneuf") == true)
+        #expect(a.textContent?.contains("Licensed to nobody") == false)
+    }
+
+    @Test("FictionBook: book title, author names, keywords, language, date, publisher; not the stylesheet")
+    func fictionBook() throws {
+        let tree = try TemporaryTree()
+        let p = try tree.create("book.fb2", contents: """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0">
+              <stylesheet type="text/css">p { font-family: serif }</stylesheet>
+              <description>
+                <title-info>
+                  <genre>prose_classic</genre>
+                  <author><first-name>Антон</first-name><middle-name>Павлович</middle-name><last-name>Чехов</last-name></author>
+                  <book-title>Каштанка</book-title>
+                  <keywords>собака, цирк</keywords>
+                  <date>1887</date>
+                  <lang>ru</lang>
+                </title-info>
+                <document-info><author><nickname>scanner</nickname></author></document-info>
+                <publish-info><publisher>Художественная литература</publisher></publish-info>
+              </description>
+              <body><section><p>Молодая рыжая собака ходила взад и вперёд по тротуару.</p></section></body>
+            </FictionBook>
+            """)
+        let r = try extract(p)
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        let a = r.attributes
+        #expect(a.title == "Каштанка")
+        #expect(a.strings(.authors) == ["Антон Павлович Чехов"])
+        #expect(a.strings(.keywords).contains("цирк"))
+        #expect(a.string(.language) == "ru")
+        #expect(a.date(.contentCreationDate) == TextMetadataTests.utc(1887, 1, 1))
+        #expect(a.strings(.publishers) == ["Художественная литература"])
+        #expect(a.textContent?.contains("рыжая собака") == true)
+        #expect(a.textContent?.contains("font-family") == false)
+    }
+
+    @Test("KML: name as title, description, the first Point as position; SVG: desc as description")
+    func kmlAndSVG() throws {
+        let tree = try TemporaryTree()
+        let k = try extract(try tree.create("places.kml", contents: """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+              <name>Generated places</name>
+              <description>Two points for the tests</description>
+              <Placemark><name>First</name><Point><coordinates>-1.2577,51.752,12</coordinates></Point></Placemark>
+              <Placemark><name>Second</name><Point><coordinates>2.35,48.85,0</coordinates></Point></Placemark>
+            </Document></kml>
+            """)).attributes
+        #expect(k.title == "Generated places")
+        #expect(k.string(.contentDescription) == "Two points for the tests")
+        #expect(k[.longitude] == .double(-1.2577))
+        #expect(k[.latitude] == .double(51.752))
+        #expect(k[.altitude] == .double(12))
+        let s = try extract(try tree.create("drawing.svg", contents: """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><desc>A generated square</desc><rect width="10" height="10"/></svg>
+            """)).attributes
+        #expect(s.contentType == "public.svg-image")
+        #expect(s.string(.contentDescription) == "A generated square")
+        #expect(s.textContent == "A generated square")
+        #expect(s.title == nil)
+    }
+}
+
+@Suite("Generated audio and images, other containers")
+struct GeneratedContainerTests {
+    @Test("WAV: format chunk properties and LIST/INFO tags")
+    func wav() throws {
+        let tree = try TemporaryTree()
+        let bytes = GeneratedFixture.wav(frames: 22050, info: [("INAM", "Gnossienne"), ("IART", "Erik Satie"), ("ICRD", "1890-05-01"), ("ITRK", "4")])
+        let r = try extract(try tree.create("info.wav", bytes: bytes))
+        #expect(r.extractor == "audio")
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        let a = r.attributes
+        #expect(a.contentType == "com.microsoft.waveform-audio")
+        #expect(a.title == "Gnossienne")
+        #expect(a.string(.artist) == "Erik Satie")
+        #expect(a.integer(.audioTrackNumber) == 4)
+        #expect(a.date(.recordingDate) == AudioExtractor.recordingDate(year: 1890, stated: "1890-05-01"))
+        #expect(a.integer(.audioSampleRate) == 44100)
+        #expect(a.integer(.audioChannelCount) == 2)
+        #expect(near(doubleValue(a, .duration), 0.5, 1e-6))
+    }
+
+    @Test("Ogg Opus: OpusHead, OpusTags, and the duration less the pre-skip at 48 kHz")
+    func opus() throws {
+        let tree = try TemporaryTree()
+        let bytes = GeneratedFixture.oggOpus(samples: 96_000, comments: ["TITLE=Sarabande", "ARTIST=Erik Satie"])
+        let r = try extract(try tree.create("sarabande.opus", bytes: bytes))
+        #expect(r.extractor == "audio")
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        let a = r.attributes
+        #expect(a.contentType == "org.xiph.opus")
+        #expect(a.title == "Sarabande")
+        #expect(a.string(.artist) == "Erik Satie")
+        #expect(a.integer(.audioSampleRate) == 48000)
+        #expect(a.integer(.audioChannelCount) == 2)
+        #expect(near(doubleValue(a, .duration), 2.0, 1e-6))
+    }
+
+    @Test("TIFF: size and orientation from IFD0, XMP keywords and description from tag 700")
+    func tiff() throws {
+        let tree = try TemporaryTree()
+        let xmp = GeneratedFixture.xmp(description: "A grey square", keywords: ["cat", "garden"])
+        let bytes = GeneratedFixture.tiffImage(width: 48, height: 32, extra: [
+            .short(0x0112, 1), .ascii(0x010F, "FSIndex"),
+            GeneratedFixture.Field(tag: 700, type: 1, count: UInt32(xmp.count), value: xmp),
+        ])
+        let r = try extract(try tree.create("square.tif", bytes: bytes))
+        #expect(r.extractor == "image")
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        let a = r.attributes
+        #expect(a.contentType == "public.tiff")
+        #expect(a.integer(.pixelWidth) == 48)
+        #expect(a.integer(.pixelHeight) == 32)
+        #expect(a.integer(.orientation) == 1)
+        #expect(a.string(.acquisitionMake) == "FSIndex")
+        #expect(a.strings(.keywords) == ["cat", "garden"])
+        #expect(a.string(.contentDescription) == "A grey square")
+    }
+
+    @Test("PNG (eXIf, iTXt) and WebP (VP8X, EXIF chunk): size, EXIF and XMP")
+    func pngAndWebP() throws {
+        let tree = try TemporaryTree()
+        let exif = GeneratedImageTests.exif()
+        let png = GeneratedFixture.png(width: 100, height: 60, exif: exif,
+                                       xmp: GeneratedFixture.xmp(description: "Oxford, from the air", keywords: ["oxford"]))
+        let r = try extract(try tree.create("meta.png", bytes: png))
+        #expect(r.extractor == "image")
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        let a = r.attributes
+        #expect(a.contentType == "public.png")
+        #expect(a.integer(.pixelWidth) == 100)
+        #expect(a.integer(.pixelHeight) == 60)
+        #expect(a.string(.acquisitionModel) == "Test Camera 1")
+        #expect(near(doubleValue(a, .latitude), -12.5432, 0.00005))
+        #expect(a.string(.contentDescription) == "Oxford, from the air")
+        #expect(a.strings(.keywords) == ["oxford"])
+
+        let w = try extract(try tree.create("meta.webp", bytes: GeneratedFixture.webp(width: 150, height: 90, exif: exif)))
+        #expect(w.extractor == "image")
+        #expect(w.problems.isEmpty, "\(w.problems)")
+        #expect(w.attributes.contentType == "org.webmproject.webp")
+        #expect(w.attributes.integer(.pixelWidth) == 150)
+        #expect(w.attributes.integer(.pixelHeight) == 90)
+        #expect(w.attributes.string(.acquisitionMake) == "FSIndex")
+        #expect(near(doubleValue(w.attributes, .altitude), 295, 1e-9))
+    }
+}
+
+@Suite("Generated OLE2 documents")
+struct GeneratedOLETests {
+    @Test("Word 97: summary information and the text of its piece table")
+    func word97() throws {
+        let (word, table) = GeneratedFixture.word97Streams(text: "A generated Word document\rIts second paragraph, caf\u{E9} included.\r")
+        let summary = GeneratedFixture.summaryInformation([(2, "Generated Word title"), (3, "Testing"), (4, "Ada Lovelace"),
+                                                           (18, "Microsoft Office Word")])
+        let bytes = GeneratedFixture.compoundFile([("WordDocument", word), ("1Table", table), ("\u{5}SummaryInformation", summary)])
+        let tree = try TemporaryTree()
+        let r = try extract(try tree.create("generated.doc", bytes: bytes))
+        #expect(r.extractor == "ole")
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        let a = r.attributes
+        #expect(a.contentType == "com.microsoft.word.doc")
+        #expect(a.title == "Generated Word title")
+        #expect(a.string(.subject) == "Testing")
+        #expect(a.strings(.authors) == ["Ada Lovelace"])
+        #expect(a.string(.generator) == "Microsoft Office Word")
+        #expect(a.textContent == "A generated Word document\nIts second paragraph, café included.")
+
+        // Without its table stream: a clear problem, the summary information kept.
+        let broken = GeneratedFixture.compoundFile([("WordDocument", word), ("\u{5}SummaryInformation", summary)])
+        let b = try extract(try tree.create("broken.doc", bytes: broken))
+        #expect(b.problems.contains { "\($0)".contains("1Table stream is missing") }, "\(b.problems)")
+        #expect(b.attributes.title == "Generated Word title")
+    }
+}
