@@ -25,17 +25,37 @@ enum Binaries {
     }
 }
 
-/// Runs a command and waits; `user` runs it as another user through setpriv (tests as root).
+/// A command that did not finish within its timeout; it was killed with SIGKILL.
+struct CommandTimedOut: Error, CustomStringConvertible {
+    var command: [String]
+    var timeout: TimeInterval
+    var stderr: String
+    var description: String {
+        "timed out after \(timeout) s, killed with SIGKILL: \(command.joined(separator: " "))"
+            + (stderr.isEmpty ? "" : "\nits stderr so far:\n\(stderr)")
+    }
+}
+
+/// Runs one of the built tools and waits; `asUser` runs it as another user through setpriv
+/// (tests as root).
 @discardableResult
 func run(_ tool: String, _ args: [String], env: [String: String] = [:], asUser: String? = nil,
          timeout: TimeInterval = 300) throws -> CommandResult {
+    try run(executable: Binaries.directory.appendingPathComponent(tool).path, args, env: env, asUser: asUser, timeout: timeout)
+}
+
+/// Runs an executable given by its absolute path and waits at most `timeout` seconds: a command
+/// still running then is killed (SIGKILL, its process group too) and `CommandTimedOut` is
+/// thrown, so that a hung binary fails its own test, not the whole run.
+@discardableResult
+func run(executable: String, _ args: [String], env: [String: String] = [:], asUser: String? = nil,
+         timeout: TimeInterval) throws -> CommandResult {
     let p = Process()
-    let binary = Binaries.directory.appendingPathComponent(tool).path
     if let asUser {
         p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        p.arguments = ["--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups", "--", binary] + args
+        p.arguments = ["--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups", "--", executable] + args
     } else {
-        p.executableURL = URL(fileURLWithPath: binary)
+        p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
     }
     var environment = ProcessInfo.processInfo.environment
@@ -46,14 +66,53 @@ func run(_ tool: String, _ args: [String], env: [String: String] = [:], asUser: 
     p.standardOutput = out
     p.standardError = err
     try p.run()
-    // Read both pipes concurrently so a chatty child cannot block.
-    nonisolated(unsafe) var errData = Data()
-    let errThread = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-    errThread.start()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let pid = p.processIdentifier
+    let deadline = Date().addingTimeInterval(timeout)
+    // Read both pipes in one poll loop, so a chatty child cannot block and a silent one cannot
+    // hold the test past its deadline.
+    var streams: [(fd: Int32, data: Data, open: Bool)] = [
+        (out.fileHandleForReading.fileDescriptor, Data(), true),
+        (err.fileHandleForReading.fileDescriptor, Data(), true),
+    ]
+    var timedOut = false
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var limit = deadline
+    while streams.contains(where: \.open) {
+        var remaining = limit.timeIntervalSinceNow
+        if remaining <= 0 {
+            // Killed, and still no end-of-file after a grace period (a grandchild holds a pipe):
+            // give up on the rest of the output.
+            if timedOut { break }
+            timedOut = true
+            kill(-pid, SIGKILL)   // the group, if it has one of its own (workers too)
+            kill(pid, SIGKILL)
+            limit = Date().addingTimeInterval(2)
+            remaining = 2
+        }
+        var fds = streams.filter(\.open).map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1) * 1000))
+        if ready < 0 && errno != EINTR { break }
+        for f in fds where f.revents != 0 {
+            let i = streams.firstIndex { $0.fd == f.fd }!
+            let n = buffer.withUnsafeMutableBytes { read(f.fd, $0.baseAddress, $0.count) }
+            if n > 0 { streams[i].data.append(contentsOf: buffer[0..<n]) } else if n == 0 || errno != EINTR { streams[i].open = false }
+        }
+    }
+    if !timedOut && p.isRunning {
+        // Both pipes closed but the process lives on (it closed them itself): wait the rest.
+        while p.isRunning && Date() < deadline { usleep(10_000) }
+        if p.isRunning {
+            timedOut = true
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+        }
+    }
     p.waitUntilExit()
-    while errThread.isExecuting || !errThread.isFinished { usleep(1000) }
-    return CommandResult(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    let stderr = String(decoding: streams[1].data, as: UTF8.self)
+    if timedOut {
+        throw CommandTimedOut(command: [executable] + args, timeout: timeout, stderr: stderr)
+    }
+    return CommandResult(status: p.terminationStatus, stdout: streams[0].data, stderr: stderr)
 }
 
 /// A tree and an index folder for one CLI test.

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// A tree of real files with chosen words, sizes and modification times (and a PDF and a JPEG
-/// from the shared corpus), indexed with `fsindex index --index-dir`, then searched with `fsfind`
+/// the test writes), indexed with `fsindex index --index-dir`, then searched with `fsfind`
 /// as a user runs it.
 struct FindTree {
     let fixture: CLIFixture
@@ -34,9 +34,12 @@ struct FindTree {
             let day = String(format: "%02d", 28 - n * 2)
             try file(path, "pagingword item \(n + 1) " + String(repeating: "x", count: (n * 37) % 200 + n), "2025-06-\(day)T12:00:00Z")
         }
-        try t.create("root/media/report.pdf", bytes: Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("pdf/testPDF.pdf").string))))
+        try t.create("root/media/report.pdf", bytes: GeneratedFixture.pdf(title: "Annual figures", author: "Ada Lovelace", subject: "Figures",
+                                                                        keywords: "figures", created: "D:20260120120000Z",
+                                                                        lines: ["Aardwolf xylophone figures"]))
         try setModified("media/report.pdf", "2026-01-20T12:00:00Z")
-        try t.create("root/media/photo.jpg", bytes: Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("images/testJPEG.jpg").string))))
+        let exif = GeneratedFixture.tiff([[.ascii(0x010F, "FSIndex"), .ascii(0x0110, "Test Camera 1")]])
+        try t.create("root/media/photo.jpg", bytes: GeneratedFixture.jpeg(width: 100, height: 75, exif: exif))
         try setModified("media/photo.jpg", "2026-01-25T12:00:00Z")
         let r = try run("fsindex", ["index", "--index-dir", fixture.index, root])
         #expect(r.status == 0, "\(r.stderr)")
@@ -78,7 +81,7 @@ struct FindTree {
     }
 }
 
-@Suite("fsfind on a generated tree, through the real binaries", .enabled(if: RealCorpus.isAvailable))
+@Suite("fsfind on a generated tree, through the real binaries")
 struct FSFindCLITests {
     @Test("words, kinds, attributes and dates find the right files; --count; exit codes 0 and 1")
     func findsAndCounts() throws {
@@ -323,7 +326,7 @@ struct FSFindCLITests {
 }
 
 /// What fsfind does with its own command line, its config, and an index it should not trust.
-@Suite("fsfind: arguments, config and index state", .enabled(if: RealCorpus.isAvailable))
+@Suite("fsfind: arguments, config and index state")
 struct FSFindStateTests {
     @Test("-word excludes without quotes; an unknown --option is still an error; -- passes text through")
     func arguments() throws {

@@ -8,7 +8,7 @@ import Testing
 @Suite("Isolation, as users see it")
 struct IsolationCLITests {
     @Test("truncated copies of every corpus file are indexed; each problem is reported and listed",
-          .enabled(if: RealCorpus.isAvailable))
+          .realCorpus)
     func truncatedCopies() throws {
         let f = try CLIFixture()
         var copies = 0

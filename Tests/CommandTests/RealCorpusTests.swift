@@ -5,7 +5,7 @@ import Testing
 
 /// Every file of the shared real-document corpus goes through `fsindex index`, and words that
 /// can be read in its text files and HTML pages are found with `fsfind`.
-@Suite("The real-document corpus", .enabled(if: RealCorpus.isAvailable))
+@Suite("The real-document corpus", .realCorpus)
 struct RealCorpusTests {
     @Test("all of it is indexed without a crash or a hang, one item per entry on disk")
     func indexesEverything() throws {

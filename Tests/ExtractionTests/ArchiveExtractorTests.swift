@@ -11,7 +11,7 @@ struct ArchiveExtractorTests {
     static let documents = ["testEXCEL.xls", "testHTML.html", "testOpenOffice2.odt", "testPDF.pdf", "testPPT.ppt", "testRTF.rtf",
                             "testTXT.txt", "testWORD.doc", "testXML.xml"]
 
-    @Test("zip, tar, tgz and 7z of the same documents list the same members", arguments: [
+    @Test("zip, tar, tgz and 7z of the same documents list the same members", .realCorpus, arguments: [
         ("archives/test-documents.zip", "", false, "public.zip-archive"),
         ("archives/test-documents.tar", "test-documents/", true, "public.tar-archive"),
         ("archives/test-documents.tgz", "test-documents/", true, "org.freedesktop.mime.application.x-compressed-tar"),
@@ -28,7 +28,7 @@ struct ArchiveExtractorTests {
         #expect(r.attributes[.encrypted] == nil)
     }
 
-    @Test("a lone bzip2 file has one member named after it")
+    @Test("a lone bzip2 file has one member named after it", .realCorpus)
     func bzip2() throws {
         let r = try extractReal("archives/test-bz2.txt.bz2")
         #expect(r.extractor == "archive")
@@ -37,7 +37,7 @@ struct ArchiveExtractorTests {
         #expect(r.attributes.integer(.memberCount) == 1)
     }
 
-    @Test("an encrypted zip: names listed, marked encrypted")
+    @Test("an encrypted zip: names listed, marked encrypted", .realCorpus)
     func encrypted() throws {
         let r = try extractReal("archives/testZipEncrypted.zip")
         #expect(r.extractor == "archive")
@@ -46,7 +46,7 @@ struct ArchiveExtractorTests {
         #expect(r.attributes[.encrypted] == .bool(true))
     }
 
-    @Test("Shift-JIS member names are decoded")
+    @Test("Shift-JIS member names are decoded", .realCorpus)
     func shiftJIS() throws {
         let r = try extractReal("archives/testZipEntryNameCharsetShiftSJIS.zip")
         #expect(r.problems.isEmpty)
@@ -56,7 +56,7 @@ struct ArchiveExtractorTests {
         #expect(ArchiveReader.decodeName([0x63, 0x61, 0x66, 0xE9]) == "café")   // not Shift-JIS: Latin-1
     }
 
-    @Test("a corrupt zip keeps the name it could read and records libarchive's reason")
+    @Test("a corrupt zip keeps the name it could read and records libarchive's reason", .realCorpus)
     func corrupt() throws {
         let r = try extractReal("archives/testZIP_corrupted_oom.zip")
         #expect(r.extractor == "archive")
@@ -65,7 +65,7 @@ struct ArchiveExtractorTests {
         #expect(r.problems.contains { if case .malformed("archive", _) = $0 { true } else { false } })
     }
 
-    @Test("truncated copies of every real archive: problems, never a crash", arguments: [
+    @Test("truncated copies of every real archive: problems, never a crash", .realCorpus, arguments: [
         "archives/test-documents.zip", "archives/test-documents.tar", "archives/test-documents.tgz",
         "archives/test-documents.7z", "archives/test-bz2.txt.bz2", "archives/testZipEncrypted.zip",
         "archives/testZipEntryNameCharsetShiftSJIS.zip",
@@ -139,7 +139,7 @@ struct ArchiveExtractorTests {
         #expect(r.attributes[.textTruncated] == .bool(true))
     }
 
-    @Test("zip-based documents are not archives to this extractor")
+    @Test("zip-based documents are not archives to this extractor", .realCorpus)
     func documentsLeftAlone() throws {
         for f in ["office/testWORD.docx", "opendocument/testOpenOffice2.odt", "epub/testEPUB.epub"] {
             let r = try extractReal(f)

@@ -47,7 +47,7 @@ struct AudioExtractorTests {
               track: nil, recorded: nil, duration: 0.021769, sampleRate: 44100, channels: 2),
     ]
 
-    @Test("tags and stream properties of each real file", arguments: files)
+    @Test("tags and stream properties of each real file", .realCorpus, arguments: files)
     func realFiles(_ e: Expected) throws {
         let r = try extractReal(e.file)
         let a = r.attributes
@@ -67,7 +67,7 @@ struct AudioExtractorTests {
         #expect((a.integer(.audioBitRate) ?? 0) > 0)
     }
 
-    @Test("genre, bit rate and the recording year as a date")
+    @Test("genre, bit rate and the recording year as a date", .realCorpus)
     func details() throws {
         let mp3 = try extractReal("audio/testMP3id3v2.mp3").attributes
         #expect(mp3.string(.genre) == "Rock")
@@ -82,7 +82,7 @@ struct AudioExtractorTests {
         #expect(wav.integer(.audioBitRate) == 1_411_200)
     }
 
-    @Test("composer: MP4 ©wrt, ID3v2.3/2.4 TCOM and a FLAC Vorbis comment (TagLib's C API has none)")
+    @Test("composer: MP4 ©wrt, ID3v2.3/2.4 TCOM and a FLAC Vorbis comment (TagLib's C API has none)", .realCorpus)
     func composer() throws {
         #expect(try extractReal("audio/testMP4.m4a").attributes.string(.composer) == "Test Composer")
 
@@ -129,7 +129,7 @@ struct AudioExtractorTests {
         #expect(c.integer(.audioSampleRate) == 44100)
     }
 
-    @Test("WAV LIST/INFO tags")
+    @Test("WAV LIST/INFO tags", .realCorpus)
     func wavInfo() throws {
         var wav = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("audio/testWAV.wav").string)))
         func le(_ n: Int) -> [UInt8] { [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)] }
@@ -151,7 +151,7 @@ struct AudioExtractorTests {
         #expect(r.attributes.integer(.audioSampleRate) == 44100)
     }
 
-    @Test("a truncated MP3 (the corpus's own): its ID3 tag, and a problem for the missing audio")
+    @Test("a truncated MP3 (the corpus's own): its ID3 tag, and a problem for the missing audio", .realCorpus)
     func truncatedMP3() throws {
         let r = try extractReal("audio/testMP3truncated.mp3")
         #expect(r.extractor == "audio")
@@ -162,7 +162,7 @@ struct AudioExtractorTests {
         #expect(r.problems.contains { "\($0)".hasPrefix("audio: truncated") }, "\(r.problems)")
     }
 
-    @Test("the first half of each real file: a clear problem or partial attributes, never a crash",
+    @Test("the first half of each real file: a clear problem or partial attributes, never a crash", .realCorpus,
           arguments: files.map(\.file))
     func truncated(_ file: String) throws {
         let whole = try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file(file).string))
@@ -198,7 +198,7 @@ struct AudioExtractorTests {
         #expect(r.problems.isEmpty)
     }
 
-    @Test("mutated and cut copies of every real file never trap the header parser", arguments: files.map(\.file))
+    @Test("mutated and cut copies of every real file never trap the header parser", .realCorpus, arguments: files.map(\.file))
     func mutations(_ file: String) throws {
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file(file).string)))
         var rng = SplitMix(seed: UInt64(original.count))

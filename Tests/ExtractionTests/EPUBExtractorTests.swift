@@ -8,7 +8,7 @@ import TestSupport
 
 @Suite("EPUBExtractor")
 struct EPUBExtractorTests {
-    @Test("EPUB 2: OPF metadata and the spine's chapters in order")
+    @Test("EPUB 2: OPF metadata and the spine's chapters in order", .realCorpus)
     func epub2() throws {
         let r = try extractReal("epub/testEPUB.epub")
         #expect(r.extractor == "epub")
@@ -31,7 +31,7 @@ struct EPUBExtractorTests {
         #expect(!text.contains("Cover Page"))   // <title> in <head> is not body text
     }
 
-    @Test("EPUB 3 with repeated metadata: all creators and publishers, the unique identifier, the first title")
+    @Test("EPUB 3 with repeated metadata: all creators and publishers, the unique identifier, the first title", .realCorpus)
     func epub3() throws {
         let r = try extractReal("epub/testEPUB_multi-metadata-vals.epub")
         #expect(r.extractor == "epub")
@@ -54,7 +54,7 @@ struct EPUBExtractorTests {
         #expect(a[.textTruncated] == nil)
     }
 
-    @Test("the text cap cuts the book and marks it truncated")
+    @Test("the text cap cuts the book and marks it truncated", .realCorpus)
     func capped() throws {
         let a = try extractReal("epub/testEPUB_multi-metadata-vals.epub", textCap: 4096).attributes
         let text = try #require(a.textContent)
@@ -64,7 +64,7 @@ struct EPUBExtractorTests {
         #expect(a.title == "The Inheritors")
     }
 
-    @Test("truncated copies of the real books: problems, never a crash",
+    @Test("truncated copies of the real books: problems, never a crash", .realCorpus,
           arguments: ["epub/testEPUB.epub", "epub/testEPUB_multi-metadata-vals.epub"])
     func truncatedCopies(_ file: String) throws {
         let tree = try TemporaryTree()

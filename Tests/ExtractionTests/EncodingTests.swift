@@ -36,7 +36,7 @@ struct EncodingTests {
         ("text-encodings/testTXT_win-1252.txt", "windows-1252", "“windows”"),
     ]
 
-    @Test("real files: encoding and a word in the original language", arguments: real)
+    @Test("real files: encoding and a word in the original language", .realCorpus, arguments: real)
     func realFiles(_ file: String, _ encoding: String, _ word: String) throws {
         let r = try extractReal(file)
         #expect(r.extractor == "plain-text")
@@ -46,7 +46,7 @@ struct EncodingTests {
         #expect(r.problems.isEmpty)
     }
 
-    @Test("every real encoding file cut in half: no crash, a clear encoding or none")
+    @Test("every real encoding file cut in half: no crash, a clear encoding or none", .realCorpus)
     func truncatedReal() throws {
         let tree = try TemporaryTree()
         for (file, encoding, _) in Self.real {
@@ -94,7 +94,7 @@ struct EncodingTests {
         #expect(k.textContent == korean)
     }
 
-    @Test("the real BOM-less Korean UTF-16LE (the corpus file without its BOM)")
+    @Test("the real BOM-less Korean UTF-16LE (the corpus file without its BOM)", .realCorpus)
     func koreanWithoutBOM() throws {
         let tree = try TemporaryTree()
         let bytes = Array(try EncodingTests.bytes("text-encodings/uchardet/ko/utf-16.le").dropFirst(2))
@@ -103,7 +103,7 @@ struct EncodingTests {
         #expect(a.textContent?.contains("유니코드") == true)
     }
 
-    @Test("a multi-byte character cut at the end of a whole file")
+    @Test("a multi-byte character cut at the end of a whole file", .realCorpus)
     func truncatedMultibyte() throws {
         let tree = try TemporaryTree()
         var sjis = try EncodingTests.bytes("text-encodings/uchardet/ja/shift_jis.txt")

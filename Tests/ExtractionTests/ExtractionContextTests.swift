@@ -142,7 +142,7 @@ struct ExtractionContextTests {
         #expect(ExtractionVersions.all.count == ExtractorRegistry.all.count + 1)
     }
 
-    @Test("every attribute of an HTML file, with the registry's version")
+    @Test("every attribute of an HTML file, with the registry's version", .realCorpus)
     func wholeResult() throws {
         let r = try extractReal("html/testHTML.html")
         let a = r.attributes
@@ -174,7 +174,7 @@ struct ExtractionContextTests {
         #expect(ExtractorRegistry.extractor(for: input)?.name == "html")
     }
 
-    @Test("every file of the real corpus extracts without crashing or hanging")
+    @Test("every file of the real corpus extracts without crashing or hanging", .realCorpus)
     func wholeCorpus() throws {
         let files = regularFiles(below: RealCorpus.root)
         #expect(files.count > 100)

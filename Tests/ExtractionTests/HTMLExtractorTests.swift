@@ -7,7 +7,7 @@ import TestSupport
 
 @Suite("HTMLExtractor")
 struct HTMLExtractorTests {
-    @Test("title, author and visible text of a real page")
+    @Test("title, author and visible text of a real page", .realCorpus)
     func basic() throws {
         let a = try extractReal("html/testHTML.html").attributes
         #expect(a.title == "Title : Test Indexation Html")
@@ -17,7 +17,7 @@ struct HTMLExtractorTests {
         #expect(a.textContent?.contains("Title : Test") == false)             // the title is not body text
     }
 
-    @Test("meta description, keywords and author")
+    @Test("meta description, keywords and author", .realCorpus)
     func meta() throws {
         let a = try extractReal("html/testHTML_metadata.html").attributes
         #expect(a.string(.contentDescription) == "Free Web tutorials")
@@ -28,7 +28,7 @@ struct HTMLExtractorTests {
         #expect(a.string(.encoding) == "utf-8")
     }
 
-    @Test("a UTF-16LE page with a wrong meta charset")
+    @Test("a UTF-16LE page with a wrong meta charset", .realCorpus)
     func utf16() throws {
         let a = try extractReal("html/testHTML_charset_utf16le.html").attributes
         #expect(a.contentType == .html)
@@ -37,7 +37,7 @@ struct HTMLExtractorTests {
         #expect(a.string(.encoding) == "utf-16le")
     }
 
-    @Test("script text is not indexed, even in broken markup")
+    @Test("script text is not indexed, even in broken markup", .realCorpus)
     func script() throws {
         let a = try extractReal("html/testHTMLBadScript.html").attributes
         #expect(a.textContent == "This is a test.")
@@ -46,7 +46,7 @@ struct HTMLExtractorTests {
         #expect(big.textContent?.contains("function addToList") == false)
     }
 
-    @Test("a meta charset after non-ASCII bytes is honoured")
+    @Test("a meta charset after non-ASCII bytes is honoured", .realCorpus)
     func lateCharset() throws {
         let a = try extractReal("html/big-preamble.html").attributes
         #expect(a.string(.encoding) == "windows-1251")
@@ -57,7 +57,7 @@ struct HTMLExtractorTests {
         #expect(arabic.textContent?.contains("الاتحاد الجزائري") == true)
     }
 
-    @Test("XHTML and an HTML fragment")
+    @Test("XHTML and an HTML fragment", .realCorpus)
     func xhtmlAndFragment() throws {
         let x = try extractReal("html/testXHTML.html").attributes
         #expect(x.title == "XHTML test document")

@@ -33,7 +33,7 @@ struct ImageExtractorTests {
         ("images/IMG_1034.heic", 4032, 3024, "public.heic"),
     ]
 
-    @Test("pixel size of every real image, from its header", arguments: sizes)
+    @Test("pixel size of every real image, from its header", .realCorpus, arguments: sizes)
     func pixelSize(_ file: String, _ width: Int64, _ height: Int64, _ type: ContentType) throws {
         let r = try extractReal(file)
         #expect(r.extractor == "image")
@@ -43,7 +43,7 @@ struct ImageExtractorTests {
         #expect(r.attributes.integer(.pixelHeight) == height)
     }
 
-    @Test("EXIF camera data of a Canon JPEG, and its XMP keywords")
+    @Test("EXIF camera data of a Canon JPEG, and its XMP keywords", .realCorpus)
     func canonEXIF() throws {
         let a = try extractReal("images/testJPEG_EXIF.jpg").attributes
         #expect(a.string(.acquisitionMake) == "Canon")
@@ -58,7 +58,7 @@ struct ImageExtractorTests {
         #expect(a[.latitude] == nil)
     }
 
-    @Test("GPS position of geotagged JPEGs, signed by their N/S/E/W references")
+    @Test("GPS position of geotagged JPEGs, signed by their N/S/E/W references", .realCorpus)
     func gps() throws {
         let a = try extractReal("images/testJPEG_GEO.jpg").attributes
         #expect(near(doubleValue(a, .latitude), 12.5432, 0.00005))     // 12° 32' 35.556" N
@@ -74,7 +74,7 @@ struct ImageExtractorTests {
         #expect(near(doubleValue(b, .exposureTime), 1.0 / 338, 1e-9))
     }
 
-    @Test("HEIC: the primary item's size (not a tile's) and the EXIF item")
+    @Test("HEIC: the primary item's size (not a tile's) and the EXIF item", .realCorpus)
     func heic() throws {
         let a = try extractReal("images/IMG_1034.heic").attributes
         #expect(a.string(.acquisitionMake) == "Apple")
@@ -88,14 +88,14 @@ struct ImageExtractorTests {
         #expect(a.date(.contentCreationDate) == Date(timeIntervalSince1970: 1_517_843_504))
     }
 
-    @Test("XMP keywords in a TIFF (tag 700)")
+    @Test("XMP keywords in a TIFF (tag 700)", .realCorpus)
     func tiffXMP() throws {
         let a = try extractReal("images/testTIFF.tif").attributes
         #expect(a.strings(.keywords) == ["cat", "garden"])
         #expect(a.integer(.orientation) == 1)
     }
 
-    @Test("IPTC title, keywords, by-line and caption from a JPEG APP13 block; XMP wins where both exist")
+    @Test("IPTC title, keywords, by-line and caption from a JPEG APP13 block; XMP wins where both exist", .realCorpus)
     func iptc() throws {
         let plain = try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("images/testJPEG.jpg").string))
         func dataset(_ tag: UInt8, _ value: String) -> [UInt8] {
@@ -141,7 +141,7 @@ struct ImageExtractorTests {
         return Array(jpeg[start.upperBound..<(start.lowerBound + length - 2)])
     }
 
-    @Test("EXIF and XMP in a PNG (eXIf, iTXt) and in a WebP (EXIF chunk)")
+    @Test("EXIF and XMP in a PNG (eXIf, iTXt) and in a WebP (EXIF chunk)", .realCorpus)
     func pngAndWebPMetadata() throws {
         let tiff = try Self.exifTIFF("images/testJPEG_GEO_2.jpg")
         func be(_ n: Int) -> [UInt8] { [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] }
@@ -167,7 +167,7 @@ struct ImageExtractorTests {
         #expect(near(doubleValue(b, .altitude), 295, 1e-9))
     }
 
-    @Test("a WebP whose XMP chunk lies past the first MiB is read through the open file")
+    @Test("a WebP whose XMP chunk lies past the first MiB is read through the open file", .realCorpus)
     func farMetadata() throws {
         var webp = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("images/testWEBP.webp").string)))
         func le(_ n: Int) -> [UInt8] { [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)] }
@@ -187,7 +187,7 @@ struct ImageExtractorTests {
         #expect(r.attributes.strings(.authors) == ["Ada", "Grace"])
     }
 
-    @Test("a JPEG with a corrupt EXIF block keeps its size and says what is wrong")
+    @Test("a JPEG with a corrupt EXIF block keeps its size and says what is wrong", .realCorpus)
     func corruptEXIF() throws {
         let plain = try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("images/testJPEG.jpg").string))
         // A TIFF header whose first IFD lies far outside the block, then noise.
@@ -215,7 +215,7 @@ struct ImageExtractorTests {
         #expect(r.problems.isEmpty, "\(r.problems)")
     }
 
-    @Test("the first half of each real image: a clear problem or partial attributes, never a crash",
+    @Test("the first half of each real image: a clear problem or partial attributes, never a crash", .realCorpus,
           arguments: sizes.map(\.0))
     func truncated(_ file: String) throws {
         let whole = try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file(file).string))
@@ -227,7 +227,7 @@ struct ImageExtractorTests {
         #expect(flagged || r.attributes.integer(.pixelWidth) != nil, "\(r.problems)")
     }
 
-    @Test("mutated and cut copies of every real image never trap the parsers", arguments: sizes.map(\.0))
+    @Test("mutated and cut copies of every real image never trap the parsers", .realCorpus, arguments: sizes.map(\.0))
     func mutations(_ file: String) throws {
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file(file).string)).prefix(256 * 1024))
         var rng = SplitMix(seed: UInt64(original.count))

@@ -29,7 +29,7 @@ struct LanguageTests {
         ("xml/testXML.xml", "Fr"),                                // the extractor's dc:language is kept
     ]
 
-    @Test("real files", arguments: real)
+    @Test("real files", .realCorpus, arguments: real)
     func realFiles(_ file: String, _ language: String?) throws {
         let r = try extractReal(file)
         #expect(r.attributes.string(.language) == language)

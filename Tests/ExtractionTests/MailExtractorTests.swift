@@ -16,7 +16,7 @@ struct MailExtractorTests {
         a.date(.contentCreationDate).map { Int($0.timeIntervalSince1970) }
     }
 
-    @Test("every mail file of the corpus is typed as a message or an mbox and read by the mail extractor",
+    @Test("every mail file of the corpus is typed as a message or an mbox and read by the mail extractor", .realCorpus,
           arguments: corpus)
     func types(_ file: String) throws {
         let r = try extractReal("email/\(file)")
@@ -26,7 +26,7 @@ struct MailExtractorTests {
         #expect(r.problems.isEmpty)
     }
 
-    @Test("sender, recipient, subject, date and body of a plain message without a name extension")
+    @Test("sender, recipient, subject, date and body of a plain message without a name extension", .realCorpus)
     func plain() throws {
         let a = try extractReal("email/testRFC822").attributes
         #expect(a.strings(.authors) == ["Julien Nioche (JIRA) <jira@apache.org>"])
@@ -43,7 +43,7 @@ struct MailExtractorTests {
         #expect(a[.attachmentNames] == nil)
     }
 
-    @Test("a base64 body in ISO-8859-1")
+    @Test("a base64 body in ISO-8859-1", .realCorpus)
     func base64() throws {
         let a = try extractReal("email/testRFC822_base64").attributes
         #expect(a.textContent == "Here is some text, with international characters, voilà!")
@@ -54,7 +54,7 @@ struct MailExtractorTests {
         #expect(a[.contentCreationDate] == a[.fsCreationDate])   // no Date header: the file's own date stays
     }
 
-    @Test("a quoted-printable UTF-8 body with soft line breaks")
+    @Test("a quoted-printable UTF-8 body with soft line breaks", .realCorpus)
     func quotedPrintable() throws {
         let a = try extractReal("email/testRFC822_quoted").attributes
         #expect(a.textContent == "Düsseldorf has non-ascii. Lines can be split like this. Spaces at the end of a line must be encoded.")
@@ -64,7 +64,7 @@ struct MailExtractorTests {
         #expect(Self.seconds(a) == 1_290_801_473)
     }
 
-    @Test("RFC 2047 encoded words in two charsets in From and Subject")
+    @Test("RFC 2047 encoded words in two charsets in From and Subject", .realCorpus)
     func encodedWords() throws {
         let a = try extractReal("email/testRFC822_i18nheaders").attributes
         #expect(a.strings(.authorNames) == ["Keld Jørn Simonsen"])
@@ -78,7 +78,7 @@ struct MailExtractorTests {
         #expect(Self.seconds(mac) == 1_463_387_432)
     }
 
-    @Test("multipart/alternative: the plain text is read, not the HTML; attachments give names")
+    @Test("multipart/alternative: the plain text is read, not the HTML; attachments give names", .realCorpus)
     func alternative() throws {
         let a = try extractReal("email/testRFC822_multipart_attachments.eml").attributes
         #expect(a.strings(.attachmentNames) == ["Test TxtA.txt", "Test TxtB.txt"])
@@ -98,7 +98,7 @@ struct MailExtractorTests {
         #expect(Self.seconds(b) == 1_285_594_156)
     }
 
-    @Test("a Thunderbird message and one still starting with its mbox From line")
+    @Test("a Thunderbird message and one still starting with its mbox From line", .realCorpus)
     func thunderbird() throws {
         let a = try extractReal("email/testThunderbirdEml.eml").attributes
         #expect(a.strings(.authors) == ["Vladimir L. <vladimir_l@example.com>"])
@@ -115,7 +115,7 @@ struct MailExtractorTests {
         #expect(Self.seconds(png) == 1_469_032_502)
     }
 
-    @Test("an mbox: one child per message, the file keeps only subjects and senders")
+    @Test("an mbox: one child per message, the file keeps only subjects and senders", .realCorpus)
     func mailbox() throws {
         let r = try extractReal("email/complex.mbox")
         #expect(r.attributes.integer(.messageCount) == 3)
@@ -166,7 +166,7 @@ struct MailExtractorTests {
         #expect(seconds("From a@b Mon Foo 01 10:00:00 2009") == nil)
     }
 
-    @Test("a truncated copy of each corpus file gives partial attributes or a problem, never a crash",
+    @Test("a truncated copy of each corpus file gives partial attributes or a problem, never a crash", .realCorpus,
           arguments: corpus)
     func truncated(_ file: String) throws {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: RealCorpus.file("email/\(file)").string)))

@@ -6,7 +6,7 @@ import TestSupport
 
 @Suite("OLEExtractor")
 struct OLEExtractorTests {
-    @Test("Word 97: summary information and the text through the piece table")
+    @Test("Word 97: summary information and the text through the piece table", .realCorpus)
     func word97() throws {
         let r = try extractReal("office/testWORD.doc")
         let a = r.attributes
@@ -27,7 +27,7 @@ struct OLEExtractorTests {
         #expect(text.hasSuffix("That\u{2019}s it!"))
     }
 
-    @Test("Word 6: summary information and the plain text run")
+    @Test("Word 6: summary information and the plain text run", .realCorpus)
     func word6() throws {
         let r = try extractReal("office/testWORD6.doc")
         let a = r.attributes
@@ -41,7 +41,7 @@ struct OLEExtractorTests {
         #expect(a.textContent == "The quick brown fox jumps over the lazy dog")
     }
 
-    @Test("Excel: summary information, sheet names and shared strings")
+    @Test("Excel: summary information, sheet names and shared strings", .realCorpus)
     func excel() throws {
         let r = try extractReal("office/testEXCEL.xls")
         let a = r.attributes
@@ -56,7 +56,7 @@ struct OLEExtractorTests {
             + "Written and saved in Microsoft Excel X for Mac Service Release 1.")
     }
 
-    @Test("PowerPoint: slide count and slide text once, without master prompts")
+    @Test("PowerPoint: slide count and slide text once, without master prompts", .realCorpus)
     func powerPoint() throws {
         let r = try extractReal("office/testPPT.ppt")
         let a = r.attributes
@@ -70,7 +70,7 @@ struct OLEExtractorTests {
         #expect(a.textContent == "Sample Powerpoint Slide\nCreated with Microsoft\nPowerpoint X for Mac\nService Release 1")
     }
 
-    @Test("the first half of every real OLE file gives a clear problem", .timeLimit(.minutes(1)))
+    @Test("the first half of every real OLE file gives a clear problem", .realCorpus, .timeLimit(.minutes(1)))
     func truncated() throws {
         let tree = try TemporaryTree()
         defer { tree.remove() }
@@ -85,7 +85,7 @@ struct OLEExtractorTests {
         #expect(DocumentFixtures.hasProblem(ppt, "ole", containing: "truncated: the PowerPoint Document stream"))
     }
 
-    @Test("an input of bytes without a descriptor is read from memory")
+    @Test("an input of bytes without a descriptor is read from memory", .realCorpus)
     func fromMemory() throws {
         let input = DocumentFixtures.input(try DocumentFixtures.bytes("office/testWORD6.doc"), mimeType: "application/msword")
         var a = AttributeSet()
@@ -94,7 +94,7 @@ struct OLEExtractorTests {
         #expect(a.textContent == "The quick brown fox jumps over the lazy dog")
     }
 
-    @Test("damaged copies of the real OLE2 files never crash or hang", .timeLimit(.minutes(1)))
+    @Test("damaged copies of the real OLE2 files never crash or hang", .realCorpus, .timeLimit(.minutes(1)))
     func mutated() throws {
         let tree = try TemporaryTree()
         defer { tree.remove() }

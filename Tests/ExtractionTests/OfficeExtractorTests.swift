@@ -26,7 +26,7 @@ func truncatedCopy(_ relative: String, in tree: TemporaryTree, fraction: Double 
 
 @Suite("OfficeOpenXMLExtractor")
 struct OfficeExtractorTests {
-    @Test("Word: core and app properties, body, header and footer of a real file")
+    @Test("Word: core and app properties, body, header and footer of a real file", .realCorpus)
     func word() throws {
         let r = try extractReal("office/testWORD.docx")
         #expect(r.extractor == "ooxml")
@@ -47,7 +47,7 @@ struct OfficeExtractorTests {
         #expect(a[.encrypted] == nil)
     }
 
-    @Test("Word: subject, keywords, description and several authors")
+    @Test("Word: subject, keywords, description and several authors", .realCorpus)
     func wordProperties() throws {
         let a = try extractReal("office/testWORD_custom_props.docx").attributes
         #expect(a.title == "My Title")
@@ -62,7 +62,7 @@ struct OfficeExtractorTests {
         #expect(m.strings(.keywords) == ["tag"])
     }
 
-    @Test("Excel: sheets in order with their names, shared strings and numbers")
+    @Test("Excel: sheets in order with their names, shared strings and numbers", .realCorpus)
     func excel() throws {
         let r = try extractReal("office/testEXCEL.xlsx")
         #expect(r.extractor == "ooxml")
@@ -79,7 +79,7 @@ struct OfficeExtractorTests {
         #expect(c.textContent?.contains("Fichier test pour propriétés sur xlsx") == true)
     }
 
-    @Test("PowerPoint: slides in presentation order, slide count as page count")
+    @Test("PowerPoint: slides in presentation order, slide count as page count", .realCorpus)
     func powerPoint() throws {
         let a = try extractReal("office/testPPT.pptx").attributes
         #expect(a.title == "Attachment Test")
@@ -94,7 +94,7 @@ struct OfficeExtractorTests {
         #expect(text.hasSuffix("Banking\nInvestment"))
     }
 
-    @Test("a password-protected file (OLE2 encrypted package) is recorded as encrypted")
+    @Test("a password-protected file (OLE2 encrypted package) is recorded as encrypted", .realCorpus)
     func encrypted() throws {
         let r = try extractReal("office/testWORD_protected_passtika.docx")
         #expect(r.extractor == "ooxml")
@@ -102,14 +102,14 @@ struct OfficeExtractorTests {
         #expect(hasProblem(r, "ooxml", "encrypted; needs a password"))
     }
 
-    @Test("a truncated real file gives a clear problem")
+    @Test("a truncated real file gives a clear problem", .realCorpus)
     func truncatedReal() throws {
         let r = try extractReal("office/testWORD_truncated.docx")
         #expect(r.extractor == "ooxml")
         #expect(hasProblem(r, "ooxml", "truncated") || hasProblem(r, "ooxml", "Truncated"))
     }
 
-    @Test("truncated copies of every real OOXML file: problems or partial attributes, never a crash",
+    @Test("truncated copies of every real OOXML file: problems or partial attributes, never a crash", .realCorpus,
           arguments: ["office/testWORD.docx", "office/testWORD_custom_props.docx", "office/testWORD_multi_authors.docx",
                       "office/testEXCEL.xlsx", "office/testEXCEL_custom_props.xlsx", "office/testPPT.pptx",
                       "office/testPPT_custom_props.pptx"])
@@ -157,7 +157,7 @@ struct OfficeExtractorTests {
         #expect(capped.attributes[.textTruncated] == .bool(true))
     }
 
-    @Test("the archive extractor leaves Office documents alone")
+    @Test("the archive extractor leaves Office documents alone", .realCorpus)
     func notAnArchive() throws {
         for f in ["office/testWORD.docx", "office/testEXCEL.xlsx", "office/testPPT.pptx"] {
             let r = try extractReal(f)

@@ -8,7 +8,7 @@ import TestSupport
 
 @Suite("OpenDocumentExtractor")
 struct OpenDocumentExtractorTests {
-    @Test("text document: every meta.xml field and the body text")
+    @Test("text document: every meta.xml field and the body text", .realCorpus)
     func text() throws {
         let r = try extractReal("opendocument/testODFwithOOo3.odt")
         #expect(r.extractor == "opendocument")
@@ -30,7 +30,7 @@ struct OpenDocumentExtractorTests {
         #expect(!body.contains("2009-10-05T19:09:00"))   // annotation / change dates are not text
     }
 
-    @Test("language, page count and the one paragraph of a NeoOffice document")
+    @Test("language, page count and the one paragraph of a NeoOffice document", .realCorpus)
     func neoOffice() throws {
         let a = try extractReal("opendocument/testOpenOffice2.odt").attributes
         #expect(a.string(.language) == "en-US")
@@ -40,7 +40,7 @@ struct OpenDocumentExtractorTests {
         #expect(a.string(.generator)?.hasPrefix("NeoOffice/2.2") == true)
     }
 
-    @Test("spreadsheet cells and the footer of its master page; presentation master footer")
+    @Test("spreadsheet cells and the footer of its master page; presentation master footer", .realCorpus)
     func footers() throws {
         let ods = try extractReal("opendocument/testFooter.ods").attributes
         #expect(ods.strings(.authors) == ["Michael McCandless"])
@@ -53,7 +53,7 @@ struct OpenDocumentExtractorTests {
         #expect(odp.date(.contentModificationDate) == iso("2011-10-01T06:20:11Z"))
     }
 
-    @Test("a formula: metadata and the words of its MathML")
+    @Test("a formula: metadata and the words of its MathML", .realCorpus)
     func formula() throws {
         let r = try extractReal("opendocument/testOpenOffice2.odf")
         #expect(r.extractor == "opendocument")
@@ -65,7 +65,7 @@ struct OpenDocumentExtractorTests {
         #expect(a.textContent?.contains("StarMath") == false)
     }
 
-    @Test("an encrypted document is recorded as encrypted, with no garbage text")
+    @Test("an encrypted document is recorded as encrypted, with no garbage text", .realCorpus)
     func encrypted() throws {
         let r = try extractReal("opendocument/testODTEncrypted.odt")
         #expect(r.extractor == "opendocument")
@@ -74,7 +74,7 @@ struct OpenDocumentExtractorTests {
         #expect(r.attributes.textContent == nil)
     }
 
-    @Test("a .odt that is not a zip: plain text by type detection; a clear error if given to the extractor")
+    @Test("a .odt that is not a zip: plain text by type detection; a clear error if given to the extractor", .realCorpus)
     func notAZip() throws {
         let r = try extractReal("opendocument/testODTnotaZipFile.odt")
         #expect(r.extractor == "plain-text")
@@ -95,7 +95,7 @@ struct OpenDocumentExtractorTests {
         }
     }
 
-    @Test("truncated copies of every real OpenDocument file: problems, never a crash",
+    @Test("truncated copies of every real OpenDocument file: problems, never a crash", .realCorpus,
           arguments: ["opendocument/testFooter.ods", "opendocument/testMasterFooter.odp", "opendocument/testODFwithOOo3.odt",
                       "opendocument/testODTEncrypted.odt", "opendocument/testOpenOffice2.odf", "opendocument/testOpenOffice2.odt"])
     func truncatedCopies(_ file: String) throws {
@@ -107,7 +107,7 @@ struct OpenDocumentExtractorTests {
         }
     }
 
-    @Test("a truncated text document still gives the metadata read before the cut")
+    @Test("a truncated text document still gives the metadata read before the cut", .realCorpus)
     func partial() throws {
         // meta.xml comes before the cut in this file's member order.
         let tree = try TemporaryTree()

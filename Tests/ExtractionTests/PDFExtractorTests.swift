@@ -81,7 +81,7 @@ enum DocumentFixtures {
 
 @Suite("PDFExtractor")
 struct PDFExtractorTests {
-    @Test("information dictionary, page size and text of a simple PDF")
+    @Test("information dictionary, page size and text of a simple PDF", .realCorpus)
     func basic() throws {
         let r = try extractReal("pdf/testPDF.pdf")
         let a = r.attributes
@@ -103,7 +103,7 @@ struct PDFExtractorTests {
         #expect(a[.textTruncated] == nil)
     }
 
-    @Test("both authors of the PDFXMP dc:creator list, where Info names only the first")
+    @Test("both authors of the PDFXMP dc:creator list, where Info names only the first", .realCorpus)
     func twoAuthors() throws {
         let a = try extractReal("pdf/testPDF_twoAuthors.pdf").attributes
         #expect(a.strings(.authors) == ["Sample Author 1", "Sample Author 2"])
@@ -115,7 +115,7 @@ struct PDFExtractorTests {
         #expect(a[.keywords] == nil)   // an empty Keywords entry
     }
 
-    @Test("the x-default title of an PDFXMP packet with no Info title")
+    @Test("the x-default title of an PDFXMP packet with no Info title", .realCorpus)
     func xmpTitle() throws {
         let a = try extractReal("pdf/testPDFTripleLangTitle.pdf").attributes
         #expect(a.title == "Hello World")
@@ -123,7 +123,7 @@ struct PDFExtractorTests {
         #expect(a[.authors] == nil)   // dc:creator there is an rdf:resource, not a name
     }
 
-    @Test("subject, keywords, creator and multi-page text with Japanese")
+    @Test("subject, keywords, creator and multi-page text with Japanese", .realCorpus)
     func various() throws {
         let a = try extractReal("pdf/testPDFVarious.pdf").attributes
         #expect(a.string(.subject) == "Subject is here")
@@ -137,7 +137,7 @@ struct PDFExtractorTests {
         #expect(text.contains("\nThis is the header text. Here is a citation: (Kramer)"))   // page 2 on a new line
     }
 
-    @Test("custom metadata: Info values win over XMP, missing dates stay the file's")
+    @Test("custom metadata: Info values win over XMP, missing dates stay the file's", .realCorpus)
     func customMetadata() throws {
         let a = try extractReal("pdf/testPDF-custommetadata.pdf").attributes
         #expect(a.title == "Document title")
@@ -149,7 +149,7 @@ struct PDFExtractorTests {
         #expect(a.textContent == "Hello World!")
     }
 
-    @Test("an owner-password PDF opens: metadata, text, and encrypted with its method")
+    @Test("an owner-password PDF opens: metadata, text, and encrypted with its method", .realCorpus)
     func ownerPassword() throws {
         let r = try extractReal("pdf/testPDF_protected.pdf")
         let a = r.attributes
@@ -163,7 +163,7 @@ struct PDFExtractorTests {
         #expect(a.textContent?.hasPrefix("RETHINKING THE FINANCIAL NETWORK Speech by Andrew G Haldane") == true)
     }
 
-    @Test("a user-password PDF: encrypted, its method, and a clear problem")
+    @Test("a user-password PDF: encrypted, its method, and a clear problem", .realCorpus)
     func userPassword() throws {
         let r = try extractReal("pdf/testPDF_no_extract_no_accessibility_owner_user.pdf")
         #expect(r.extractor == "pdf")
@@ -174,7 +174,7 @@ struct PDFExtractorTests {
         #expect(r.attributes[.pageCount] == nil)
     }
 
-    @Test("a PDF with a broken page keeps the text of the others")
+    @Test("a PDF with a broken page keeps the text of the others", .realCorpus)
     func badPage() throws {
         let r = try extractReal("pdf/testPDF_bad_page_303226.pdf")
         #expect(r.problems.isEmpty)
@@ -183,7 +183,7 @@ struct PDFExtractorTests {
         #expect(r.attributes.textContent?.hasPrefix("Drug Enforcement Administration, Justice Pt. 1308") == true)
     }
 
-    @Test("text stops at the cap and is marked truncated")
+    @Test("text stops at the cap and is marked truncated", .realCorpus)
     func textCap() throws {
         let a = try extractReal("pdf/testPDF-TIKA-4444.pdf", textCap: 2000).attributes
         let text = try #require(a.textContent)
@@ -194,7 +194,7 @@ struct PDFExtractorTests {
         #expect(a.integer(.pageCount) == 13)   // metadata is complete anyway
     }
 
-    @Test("the first half of every real PDF: a problem or partial attributes, never a crash",
+    @Test("the first half of every real PDF: a problem or partial attributes, never a crash", .realCorpus,
           .timeLimit(.minutes(2)))
     func truncated() throws {
         let tree = try TemporaryTree()
@@ -215,7 +215,7 @@ struct PDFExtractorTests {
         #expect(p.attributes[.encrypted] == .bool(true))
     }
 
-    @Test("an input of bytes without a descriptor is read from memory")
+    @Test("an input of bytes without a descriptor is read from memory", .realCorpus)
     func fromMemory() throws {
         let input = DocumentFixtures.input(try DocumentFixtures.bytes("pdf/testPDF_protected.pdf"), mimeType: "application/pdf")
         #expect(input.file == nil)
@@ -226,7 +226,7 @@ struct PDFExtractorTests {
         #expect(a.textContent?.hasPrefix("RETHINKING THE FINANCIAL NETWORK") == true)
     }
 
-    @Test("damaged copies of real PDFs never crash or hang", .timeLimit(.minutes(2)))
+    @Test("damaged copies of real PDFs never crash or hang", .realCorpus, .timeLimit(.minutes(2)))
     func mutated() throws {
         let tree = try TemporaryTree()
         defer { tree.remove() }

@@ -18,7 +18,7 @@ struct PlainTextExtractorTests {
         ("text-encodings/charset_normalizer/sample-english.bom.txt", "utf-8", "About 2 months ago"),
     ]
 
-    @Test("real text files: encoding and words", arguments: encodings)
+    @Test("real text files: encoding and words", .realCorpus, arguments: encodings)
     func realEncodings(_ file: String, _ encoding: String, _ word: String) throws {
         let a = try extractReal(file).attributes
         #expect(a.string(.encoding) == encoding)
@@ -26,7 +26,7 @@ struct PlainTextExtractorTests {
         #expect(a.textContent?.hasPrefix("\u{FEFF}") == false)   // BOM stripped
     }
 
-    @Test("source code and Markdown from the corpus")
+    @Test("source code and Markdown from the corpus", .realCorpus)
     func realCodeAndMarkdown() throws {
         let c = try extractReal("code/testC.c").attributes
         #expect(c.textContent?.contains("Apache Tika!") == true)
@@ -35,7 +35,7 @@ struct PlainTextExtractorTests {
         #expect(md.textContent?.contains("Café naïve résumé") == true)
     }
 
-    @Test("EBCDIC bytes that libmagic calls binary are recognised and decoded")
+    @Test("EBCDIC bytes that libmagic calls binary are recognised and decoded", .realCorpus)
     func ebcdicIsText() throws {
         let r = try extractReal("text-encodings/english.cp500.txt")
         #expect(r.attributes.contentType == .plainText)

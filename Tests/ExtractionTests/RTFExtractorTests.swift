@@ -17,7 +17,7 @@ struct RTFExtractorTests {
         return try extract(try tree.create("doc.rtf", bytes: bytes), textCap: textCap)
     }
 
-    @Test("a Windows-1252 document: info group, \\rquote and body text")
+    @Test("a Windows-1252 document: info group, \\rquote and body text", .realCorpus)
     func basic() throws {
         let r = try extractReal("office/testRTF.rtf")
         let a = r.attributes
@@ -31,7 +31,7 @@ struct RTFExtractorTests {
         #expect(a.textContent == "Test d\u{2019}indexation Word")
     }
 
-    @Test("Shift-JIS text chosen by \\fcharset128 fonts, and the \\upr Unicode title")
+    @Test("Shift-JIS text chosen by \\fcharset128 fonts, and the \\upr Unicode title", .realCorpus)
     func japanese() throws {
         let a = try extractReal("office/testRTFJapanese.rtf").attributes
         #expect(a.title == "ゾルゲと尾崎、淡々と最期")
@@ -46,7 +46,7 @@ struct RTFExtractorTests {
         #expect(!text.contains("?"))
     }
 
-    @Test("\\ansicpg932: hex bytes and a literal trail byte decode as Shift-JIS")
+    @Test("\\ansicpg932: hex bytes and a literal trail byte decode as Shift-JIS", .realCorpus)
     func ms932() throws {
         let a = try extractReal("office/testRTF-ms932.rtf").attributes
         #expect(a.title == "タイトル")
@@ -114,7 +114,7 @@ struct RTFExtractorTests {
         #expect(a[.textTruncated] == .bool(true))
     }
 
-    @Test("damaged copies of the real RTF files never crash or hang", .timeLimit(.minutes(1)))
+    @Test("damaged copies of the real RTF files never crash or hang", .realCorpus, .timeLimit(.minutes(1)))
     func mutated() throws {
         let tree = try TemporaryTree()
         defer { tree.remove() }
@@ -132,7 +132,7 @@ struct RTFExtractorTests {
         #expect(DocumentFixtures.hasProblem(r, "rtf", containing: "not an RTF document"))
     }
 
-    @Test("the first half of every real RTF file: a truncation problem and what was read",
+    @Test("the first half of every real RTF file: a truncation problem and what was read", .realCorpus,
           .timeLimit(.minutes(1)))
     func truncated() throws {
         let tree = try TemporaryTree()

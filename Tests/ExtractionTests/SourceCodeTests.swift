@@ -22,7 +22,7 @@ struct SourceCodeTests {
         ("misc/test_subrip.srt", "public.subrip-subtitle", false, "ESSAI DE SOUS-TITRES"),
     ]
 
-    @Test("real source and text files: type, parent and text", arguments: real)
+    @Test("real source and text files: type, parent and text", .realCorpus, arguments: real)
     func realFiles(_ file: String, _ type: String, _ isSource: Bool, _ word: String) throws {
         let r = try extractReal(file)
         #expect(r.attributes.contentType == ContentType(rawValue: type))

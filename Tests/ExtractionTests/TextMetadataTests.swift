@@ -17,7 +17,7 @@ struct TextMetadataTests {
         return cal.date(from: c)!
     }
 
-    @Test("the corpus Markdown file: heading title, no front matter")
+    @Test("the corpus Markdown file: heading title, no front matter", .realCorpus)
     func realMarkdown() throws {
         let a = try extractReal("misc/testMARKDOWN.md").attributes
         #expect(a.title == "Title")
@@ -99,7 +99,7 @@ struct TextMetadataTests {
         #expect(MetadataValues.coordinates("91, 10") == nil)
     }
 
-    @Test("XML Dublin Core: title, creator, subjects, description, date, language")
+    @Test("XML Dublin Core: title, creator, subjects, description, date, language", .realCorpus)
     func dublinCore() throws {
         let a = try extractReal("xml/testXML.xml").attributes
         #expect(a.title == "Tika test document")
@@ -110,7 +110,7 @@ struct TextMetadataTests {
         #expect(a.string(.language) == "Fr")
     }
 
-    @Test("FictionBook: book title, author names, keywords, language, date, publisher")
+    @Test("FictionBook: book title, author names, keywords, language, date, publisher", .realCorpus)
     func fictionBook() throws {
         let a = try extractReal("xml/test.fb2").attributes
         #expect(a.title == "Война и мир")
@@ -121,7 +121,7 @@ struct TextMetadataTests {
         #expect(a.strings(.publishers) == ["ГИХЛ"])
     }
 
-    @Test("KML: name as title, first Point as position; SVG: desc")
+    @Test("KML: name as title, first Point as position; SVG: desc", .realCorpus)
     func kmlAndSVG() throws {
         let k = try extractReal("xml/testKML.kml").attributes
         #expect(k.title == "KML Samples")
@@ -134,7 +134,7 @@ struct TextMetadataTests {
         #expect(s.title == nil)
     }
 
-    @Test("truncated copies of the XML files: partial attributes or a clear problem, never a crash")
+    @Test("truncated copies of the XML files: partial attributes or a clear problem, never a crash", .realCorpus)
     func truncatedXML() throws {
         let tree = try TemporaryTree()
         for file in ["xml/testXML.xml", "xml/test.fb2", "xml/testKML.kml", "xml/testSVG.svg", "misc/testMARKDOWN.md"] {

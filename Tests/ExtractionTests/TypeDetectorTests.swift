@@ -34,7 +34,7 @@ struct TypeDetectorTests {
         ("opendocument/testODTnotaZipFile.odt", .plainText, .text),   // the bytes win over the name
     ]
 
-    @Test("real files get the right type and tree", arguments: realCases)
+    @Test("real files get the right type and tree", .realCorpus, arguments: realCases)
     func realFile(_ file: String, _ expected: ContentType, _ ancestor: ContentType) throws {
         let a = try extractReal(file).attributes
         #expect(a.contentType == expected)
@@ -200,7 +200,7 @@ struct TextSnifferTests {
         #expect(TextSniffer.mimeType(Array(text.utf8)) == expected)
     }
 
-    @Test("mail without an extension in the corpus is typed as mail")
+    @Test("mail without an extension in the corpus is typed as mail", .realCorpus)
     func realMail() throws {
         for file in ["email/testRFC822", "email/testRFC822_i18nheaders", "email/testRFC822_quoted"] {
             #expect(try extractReal(file).attributes.contentType == "public.email-message", "\(file)")

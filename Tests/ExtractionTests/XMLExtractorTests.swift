@@ -7,7 +7,7 @@ import TestSupport
 
 @Suite("XMLExtractor")
 struct XMLExtractorTests {
-    @Test("Dublin Core title, creator, subjects and text of a real file")
+    @Test("Dublin Core title, creator, subjects and text of a real file", .realCorpus)
     func dublinCore() throws {
         let a = try extractReal("xml/testXML.xml").attributes
         #expect(a.title == "Tika test document")
@@ -18,7 +18,7 @@ struct XMLExtractorTests {
         #expect(a.textContent?.contains("Licensed to the Apache") == false)   // an XML comment
     }
 
-    @Test("FictionBook title, SVG and KML text")
+    @Test("FictionBook title, SVG and KML text", .realCorpus)
     func others() throws {
         let fb2 = try extractReal("xml/test.fb2").attributes
         #expect(fb2.title == "Война и мир")

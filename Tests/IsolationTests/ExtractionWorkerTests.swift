@@ -27,17 +27,30 @@ func faultyWorker(_ configure: (inout WorkerLimits) -> Void = { _ in }) throws -
     return ExtractionWorker(executable: try testWorkerPath(), limits: limits)
 }
 
+/// A small web page with a title, an author and a few paragraphs, written into `tree`.
+func sampleHTML(in tree: TemporaryTree) throws -> FilePath {
+    try tree.create("page.html", contents: """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>Worker test page</title>
+        <meta name="author" content="Grace Hopper"></head>
+        <body><h1>Compilers</h1><p>The first compiler translated mathematical notation into machine code.</p>
+        <p>Nanoseconds are a foot of wire long.</p></body></html>
+        """)
+}
+
 @Suite("Extraction worker: results, sandbox, limits")
 struct ExtractionWorkerTests {
     @Test("a worker returns what in-process extraction returns, text included")
     func sameResult() throws {
-        let path = RealCorpus.file("html/testHTML.html")
-        let facts = try FileFacts.read(path)
+        let tree = try TemporaryTree()
+        let facts = try FileFacts.read(try sampleHTML(in: tree))
         let worker = ExtractionWorker(executable: try workerPath())
         let viaWorker = worker.extract(facts, textCap: 1 << 20)
         let inProcess = try ExtractionContext().extract(facts)
         #expect(viaWorker.problems.isEmpty)
         #expect(viaWorker.attributes.title == inProcess.attributes.title)
+        #expect(viaWorker.attributes.title == "Worker test page")
+        #expect(viaWorker.attributes.textContent?.contains("a foot of wire") == true)
         #expect(viaWorker.attributes.textContent == inProcess.attributes.textContent)
         #expect(viaWorker.attributes.contentType == inProcess.attributes.contentType)
         #expect(viaWorker.extractor == "html")
@@ -158,7 +171,8 @@ struct ExtractionWorkerTests {
 
     @Test("the protocol round-trips every fact of a request")
     func requestCoding() throws {
-        let facts = try FileFacts.read(RealCorpus.file("html/testHTML.html"))
+        let tree = try TemporaryTree()
+        let facts = try FileFacts.read(try sampleHTML(in: tree))
         let request = WorkRequest(facts: facts, textCap: 12345)
         #expect(WorkRequest(decoding: request.encoded()) == request)
         #expect(WorkRequest(decoding: Array(request.encoded().dropLast())) == nil)
