@@ -44,6 +44,12 @@ let package = Package(
         // Linux calls the Glibc module does not export (statx, prctl, ...).
         .target(name: "CSysShims"),
 
+        // The settings: one TOML reader with typed sections, for every program. Imports nothing of ours.
+        .target(name: "Configuration", dependencies: [
+            .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ], swiftSettings: strict),
+
         // Stage 0: the vocabulary. Imports nothing of ours.
         .target(name: "Attributes", swiftSettings: strict),
         // Stage 1: roots, the byte-exact directory walker, exclusion rules, file facts.
@@ -84,17 +90,15 @@ let package = Package(
         ], swiftSettings: strict),
         // Stage 4: queries over the store.
         .target(name: "Querying", dependencies: [
-            "Attributes", "Indexing", "Controlling",
+            "Attributes", "Indexing", "Controlling", "Configuration",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "SystemPackage", package: "swift-system"),
-            .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         // Glue for one crawl: walk, extract, write batches; plus the TOML settings.
         .target(name: "Updating", dependencies: [
-            "Attributes", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying",
+            "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
-            .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
 
         // The daemon's control channel: a Unix socket with JSON lines (status, pause, reindex, subscribe).
@@ -105,7 +109,7 @@ let package = Package(
 
         // fsindexd's core: one writer applying watcher events, reindex requests and signals.
         .target(name: "Watching", dependencies: [
-            "Attributes", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling",
+            "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -117,13 +121,13 @@ let package = Package(
         ], swiftSettings: strict),
 
         .executableTarget(name: "fsindex", dependencies: [
-            "CommandSupport", "Attributes", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "Updating",
+            "CommandSupport", "Attributes", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "Updating",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         .executableTarget(name: "fsindexd", dependencies: [
-            "CommandSupport", "Watching", "Updating", "Indexing", "Controlling", "Crawling", "CSysShims",
+            "CommandSupport", "Configuration", "Watching", "Updating", "Indexing", "Controlling", "Crawling", "CSysShims",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -134,7 +138,7 @@ let package = Package(
         .executableTarget(name: "fsindex-test-worker", dependencies: ["WorkerRuntime", "Crawling",
             .product(name: "SystemPackage", package: "swift-system")], path: "Tests/TestWorker"),
         .executableTarget(name: "fsfind", dependencies: [
-            "CommandSupport", "Attributes", "Controlling", "Indexing", "Querying",
+            "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -149,8 +153,8 @@ let package = Package(
         .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "QueryingTests", dependencies: ["Querying", "Indexing", "Controlling", "Attributes", "TestSupport"]),
-        .testTarget(name: "UpdatingTests", dependencies: ["Updating", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "WatchingTests", dependencies: ["Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport",
+        .testTarget(name: "UpdatingTests", dependencies: ["Configuration", "Updating", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "WatchingTests", dependencies: ["Configuration", "Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CommandTests", dependencies: [
             "TestSupport", "Indexing",

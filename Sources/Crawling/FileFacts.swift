@@ -44,29 +44,6 @@ public struct FileFacts: Sendable, Hashable {
 
     /// The raw bytes of the path (no trailing NUL).
     public var pathBytes: [UInt8] { path.bytes }
-
-    /// Whether `other` describes the same unchanged file: same inode, size, mtime and ctime.
-    /// This is what the incremental crawl uses to skip re-extraction.
-    public func isUnchanged(comparedTo other: ChangeStamp) -> Bool {
-        ChangeStamp(self) == other
-    }
-}
-
-/// The facts that decide whether a file must be extracted again.
-public struct ChangeStamp: Sendable, Hashable {
-    public var size: Int64
-    public var modificationNanos: Int64
-    public var changeNanos: Int64
-    public var inode: UInt64
-    public init(size: Int64, modificationNanos: Int64, changeNanos: Int64, inode: UInt64) {
-        self.size = size
-        self.modificationNanos = modificationNanos
-        self.changeNanos = changeNanos
-        self.inode = inode
-    }
-    public init(_ f: FileFacts) {
-        self.init(size: f.size, modificationNanos: f.modificationNanos, changeNanos: f.changeNanos, inode: f.inode)
-    }
 }
 
 /// The type of a directory entry. FSIndex opens only `.regular` files; FIFOs, sockets and devices

@@ -355,10 +355,24 @@ struct ImageHeader {
     }
 
     /// An XMP packet (`<x:xmpmeta` … `</x:xmpmeta>`) anywhere in `bytes`.
+    /// (A plain scan: the standard library's `firstRange(of:)` trapped with "Index out of range"
+    /// on a mutated JPEG in `ImageExtractorTests.mutations`.)
     static func scanXMP(_ bytes: [UInt8]) -> [UInt8]? {
-        guard let start = bytes.firstRange(of: Array("<x:xmpmeta".utf8))?.lowerBound,
-              let end = bytes[start...].firstRange(of: Array("</x:xmpmeta>".utf8))?.upperBound else { return nil }
-        return Array(bytes[start..<end])
+        let open = Array("<x:xmpmeta".utf8), close = Array("</x:xmpmeta>".utf8)
+        guard let start = find(open, in: bytes, from: 0),
+              let end = find(close, in: bytes, from: start + open.count) else { return nil }
+        return Array(bytes[start..<(end + close.count)])
+    }
+
+    /// The first index at or after `from` where `pattern` occurs in `bytes`.
+    static func find(_ pattern: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+        var i = from
+        while i + pattern.count <= bytes.count {
+            if bytes[i] == first && bytes[i..<(i + pattern.count)].elementsEqual(pattern) { return i }
+            i += 1
+        }
+        return nil
     }
 
     /// A cursor over bytes that returns nil instead of reading past the end.

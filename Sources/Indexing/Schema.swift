@@ -1,3 +1,4 @@
+import Attributes
 import GRDB
 
 /// The index schema, as named migrations applied in order.
@@ -11,7 +12,7 @@ import GRDB
 /// FTS5 table keyed by the item's rowid, because Debian 12's SQLite 3.40 lacks
 /// `contentless_delete` and an external-content table would need the text twice.
 /// `items_names` is a trigram index of names for substring search, as plocate offers.
-enum Schema {
+public enum Schema {
     /// Bumped when a migration needs the items rebuilt from the files.
     static let migrator: DatabaseMigrator = {
         var m = DatabaseMigrator()
@@ -107,5 +108,23 @@ enum Schema {
 
     /// Column weights for bm25 over `items_fts(name, title, other, text)`: a name match counts
     /// ten times a body match, title five times, subject/authors/keywords three times.
+    /// `Querying` ranks with these; they are written only here.
     public static let bm25Weights = "10.0, 5.0, 3.0, 1.0"
+
+    // The names `Querying` builds its SQL with, written once beside the statements that create
+    // them. The main table is `items` (its columns are named in `attributeColumns`).
+    /// The full-text table: `name`, `title`, `other`, `text`.
+    public static let ftsTable = "items_fts"
+    /// The trigram table over names, for substrings and globs.
+    public static let namesTable = "items_names"
+    /// `contentTypeTree`, one row per type an item conforms to: `item_id`, `type`.
+    public static let typesTable = "item_types"
+
+    /// The attributes stored in a column of `items` of their own (indexed, or read without
+    /// decoding the JSON), by column name; every other attribute is in `items.attributes`.
+    public static let attributeColumns: [AttributeKey: String] = [
+        .name: "name", .fileSize: "size", .contentType: "content_type", .kind: "kind",
+        .fsContentChangeDate: "modified", .fsCreationDate: "created", .domainIdentifier: "domain",
+        .extractor: "extractor", .extractionError: "error",
+    ]
 }

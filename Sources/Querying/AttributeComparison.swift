@@ -76,9 +76,6 @@ public struct TextPattern: Sendable, Hashable, CustomStringConvertible {
         return out.isEmpty ? nil : out
     }
 
-    /// Whether the pattern has no wildcard at all.
-    public var isLiteral: Bool { !pieces.contains { $0 == .any || $0 == .one } }
-
     /// The literal text (escapes resolved), when the pattern has no wildcard.
     public var literalText: String? {
         let p = pieces

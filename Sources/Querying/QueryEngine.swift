@@ -46,7 +46,7 @@ public struct QueryEngine: Sendable {
         var conditions: [String] = []
         let w = spec.ranking
         if let pattern {
-            var score = "bm25(items_fts, 10.0, 5.0, 3.0, 1.0)"
+            var score = "bm25(\(Schema.ftsTable), \(Schema.bm25Weights))"
             if w.recency != 0 || w.usage != 0 {
                 // Plain arithmetic, so SQLite computes it without calling back into Swift.
                 score += " * (1.0 + ? * ? / (? + max(0.0, ? - coalesce(items.modified, 0.0))) + ? * ? / (? + max(0.0, ? - coalesce(items.used, 0.0))))"
@@ -56,14 +56,14 @@ public struct QueryEngine: Sendable {
                 }
             }
             let snippet = spec.snippet
-                ? "snippet(items_fts, -1, '\(Self.snippetStart)', '\(Self.snippetEnd)', '…', 12)" : "NULL"
+                ? "snippet(\(Schema.ftsTable), -1, '\(Self.snippetStart)', '\(Self.snippetEnd)', '…', 12)" : "NULL"
             sql = """
                 SELECT items.id, items.path, items.domain, items.name, \(attributesColumn),
                        \(score) AS score, \(snippet) AS snippet
-                FROM items_fts JOIN items ON items.id = items_fts.rowid
+                FROM \(Schema.ftsTable) JOIN items ON items.id = \(Schema.ftsTable).rowid
                 """
             b.appendArgument(pattern.fts5)
-            conditions.append("items_fts MATCH ?")
+            conditions.append("\(Schema.ftsTable) MATCH ?")
             plan.append("full-text search: \(pattern.fts5)")
             if rest != .all {
                 conditions.append(b.condition(rest))
@@ -162,7 +162,7 @@ public struct QueryEngine: Sendable {
             join = ", json_each(items.attributes, ?) AS element"
             value = "element.value"
         case .typeTree:
-            join = " JOIN item_types AS t ON t.item_id = items.id"
+            join = " JOIN \(Schema.typesTable) AS t ON t.item_id = items.id"
             value = "t.type"
         case .fullText:
             throw .badValue(attribute: group.key.rawValue, value: "--group-by", reason: "cannot be grouped: it is free text; group by an attribute such as kind, authors or contentModificationDate")

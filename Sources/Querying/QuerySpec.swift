@@ -1,4 +1,5 @@
 import Attributes
+import Configuration
 import FoundationEssentials
 
 /// A validated, high-level query, built by the command line (`fsfind`) and run by `QueryEngine`.
@@ -175,6 +176,8 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
     /// A value that does not fit the attribute (`size:>abc`, a bad date).
     case badValue(attribute: String, value: String, reason: String)
     case index(String)
+    /// The config file cannot be used (its file, line and key are in the message).
+    case settings(String)
 
     public var description: String {
         switch self {
@@ -183,6 +186,14 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
         case .unknownAttribute(let e): e.description
         case .badValue(let attribute, let value, let reason): "\(attribute): \"\(value)\" \(reason)"
         case .index(let message): message
+        case .settings(let message): message
         }
+    }
+}
+
+extension RankingWeights {
+    /// The weights of the config's `[query]` section.
+    public init(_ query: Settings.Query) {
+        self.init(recency: query.recencyWeight, usage: query.usageWeight, decaySeconds: query.decayDays * 86400)
     }
 }

@@ -1,6 +1,7 @@
 import Attributes
 import FoundationEssentials
 import GRDB
+import Indexing
 
 /// Compiles an `ItemPredicate` to a SQL condition over `items` with bound arguments only: no user
 /// text is ever spliced into SQL. Attribute names reach SQL only as bound JSON paths of known
@@ -16,20 +17,20 @@ struct SQLBuilder {
             return "0"
         case .text(let pattern):
             arguments.append(pattern.fts5)
-            return "items.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)"
+            return "items.id IN (SELECT rowid FROM \(Schema.ftsTable) WHERE \(Schema.ftsTable) MATCH ?)"
         case .nameContains(let text):
             // The trigram index answers a quoted phrase of 3 or more characters as a substring
             // match. LIKE with ESCAPE would be correct too but is never accelerated by FTS5, so it
             // is kept for shorter texts, which trigrams cannot index anyway.
             if text.unicodeScalars.count >= 3 {
                 arguments.append("\"" + text.replacing("\"", with: "\"\"") + "\"")
-                return "items.id IN (SELECT rowid FROM items_names WHERE items_names MATCH ?)"
+                return "items.id IN (SELECT rowid FROM \(Schema.namesTable) WHERE \(Schema.namesTable) MATCH ?)"
             }
             arguments.append("%" + Self.escapeLike(text) + "%")
-            return "items.id IN (SELECT rowid FROM items_names WHERE name LIKE ? ESCAPE '\\')"
+            return "items.id IN (SELECT rowid FROM \(Schema.namesTable) WHERE name LIKE ? ESCAPE '\\')"
         case .conformsTo(let type):
             arguments.append(type.rawValue)
-            return "items.id IN (SELECT item_id FROM item_types WHERE type = ?)"
+            return "items.id IN (SELECT item_id FROM \(Schema.typesTable) WHERE type = ?)"
         case .compare(let c):
             return comparison(c)
         case .inside(let folder):
@@ -91,17 +92,9 @@ struct SQLBuilder {
     }
 
     static func storage(of key: AttributeKey) -> Storage {
-        switch key {
-        case .name: .column("items.name")
+        if let column = Schema.attributeColumns[key] { return .column("items." + column) }
+        return switch key {
         case .path: .column("CAST(items.path AS TEXT)")   // a BLOB: LIKE and fs_match need text
-        case .fileSize: .column("items.size")
-        case .contentType: .column("items.content_type")
-        case .kind: .column("items.kind")
-        case .fsContentChangeDate: .column("items.modified")
-        case .fsCreationDate: .column("items.created")
-        case .domainIdentifier: .column("items.domain")
-        case .extractor: .column("items.extractor")
-        case .extractionError: .column("items.error")
         case .contentTypeTree: .typeTree
         case .textContent: .fullText(.text)
         case .anyText: .fullText(nil)
@@ -118,7 +111,7 @@ struct SQLBuilder {
            let term = SearchPattern.Term(lead, prefix: true), let narrowing = SearchPattern(groups: [[term]], column: column) {
             arguments.append(narrowing.fts5)
             let exact = exactComparison(c)
-            return "(items.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?) AND \(exact))"
+            return "(items.id IN (SELECT rowid FROM \(Schema.ftsTable) WHERE \(Schema.ftsTable) MATCH ?) AND \(exact))"
         }
         return exactComparison(c)
     }
@@ -157,7 +150,7 @@ struct SQLBuilder {
             return "EXISTS (SELECT 1 FROM json_each(items.attributes, ?) WHERE \(elementCondition(c, "value")))"
         case .typeTree:
             let inner = elementCondition(AttributeComparison(c.key, c.op == .notEqual ? .equal : c.op, c.operand), "type")
-            let sql = "items.id IN (SELECT item_id FROM item_types WHERE \(inner))"
+            let sql = "items.id IN (SELECT item_id FROM \(Schema.typesTable) WHERE \(inner))"
             return c.op == .notEqual ? "NOT (" + sql + ")" : sql
         case .fullText(let column):
             // Only reached for patterns FTS5 cannot answer (a wildcard inside or before a word):
@@ -166,7 +159,7 @@ struct SQLBuilder {
             var equal = c
             equal.op = .equal
             let tests = columns.map { elementCondition(equal, "f." + $0) }
-            let sql = "EXISTS (SELECT 1 FROM items_fts f WHERE f.rowid = items.id AND (" + tests.joined(separator: " OR ") + "))"
+            let sql = "EXISTS (SELECT 1 FROM \(Schema.ftsTable) f WHERE f.rowid = items.id AND (" + tests.joined(separator: " OR ") + "))"
             return c.op == .notEqual ? "NOT " + sql : sql
         case .column, .json:
             let value = valueSQL()

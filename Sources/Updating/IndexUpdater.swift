@@ -1,3 +1,4 @@
+import Configuration
 import Attributes
 import Crawling
 import Dispatch
@@ -271,13 +272,13 @@ public final class IndexUpdater: Sendable {
     private func extractAndWrite(_ todo: [FileFacts], domain: String, seenSoFar: Int, indexedBefore: Int,
                                  start: DispatchTime, namesOnly: Bool = false) throws(UpdateError) -> BatchResult {
         guard !todo.isEmpty else { return BatchResult() }
-        let batchSize = max(1, settings.batchSize)
+        let batchSize = max(1, settings.index.batchSize)
         let chunks = stride(from: 0, to: todo.count, by: batchSize).map { $0..<min($0 + batchSize, todo.count) }
-        let threads = settings.threads > 0 ? settings.threads : max(1, System.coreCount)
+        let threads = settings.index.threads > 0 ? settings.index.threads : max(1, System.coreCount)
         let workers = min(threads, chunks.count)
         let next = Atomic<Int>(0)
         let state = Mutex<(result: BatchResult, error: UpdateError?, lastProgress: UInt64)>((BatchResult(), nil, 0))
-        let textCap = settings.textCap
+        let textCap = settings.index.textCap
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let pool: WorkerPool
             switch extraction {
@@ -312,7 +313,7 @@ public final class IndexUpdater: Sendable {
                         if attributes[.extractionError] == nil { attributes[.extractionError] = .string(message) }
                         onProblem(CrawlProblem(path: ByteString.escaped(facts.pathBytes), message: message))
                     }
-                    if facts.type == .regular { local.bytes += min(facts.size, Int64(settings.textCap)) }
+                    if facts.type == .regular { local.bytes += min(facts.size, Int64(settings.index.textCap)) }
                     let item = SearchableItem(uniqueIdentifier: ItemIdentifier(bytes: facts.pathBytes),
                                               domainIdentifier: domain, attributes: attributes)
                     entries.append(IndexEntry(item: item,

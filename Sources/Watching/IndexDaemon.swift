@@ -1,3 +1,4 @@
+import Configuration
 import Attributes
 import Controlling
 import Crawling

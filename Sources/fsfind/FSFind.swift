@@ -1,3 +1,4 @@
+import Configuration
 import ArgumentParser
 import Attributes
 import CommandSupport
@@ -137,8 +138,8 @@ struct FSFind: AsyncParsableCommand {
             scopes.append(f)
         }
         let ranking: RankingWeights
-        do { ranking = try QuerySettings.load(explicit: config, environment: ProcessInfo.processInfo.environment) } catch {
-            throw .badValue(attribute: "--config", value: error.file, reason: error.message)
+        do { ranking = RankingWeights(try Settings.load(explicit: config).query) } catch {
+            throw .settings(error.description)
         }
         let answer: QueryRequest.Answer = if count { .count } else if let groupBy { .table(try GroupKey.parse(groupBy)) }
             else if let stats { .statistic(try AttributeNames.resolveForCommand(stats)) } else { .items }

@@ -1,3 +1,4 @@
+import Configuration
 import ArgumentParser
 import CSysShims
 import CommandSupport
@@ -58,11 +59,11 @@ struct FSIndexDaemon: AsyncParsableCommand {
         }
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)
-            h.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
+            h.logLevel = Logger.Level(rawValue: settings.daemon.logLevel.rawValue) ?? .info
             return h
         }
         let logger = Logger(label: "fsindexd")
-        if settings.throttle == "low" {
+        if settings.daemon.throttle == .low {
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
             _ = shim_ioprio_idle()
         }
@@ -79,7 +80,7 @@ struct FSIndexDaemon: AsyncParsableCommand {
         }
         let source: InotifyEventSource
         do {
-            source = try InotifyEventSource(pollInterval: .seconds(settings.pollInterval),
+            source = try InotifyEventSource(pollInterval: .seconds(settings.daemon.pollInterval),
                                             onNotice: { logger.warning("\($0)") })
         } catch {
             Output.error("fsindexd", "\(error)")

@@ -111,7 +111,8 @@ struct QueryPipelineTests {
 
     @Test("fetched attributes are only those asked for; scores are higher-is-better")
     func fetchedAttributes() throws {
-        let f = try PipelineFixture([doc("/r/a.txt", title: "Alpha", text: "emu"), doc("/r/emu.txt", text: "emu emu")])
+        let f = try PipelineFixture([doc("/r/a.txt", title: "Alpha", text: "emu"), doc("/r/emu.txt", text: "emu emu")]
+                                    + (0..<8).map { doc("/r/other\($0).txt", text: "no birds here") })   // so that "emu" weighs
         let items = try f.items(QueryRequest(text: "emu", fetchAttributes: [.title]))
         #expect(items.count == 2)
         #expect(items.allSatisfy { $0.attributes.keys.allSatisfy { $0 == .title } })
@@ -137,7 +138,7 @@ struct QueryPipelineTests {
 
     @Test("group-by and attribute names as people write them; bad ones are clear errors")
     func parsing() throws {
-        #expect(try GroupKey.parse("month") == GroupKey(.contentModificationDate, period: .month))
+        #expect(try GroupKey.parse("month") == GroupKey(.fsContentChangeDate, period: .month))
         #expect(try GroupKey.parse("modified:week").period == .week)
         #expect(throws: QueryError.self) { try GroupKey.parse("kind:week") }
         #expect(throws: QueryError.self) { try AttributeNames.resolveForCommand("kMDItemPixelWidht") }
@@ -162,15 +163,18 @@ struct QueryPipelineTests {
     func liveReplies() async throws {
         let f = try PipelineFixture([doc("/r/a.txt", text: "numbat"), doc("/r/b.txt", text: "other")])
         let (changes, feed) = AsyncStream.makeStream(of: ItemChanges.self)
-        // b starts matching after the index rewrote it; a is removed.
-        try f.query.store.indexSearchableItems([doc("/r/b.txt", text: "numbat too")])
-        _ = try f.query.store.deleteItems(identifiers: [ItemIdentifier("/r/a.txt")])
-        feed.yield(ItemChanges(updated: [Array("/r/b.txt".utf8)], removed: [Array("/r/a.txt".utf8)]))
-        feed.yield(ItemChanges(updated: [Array("/r/b.txt".utf8)]))   // no difference: no reply
-        feed.finish()
         var replies: [QueryReply] = []
-        try await f.pipeline.live(QueryRequest(text: "numbat"), changes: changes) { replies.append($0) }
-        #expect(replies.count == 2)
+        try await f.pipeline.live(QueryRequest(text: "numbat"), changes: changes) { reply in
+            replies.append(reply)
+            guard replies.count == 1 else { return }
+            // After the current results: b starts matching once the index rewrote it; a is removed.
+            try? f.query.store.indexSearchableItems([doc("/r/b.txt", text: "numbat too")])
+            _ = try? f.query.store.deleteItems(identifiers: [ItemIdentifier("/r/a.txt")])
+            feed.yield(ItemChanges(updated: [Array("/r/b.txt".utf8)], removed: [Array("/r/a.txt".utf8)]))
+            feed.yield(ItemChanges(updated: [Array("/r/b.txt".utf8)]))   // no difference: no reply
+            feed.finish()
+        }
+        try #require(replies.count == 2)
         #expect(replies.allSatisfy { !$0.isFinal })
         #expect(replies[0].content == .items([FoundItem(path: Array("/r/a.txt".utf8), score: replies.first.flatMap {
             if case .items(let i) = $0.content { i.first?.score } else { nil } } ?? 0)]))

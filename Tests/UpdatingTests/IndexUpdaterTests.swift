@@ -1,3 +1,4 @@
+import Configuration
 import Attributes
 import Crawling
 import ExtractionModel
@@ -167,7 +168,7 @@ struct IndexUpdaterTests {
     @Test("the text cap from the settings limits the stored text")
     func textCap() throws {
         let f = try CrawlFixture()
-        f.settings.textCap = 64
+        f.settings.index.textCap = 64
         try f.tree.create("root/long.txt", contents: String(repeating: "alpha ", count: 20) + "omega")
         _ = try f.crawl()
         #expect(try f.find("alpha").count == 1)
@@ -177,7 +178,7 @@ struct IndexUpdaterTests {
     @Test("a full disk stops the crawl with a clear error; committed batches stay and the index is usable")
     func diskFull() throws {
         let f = try CrawlFixture(maxPageCount: 80)
-        f.settings.batchSize = 5
+        f.settings.index.batchSize = 5
         for i in 0..<200 { try f.tree.create("root/f\(i).txt", contents: String(repeating: "word\(i) filler\(i) ", count: 300)) }
         do {
             _ = try f.crawl()

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import SystemPackage
 import TestSupport
@@ -25,12 +26,12 @@ struct SettingsTests {
         let file = try tree.create("config.toml", contents: "roots = [\"/data\"]\n[index]\ntext_cap = 4096\n")
         let s = try Settings.load(explicit: file.string)
         #expect(s.roots == ["/data"])
-        #expect(s.textCap == 4096)
-        #expect(s.batchSize == Settings().batchSize)
+        #expect(s.index.textCap == 4096)
+        #expect(s.index.batchSize == Settings().index.batchSize)
         let xdg = try tree.create("xdg/fsindex/config.toml", contents: "[crawl]\ninclude_hidden = true\n")
         _ = xdg
         let fromXDG = try Settings.load(explicit: nil, environment: ["XDG_CONFIG_HOME": tree.path("xdg").string])
-        #expect(fromXDG.includeHidden)
+        #expect(fromXDG.crawl.includeHidden)
     }
 
     @Test("errors name the file, the line and the key")
@@ -67,6 +68,22 @@ struct SettingsTests {
         let bad = try tree.create("bad.toml", contents: "[extraction]\nmemory_limit = 10\n")
         do { _ = try Settings.load(explicit: bad.string); Issue.record("should fail") } catch {
             #expect(error.description == "\(bad.string):2: extraction.memory_limit: expected a number of MiB from 256 to 65536")
+        }
+    }
+
+    @Test("typed sections: log level and throttle are enums, errors list the choices; a key is found in its own section")
+    func typedSections() throws {
+        let tree = try TemporaryTree()
+        let file = try tree.create("c.toml", contents: "[daemon]\nlog_level = \"debug\"\nthrottle = \"normal\"\n[query]\nrecency_weight = 2\n")
+        let s = try Settings.load(explicit: file.string)
+        #expect(s.daemon.logLevel == .debug && s.daemon.throttle == .normal && s.query.recencyWeight == 2)
+        let bad = try tree.create("bad.toml", contents: "[extraction]\ntimeout = 5\n[daemon]\nthrottle = \"fast\"\ntimeout = 1\n")
+        do { _ = try Settings.load(explicit: bad.string); Issue.record("should fail") } catch {
+            #expect(error.description == "\(bad.string):4: daemon.throttle: expected one of \"low\", \"normal\"")
+        }
+        let twice = try tree.create("twice.toml", contents: "[extraction]\ntimeout = 5\n[daemon]\ntimeout = 1\n")
+        do { _ = try Settings.load(explicit: twice.string); Issue.record("should fail") } catch {
+            #expect(error.description == "\(twice.string):4: daemon.timeout: unknown setting")
         }
     }
 }

@@ -159,7 +159,6 @@ public struct EPUBExtractor: Extractor {
         return out
     }
 
-    static let xhtmlRules = XMLTextRules(skip: ["head", "script", "style", "noscript", "template"])
     static let xhtmlBlocks = XMLTextRules(block: HTMLExtractor.blocks, skip: ["head", "script", "style", "noscript", "template"])
 
     /// Appends one spine document's visible text: as XML, else through the HTML parser.

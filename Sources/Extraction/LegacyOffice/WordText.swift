@@ -92,7 +92,6 @@ enum WordText {
     /// field codes (between 0x13 and 0x14) are dropped and field results kept, and UTF-16
     /// surrogate pairs are joined.
     struct Reader {
-        var fieldDepth = 0
         /// For each open field, whether its separator (0x14) was seen.
         var inResult: [Bool] = []
         var high: UInt16?

@@ -1,3 +1,4 @@
+import Configuration
 import ArgumentParser
 import Attributes
 import CommandSupport
@@ -52,7 +53,7 @@ extension FSIndexCommand {
                     continue
                 }
                 let start = ContinuousClock.now
-                let r = worker.extract(facts, textCap: settings.textCap)
+                let r = worker.extract(facts, textCap: settings.index.textCap)
                 let total = ContinuousClock.now - start
                 if !r.problems.isEmpty { failed = true }
                 if json {

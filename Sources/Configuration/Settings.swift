@@ -1,0 +1,253 @@
+import Foundation
+import SystemPackage
+import TOMLKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// FSIndex's settings: one TOML file, read by one reader for every program (fsindex, fsindexd,
+/// fsfind), in typed sections. The built-in values are the documented defaults of
+/// `Config/fsindex.toml` (a test keeps the two equal); the user's file overrides them key by key.
+///
+/// This module depends on no other of ours: each stage turns its section into its own types
+/// (`Updating` makes `WalkOptions` and `WorkerLimits`, `Querying` makes `RankingWeights`), so
+/// reading the settings never links a stage it does not need.
+public struct Settings: Sendable, Hashable {
+    /// Folders indexed when no path is given, and watched by fsindexd.
+    public var roots: [String] = []
+    public var crawl = Crawl()
+    public var index = Index()
+    public var extraction = Extraction()
+    public var daemon = Daemon()
+    public var query = Query()
+
+    /// `[crawl]`: what a crawl enters.
+    public struct Crawl: Sendable, Hashable {
+        public var includeHidden = false
+        public var exclude: [String] = ["*~", "*.swp", "*.tmp", "node_modules", "__pycache__"]
+        public var markerFile = ".noindex"
+        public var oneFileSystem = true
+        public init() {}
+    }
+
+    /// `[index]`: how much is kept and how it is written.
+    public struct Index: Sendable, Hashable {
+        public var textCap = 1 << 20
+        public var batchSize = 256
+        /// 0: one per CPU core.
+        public var threads = 0
+        public init() {}
+    }
+
+    /// `[extraction]`: the limits of each sandboxed worker.
+    public struct Extraction: Sendable, Hashable {
+        public var memoryLimitMiB = 1024
+        public var cpuSecondsPerFile = 20
+        public var timeoutSeconds = 30.0
+        public init() {}
+    }
+
+    /// `[daemon]`: fsindexd.
+    public struct Daemon: Sendable, Hashable {
+        public var logLevel = LogLevel.info
+        /// Seconds between looks at folders that cannot be watched (inotify watches exhausted).
+        public var pollInterval = 30
+        public var throttle = Throttle.low
+        public init() {}
+    }
+
+    /// `[query]`: how results with words are ranked.
+    public struct Query: Sendable, Hashable {
+        public var recencyWeight = 0.5
+        public var usageWeight = 0.25
+        public var decayDays = 30.0
+        public init() {}
+    }
+
+    /// swift-log's levels, by their names in the file.
+    public enum LogLevel: String, Sendable, Hashable, CaseIterable {
+        case trace, debug, info, notice, warning, error, critical
+    }
+
+    /// How hard fsindexd may work.
+    public enum Throttle: String, Sendable, Hashable, CaseIterable {
+        /// nice 10 and idle I/O priority: indexing yields to everything else.
+        case low
+        /// The priorities it was started with.
+        case normal
+    }
+
+    public init() {}
+
+    /// The user's config file: `$XDG_CONFIG_HOME/fsindex/config.toml`, else `~/.config/fsindex/config.toml`.
+    public static func userConfigPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> FilePath {
+        if let x = environment["XDG_CONFIG_HOME"], x.hasPrefix("/") { return FilePath(x + "/fsindex/config.toml") }
+        return FilePath((environment["HOME"] ?? "") + "/.config/fsindex/config.toml")
+    }
+
+    /// Loads the settings: defaults, overridden by `explicit` (which must exist) or else by the
+    /// user's config file if there is one.
+    public static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(SettingsError) -> Settings
+    {
+        var s = Settings()
+        if let explicit {
+            guard let text = readFile(explicit) else {
+                throw .unreadable(file: explicit, reason: String(cString: strerror(errno)))
+            }
+            try s.apply(toml: text, file: explicit)
+        } else {
+            let path = userConfigPath(environment: environment).string
+            if let text = readFile(path) { try s.apply(toml: text, file: path) }
+        }
+        return s
+    }
+
+    /// Applies the keys present in `text` on top of these settings.
+    public mutating func apply(toml text: String, file: String) throws(SettingsError) {
+        let table: TOMLTable
+        do { table = try TOMLTable(string: text) } catch let e as TOMLParseError {
+            throw .syntax(file: file, line: e.source.begin.line, message: e.description)
+        } catch {
+            throw .syntax(file: file, line: 0, message: "\(error)")
+        }
+        let reader = KeyReader(file: file, text: text)
+        for key in table.keys {
+            let v = table[key]!
+            if key == "roots" { roots = try reader.strings(v, key); continue }
+            guard ["crawl", "index", "extraction", "daemon", "query"].contains(key) else { throw reader.unknown(key) }
+            guard let sub = v.table else { throw reader.bad(key, "a table [\(key)]") }
+            for k in sub.keys {
+                try apply(section: key, key: k, value: sub[k]!, reader)
+            }
+        }
+    }
+
+    private mutating func apply(section: String, key k: String, value v: any TOMLValueConvertible, _ r: KeyReader) throws(SettingsError) {
+        let full = section + "." + k
+        switch full {
+        case "crawl.include_hidden": crawl.includeHidden = try r.bool(v, full)
+        case "crawl.exclude": crawl.exclude = try r.strings(v, full)
+        case "crawl.marker_file":
+            guard let s = v.string, !s.isEmpty, !s.contains("/") else { throw r.bad(full, "a file name") }
+            crawl.markerFile = s
+        case "crawl.one_file_system": crawl.oneFileSystem = try r.bool(v, full)
+        case "index.text_cap": index.textCap = try r.int(v, full, 0...Int.max, "a number of bytes (0 or more)")
+        case "index.batch_size": index.batchSize = try r.int(v, full, 1...100_000, "a number from 1 to 100000")
+        case "index.threads": index.threads = try r.int(v, full, 0...256, "a number from 0 to 256")
+        case "extraction.memory_limit":
+            extraction.memoryLimitMiB = try r.int(v, full, 256...65_536, "a number of MiB from 256 to 65536")
+        case "extraction.cpu_limit":
+            extraction.cpuSecondsPerFile = try r.int(v, full, 1...3600, "a number of seconds from 1 to 3600")
+        case "extraction.timeout":
+            extraction.timeoutSeconds = try r.number(v, full, 0.1...3600, "a number of seconds from 0.1 to 3600")
+        case "daemon.log_level": daemon.logLevel = try r.choice(v, full)
+        case "daemon.poll_interval": daemon.pollInterval = try r.int(v, full, 1...86_400, "a number of seconds from 1 to 86400")
+        case "daemon.throttle": daemon.throttle = try r.choice(v, full)
+        case "query.recency_weight": query.recencyWeight = try r.number(v, full, 0...10, "a number from 0 to 10")
+        case "query.usage_weight": query.usageWeight = try r.number(v, full, 0...10, "a number from 0 to 10")
+        case "query.decay_days": query.decayDays = try r.number(v, full, 0.001...3650, "a number of days from 1 to 3650")
+        default: throw r.unknown(full)
+        }
+    }
+
+    static func readFile(_ path: String) -> String? {
+        guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) else { return nil }
+        defer { try? fd.close() }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            guard let n = try? buf.withUnsafeMutableBytes({ try fd.read(into: $0) }) else { return nil }
+            if n == 0 { break }
+            out += buf[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Reads typed values, and makes errors that name the file, the line of the key and the key.
+struct KeyReader {
+    let file: String
+    let lines: [Substring]
+
+    init(file: String, text: String) {
+        self.file = file
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The line of `section.key` (or a top-level key): inside its `[section]`, so the same name
+    /// in two sections is told apart; 0 when not found.
+    func line(of key: String) -> Int {
+        let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+        let (section, bare) = parts.count == 2 ? (parts[0], parts[1]) : ("", parts[0])
+        var current = ""
+        for (i, l) in lines.enumerated() {
+            let t = l.drop { $0 == " " || $0 == "\t" }
+            if t.hasPrefix("[") {
+                current = String(t.dropFirst().prefix { $0 != "]" }).trimmingCharacters(in: .whitespaces)
+                if current == key { return i + 1 }
+                continue
+            }
+            if current == section, t.hasPrefix(bare), t.dropFirst(bare.count).drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("=") {
+                return i + 1
+            }
+        }
+        return 0
+    }
+
+    func bad(_ key: String, _ expected: String) -> SettingsError {
+        .invalid(file: file, line: line(of: key), key: key, message: "expected \(expected)")
+    }
+
+    func unknown(_ key: String) -> SettingsError {
+        .invalid(file: file, line: line(of: key), key: key, message: "unknown setting")
+    }
+
+    func bool(_ v: any TOMLValueConvertible, _ key: String) throws(SettingsError) -> Bool {
+        guard let b = v.bool else { throw bad(key, "true or false") }
+        return b
+    }
+
+    func int(_ v: any TOMLValueConvertible, _ key: String, _ range: ClosedRange<Int>, _ expected: String) throws(SettingsError) -> Int {
+        guard let i = v.int, range.contains(i) else { throw bad(key, expected) }
+        return i
+    }
+
+    func number(_ v: any TOMLValueConvertible, _ key: String, _ range: ClosedRange<Double>, _ expected: String) throws(SettingsError) -> Double {
+        guard let d = v.double ?? v.int.map(Double.init), range.contains(d) else { throw bad(key, expected) }
+        return d
+    }
+
+    func strings(_ v: any TOMLValueConvertible, _ key: String) throws(SettingsError) -> [String] {
+        guard let a = v.array else { throw bad(key, "an array of strings") }
+        var out: [String] = []
+        for e in a {
+            guard let s = e.string else { throw bad(key, "an array of strings") }
+            out.append(s)
+        }
+        return out
+    }
+
+    func choice<E: RawRepresentable & CaseIterable>(_ v: any TOMLValueConvertible, _ key: String) throws(SettingsError) -> E
+        where E.RawValue == String {
+        guard let s = v.string, let e = E(rawValue: s) else {
+            throw bad(key, "one of " + E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+        }
+        return e
+    }
+}
+
+/// A config file that cannot be used, with where and why.
+public enum SettingsError: Error, Sendable, CustomStringConvertible {
+    case unreadable(file: String, reason: String)
+    case syntax(file: String, line: Int, message: String)
+    case invalid(file: String, line: Int, key: String, message: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(file, reason): "cannot read config file \(file): \(reason)"
+        case let .syntax(file, line, message): "\(file):\(line): TOML syntax error: \(message)"
+        case let .invalid(file, line, key, message): "\(file):\(line): \(key): \(message)"
+        }
+    }
+}
