@@ -1,8 +1,12 @@
 // swift-tools-version:6.1
 // FSIndex: Spotlight-class file search for Linux.
 //
-// The folder tree is the data flow: Crawling -> Extraction -> Attributes -> Indexing -> Querying,
-// glued by Updating (one crawl into the index) and the thin executables `fsindex` and `fsfind`.
+// The folder tree is the data flow: Crawling -> ExtractionModel (+ Extraction, in workers only)
+// -> Indexing -> Querying, glued by Updating (one crawl into the index), Watching (fsindexd's
+// writer) and the thin executables. The parent processes (fsindex, fsindexd, fsfind) link no
+// parser: Extraction and its C libraries are linked only by fsindex-worker, through
+// WorkerRuntime; Isolation is the parent's side of a worker. Configuration reads the settings
+// for every program; Querying's QueryPipeline answers every front end.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -43,6 +47,12 @@ let package = Package(
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         // Linux calls the Glibc module does not export (statx, prctl, ...).
         .target(name: "CSysShims"),
+        // The one system-call layer: Result<_, Errno> with EINTR retried, threads, process
+        // spawning, FilePath <-> bytes.
+        .target(name: "SystemCalls", dependencies: [
+            "CSysShims",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
 
         // The settings: one TOML reader with typed sections, for every program. Imports nothing of ours.
         .target(name: "Configuration", dependencies: [
@@ -54,7 +64,7 @@ let package = Package(
         .target(name: "Attributes", swiftSettings: strict),
         // Stage 1: roots, the byte-exact directory walker, exclusion rules, file facts.
         .target(name: "Crawling", dependencies: [
-            "CSysShims",
+            "CSysShims", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2's vocabulary, parser-free: results, errors, child items, extractor versions, the
@@ -74,12 +84,12 @@ let package = Package(
         // Stage 2b, the parent's side: extraction in sandboxed worker processes (spawning, limits,
         // timeouts) and the pipe protocol. Links no parser.
         .target(name: "Isolation", dependencies: [
-            "Attributes", "Crawling", "ExtractionModel", "CSysShims",
+            "Attributes", "Crawling", "ExtractionModel", "CSysShims", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2b, the worker's side: rlimits, seccomp, and the loop that answers the parent.
         .target(name: "WorkerRuntime", dependencies: [
-            "Attributes", "Crawling", "Extraction", "ExtractionModel", "Isolation", "CSysShims", "CSeccomp",
+            "Attributes", "Crawling", "Extraction", "ExtractionModel", "Isolation", "CSysShims", "CSeccomp", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
@@ -103,7 +113,7 @@ let package = Package(
 
         // The daemon's control channel: a Unix socket with JSON lines (status, pause, reindex, subscribe).
         .target(name: "Controlling", dependencies: [
-            "Attributes", "CSysShims",
+            "Attributes", "CSysShims", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
@@ -127,7 +137,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         .executableTarget(name: "fsindexd", dependencies: [
-            "CommandSupport", "Configuration", "Watching", "Updating", "Indexing", "Controlling", "Crawling", "CSysShims",
+            "CommandSupport", "Configuration", "Watching", "Updating", "Indexing", "Controlling", "Crawling", "CSysShims", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -160,6 +170,6 @@ let package = Package(
             "TestSupport", "Indexing",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "ControllingTests", dependencies: ["Controlling", "TestSupport"]),
+        .testTarget(name: "ControllingTests", dependencies: ["Controlling", "SystemCalls", "TestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Attributes
 import FoundationEssentials
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -49,7 +50,7 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     /// The first 16 hex digits of the 64-bit FNV-1a hash of the directory's bytes.
     public static func socketName(forIndexDirectory indexDirectory: FilePath) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in pathBytes(indexDirectory) {
+        for byte in indexDirectory.bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
@@ -75,7 +76,7 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     /// belongs to ``owner`` and that nobody else can write; a folder of ours with a wider mode is
     /// narrowed to 0700.
     public func prepareDirectory() throws(ControlError) {
-        let path = pathBytes(directory)
+        let path = directory.bytes
         let shown = ByteString.escaped(path, escapeControls: true)
         switch system_mkdir(path, 0o700) {
         case .success, .failure(.fileExists): break
@@ -100,7 +101,7 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    var socketBytes: [UInt8] { pathBytes(socketPath) }
+    var socketBytes: [UInt8] { socketPath.bytes }
     var shownSocket: String { ByteString.escaped(socketBytes, escapeControls: true) }
 
     /// The socket address, or `.pathTooLong`.

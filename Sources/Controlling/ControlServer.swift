@@ -1,5 +1,6 @@
 import Attributes
 import Synchronization
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -140,7 +141,7 @@ public final class ControlServer: Sendable {
         let shown = location.shownSocket
 
         let lockFD: Int32
-        switch system_lockFile(pathBytes(location.lockPath)) {
+        switch system_lockFile(location.lockPath.bytes) {
         case let .success(fd): lockFD = fd
         case .failure(.wouldBlock): throw .alreadyRunning(socket: shown)
         case let .failure(errno): throw .system(operation: "lock", path: location.lockPath.string, errno: errno)

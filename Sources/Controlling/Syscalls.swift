@@ -1,4 +1,5 @@
 import CSysShims
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -7,16 +8,9 @@ import Glibc
 // The one place in Controlling with `-1` checks: each wrapper retries EINTR and returns
 // `Result<_, Errno>`, so the layers above see typed errors.
 
-/// Runs `body` until it does not fail with EINTR; `-1` becomes the current `errno`.
+/// `SystemCall.retrying`: EINTR retried, `-1` as the current `errno`.
 @inline(__always)
-private func retrying<T: FixedWidthInteger>(_ body: () -> T) -> Result<T, Errno> {
-    while true {
-        let rc = body()
-        if rc != -1 { return .success(rc) }
-        if errno == EINTR { continue }
-        return .failure(Errno(rawValue: errno))
-    }
-}
+private func retrying<T: FixedWidthInteger>(_ body: () -> T) -> Result<T, Errno> { SystemCall.retrying(body) }
 
 /// Builds a `sockaddr_un` for `path`, or nil when the path does not fit in `sun_path` (108 bytes
 /// with the terminating NUL).
@@ -144,25 +138,7 @@ func system_close(_ fd: Int32) {
     _ = close(fd)
 }
 
-func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
-    (bytes + [0]).withUnsafeBufferPointer { buffer in
-        buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
-    }
-}
-
-/// The bytes of a `FilePath`, exactly as the kernel sees them.
-func pathBytes(_ path: FilePath) -> [UInt8] {
-    path.withPlatformString { s in
-        var out: [UInt8] = []
-        var i = 0
-        while s[i] != 0 { out.append(UInt8(bitPattern: s[i])); i += 1 }
-        return out
-    }
-}
-
-func filePath(_ bytes: [UInt8]) -> FilePath {
-    withCString(bytes) { FilePath(platformString: $0) }
-}
+func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R { SystemCall.withCString(bytes, body) }
 
 /// Who is at the other end of a connection, as the kernel reports it (`SO_PEERCRED`).
 public struct PeerCredentials: Sendable, Hashable {
@@ -173,24 +149,8 @@ public struct PeerCredentials: Sendable, Hashable {
 
 // MARK: - Threads
 
-private final class ThreadBody: Sendable {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-}
-
-/// Starts a joinable POSIX thread running `body`. The control server owns one such thread for its
-/// poll loop (no detached Tasks, no Foundation `Thread`, which FoundationEssentials lacks).
+/// A joinable POSIX thread running `body` (`SystemCall.startThread`): the control server owns one
+/// for its poll loop.
 func system_startThread(_ body: @escaping @Sendable () -> Void) -> Result<pthread_t, Errno> {
-    let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-    var thread = pthread_t()
-    let rc = pthread_create(&thread, nil, { raw in
-        guard let raw else { return nil }
-        Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().run()
-        return nil
-    }, box)
-    if rc != 0 {
-        Unmanaged<ThreadBody>.fromOpaque(box).release()
-        return .failure(Errno(rawValue: rc))
-    }
-    return .success(thread)
+    SystemCall.startThread(body)
 }

@@ -1,3 +1,5 @@
+// Re-exported: every user of file facts speaks in byte paths (`FilePath.bytes`, `init(bytes:)`).
+@_exported import SystemCalls
 import SystemPackage
 
 /// What the file system says about one file, read with `statx(2)` without following symlinks.
@@ -61,37 +63,6 @@ public enum FileType: String, Sendable, Hashable, Codable {
         case 0o020000: self = .characterDevice
         case 0o060000: self = .blockDevice
         default: self = .unknown
-        }
-    }
-}
-
-extension FilePath {
-    /// The raw bytes of this path, without the trailing NUL. Lossless, unlike `.string`.
-    public var bytes: [UInt8] {
-        withPlatformString { p in
-            var out: [UInt8] = []
-            var i = 0
-            while p[i] != 0 { out.append(UInt8(bitPattern: p[i])); i += 1 }
-            return out
-        }
-    }
-
-    /// A path from raw bytes, losslessly. (The one conversion between `FilePath` and bytes: every
-    /// module uses these two and `FilePath.Component.bytes`.)
-    public init(bytes: [UInt8]) {
-        let c = bytes.map { CChar(bitPattern: $0) } + [0]
-        self = c.withUnsafeBufferPointer { FilePath(platformString: $0.baseAddress!) }
-    }
-}
-
-extension FilePath.Component {
-    /// The raw bytes of this name, losslessly.
-    public var bytes: [UInt8] {
-        withPlatformString { p in
-            var out: [UInt8] = []
-            var i = 0
-            while p[i] != 0 { out.append(UInt8(bitPattern: p[i])); i += 1 }
-            return out
         }
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -144,21 +145,8 @@ extension InotifyEventSource {
     }
 }
 
-/// Starts a detached thread running `body` (a `pthread`, so `Crawling` needs no Foundation).
-/// Returns the error if it could not be started.
+/// Starts a detached thread running `body`; the error if it could not be started.
 private func startThread(_ body: @escaping @Sendable () -> Void) -> Errno? {
-    final class Start { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-    let context = Unmanaged.passRetained(Start(body)).toOpaque()
-    var thread = pthread_t()
-    let rc = pthread_create(&thread, nil, { context in
-        let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
-        start.body()
-        return nil
-    }, context)
-    guard rc == 0 else {
-        Unmanaged<Start>.fromOpaque(context).release()
-        return Errno(rawValue: rc)
-    }
-    pthread_detach(thread)
+    if case .failure(let e) = SystemCall.startThread(detached: true, body) { return e }
     return nil
 }

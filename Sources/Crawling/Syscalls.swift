@@ -1,35 +1,26 @@
 import CSysShims
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The one place with `-1` checks: thin wrappers over the system calls the crawler uses. Each
-/// returns a `Result` with the `Errno`, and retries `EINTR`.
+/// The crawler's system calls, in `SystemCall`'s convention: each returns a `Result` with the
+/// `Errno` and retries `EINTR`.
 enum Syscalls {
     static func statx(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> Result<shim_statx, Errno> {
         var sx = shim_statx()
-        while true {
-            if shim_statx(dirfd, name, &sx) == 0 { return .success(sx) }
-            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
-        }
+        return SystemCall.retrying { shim_statx(dirfd, name, &sx) }.map { _ in sx }
     }
 
     static func fstatx(_ fd: Int32) -> Result<shim_statx, Errno> {
         var sx = shim_statx()
-        while true {
-            if shim_fstatx(fd, &sx) == 0 { return .success(sx) }
-            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
-        }
+        return SystemCall.retrying { shim_fstatx(fd, &sx) }.map { _ in sx }
     }
 
     /// Opens a directory below `dirfd` without following a symlink in its place.
     static func openDirectory(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> Result<Int32, Errno> {
-        while true {
-            let fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY)
-            if fd >= 0 { return .success(fd) }
-            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
-        }
+        SystemCall.retrying { openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY) }
     }
 
     static func readLink(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> [UInt8]? {

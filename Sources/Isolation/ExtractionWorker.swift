@@ -3,6 +3,7 @@ import CSysShims
 import Crawling
 import ExtractionModel
 import FoundationEssentials
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -247,41 +248,21 @@ public final class ExtractionWorker: @unchecked Sendable {
             close(toChild[0]); close(toChild[1]); close(fromChild[0]); close(fromChild[1])
             throw .spawn("pipe: \(String(cString: strerror(errno)))")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errs[1], 2)
-        shim_spawn_close_from(&actions, 3)
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        var dflt = sigset_t()
-        sigemptyset(&dflt)
-        sigaddset(&dflt, SIGPIPE)
-        sigaddset(&dflt, SIGXCPU)
-        posix_spawnattr_setsigdefault(&attr, &dflt)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let args = [executable, "--address-space", String(limits.addressSpaceBytes),
                     "--cpu-seconds", String(limits.cpuSecondsPerFile), "--open-files", String(limits.openFiles)]
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"   // a crash is expected here; no 0.25 s backtrace
         for (k, v) in environment { env[k] = v }
-        let cargs = args.map { strdup($0) } + [nil]
-        let cenv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { cargs.forEach { free($0) }; cenv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attr, cargs, cenv)
+        let started = Spawn(executable: executable, arguments: args, environment: env,
+                            actions: [.dup(toChild[0], 0), .dup(fromChild[1], 1), .dup(errs[1], 2)],
+                            defaultSignals: [SIGPIPE, SIGXCPU]).run()
         close(toChild[0]); close(fromChild[1]); close(errs[1])
-        guard rc == 0 else {
+        switch started {
+        case .success(let pid):
+            return Running(pid: pid, input: toChild[1], output: fromChild[0], errors: errs[0])
+        case .failure(let e):
             close(toChild[1]); close(fromChild[0]); close(errs[0])
-            throw .spawn("\(executable): \(String(cString: strerror(rc)))")
+            throw .spawn("\(executable): \(String(cString: strerror(e.rawValue)))")
         }
-        return Running(pid: pid, input: toChild[1], output: fromChild[0], errors: errs[0])
     }
 }

@@ -5,6 +5,7 @@ import Extraction
 import ExtractionModel
 import Isolation
 import FoundationEssentials
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -87,15 +88,14 @@ public enum WorkerMain {
     /// comes when the last writer, the parent, closes it or dies. (PR_SET_PDEATHSIG would
     /// follow the parent *thread* that spawned the worker, and libdispatch retires threads.)
     static func watchParent() {
-        var thread = pthread_t()
-        _ = pthread_create(&thread, nil, { _ in
+        SystemCall.startThread(detached: true) {
             var fd = pollfd(fd: 0, events: 0, revents: 0)
             while true {
                 let n = poll(&fd, 1, -1)
                 if n > 0 && fd.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { _exit(0) }
                 if n < 0 && errno != EINTR { _exit(0) }
             }
-        }, nil)
+        }
     }
 
     public static func send(_ kind: FrameKind, _ payload: [UInt8]) {

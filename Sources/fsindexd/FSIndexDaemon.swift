@@ -8,6 +8,7 @@ import Dispatch
 import Foundation
 import Indexing
 import Logging
+import SystemCalls
 import SystemPackage
 import Updating
 import Watching
@@ -134,28 +135,16 @@ struct FSIndexDaemon: AsyncParsableCommand {
         if let config { args += ["--config", config] }
         for r in roots { args += ["--root", r] }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else of ours goes along: a pipe inherited from whoever started us would stay
-        // open for as long as the daemon runs, and a reader waiting for its end would hang.
-        shim_spawn_close_from(&actions, 3)
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setflags(&attr, Int16(0x80 /* POSIX_SPAWN_SETSID, a _GNU_SOURCE macro */ | POSIX_SPAWN_SETSIGMASK))
-        var pid: pid_t = 0
-        let cargs = args.map { strdup($0) } + [nil]
-        defer { cargs.forEach { free($0) } }
-        let rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attr, cargs, environ)
-        guard rc == 0 else {
-            Output.error("fsindexd", "cannot start in the background: \(String(cString: strerror(rc)))")
+        // Nothing else of ours goes along (`Spawn` closes descriptors 3 and up): a pipe inherited
+        // from whoever started us would stay open for as long as the daemon runs, and a reader
+        // waiting for its end would hang.
+        let started = Spawn(executable: "/proc/self/exe", arguments: args,
+                            actions: [.open(fd: 0, path: "/dev/null", flags: O_RDONLY, mode: 0),
+                                      .open(fd: 1, path: logPath, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600),
+                                      .dup(1, 2)],
+                            newSession: true).run()
+        guard case .success(let pid) = started else {
+            if case .failure(let e) = started { Output.error("fsindexd", "cannot start in the background: \(String(cString: strerror(e.rawValue)))") }
             throw ExitCode(2)
         }
         Output.standardOutput.write("fsindexd started (pid \(pid)); log: \(logPath)\n")

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemCalls
 import SystemPackage
 import Testing
 @testable import Controlling
@@ -156,7 +157,7 @@ struct ControlServerTests {
         try fx.location.prepareDirectory()
         let fd = try #require(try? system_unixSocket(nonBlocking: false).get())
         defer { close(fd) }
-        _ = try system_bind(fd, #require(makeUnixAddress(pathBytes(fx.location.socketPath)))).get()
+        _ = try system_bind(fd, #require(makeUnixAddress(fx.location.socketPath.bytes))).get()
         _ = try system_listen(fd, backlog: 1).get()
         #expect(throws: ControlError.alreadyRunning(socket: fx.socketPath)) {
             _ = try ControlServer(location: fx.location, handler: ScriptedHandler())

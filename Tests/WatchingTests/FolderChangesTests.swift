@@ -39,7 +39,7 @@ struct FolderChangesTests {
 
         func start() async throws {
             running = Task { [daemon] in await daemon.run() }
-            let deadline = Date().addingTimeInterval(30)
+            let deadline = Date().addingTimeInterval(120)
             while daemon.status.state != .watching && Date() < deadline { try await Task.sleep(for: .milliseconds(25)) }
             #expect(daemon.status.state == .watching)
         }

@@ -9,17 +9,6 @@ import Indexing
 import SystemPackage
 import Updating
 
-/// Connects to the fsindexd serving this index, or returns nil when none runs.
-func connectDaemon(_ location: IndexLocation) throws -> ControlClient? {
-    do {
-        return try ControlClient.connect(ControlLocation.forIndex(directory: location.directory))
-    } catch {
-        if case .noDaemon = error { return nil }
-        Output.error("fsindex", error.description)
-        throw ExitCode(2)
-    }
-}
-
 extension FSIndexCommand {
     struct Reindex: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -124,38 +113,4 @@ extension FSIndexCommand {
             Output.standardOutput.flush()
         }
     }
-
-    struct Pause: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Pause fsindexd's indexing; changes are queued until `fsindex resume`.")
-        @OptionGroup var store: StoreOptions
-        func run() throws { try send(.pause, store: store) }
-    }
-
-    struct Resume: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Resume fsindexd's indexing, starting with the queued changes.")
-        @OptionGroup var store: StoreOptions
-        func run() throws { try send(.resume, store: store) }
-    }
-}
-
-private func send(_ request: ControlRequest, store: StoreOptions) throws {
-    let location = IndexLocation.resolve(explicit: store.indexDir)
-    guard let client = try connectDaemon(location) else {
-        Output.error("fsindex", "fsindexd is not running for the index at \(location.directory.string); start it with `fsindexd`")
-        throw ExitCode(2)
-    }
-    do {
-        switch try client.request(request, timeout: .seconds(10)) {
-        case .ok(let message): Output.standardOutput.write("fsindexd: \(message)\n")
-        case .error(let message):
-            Output.error("fsindex", message)
-            throw ExitCode(2)
-        default: break
-        }
-    } catch let e as ControlError {
-        Output.error("fsindex", e.description)
-        throw ExitCode(2)
-    }
-    Output.standardOutput.flush()
 }

@@ -1,0 +1,284 @@
+
+/// Parses Spotlight's query expressions (`mdfind`'s syntax).
+///
+/// Grammar, loosest binding first:
+/// ```
+/// expression := and ("||" and)*
+/// and        := unary ("&&" unary)*
+/// unary      := "!" unary | "(" expression ")" | inRange | comparison
+/// inRange    := "InRange" "(" attribute "," value "," value ")"
+/// comparison := attribute operator value modifiers?
+/// value      := "quoted" | 'quoted' | number | $time.name[(argument)]
+/// ```
+public struct QueryParser {
+    private let scalars: [Unicode.Scalar]
+    private let query: String
+    private var i = 0
+
+    public init(_ query: String) {
+        self.query = query
+        scalars = Array(query.unicodeScalars)
+    }
+
+    public static func parse(_ query: String) throws(QuerySyntaxError) -> QueryExpression {
+        var p = QueryParser(query)
+        p.skipSpace()
+        guard p.i < p.scalars.count else { throw p.error("the query is empty: expected an attribute, \"(\" or \"!\"") }
+        let e = try p.expression()
+        p.skipSpace()
+        guard p.i == p.scalars.count else { throw p.error("expected \"&&\", \"||\" or the end of the query") }
+        return e
+    }
+
+    /// Parses one term (a comparison, `InRange(…)`, `!term` or a parenthesized expression)
+    /// that starts `offset` scalars into `query`, for queries that mix Spotlight's expressions
+    /// with the short form; returns it and the offset just after it.
+    public static func parseTerm(_ query: String, at offset: Int) throws(QuerySyntaxError) -> (QueryExpression, end: Int) {
+        var p = QueryParser(query)
+        p.i = offset
+        let e = try p.unary()
+        return (e, p.i)
+    }
+
+    /// Whether a Spotlight term starts `offset` scalars into `scalars`: `InRange(`, or an
+    /// attribute name (or `*`) followed by a comparison operator.
+    public static func termStarts(in scalars: [Unicode.Scalar], at offset: Int) -> Bool {
+        var k = offset
+        func word() -> String {
+            var out = ""
+            while k < scalars.count, scalars[k].properties.isAlphabetic || ("0"..."9").contains(scalars[k]) || scalars[k] == "_" || scalars[k] == "." {
+                out.unicodeScalars.append(scalars[k]); k += 1
+            }
+            return out
+        }
+        if k < scalars.count, scalars[k] == "*" { k += 1 } else {
+            let name = word()
+            guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+            if name == "InRange" {
+                while k < scalars.count, scalars[k].properties.isWhitespace { k += 1 }
+                return k < scalars.count && scalars[k] == "("
+            }
+        }
+        while k < scalars.count, scalars[k].properties.isWhitespace { k += 1 }
+        guard k < scalars.count else { return false }
+        return ["=", "!", "<", ">"].contains(scalars[k]) && !(scalars[k] == "!" && (k + 1 >= scalars.count || scalars[k + 1] != "="))
+    }
+
+    // MARK: Grammar
+
+    private mutating func expression() throws(QuerySyntaxError) -> QueryExpression {
+        var left = try conjunction()
+        while take("||") { left = .or(left, try conjunction()) }
+        return left
+    }
+
+    private mutating func conjunction() throws(QuerySyntaxError) -> QueryExpression {
+        var left = try unary()
+        while take("&&") { left = .and(left, try unary()) }
+        return left
+    }
+
+    private mutating func unary() throws(QuerySyntaxError) -> QueryExpression {
+        skipSpace()
+        if peek("!") && !peek("!=") {
+            i += 1
+            return .not(try unary())
+        }
+        if take("(") {
+            let e = try expression()
+            guard take(")") else { throw error("expected \")\" to close the \"(\"") }
+            return e
+        }
+        let start = i
+        let name = attribute()
+        guard !name.isEmpty else { throw error("expected an attribute name (such as kMDItemFSName or *), \"(\" or \"!\"") }
+        if name == "InRange" {
+            skipSpace()
+            if take("(") { return try inRange() }
+        }
+        skipSpace()
+        guard let op = comparisonOperator() else {
+            i = start + name.unicodeScalars.count
+            skipSpace()
+            throw error("expected an operator (==, !=, <, >, <=, >=) after \(name)")
+        }
+        let value = try self.value()
+        let modifiers = try self.modifiers(after: value)
+        return .comparison(attribute: name, op: op, value: value, modifiers: modifiers)
+    }
+
+    private mutating func inRange() throws(QuerySyntaxError) -> QueryExpression {
+        skipSpace()
+        let name = attribute()
+        guard !name.isEmpty else { throw error("expected an attribute name in InRange(attribute, low, high)") }
+        guard take(",") else { throw error("expected \",\" after the attribute in InRange(attribute, low, high)") }
+        let low = try value()
+        guard take(",") else { throw error("expected \",\" after the low end in InRange(attribute, low, high)") }
+        let high = try value()
+        guard take(")") else { throw error("expected \")\" to close InRange(attribute, low, high)") }
+        return .inRange(attribute: name, low: low, high: high)
+    }
+
+    private mutating func value() throws(QuerySyntaxError) -> QueryValue {
+        skipSpace()
+        guard i < scalars.count else { throw error("expected a value: a quoted string, a number or $time…") }
+        let c = scalars[i]
+        if c == "\"" || c == "'" { return .string(try quoted(c)) }
+        if c == "$" { return .time(try time()) }
+        if c == "-" || c == "+" || c == "." || ("0"..."9").contains(c) {
+            let start = i
+            i += 1
+            while i < scalars.count, ("0"..."9").contains(scalars[i]) || scalars[i] == "." || scalars[i] == "e" || scalars[i] == "E"
+                    || ((scalars[i] == "-" || scalars[i] == "+") && (scalars[i - 1] == "e" || scalars[i - 1] == "E")) {
+                i += 1
+            }
+            let text = String(String.UnicodeScalarView(scalars[start..<i]))
+            guard let n = Double(text) else {
+                i = start
+                throw error("\"\(text)\" is not a number")
+            }
+            return .number(n)
+        }
+        throw error("expected a value: a quoted string, a number or $time…")
+    }
+
+    private mutating func quoted(_ quote: Unicode.Scalar) throws(QuerySyntaxError) -> String {
+        let start = i
+        i += 1
+        var out = String.UnicodeScalarView()
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == quote { i += 1; return String(out) }
+            if c == "\\", i + 1 < scalars.count {
+                let next = scalars[i + 1]
+                // A backslash keeps wildcards literal (`\*`), so it stays for the compiler.
+                if next == "*" || next == "?" || next == "\\" { out.append("\\") }
+                out.append(next)
+                i += 2
+                continue
+            }
+            out.append(c)
+            i += 1
+        }
+        i = start
+        throw error("this quote is never closed")
+    }
+
+    private mutating func modifiers(after value: QueryValue) throws(QuerySyntaxError) -> QueryModifiers {
+        guard case .string = value else { return [] }
+        var m: QueryModifiers = []
+        while i < scalars.count {
+            switch scalars[i] {
+            case "c": m.insert(.caseInsensitive)
+            case "d": m.insert(.diacriticInsensitive)
+            case "w": m.insert(.wordBased)
+            default:
+                if scalars[i].properties.isAlphabetic { throw error("unknown modifier \"\(scalars[i])\": the modifiers are c, d and w") }
+                return m
+            }
+            i += 1
+        }
+        return m
+    }
+
+    private mutating func time() throws(QuerySyntaxError) -> TimeExpression {
+        let start = i
+        guard take("$time.") else { throw error("expected $time.now, $time.today, $time.yesterday, $time.this_week, $time.this_month, $time.this_year or $time.iso") }
+        var name = ""
+        while i < scalars.count, scalars[i].properties.isAlphabetic || scalars[i] == "_" { name.unicodeScalars.append(scalars[i]); i += 1 }
+        var argument: String?
+        if i < scalars.count, scalars[i] == "(" {
+            let open = i
+            i += 1
+            var text = String.UnicodeScalarView()
+            while i < scalars.count, scalars[i] != ")" { text.append(scalars[i]); i += 1 }
+            guard i < scalars.count else {
+                i = open
+                throw error("expected \")\" to close the argument of $time.\(name)")
+            }
+            i += 1
+            argument = String(text).trimmingCharacters(" ")
+        }
+        func number() throws(QuerySyntaxError) -> Double {
+            guard let a = argument, !a.isEmpty else { return 0 }
+            guard let n = Double(a) else {
+                throw QuerySyntaxError(query: query, position: start, message: "$time.\(name) takes a number, not \"\(a)\"")
+            }
+            return n
+        }
+        switch name {
+        case "now": return .now(offsetSeconds: try number())
+        case "today": return .today(days: Int(try number()))
+        case "yesterday": return .yesterday
+        case "this_week": return .thisWeek(Int(try number()))
+        case "this_month": return .thisMonth(Int(try number()))
+        case "this_year": return .thisYear(Int(try number()))
+        case "iso":
+            guard let a = argument, !a.isEmpty else {
+                throw QuerySyntaxError(query: query, position: start, message: "$time.iso needs a date: $time.iso(2026-01-31)")
+            }
+            return .iso(a)
+        default:
+            throw QuerySyntaxError(query: query, position: start + 6,
+                                   message: "unknown $time.\(name): use now, today, yesterday, this_week, this_month, this_year or iso")
+        }
+    }
+
+    // MARK: Tokens
+
+    /// An attribute name: letters, digits, `_` and `.`, or `*` alone. (Not `:`, which is the
+    /// short form's `field:value`.)
+    private mutating func attribute() -> String {
+        skipSpace()
+        if peek("*") { i += 1; return "*" }
+        var out = ""
+        while i < scalars.count {
+            let c = scalars[i]
+            guard c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" || c == "." else { break }
+            out.unicodeScalars.append(c)
+            i += 1
+        }
+        return out
+    }
+
+    private mutating func comparisonOperator() -> ComparisonOperator? {
+        for op in [ComparisonOperator.equal, .notEqual, .lessOrEqual, .greaterOrEqual, .less, .greater] where take(op.rawValue) {
+            return op
+        }
+        if take("=") { return .equal }   // mdfind accepts a single "=" too
+        return nil
+    }
+
+    private mutating func skipSpace() {
+        while i < scalars.count, scalars[i].properties.isWhitespace { i += 1 }
+    }
+
+    private func peek(_ s: String) -> Bool {
+        var k = i
+        for c in s.unicodeScalars {
+            guard k < scalars.count, scalars[k] == c else { return false }
+            k += 1
+        }
+        return true
+    }
+
+    private mutating func take(_ s: String) -> Bool {
+        skipSpace()
+        guard peek(s) else { return false }
+        i += s.unicodeScalars.count
+        return true
+    }
+
+    private func error(_ message: String) -> QuerySyntaxError {
+        QuerySyntaxError(query: query, position: i, message: message)
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(_ c: Character) -> String {
+        var s = Substring(self)
+        while s.first == c { s.removeFirst() }
+        while s.last == c { s.removeLast() }
+        return String(s)
+    }
+}

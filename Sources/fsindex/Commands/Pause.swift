@@ -1,0 +1,11 @@
+import ArgumentParser
+import Controlling
+
+extension FSIndexCommand {
+    struct Pause: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pause fsindexd's indexing; changes are queued until `fsindex resume`.")
+        @OptionGroup var store: StoreOptions
+        func run() throws { try sendToDaemon(.pause, store: store) }
+    }
+}

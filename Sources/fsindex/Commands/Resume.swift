@@ -1,0 +1,10 @@
+import ArgumentParser
+import Controlling
+
+extension FSIndexCommand {
+    struct Resume: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Resume fsindexd's indexing, starting with the queued changes.")
+        @OptionGroup var store: StoreOptions
+        func run() throws { try sendToDaemon(.resume, store: store) }
+    }
+}
