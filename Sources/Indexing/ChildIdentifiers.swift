@@ -20,4 +20,10 @@ extension ItemIdentifier {
         guard let nul = bytes.firstIndex(of: 0) else { return (bytes, nil) }
         return (Array(bytes[..<nul]), String(decoding: bytes[(nul + 1)...], as: UTF8.self))
     }
+
+    /// The identifier bytes of every item inside the file at `file` lie in `lower ..< upper`
+    /// (`file NUL` up to `file \u{1}`), so one range query finds them all.
+    public static func childRange(of file: [UInt8]) -> (lower: [UInt8], upper: [UInt8]) {
+        (file + [0], file + [1])
+    }
 }

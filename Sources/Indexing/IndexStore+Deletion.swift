@@ -43,7 +43,8 @@ extension IndexStore {
                 guard let path = try Data.fetchOne(db.cachedStatement(sql: "SELECT path FROM items WHERE id = ?"), arguments: [id])
                 else { continue }
                 let children = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, path FROM items WHERE path >= ? AND path < ?"),
-                                                arguments: [path + [0], path + [1]])
+                                                arguments: [Data(ItemIdentifier.childRange(of: Array(path)).lower),
+                                                            Data(ItemIdentifier.childRange(of: Array(path)).upper)])
                 for child in children {
                     try Self.delete(rowid: child["id"], db)
                     out.append(ItemIdentifier(bytes: Array(child["path"] as Data)))

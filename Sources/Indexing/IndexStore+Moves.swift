@@ -40,10 +40,10 @@ extension IndexStore {
                 let newPath = newBase + path.dropFirst(oldBase.count)
                 result.removed.append(ItemIdentifier(bytes: path))
                 result.added.append(ItemIdentifier(bytes: newPath))
-                if let nul = newPath.firstIndex(of: 0) {
+                if case (let file, _?) = ItemIdentifier.split(Array(newPath)) {
                     // An item inside a file (a message of an mbox): only its file's path changes.
                     var attributes = try JSONDecoder().decode(AttributeSet.self, from: Data((row["attributes"] as String).utf8))
-                    attributes[.path] = .string(ByteString.escaped(Array(newPath[..<nul])))
+                    attributes[.path] = .string(ByteString.escaped(file))
                     if let domain { attributes[.domainIdentifier] = .string(domain) }
                     let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
                     try db.execute(sql: "UPDATE items SET path = ?, attributes = ?, domain = coalesce(?, domain) WHERE id = ?",
@@ -157,13 +157,14 @@ extension IndexStore {
     static func treeArguments(_ path: [UInt8]) -> StatementArguments {
         var dir = path
         while dir.count > 1 && dir.last == UInt8(ascii: "/") { dir.removeLast() }
-        return [Data(dir), Data(dir + [UInt8(ascii: "/")]), Data(dir + [UInt8(ascii: "0")]), Data(dir + [0]), Data(dir + [1])]
+        let children = ItemIdentifier.childRange(of: dir)
+        return [Data(dir), Data(dir + [UInt8(ascii: "/")]), Data(dir + [UInt8(ascii: "0")]), Data(children.lower), Data(children.upper)]
     }
 
     /// Deletes the items inside the file at `path` (its messages), not the file's own item.
     static func deleteChildren(of path: [UInt8], _ db: Database) throws {
         let ids = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM items WHERE path >= ? AND path < ?"),
-                                     arguments: [Data(path + [0]), Data(path + [1])])
+                                     arguments: [Data(ItemIdentifier.childRange(of: path).lower), Data(ItemIdentifier.childRange(of: path).upper)])
         for id in ids { try delete(rowid: id, db) }
     }
 

@@ -62,8 +62,8 @@ public final class ExtractionWorker: @unchecked Sendable {
         }
     }
 
-    /// Runs one of the sandbox self-tests (`Faults.probe`) and returns the worker's answer, or
-    /// the failure that ended it.
+    /// Runs one of the sandbox self-tests and returns the worker's answer, or the failure that
+    /// ended it. Only the tests' `fsindex-test-worker` answers; the shipped worker ends on it.
     public func probe(_ what: String) -> Result<String, WorkerFailure> {
         switch run(.probe, Array(what.utf8)) {
         case let .success(_, json, _): .success(String(decoding: json, as: UTF8.self))

@@ -161,7 +161,7 @@ public struct FoundItem: Sendable, Hashable {
     /// The item's identifier in the index (`path`, or `path NUL key`).
     public var identifier: [UInt8] {
         guard let childKey else { return path }
-        return path + [0] + Array(childKey.utf8)
+        return ItemIdentifier.child(of: path, key: childKey).bytes
     }
 
     /// From an identifier and what the engine found.
