@@ -34,21 +34,13 @@ enum Syscalls {
 
     /// Wraps `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.
     static func inotifyInit() -> Result<Int32, Errno> {
-        while true {
-            let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-            if fd >= 0 { return .success(fd) }
-            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
-        }
+        SystemCall.retrying { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
     }
 
     /// Wraps `inotify_add_watch(2)`. Adding a watch for an inode already watched returns the same
     /// descriptor (and replaces its mask).
     static func inotifyAddWatch(_ fd: Int32, _ path: FilePath, mask: UInt32) -> Result<Int32, Errno> {
-        while true {
-            let wd = path.withPlatformString { inotify_add_watch(fd, $0, mask) }
-            if wd >= 0 { return .success(wd) }
-            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
-        }
+        SystemCall.retrying { path.withPlatformString { inotify_add_watch(fd, $0, mask) } }
     }
 
     /// Wraps `inotify_rm_watch(2)`. EINVAL (the watch is already gone) is not an error worth reporting.
@@ -59,22 +51,17 @@ enum Syscalls {
 
     /// Wraps `read(2)` on a non-blocking descriptor; `.success(0)` for "nothing to read now" (EAGAIN).
     static func readAvailable(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        while true {
-            let n = read(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 { return .success(n) }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return .success(0) }
-            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
+        switch SystemCall.retrying({ read(fd, buffer.baseAddress, buffer.count) }) {
+        case .success(let n): return .success(n)
+        case .failure(let e) where e == .resourceTemporarilyUnavailable || e == .wouldBlock: return .success(0)
+        case .failure(let e): return .failure(e)
         }
     }
 
     /// Wraps `poll(2)`; `timeout` in milliseconds, -1 to wait for ever. Returns the `revents`, in order.
     static func poll(_ fds: [Int32], timeout: Int32) -> Result<[Int16], Errno> {
         var pfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        while true {
-            let n = Glibc.poll(&pfds, nfds_t(pfds.count), timeout)
-            if n >= 0 { return .success(pfds.map(\.revents)) }
-            if errno != EINTR { return .failure(Errno(rawValue: errno)) }
-        }
+        return SystemCall.retrying { Glibc.poll(&pfds, nfds_t(pfds.count), timeout) }.map { _ in pfds.map(\.revents) }
     }
 
     /// An `eventfd(2)` (close-on-exec, non-blocking) to wake a thread blocked in `poll`.
