@@ -183,17 +183,8 @@ struct DaemonTests {
         let d = try DaemonFixture()
         try d.tree.create("root/first.txt", contents: "gannet one")
         try d.start()
-        let p = Process()
-        p.executableURL = Binaries.directory.appendingPathComponent("fsfind")
-        p.arguments = ["--live", "gannet"]
-        var e = ProcessInfo.processInfo.environment
-        for (k, v) in d.env { e[k] = v }
-        p.environment = e
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
+        let (p, reader) = try LineReader.live("gannet", env: d.env)
         defer { if p.isRunning { kill(p.processIdentifier, SIGTERM) } }
-        let reader = LineReader(pipe.fileHandleForReading)
         #expect(reader.next(timeout: 5) == d.root + "/first.txt")
         try d.tree.create("root/second.txt", contents: "gannet two")
         #expect(reader.next(timeout: 10) == "+ " + d.root + "/second.txt")
@@ -209,20 +200,11 @@ struct DaemonTests {
         try d.tree.create("root/colony/note.txt", contents: "a skua sighting")
         try d.tree.create("root/colony/other.txt", contents: "nothing to see")
         try d.start()
-        let p = Process()
-        p.executableURL = Binaries.directory.appendingPathComponent("fsfind")
-        p.arguments = ["--live", "skua"]
-        var e = ProcessInfo.processInfo.environment
-        for (k, v) in d.env { e[k] = v }
-        p.environment = e
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
+        let (p, reader) = try LineReader.live("skua", env: d.env)
         defer {
             if p.isRunning { kill(p.processIdentifier, SIGKILL) }
             p.waitUntilExit()
         }
-        let reader = LineReader(pipe.fileHandleForReading)
         let r = d.root
         #expect(reader.next(timeout: 10) == r + "/colony/note.txt")
 
@@ -306,6 +288,20 @@ struct DaemonTests {
 
 /// Reads lines from a pipe with a timeout.
 final class LineReader: @unchecked Sendable {
+    /// Starts `fsfind --live QUERY` with `env` added, and a reader of its output lines.
+    static func live(_ query: String, env: [String: String]) throws -> (Process, LineReader) {
+        let p = Process()
+        p.executableURL = Binaries.directory.appendingPathComponent("fsfind")
+        p.arguments = ["--live", query]
+        var e = ProcessInfo.processInfo.environment
+        for (k, v) in env { e[k] = v }
+        p.environment = e
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        return (p, LineReader(pipe.fileHandleForReading))
+    }
+
     private let handle: FileHandle
     private var buffer = Data()
     init(_ handle: FileHandle) { self.handle = handle }
