@@ -54,6 +54,9 @@ public struct MIMEDatabase: Sendable {
     }
     /// Literal file names (`Makefile`, `README`) → type.
     private var literalGlobs: [String: String] = [:]
+    /// Literal names matched ignoring case (`AUTHORS`, `CMakeLists.txt`; globs2 writes them
+    /// lower-cased), by their lower-cased form.
+    private var foldedLiteralGlobs: [String: String] = [:]
     /// The files read, for `fsindex` diagnostics.
     public private(set) var sources: [String] = []
     /// Why the database is empty or partial, if it is.
@@ -62,7 +65,7 @@ public struct MIMEDatabase: Sendable {
     /// The database of this process, loaded on first use.
     public static let shared = MIMEDatabase(searchPath: nil)
 
-    public var isEmpty: Bool { extensionGlobs.isEmpty && literalGlobs.isEmpty }
+    public var isEmpty: Bool { extensionGlobs.isEmpty && literalGlobs.isEmpty && foldedLiteralGlobs.isEmpty }
 
     /// Loads the compiled database of every `mime` folder below the given data directories
     /// (colon-separated, as in `XDG_DATA_DIRS`; the first wins). Nil means the environment's
@@ -156,7 +159,7 @@ public struct MIMEDatabase: Sendable {
             // A non-UTF-8 name can still have an ASCII extension.
             return globType(forName: Array(name.suffix(while: { $0 < 0x80 && $0 != 0 })))
         }
-        if let t = literalGlobs[text] { return t }
+        if let t = literalGlobs[text] ?? foldedLiteralGlobs[text.lowercased()] { return t }
         var index = text.startIndex
         var candidates: [Substring] = []
         while let dot = text[index...].firstIndex(of: ".") {
@@ -246,8 +249,12 @@ public struct MIMEDatabase: Sendable {
             } else {
                 extensionGlobs[ext.lowercased(), default: GlobMatch(weight: weight, types: [])].add(type, weight: weight)
             }
-        } else if !pattern.contains(where: wild), literalGlobs[pattern] == nil {
-            literalGlobs[pattern] = type
+        } else if !pattern.contains(where: wild) {
+            if caseSensitive {
+                if literalGlobs[pattern] == nil { literalGlobs[pattern] = type }
+            } else if foldedLiteralGlobs[pattern.lowercased()] == nil {
+                foldedLiteralGlobs[pattern.lowercased()] = type
+            }
         }
     }
 }

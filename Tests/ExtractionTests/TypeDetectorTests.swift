@@ -135,7 +135,8 @@ struct TypeDetectorTests {
             50:application/x-wombat-lite:*.wmb
             50:text/x-quoll:*.QL:cs
             50:text/x-quoll-lower:*.ql
-            50:application/x-build:Buildfile
+            50:application/x-build:Buildfile:cs
+            50:text/x-credits:credits
             50:application/x-gone:__NOGLOBS__
 
             """)
@@ -154,6 +155,8 @@ struct TypeDetectorTests {
         #expect(db.globType(forName: Array("a.QL".utf8)) == "text/x-quoll")            // case-sensitive first
         #expect(db.globType(forName: Array("a.ql".utf8)) == "text/x-quoll-lower")
         #expect(db.globType(forName: Array("Buildfile".utf8)) == "application/x-build")
+        #expect(db.globType(forName: Array("buildfile".utf8)) == nil)                    // case-sensitive literal
+        #expect(db.globType(forName: Array("CREDITS".utf8)) == "text/x-credits")         // globs2 writes it lower-cased
         #expect(db.canonical("application/x-wombat-old") == "application/x-wombat")
         #expect(db.isSubtype("application/x-wombat", of: "application/zip"))
         #expect(db.comment(for: "application/x-wombat-old") == "Wombat & friends <archive>")
@@ -169,6 +172,9 @@ struct TypeDetectorTests {
         print("MIMEDatabase load: \(elapsed)")
         #expect(db?.diagnostic == nil)
         #expect(db?.comment(for: "application/pdf") == "PDF document")
+        // Literal names, which globs2 writes lower-cased, match whatever their case.
+        #expect(db?.globType(forName: Array("AUTHORS".utf8)) == "text/x-authors")
+        #expect(db?.globType(forName: Array("CMakeLists.txt".utf8)) == "text/x-cmake")
         #expect(db?.isSubtype("application/vnd.oasis.opendocument.text", of: "application/zip") == true)
         #expect(elapsed < .seconds(2))
     }

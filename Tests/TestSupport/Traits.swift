@@ -1,4 +1,8 @@
+// TestSupport is an ordinary target, built by `swift build` too, where the Testing module is not
+// on the search path: the traits exist only in test builds.
+#if canImport(Testing)
 import Testing
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,6 +13,7 @@ extension RealCorpus {
     public static let skipReason = "needs the real-document corpus (../shared/corpus/real beside the checkout, or FSINDEX_REAL_CORPUS)"
 }
 
+#if canImport(Testing)
 extension Trait where Self == ConditionTrait {
     /// For a test or suite that reads the shared real-document corpus: skipped, with the reason,
     /// where the corpus is not beside the checkout (a clean clone), instead of failing.
@@ -26,3 +31,4 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: geteuid() != 0, "needs a user other than root (root reads files of mode 000)")
     }
 }
+#endif
