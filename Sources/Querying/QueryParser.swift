@@ -204,6 +204,11 @@ public struct QueryParser {
             guard let n = Double(a) else {
                 throw QuerySyntaxError(query: query, position: start, message: "$time.\(name) takes a number, not \"\(a)\"")
             }
+            // Whole days, weeks, months or years (or seconds for now) within ten thousand years:
+            // NaN, infinities and huge values would not fit the calendar's integers.
+            guard n.isFinite, abs(n) <= 315_576_000_000 else {
+                throw QuerySyntaxError(query: query, position: start, message: "$time.\(name) takes a finite number no larger than 315576000000, not \"\(a)\"")
+            }
             return n
         }
         switch name {

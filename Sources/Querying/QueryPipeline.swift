@@ -80,7 +80,8 @@ public struct QueryPipeline: Sendable {
         var spec = spec
         // Fetch a little more than the page, since some may be gone or repeat a file; fetch
         // again (twice as much) only when that was not enough.
-        var batch = request.limit.map { max(64, request.offset + $0 + 16) }
+        // Saturating: `--limit 9223372036854775807` means "all", not an overflow.
+        var batch = request.limit.map { max(64, Self.saturatingSum(request.offset, $0, 16)) }
         spec.offset = 0
         defer { if !gone.isEmpty { repair.forget(gone) } }
         while true {
@@ -98,8 +99,8 @@ public struct QueryPipeline: Sendable {
                 if page.offer(item) == .full { return page.items }
             }
             guard let size = batch, results.count == size else { return page.items }
-            spec.offset += size
-            batch = size * 2
+            spec.offset = Self.saturatingSum(spec.offset, size)
+            batch = Self.saturatingSum(size, size)
         }
     }
 
@@ -133,6 +134,19 @@ public struct QueryPipeline: Sendable {
                                       removed: removed.map { FoundItem(path: ItemIdentifier.split($0).file, childKey: ItemIdentifier.split($0).key) }),
                              isFinal: false))
         }
+    }
+}
+
+extension QueryPipeline {
+    /// The sum, or `Int.max` where it would overflow.
+    static func saturatingSum(_ values: Int...) -> Int {
+        var total = 0
+        for v in values {
+            let (sum, overflow) = total.addingReportingOverflow(v)
+            if overflow { return Int.max }
+            total = sum
+        }
+        return total
     }
 }
 

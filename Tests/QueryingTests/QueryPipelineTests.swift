@@ -68,6 +68,20 @@ struct QueryPipelineTests {
         #expect(page == (150..<155).map { String(format: "/r/q%03d.txt", $0) })
     }
 
+    @Test("the largest limit and offset page as all and nothing, without overflow")
+    func hugePage() throws {
+        let f = try PipelineFixture(Self.wombats)
+        #expect(try f.paths(QueryRequest(text: "wombat", limit: Int.max)).count == 20)
+        #expect(try f.paths(QueryRequest(text: "wombat", limit: Int.max, offset: Int.max)).isEmpty)
+        #expect(try f.paths(QueryRequest(text: "wombat", limit: 3, offset: Int.max)).isEmpty)
+    }
+
+    @Test("$time with NaN, an infinity or a huge number is a syntax error, not a trap", arguments: ["NaN", "inf", "-inf", "1e300", "9223372036854775807"])
+    func timeArguments(_ n: String) throws {
+        #expect(throws: QueryError.self) { try QueryRequest(text: "kMDItemFSSize > $time.this_week(\(n))").makeSpec() }
+        #expect(throws: QueryError.self) { try QueryRequest(text: "kMDItemContentModificationDate > $time.today(\(n))").makeSpec() }
+    }
+
     @Test("gone files are never given and are handed to the repair policy; unreadable ones are hidden, not forgotten")
     func goneAndInaccessible() throws {
         let f = try PipelineFixture(Self.wombats, gone: ["/r/w03.txt"], inaccessible: ["/r/w04.txt"])
