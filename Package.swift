@@ -56,6 +56,7 @@ let package = Package(
 
         // The settings: one TOML reader with typed sections, for every program. Imports nothing of ours.
         .target(name: "Configuration", dependencies: [
+            "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
@@ -71,13 +72,13 @@ let package = Package(
         // file-system attributes and a file's type from its name. The parent processes link this,
         // never `Extraction`.
         .target(name: "ExtractionModel", dependencies: [
-            "Attributes", "Crawling",
+            "Attributes", "Crawling", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2: a file's facts and bytes in, an attribute set out, through the C parsers.
         // Linked only by `fsindex-worker` (through `WorkerRuntime`), never by the parent.
         .target(name: "Extraction", dependencies: [
-            "Attributes", "Crawling", "ExtractionModel", "CMagic", "CLibXML2",
+            "Attributes", "Crawling", "ExtractionModel", "SystemCalls", "CMagic", "CLibXML2",
             "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CArchive", "CUchardet", "CTextCat", "CGsf",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),

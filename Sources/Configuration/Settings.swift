@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import SystemPackage
 import TOMLKit
 #if canImport(Glibc)
@@ -91,14 +92,17 @@ public struct Settings: Sendable, Hashable {
         throws(SettingsError) -> Settings
     {
         var s = Settings()
-        if let explicit {
-            guard let text = readFile(explicit) else {
-                throw .unreadable(file: explicit, reason: String(cString: strerror(errno)))
-            }
-            try s.apply(toml: text, file: explicit)
-        } else {
-            let path = userConfigPath(environment: environment).string
-            if let text = readFile(path) { try s.apply(toml: text, file: path) }
+        let path = explicit ?? userConfigPath(environment: environment).string
+        switch SystemCall.readFile(path, limit: maximumFileSize) {
+        case .success(let bytes):
+            try s.apply(toml: String(decoding: bytes, as: UTF8.self), file: path)
+        case .failure(.noSuchFileOrDirectory) where explicit == nil:
+            break   // no file of the user's: the defaults
+        case .failure(.fileTooLarge):
+            throw .unreadable(file: path, reason: "larger than \(maximumFileSize >> 20) MiB; is it the right file?")
+        case .failure(let e):
+            // An unreadable file of the user's is an error too, never silently the defaults.
+            throw .unreadable(file: path, reason: String(cString: strerror(e.rawValue)))
         }
         return s
     }
@@ -151,18 +155,8 @@ public struct Settings: Sendable, Hashable {
         }
     }
 
-    static func readFile(_ path: String) -> String? {
-        guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) else { return nil }
-        defer { try? fd.close() }
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            guard let n = try? buf.withUnsafeMutableBytes({ try fd.read(into: $0) }) else { return nil }
-            if n == 0 { break }
-            out += buf[0..<n]
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// A config file is a few KiB; anything past this is refused, not read.
+    public static let maximumFileSize = 1 << 20
 }
 
 /// Reads typed values, and makes errors that name the file, the line of the key and the key.

@@ -1,4 +1,5 @@
 import ExtractionModel
+import SystemCalls
 import CTextCat
 #if canImport(Glibc)
 import Glibc
@@ -181,18 +182,9 @@ public final class LanguageIdentifier: @unchecked Sendable {
     }
 
     /// A small file read whole, as UTF-8 (models are UTF-8; at most 1 MiB).
+    /// A model file (a few KiB), or nil if it cannot be read.
     static func readFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
+        guard case .success(let bytes) = SystemCall.readFile(path, limit: 1 << 20) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

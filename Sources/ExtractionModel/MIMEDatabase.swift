@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemCalls
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -226,19 +227,10 @@ public struct MIMEDatabase: Sendable {
     }
 
     private static func readFile(_ path: String, limit: Int) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while out.count <= limit {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { return String(decoding: out, as: UTF8.self) }
-            out += chunk[0..<n]
-        }
-        return nil
+        guard case .success(let bytes) = SystemCall.readFile(path, limit: limit) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
+
 
     private mutating func addGlob(_ pattern: String, type: String, weight: Int, caseSensitive: Bool) {
         let wild: (Character) -> Bool = { $0 == "*" || $0 == "?" || $0 == "[" }

@@ -131,7 +131,7 @@ public struct QueryPipeline: Sendable {
             let (added, removed) = diff.apply(change, matchingNow: Set(now.keys))
             guard !added.isEmpty || !removed.isEmpty else { continue }
             reply(QueryReply(.changes(added: added.compactMap { now[$0] },
-                                      removed: removed.map { FoundItem(path: ItemIdentifier.split($0).file, childKey: ItemIdentifier.split($0).key) }),
+                                      removed: removed.map { id in let (file, key) = ItemIdentifier.split(id); return FoundItem(path: file, childKey: key) }),
                              isFinal: false))
         }
     }

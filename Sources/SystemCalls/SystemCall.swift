@@ -82,3 +82,25 @@ extension SystemCall {
         return out
     }
 }
+
+extension SystemCall {
+    /// A small file read whole: its bytes, or why not. A file of more than `limit` bytes is
+    /// `.fileTooLarge` rather than read into memory.
+    public static func readFile(_ path: String, limit: Int) -> Result<[UInt8], Errno> {
+        let opened = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        guard case .success(let fd) = opened else { return opened.map { _ in [] } }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let read = retrying { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+            switch read {
+            case .failure(let e): return .failure(e)
+            case .success(0): return .success(out)
+            case .success(let n):
+                guard out.count + n <= limit else { return .failure(.fileTooLarge) }
+                out += chunk[0..<n]
+            }
+        }
+    }
+}

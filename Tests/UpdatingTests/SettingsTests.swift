@@ -34,6 +34,21 @@ struct SettingsTests {
         #expect(fromXDG.crawl.includeHidden)
     }
 
+    @Test("a user config that exists but cannot be read, or is far too large, is an error, never silently the defaults")
+    func unreadableUserConfig() throws {
+        let tree = try TemporaryTree()
+        try tree.createDirectory("xdg/fsindex/config.toml")   // a folder where the file should be
+        do { _ = try Settings.load(explicit: nil, environment: ["XDG_CONFIG_HOME": tree.path("xdg").string]); Issue.record("should fail") } catch {
+            #expect(error.description.contains("cannot read config file") && error.description.contains("config.toml"), "\(error)")
+        }
+        let huge = try tree.create("huge.toml", contents: "# " + String(repeating: "x", count: Settings.maximumFileSize) + "\n")
+        do { _ = try Settings.load(explicit: huge.string); Issue.record("should fail") } catch {
+            #expect(error.description.contains("larger than 1 MiB"), "\(error)")
+        }
+        // No file at all: the defaults.
+        #expect(try Settings.load(explicit: nil, environment: ["XDG_CONFIG_HOME": tree.path("none").string]) == Settings())
+    }
+
     @Test("errors name the file, the line and the key")
     func errors() throws {
         let tree = try TemporaryTree()
