@@ -60,6 +60,12 @@ func run(executable: String, _ args: [String], env: [String: String] = [:], asUs
     }
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
+    if asUser != nil {
+        // Another user has a home of their own, not ours (whose config they could not read):
+        // nobody's is /nonexistent, as in /etc/passwd.
+        environment["HOME"] = "/nonexistent"
+        for k in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"] { environment[k] = nil }
+    }
     for (k, v) in env { environment[k] = v }
     p.environment = environment
     let out = Pipe(), err = Pipe()
