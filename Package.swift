@@ -96,6 +96,7 @@ let package = Package(
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
         .target(name: "Indexing", dependencies: [
             "Attributes",
+            "SystemCalls",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -132,7 +133,7 @@ let package = Package(
         ], swiftSettings: strict),
 
         .executableTarget(name: "fsindex", dependencies: [
-            "CommandSupport", "Attributes", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "Updating",
+            "CommandSupport", "Attributes", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "Updating", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -149,7 +150,7 @@ let package = Package(
         .executableTarget(name: "fsindex-test-worker", dependencies: ["WorkerRuntime", "Crawling",
             .product(name: "SystemPackage", package: "swift-system")], path: "Tests/TestWorker"),
         .executableTarget(name: "fsfind", dependencies: [
-            "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying",
+            "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),

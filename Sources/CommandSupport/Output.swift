@@ -79,9 +79,15 @@ public final class Output: Sendable {
 
 /// Turns a command-line path into absolute path bytes without following a final symlink (a link
 /// is an item of its own), resolving `.`/`..` and symlinks in the folders above it.
+///
+/// Arguments arrive encoded by `ArgumentBytes`, so a name that is not UTF-8 keeps its bytes.
 public enum PathArgument {
     public static func absolute(_ argument: String) -> [UInt8] {
-        var p = FilePath(argument)
+        absolute(ArgumentBytes.path(argument))
+    }
+
+    public static func absolute(_ path: FilePath) -> [UInt8] {
+        var p = path
         if !p.isAbsolute {
             var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             if getcwd(&buf, buf.count) != nil { p = FilePath(platformString: buf).pushing(p) }
@@ -100,9 +106,12 @@ public enum PathArgument {
     /// Resolves a folder argument fully (for `--onlyin`).
     public static func folder(_ argument: String) -> [UInt8]? {
         var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard realpath(argument, &buf) != nil else { return nil }
+        guard ArgumentBytes.path(argument).withPlatformString({ realpath($0, &buf) }) != nil else { return nil }
         return FilePath(platformString: buf).bytes
     }
+
+    /// A path argument as given (relative paths stay relative), with its bytes.
+    public static func path(_ argument: String) -> FilePath { ArgumentBytes.path(argument) }
 }
 
 /// JSON for one line of `--json` output: `path` (printable), `pathBase64` when the path is not

@@ -92,8 +92,11 @@ public struct Settings: Sendable, Hashable {
         throws(SettingsError) -> Settings
     {
         var s = Settings()
-        let path = explicit ?? userConfigPath(environment: environment).string
-        switch SystemCall.readFile(path, limit: maximumFileSize) {
+        // An explicit file comes from a command line: `ArgumentBytes` keeps a name that is not
+        // UTF-8 as its bytes, and messages show it escaped.
+        let path = explicit.map(ArgumentBytes.display) ?? userConfigPath(environment: environment).string
+        let file = explicit.map(ArgumentBytes.path) ?? userConfigPath(environment: environment)
+        switch SystemCall.readFile(file, limit: maximumFileSize) {
         case .success(let bytes):
             try s.apply(toml: String(decoding: bytes, as: UTF8.self), file: path)
         case .failure(.noSuchFileOrDirectory) where explicit == nil:

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -13,6 +14,9 @@ import Glibc
 public struct IndexLocation: Sendable, Hashable {
     public var directory: FilePath
     public var databasePath: FilePath { directory.appending("index.sqlite") }
+
+    /// The database path with a suffix of SQLite's (`-wal`, `-shm`), keeping the folder's bytes.
+    public func databasePath(suffix: String) -> FilePath { FilePath(bytes: databasePath.bytes + Array(suffix.utf8)) }
 
     public init(directory: FilePath) { self.directory = directory }
 
@@ -30,8 +34,9 @@ public struct IndexLocation: Sendable, Hashable {
         return FilePath(home).appending(".local/share")
     }
 
+    /// `s` as given on a command line (`ArgumentBytes`: a name that is not UTF-8 keeps its bytes).
     static func absolute(_ s: String) -> FilePath {
-        let p = FilePath(s)
+        let p = ArgumentBytes.path(s)
         if p.isAbsolute { return p.lexicallyNormalized() }
         var buf = [CChar](repeating: 0, count: 4097)
         guard getcwd(&buf, buf.count) != nil else { return p }

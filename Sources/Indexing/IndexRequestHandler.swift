@@ -55,8 +55,9 @@ extension IndexStore {
             guard case .corrupt = error else { throw error }
             let stamp = Int(Date().timeIntervalSince1970)
             for suffix in ["", "-wal", "-shm"] {
-                let from = location.databasePath.string + suffix
-                _ = rename(from, location.directory.appending("index.sqlite.damaged-\(stamp)\(suffix)").string)
+                let from = location.databasePath(suffix: suffix)
+                let to = location.directory.appending("index.sqlite.damaged-\(stamp)\(suffix)")
+                _ = from.withPlatformString { f in to.withPlatformString { rename(f, $0) } }
             }
             let store = try IndexStore(location: location)
             try store.setMeta("rebuild_required", "the database was damaged (\(error)); it was moved aside")

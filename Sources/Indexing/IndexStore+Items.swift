@@ -125,7 +125,7 @@ extension IndexStore {
         var bytes: Int64 = 0
         for suffix in ["", "-wal", "-shm"] {
             var st = stat()
-            if (location.databasePath.string + suffix).withCString({ stat($0, &st) }) == 0 { bytes += Int64(st.st_size) }
+            if location.databasePath(suffix: suffix).withPlatformString({ stat($0, &st) }) == 0 { bytes += Int64(st.st_size) }
         }
         return IndexStatus(location: location, itemCount: count, innerItemCount: inner, domains: domains, kinds: kinds,
                            databaseBytes: bytes, clientState: try fetchLastClientState(), failures: failures)

@@ -24,18 +24,21 @@ public final class IndexStore: Sendable {
     public let location: IndexLocation
     public let readOnly: Bool
     let writer: any DatabaseWriter
+    /// The index folder held open while its name is not UTF-8 (see `DatabaseFolder`).
+    private let folder: DatabaseFolder?
 
     /// Opens (and, unless `readOnly`, creates and migrates) the index at `location`.
     /// `maxPageCount` caps the database size; tests use it to simulate a full disk.
     public init(location: IndexLocation, readOnly: Bool = false, maxPageCount: Int? = nil) throws(IndexError) {
         self.location = location
         self.readOnly = readOnly
-        let path = location.databasePath.string
         if readOnly {
             guard location.exists else { throw .missing(path: location.directory.string) }
         } else {
             try location.prepare()
         }
+        folder = try DatabaseFolder.openIfNeeded(location)
+        let path = folder?.databasePath ?? location.databasePath.string
         var config = Configuration()
         config.readonly = readOnly
         config.foreignKeysEnabled = true

@@ -20,7 +20,9 @@ public struct Spawn {
     }
 
     public var executable: String
-    /// The whole argument vector, `argv[0]` included.
+    /// The whole argument vector, `argv[0]` included. Each goes to the child as
+    /// `ArgumentBytes.bytes(of:)`, so an argument we received that is not UTF-8 is passed on
+    /// with its bytes (the daemon passes its `--root`s to its detached self).
     public var arguments: [String]
     /// The child's environment; nil for ours.
     public var environment: [String: String]?
@@ -69,7 +71,9 @@ public struct Spawn {
         }
         if newSession { flags |= 0x80 }   // POSIX_SPAWN_SETSID, a _GNU_SOURCE macro
         posix_spawnattr_setflags(&attr, Int16(flags))
-        let cargs = arguments.map { strdup($0) } + [nil]
+        let cargs = arguments.map { argument in
+            (ArgumentBytes.bytes(of: argument) + [0]).withUnsafeBytes { strdup($0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+        } + [nil]
         defer { cargs.forEach { free($0) } }
         var pid: pid_t = 0
         let rc: Int32

@@ -87,7 +87,12 @@ extension SystemCall {
     /// A small file read whole: its bytes, or why not. A file of more than `limit` bytes is
     /// `.fileTooLarge` rather than read into memory.
     public static func readFile(_ path: String, limit: Int) -> Result<[UInt8], Errno> {
-        let opened = retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        readFile(FilePath(path), limit: limit)
+    }
+
+    /// `readFile(_:limit:)` for a path of any bytes.
+    public static func readFile(_ path: FilePath, limit: Int) -> Result<[UInt8], Errno> {
+        let opened = retrying { path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) } }
         guard case .success(let fd) = opened else { return opened.map { _ in [] } }
         defer { close(fd) }
         var out: [UInt8] = []

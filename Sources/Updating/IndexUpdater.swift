@@ -73,20 +73,22 @@ public final class IndexUpdater: Sendable {
         var out: [FilePath] = []
         for p in paths {
             var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            guard realpath(p, &buf) != nil else {
-                throw .badRoot(path: p, reason: String(cString: strerror(errno)))
+            // `p` comes from a command line or the settings; `ArgumentBytes` keeps a name that
+            // is not UTF-8 as its bytes.
+            guard ArgumentBytes.path(p).withPlatformString({ realpath($0, &buf) }) != nil else {
+                throw .badRoot(path: ArgumentBytes.display(p), reason: String(cString: strerror(errno)))
             }
             let resolved = FilePath(platformString: buf)
             let facts: FileFacts
             do { facts = try FileFacts.read(resolved) } catch {
-                throw .badRoot(path: p, reason: error.description)
+                throw .badRoot(path: ArgumentBytes.display(p), reason: error.description)
             }
             if facts.type == .directory {
                 guard resolved.withPlatformString({ access($0, R_OK | X_OK) }) == 0 else {
-                    throw .badRoot(path: p, reason: "permission denied (the folder cannot be listed)")
+                    throw .badRoot(path: ArgumentBytes.display(p), reason: "permission denied (the folder cannot be listed)")
                 }
             } else if resolved.withPlatformString({ access($0, R_OK) }) != 0 {
-                throw .badRoot(path: p, reason: "permission denied")
+                throw .badRoot(path: ArgumentBytes.display(p), reason: "permission denied")
             }
             out.append(resolved)
         }

@@ -1,3 +1,4 @@
+import SystemCalls
 import Configuration
 import ArgumentParser
 import Attributes
@@ -16,6 +17,10 @@ import Glibc
 /// Exit status follows grep: 0 something found, 1 nothing, 2 error.
 @main
 struct FSFind: AsyncParsableCommand {
+    /// Parses the process's arguments as bytes (`ArgumentBytes`), so a path that is not UTF-8
+    /// keeps its bytes instead of turning into U+FFFD.
+    static func main() async { await main(ArgumentBytes.arguments()) }
+
     static let configuration = CommandConfiguration(
         commandName: "fsfind",
         abstract: "Find indexed files by words, name, kind, dates, size or any attribute.",
@@ -134,7 +139,7 @@ struct FSFind: AsyncParsableCommand {
     func makeRequest() throws(QueryError) -> QueryRequest {
         var scopes: [[UInt8]] = []
         for dir in onlyin {
-            guard let f = PathArgument.folder(dir) else { throw .badValue(attribute: "--onlyin", value: dir, reason: "is not a folder (no such folder)") }
+            guard let f = PathArgument.folder(dir) else { throw .badValue(attribute: "--onlyin", value: ArgumentBytes.display(dir), reason: "is not a folder (no such folder)") }
             scopes.append(f)
         }
         let ranking: RankingWeights

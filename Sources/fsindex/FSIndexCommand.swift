@@ -1,8 +1,13 @@
+import SystemCalls
 import Configuration
 import ArgumentParser
 
 @main
 struct FSIndexCommand: ParsableCommand {
+    /// Parses the process's arguments as bytes (`ArgumentBytes`), so a path that is not UTF-8
+    /// keeps its bytes instead of turning into U+FFFD.
+    static func main() { main(ArgumentBytes.arguments()) }
+
     static let configuration = CommandConfiguration(
         commandName: "fsindex",
         abstract: "Manage the FSIndex file index.",

@@ -16,6 +16,10 @@ import Watching
 /// `fsindexd`: the background watcher. Crawls the roots once, then follows changes with inotify.
 @main
 struct FSIndexDaemon: AsyncParsableCommand {
+    /// Parses the process's arguments as bytes (`ArgumentBytes`), so a path that is not UTF-8
+    /// keeps its bytes instead of turning into U+FFFD.
+    static func main() async { await main(ArgumentBytes.arguments()) }
+
     static let configuration = CommandConfiguration(
         commandName: "fsindexd",
         abstract: "Keep the FSIndex index in step with the configured folders.",

@@ -1,5 +1,6 @@
 import Configuration
 import ArgumentParser
+import SystemCalls
 import Attributes
 import CommandSupport
 import Controlling
@@ -73,7 +74,7 @@ extension FSIndexCommand {
                 let live = LiveIndexer(updater: IndexUpdater(store: indexStore, settings: settings, problem: { _ in }),
                                        roots: domains.map { FilePath(bytes: $0.root) })
                 for (arg, ident) in zip(paths, identifiers) where live.root(of: FilePath(bytes: ident)) == nil {
-                    Output.error("fsindex", "\(arg) is not inside an indexed root (\(domains.map(\.name).joined(separator: ", ")))")
+                    Output.error("fsindex", "\(ArgumentBytes.display(arg)) is not inside an indexed root (\(domains.map(\.name).joined(separator: ", ")))")
                     throw ExitCode(2)
                 }
                 let handler = Reindexer(updater: IndexUpdater(store: indexStore, settings: settings, problem: { p in
