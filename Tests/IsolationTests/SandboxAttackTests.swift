@@ -107,6 +107,23 @@ struct SandboxAttackTests {
         #expect(identity.hasSuffix("effective=0 permitted=0 inheritable=0 bounding=0"), "\(identity)")
     }
 
+    @Test("issue 11: the worker user is configurable; one that does not exist stops extraction with a message that says what to do",
+          .needsRoot)
+    func workerUser() throws {
+        var limits = WorkerLimits()
+        limits.user = "daemon"
+        let daemon = try #require(getpwnam("daemon")).pointee
+        let identity = try ExtractionWorker(executable: try testWorkerPath(), limits: limits).probe("identity").get()
+        #expect(identity.hasPrefix("uid=\(daemon.pw_uid) "), "\(identity)")
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        limits.user = "no-such-user-fsindex"
+        let r = ExtractionWorker(executable: try workerPath(), limits: limits)
+            .extract(try FileFacts.read(try tree.create("a.txt", contents: "text")), textCap: 100)
+        let error = try #require(r.attributes.string(.extractionError))
+        #expect(error.contains("the worker user \"no-such-user-fsindex\" does not exist; create it, or set `worker_user`"), "\(error)")
+    }
+
     @Test("issue 11: a file only root can read is still extracted by the nobody worker, through the descriptor", .needsRoot)
     func rootOnlyFile() throws {
         let tree = try TemporaryTree()
