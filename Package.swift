@@ -85,7 +85,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2b, the parent's side: extraction in sandboxed worker processes (spawning, limits,
-        // timeouts) and the pipe protocol. Links no parser.
+        // timeouts) and the worker protocol (requests and file descriptors on a Unix socket). Links no parser.
         .target(name: "Isolation", dependencies: [
             "Attributes", "Crawling", "ExtractionModel", "CSysShims", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
