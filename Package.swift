@@ -47,6 +47,8 @@ let package = Package(
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         // Linux calls the Glibc module does not export (statx, prctl, ...).
         .target(name: "CSysShims"),
+        // TagLib through a descriptor (C++: the C API opens files only by name).
+        .target(name: "CTagLibStream", linkerSettings: [.linkedLibrary("tag")]),
         // The one system-call layer: Result<_, Errno> with EINTR retried, threads, process
         // spawning, FilePath <-> bytes.
         .target(name: "SystemCalls", dependencies: [
@@ -79,11 +81,11 @@ let package = Package(
         // Linked only by `fsindex-worker` (through `WorkerRuntime`), never by the parent.
         .target(name: "Extraction", dependencies: [
             "Attributes", "Crawling", "ExtractionModel", "SystemCalls", "CMagic", "CLibXML2",
-            "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CArchive", "CUchardet", "CTextCat", "CGsf",
+            "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CTagLibStream", "CArchive", "CUchardet", "CTextCat", "CGsf",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2b, the parent's side: extraction in sandboxed worker processes (spawning, limits,
-        // timeouts) and the pipe protocol. Links no parser.
+        // timeouts) and the worker protocol (requests and file descriptors on a Unix socket). Links no parser.
         .target(name: "Isolation", dependencies: [
             "Attributes", "Crawling", "ExtractionModel", "CSysShims", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
@@ -147,7 +149,7 @@ let package = Package(
         // One sandboxed extraction process; spawned by `Isolation.WorkerPool`, never by hand.
         .executableTarget(name: "fsindex-worker", dependencies: ["WorkerRuntime"], swiftSettings: strict),
         // The worker with deliberate faults and sandbox probes, for the isolation tests only.
-        .executableTarget(name: "fsindex-test-worker", dependencies: ["WorkerRuntime", "Crawling",
+        .executableTarget(name: "fsindex-test-worker", dependencies: ["WorkerRuntime", "Crawling", "CSysShims", "CSeccomp",
             .product(name: "SystemPackage", package: "swift-system")], path: "Tests/TestWorker"),
         .executableTarget(name: "fsfind", dependencies: [
             "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls",

@@ -85,3 +85,10 @@ int64_t shim_cpu_micros(void) {
     if (getrusage(RUSAGE_SELF, &ru) != 0) return -1;
     return (int64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 + ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
 }
+int shim_getrlimit(int resource, uint64_t *soft, uint64_t *hard) {
+    struct rlimit rl;
+    if (getrlimit(resource, &rl) != 0) return -1;
+    *soft = rl.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_cur;
+    *hard = rl.rlim_max == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_max;
+    return 0;
+}

@@ -45,6 +45,8 @@ public struct Settings: Sendable, Hashable {
         public var memoryLimitMiB = 1024
         public var cpuSecondsPerFile = 20
         public var timeoutSeconds = 30.0
+        /// The unprivileged user a worker started by root becomes (ignored when not root).
+        public var workerUser = "nobody"
         public init() {}
     }
 
@@ -148,6 +150,13 @@ public struct Settings: Sendable, Hashable {
             extraction.cpuSecondsPerFile = try r.int(v, full, 1...3600, "a number of seconds from 1 to 3600")
         case "extraction.timeout":
             extraction.timeoutSeconds = try r.number(v, full, 0.1...3600, "a number of seconds from 0.1 to 3600")
+        case "extraction.worker_user":
+            // Checked here, where the line is known, rather than by every worker as it starts.
+            guard let name = v.string, !name.isEmpty, let entry = name.withCString({ getpwnam($0) }) else {
+                throw r.bad(full, "the name of an existing unprivileged user (such as \"nobody\")")
+            }
+            guard entry.pointee.pw_uid != 0 else { throw r.bad(full, "an unprivileged user, not one with uid 0") }
+            extraction.workerUser = name
         case "daemon.log_level": daemon.logLevel = try r.choice(v, full)
         case "daemon.poll_interval": daemon.pollInterval = try r.int(v, full, 1...86_400, "a number of seconds from 1 to 86400")
         case "daemon.throttle": daemon.throttle = try r.choice(v, full)

@@ -9,7 +9,8 @@ import Glibc
 /// Extracts the attributes of one file at a time. Create one per thread: it owns a libmagic
 /// cookie, which is not thread-safe, and a cache of user and group names.
 ///
-/// A key design decision: the file is opened once, from its byte path, and read at most
+/// A key design decision: the file is opened once (from its byte path, or by the parent of a
+/// sandboxed worker, which passes the descriptor: see `CrawledFile`), and read at most
 /// `textCap + 1` bytes. The first 64 KiB go to libmagic and the type detector; the rest is read
 /// only when a content extractor wants the file. No extractor opens the file again.
 ///
@@ -45,9 +46,6 @@ public final class ExtractionContext {
     /// Bytes given to libmagic and the type detector.
     static let sniffBytes = MagicDatabase.bytesMax
 
-    /// `O_NOATIME` (not exported by the Glibc module): 01000000 on x86-64 and arm64.
-    static let openNoATime: Int32 = 0o1000000
-
     public init(options: ExtractionOptions = ExtractionOptions()) throws(ExtractionError) {
         LibXML.silenceThisThread()
         self.options = options
@@ -72,12 +70,15 @@ public final class ExtractionContext {
 
     /// Extracts with another text cap than the context was made with (a worker serves parents
     /// with different settings).
-    public func extract(_ facts: FileFacts, textCap: Int) -> ExtractionResult {
+    public func extract(_ facts: FileFacts, textCap: Int, from source: Source = .path) -> ExtractionResult {
         options.textCap = max(0, textCap)
-        return extract(facts)
+        return extract(facts, from: source)
     }
 
-    public func extract(_ facts: FileFacts) -> ExtractionResult {
+    /// Extracts `facts`'s file, read from `source` (a regular file's descriptor is closed when
+    /// this returns, whatever happens).
+    public func extract(_ facts: FileFacts, from source: Source = .path) -> ExtractionResult {
+        if case .descriptor(let fd) = source, facts.type != .regular { close(fd) }
         let fsStart = ContinuousClock.now
         var attributes = ExtractorRegistry.fileSystem.attributes(of: facts, names: &names)
         var problems: [ExtractionError] = []
@@ -100,7 +101,7 @@ public final class ExtractionContext {
         var readable = false
         var file: OpenFile?
         do throws(ExtractionError) {
-            let f = try OpenFile(facts)
+            let f = try OpenFile(facts, from: source)
             file = f
             (bytes, atEnd) = try f.read(upTo: min(limit, Self.sniffBytes), appendingTo: [])
             readable = true
@@ -206,40 +207,37 @@ public final class ExtractionContext {
         return buffer[0..<n].map { UInt8(bitPattern: $0) }
     }
 
+    /// Where the bytes of a regular file come from.
+    public enum Source {
+        /// Open the file by its path (in-process extraction, tests).
+        case path
+        /// A descriptor the parent opened and passed (a sandboxed worker, which may not open the
+        /// file by name). The context takes it over and closes it.
+        case descriptor(Int32)
+        /// The parent could not open the file: extraction goes on with what is known without
+        /// its bytes, and this error is recorded.
+        case failed(ExtractionError)
+    }
+
     /// An open regular file, checked to be the one the crawl saw; closed on release.
     private final class OpenFile {
         let fd: Int32
         /// The size `fstat` saw when the file was opened.
         private(set) var size: Int64 = 0
 
-        init(_ facts: FileFacts) throws(ExtractionError) {
-            let base = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
-            var fd = Self.open(facts.path, base | ExtractionContext.openNoATime)
-            if fd < 0 && errno == EPERM { fd = Self.open(facts.path, base) }   // O_NOATIME needs ownership
-            guard fd >= 0 else {
-                let e = errno
-                if e == ELOOP { throw .changedDuringRead }   // a symlink took the file's place
-                throw Self.unreadable(e)
+        init(_ facts: FileFacts, from source: Source) throws(ExtractionError) {
+            switch source {
+            case .path:
+                (fd, size) = try CrawledFile.open(facts)
+            case .descriptor(let passed):
+                fd = passed
+                size = try CrawledFile.check(passed, against: facts)   // deinit closes on a throw
+            case .failed(let error):
+                throw error
             }
-            self.fd = fd
-            let now: FileFacts
-            do { now = try FileFacts.read(descriptor: FileDescriptor(rawValue: fd), path: facts.path) } catch {
-                throw Self.unreadable(error.rawValue)   // deinit closes
-            }
-            guard now.type == .regular, now.inode == facts.inode, now.device == facts.device else {
-                throw .changedDuringRead
-            }
-            size = now.size
         }
 
         deinit { close(fd) }
-
-        private static func open(_ path: FilePath, _ flags: Int32) -> Int32 {
-            while true {
-                let fd = path.withPlatformString { Glibc.open($0, flags) }
-                if fd >= 0 || errno != EINTR { return fd }
-            }
-        }
 
         /// Reads until `count` bytes are held or the file ends (a file that shrank simply ends
         /// early). Returns the bytes and whether the end of the file was reached.
@@ -265,22 +263,10 @@ public final class ExtractionContext {
                     }
                 }
                 bytes.removeLast(want - Swift.max(n, 0))
-                if failure != 0 { throw Self.unreadable(failure) }
+                if failure != 0 { throw CrawledFile.unreadable(failure) }
                 if n == 0 { return (bytes, true) }
             }
             return (bytes, false)   // not known yet; a later read finds out if it matters
-        }
-
-        static func unreadable(_ e: Int32) -> ExtractionError {
-            let reason = String(cString: strerror(e))
-            let advice = switch e {
-            case EACCES, EPERM: "give the indexing user read permission on the file, or exclude it from the index"
-            case ENOENT, ENOTDIR: "it was deleted or renamed after the crawl; the next crawl drops or re-adds it"
-            case EIO: "the storage reported an I/O error; check the disk (dmesg) and the file system"
-            case EMFILE, ENFILE: "too many open files; raise the open-file limit (ulimit -n)"
-            default: "check the file and try again"
-            }
-            return .unreadable(errno: e, message: "\(reason.lowercased()); \(advice)")
         }
     }
 }

@@ -108,10 +108,6 @@ public final class ExtractionFile: @unchecked Sendable {
         self.size = size
     }
 
-    /// A path that opens this very file again (`/proc/self/fd/N`), for C libraries that insist
-    /// on a file name (TagLib). It cannot be swapped for another file between crawl and open.
-    public var reopenPath: String { "/proc/self/fd/\(descriptor)" }
-
     /// Up to `count` bytes from `offset`; fewer at the end of the file.
     public func read(at offset: Int64, count: Int) throws(ExtractionError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: max(0, count))

@@ -29,7 +29,7 @@ public final class ExtractionWorker: @unchecked Sendable {
 
     struct Running {
         let pid: pid_t
-        let input: Int32     // worker's stdin, written by us
+        let input: Int32     // worker's stdin, a Unix socket (descriptors travel on it), written by us
         let output: Int32    // worker's stdout
         let errors: Int32    // worker's stderr
     }
@@ -48,8 +48,18 @@ public final class ExtractionWorker: @unchecked Sendable {
 
     /// Extracts one file in the worker. Never throws: a failure becomes a result with the
     /// file's facts, a type from its name, and the failure in `extractionError` and `problems`.
+    ///
+    /// The file is opened here and its descriptor passed to the worker, which may not open
+    /// anything by name outside the libraries' data (see `CrawledFile`).
     public func extract(_ facts: FileFacts, textCap: Int) -> ExtractionResult {
-        switch run(.file, WorkRequest(facts: facts, textCap: textCap).encoded()) {
+        var descriptor: Int32 = -1
+        var openFailure: ExtractionError?
+        if facts.type == .regular {
+            do throws(ExtractionError) { descriptor = try CrawledFile.open(facts).descriptor } catch { openFailure = error }
+        }
+        defer { if descriptor >= 0 { close(descriptor) } }
+        let request = WorkRequest(facts: facts, textCap: textCap, openFailure: openFailure)
+        switch run(.file, request.encoded(), passing: descriptor) {
         case let .success(text, json, _):
             do {
                 return try ResultCoding.decode(text: text, json: json)
@@ -88,7 +98,7 @@ public final class ExtractionWorker: @unchecked Sendable {
         case failure(WorkerFailure, stage: String?)
     }
 
-    private func run(_ kind: FrameKind, _ payload: [UInt8]) -> Outcome {
+    private func run(_ kind: FrameKind, _ payload: [UInt8], passing descriptor: Int32 = -1) -> Outcome {
         let frame = Frame.encode(kind, payload)
         var sent: Running?
         // A worker that died between files (killed from outside, or by the OOM killer) is not
@@ -100,7 +110,7 @@ public final class ExtractionWorker: @unchecked Sendable {
                 filesDone = 0
             }
             guard let p = process else { return .failure(.spawn("no process"), stage: nil) }
-            if writeAll(p.input, frame) { sent = p; break }
+            if writeAll(p.input, frame, passing: descriptor) { sent = p; break }
             _ = finish(p, killed: .protocolError("gone"))
         }
         guard let p = sent else { return .failure(.spawn("the worker ends as soon as it starts"), stage: nil) }
@@ -126,6 +136,7 @@ public final class ExtractionWorker: @unchecked Sendable {
                 switch FrameKind(rawValue: kindByte) {
                 case .stage: stage = String(decoding: body, as: UTF8.self)
                 case .text: text = body
+                case .retiring: filesDone = limits.filesPerWorker   // replaced before the next file
                 case .result:
                     return .success(text: text, json: body, stage: stage)
                 default:
@@ -174,10 +185,13 @@ public final class ExtractionWorker: @unchecked Sendable {
         return n
     }
 
-    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    /// Sends `bytes` on the request socket, with `descriptor` attached to the first part sent
+    /// when it is not -1.
+    private func writeAll(_ fd: Int32, _ bytes: [UInt8], passing descriptor: Int32) -> Bool {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            let attach = done == 0 ? descriptor : -1
+            let n = bytes.withUnsafeBytes { shim_send_with_fd(fd, $0.baseAddress! + done, UInt(bytes.count - done), attach) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return false
@@ -239,7 +253,7 @@ public final class ExtractionWorker: @unchecked Sendable {
         // A worker that dies makes our next write fail with EPIPE; it must not kill us.
         signal(SIGPIPE, SIG_IGN)
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0], errs: [Int32] = [0, 0]
-        guard shim_pipe_cloexec(&toChild) == 0 else { throw .spawn("pipe: \(String(cString: strerror(errno)))") }
+        guard shim_socketpair_cloexec(&toChild) == 0 else { throw .spawn("socketpair: \(String(cString: strerror(errno)))") }
         guard shim_pipe_cloexec(&fromChild) == 0 else {
             close(toChild[0]); close(toChild[1])
             throw .spawn("pipe: \(String(cString: strerror(errno)))")
@@ -249,7 +263,8 @@ public final class ExtractionWorker: @unchecked Sendable {
             throw .spawn("pipe: \(String(cString: strerror(errno)))")
         }
         let args = [executable, "--address-space", String(limits.addressSpaceBytes),
-                    "--cpu-seconds", String(limits.cpuSecondsPerFile), "--open-files", String(limits.openFiles)]
+                    "--cpu-seconds", String(limits.cpuSecondsPerFile), "--cpu-seconds-per-worker", String(limits.cpuSecondsPerWorker),
+                    "--open-files", String(limits.openFiles), "--user", limits.user]
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"   // a crash is expected here; no 0.25 s backtrace
         for (k, v) in environment { env[k] = v }

@@ -5,14 +5,23 @@ import CSysShims
 ///
 /// A key design decision: the worker applies the rlimits to itself, first thing, because no
 /// spawn API sets them on a child before `exec`; and the CPU limit is re-armed before every file
-/// (soft limit = CPU used so far + `cpuSecondsPerFile`), so it bounds one file, not the worker's
-/// whole life. The wall-clock timeout is the parent's: it catches a worker blocked in a read.
+/// (soft limit = CPU used so far + `cpuSecondsPerFile`), so it bounds one file. The hard limit is
+/// finite too, `cpuSecondsPerWorker`, and fixed for the worker's life (without capabilities it
+/// cannot be raised again): a worker whose budget cannot cover one more file says so
+/// (`FrameKind.retiring`) and is replaced. The wall-clock timeout is the parent's: it catches a
+/// worker blocked in a read.
 public struct WorkerLimits: Sendable, Hashable, Codable {
     /// Address space (RLIMIT_AS). A Swift process maps about 130 MiB before it does anything,
     /// so this is the parser's budget plus that.
     public var addressSpaceBytes: UInt64 = 1 << 30
     /// CPU seconds one file may take (RLIMIT_CPU, re-armed per file; SIGXCPU when exceeded).
     public var cpuSecondsPerFile: UInt64 = 20
+    /// CPU seconds one worker may use in its whole life (the hard RLIMIT_CPU, SIGKILL when
+    /// reached); it is retired before a file could reach it.
+    public var cpuSecondsPerWorker: UInt64 = 600
+    /// The user a worker started by root becomes (its groups too), so that an exploited parser
+    /// holds no privilege at all; ignored when the parent is not root.
+    public var user: String = "nobody"
     /// Wall-clock seconds one file may take before the parent kills the worker.
     public var wallSecondsPerFile: Double = 30
     /// Open descriptors (RLIMIT_NOFILE).

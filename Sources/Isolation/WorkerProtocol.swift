@@ -4,10 +4,12 @@ import ExtractionModel
 import FoundationEssentials
 import SystemPackage
 
-/// The pipe protocol between a parent and its `fsindex-worker`.
+/// The protocol between a parent and its `fsindex-worker`: requests on a Unix socket (the
+/// worker's standard input), answers on a pipe (its standard output).
 ///
 /// Every message is a frame: a 4-byte little-endian length, one byte of kind, the payload. The
-/// parent sends one `file` frame per file; the worker answers with any number of `stage` frames
+/// parent sends one `file` frame per file, with the regular file it opened attached (SCM_RIGHTS:
+/// the worker may not open files by name); the worker answers with any number of `stage` frames
 /// (the extractor about to run, so a crash is blamed on it), then `text` (the raw UTF-8 text,
 /// kept out of the JSON because it is by far the largest part) and `result` (the rest of the
 /// `ExtractionResult` as JSON).
@@ -21,6 +23,8 @@ public enum FrameKind: UInt8 {
     case text = 0x54      // T: worker → parent, textContent bytes
     case result = 0x52    // R: worker → parent, JSON `ExtractionResult` without textContent
     case probe = 0x50     // P: parent → worker, run the sandbox self-test
+    case retiring = 0x51  // Q: worker → parent, before a result: its CPU budget is nearly spent,
+                          // so it ends after this file and the parent starts another
 }
 
 public enum Frame {
@@ -43,10 +47,12 @@ public enum Frame {
     }
 }
 
-/// One file to extract: its facts as the crawl saw them, and the text cap.
+/// One file to extract: its facts as the crawl saw them, the text cap, and why the parent could
+/// not open it, if it could not (else a regular file's descriptor comes with the frame).
 public struct WorkRequest: Equatable {
     public var facts: FileFacts
     public var textCap: Int
+    public var openFailure: ExtractionError?
 
     public func encoded() -> [UInt8] {
         var w = ByteWriter()
@@ -66,12 +72,19 @@ public struct WorkRequest: Equatable {
         w.u64(facts.birthNanos == nil ? 0 : 1)
         w.i64(facts.birthNanos ?? 0)
         w.i64(facts.allocatedSize)
+        switch openFailure {
+        case nil: w.u64(0); w.u64(0)
+        case .changedDuringRead?: w.u64(1); w.u64(0)
+        case .unreadable(let e, _)?: w.u64(2); w.u64(UInt64(UInt32(bitPattern: e)))
+        case let other?: w.u64(3); w.bytes(Array(other.description.utf8))
+        }
         return w.out
     }
 
-    public init(facts: FileFacts, textCap: Int) {
+    public init(facts: FileFacts, textCap: Int, openFailure: ExtractionError? = nil) {
         self.facts = facts
         self.textCap = textCap
+        self.openFailure = openFailure
     }
 
     public init?(decoding bytes: [UInt8]) {
@@ -80,8 +93,16 @@ public struct WorkRequest: Equatable {
               let type = FileType(rawValue: String(decoding: typeBytes, as: UTF8.self)),
               let size = r.i64(), let perm = r.u64(), let uid = r.u64(), let gid = r.u64(), let dev = r.u64(),
               let ino = r.u64(), let links = r.u64(), let at = r.i64(), let mt = r.i64(), let ct = r.i64(),
-              let hasBirth = r.u64(), let birth = r.i64(), let alloc = r.i64(), r.atEnd
+              let hasBirth = r.u64(), let birth = r.i64(), let alloc = r.i64(), let failure = r.u64()
         else { return nil }
+        switch failure {
+        case 0: guard r.u64() == 0 else { return nil }
+        case 1: guard r.u64() == 0 else { return nil }; openFailure = .changedDuringRead
+        case 2: guard let e = r.u64(), e > 0, e < 4096 else { return nil }; openFailure = CrawledFile.unreadable(Int32(e))
+        case 3: guard let m = r.bytes() else { return nil }; openFailure = .library(String(decoding: m, as: UTF8.self))
+        default: return nil
+        }
+        guard r.atEnd else { return nil }
         textCap = Int(clamping: cap)
         facts = FileFacts(path: FilePath(bytes: path), type: type, size: size, permissions: UInt32(truncatingIfNeeded: perm),
                           uid: UInt32(truncatingIfNeeded: uid), gid: UInt32(truncatingIfNeeded: gid), device: dev, inode: ino,

@@ -17,6 +17,7 @@ extension Settings {
         limits.addressSpaceBytes = UInt64(extraction.memoryLimitMiB) << 20
         limits.cpuSecondsPerFile = UInt64(extraction.cpuSecondsPerFile)
         limits.wallSecondsPerFile = extraction.timeoutSeconds
+        limits.user = extraction.workerUser
         return limits
     }
 }

@@ -11,12 +11,13 @@ import SystemPackage
 import Glibc
 #endif
 
-/// The worker's side: `fsindex-worker` runs this. It limits and sandboxes itself, then answers
-/// `file` frames on standard input with `stage`, `text` and `result` frames on standard output
-/// until its input ends.
+/// The worker's side: `fsindex-worker` runs this. It limits and sandboxes itself (`Sandbox`),
+/// then answers `file` frames on standard input (a Unix socket; each regular file comes as a
+/// descriptor with its frame) with `stage`, `text` and `result` frames on standard output until
+/// its input ends.
 ///
 /// Arguments (set by `ExtractionWorker`, not meant for people): `--address-space BYTES`,
-/// `--cpu-seconds N`, `--open-files N`.
+/// `--cpu-seconds N`, `--cpu-seconds-per-worker N`, `--open-files N`, `--user NAME`.
 ///
 /// The shipped `fsindex-worker` has no test behaviour at all. The isolation tests run
 /// `fsindex-test-worker` (Tests/TestWorker), which passes `WorkerTestHooks` that misbehave on
@@ -30,7 +31,9 @@ public enum WorkerMain {
             switch arguments[i] {
             case "--address-space": limits.addressSpaceBytes = UInt64(v) ?? limits.addressSpaceBytes
             case "--cpu-seconds": limits.cpuSecondsPerFile = UInt64(v) ?? limits.cpuSecondsPerFile
+            case "--cpu-seconds-per-worker": limits.cpuSecondsPerWorker = UInt64(v) ?? limits.cpuSecondsPerWorker
             case "--open-files": limits.openFiles = UInt64(v) ?? limits.openFiles
+            case "--user": limits.user = v
             default:
                 complain("fsindex-worker is started by fsindex and fsindexd, not by hand (unknown argument \(arguments[i]))")
                 return 2
@@ -47,7 +50,9 @@ public enum WorkerMain {
             try Sandbox.applyLimits(limits)
             context = try ExtractionContext()
             ExtractionContext.preloadTextSupport()   // language models: read once, before the filter
-            try Sandbox.installFilter()
+            try Sandbox.dropPrivileges(user: limits.user)
+            try Sandbox.confineReads()
+            try Sandbox.installFilter(me: getpid())
         } catch {
             complain("cannot set up the extraction sandbox: \(error)")
             return 3
@@ -59,20 +64,28 @@ public enum WorkerMain {
         while let (kind, payload) = input.next() {
             switch FrameKind(rawValue: kind) {
             case .file:
-                guard let request = WorkRequest(decoding: payload) else {
+                let descriptor = input.takeDescriptor()
+                guard let request = WorkRequest(decoding: payload),
+                      (descriptor != nil) == (request.facts.type == .regular && request.openFailure == nil)
+                else {
                     complain("malformed request")
                     return 4
                 }
-                Sandbox.armCPULimit(secondsPerFile: limits.cpuSecondsPerFile)
-                testHooks?.beforeExtracting(request.facts)
-                let result = context.extract(request.facts, textCap: request.textCap)
+                let source: ExtractionContext.Source = if let descriptor { .descriptor(descriptor) }
+                    else if let failure = request.openFailure { .failed(failure) } else { .path }
+                let retiring = !Sandbox.armCPULimit(secondsPerFile: limits.cpuSecondsPerFile)
+                testHooks?.beforeExtracting(request.facts, descriptor)
+                let result = context.extract(request.facts, textCap: request.textCap, from: source)
                 guard let (text, json) = try? ResultCoding.encode(result) else {
                     complain("cannot encode a result")
                     return 4
                 }
                 send(.text, text)
+                if retiring { send(.retiring, []) }
                 send(.result, json)
+                if retiring { return 0 }   // the parent starts another worker for the next file
             case .probe where testHooks != nil:
+                input.takeDescriptor().map { _ = close($0) }
                 let what = String(decoding: payload, as: UTF8.self)
                 send(.result, Array(testHooks!.probe(what).utf8))
             default:
@@ -117,11 +130,14 @@ public enum WorkerMain {
     }
 }
 
-/// Reads frames from a descriptor, blocking.
+/// Reads frames from the request socket, blocking, and keeps the descriptor that came with a
+/// frame for `takeDescriptor`.
 struct FrameReader {
     let fd: Int32
     var buffer: [UInt8] = []
     var start = 0
+    /// Descriptors received and not yet taken (one per `file` frame of a regular file).
+    var descriptors: [Int32] = []
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)   // lives as long as the worker
 
     init(fd: Int32) { self.fd = fd }
@@ -139,22 +155,31 @@ struct FrameReader {
                 }
             }
             if start > 0 { buffer.removeFirst(start); start = 0 }
-            let n = Glibc.read(fd, scratch.baseAddress!, scratch.count)
+            var passed: Int32 = -1
+            let n = shim_receive_with_fd(fd, scratch.baseAddress!, UInt(scratch.count), &passed)
+            if passed >= 0 { descriptors.append(passed) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return nil }
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
         }
     }
+
+    /// The descriptor that came with the frame just read, if any. The parent sends one frame at
+    /// a time and waits for the answer, so there is never more than one.
+    mutating func takeDescriptor() -> Int32? {
+        descriptors.isEmpty ? nil : descriptors.removeFirst()
+    }
 }
 
 
 /// What a test worker adds (never the shipped one): misbehaviour before a chosen file is
-/// extracted, and answers to sandbox probes (try one forbidden call, say how it was refused).
+/// extracted (given its facts and the descriptor its parent passed), and answers to sandbox
+/// probes (try one forbidden call, say how it was refused).
 public struct WorkerTestHooks {
-    public var beforeExtracting: (FileFacts) -> Void
+    public var beforeExtracting: (FileFacts, Int32?) -> Void
     public var probe: (String) -> String
 
-    public init(beforeExtracting: @escaping (FileFacts) -> Void, probe: @escaping (String) -> String) {
+    public init(beforeExtracting: @escaping (FileFacts, Int32?) -> Void, probe: @escaping (String) -> String) {
         self.beforeExtracting = beforeExtracting
         self.probe = probe
     }

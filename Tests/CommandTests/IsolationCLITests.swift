@@ -72,6 +72,24 @@ struct IsolationCLITests {
         #expect(again.stderr.isEmpty)
     }
 
+    @Test("issue 11: fsindex status says whether workers confine their reads with Landlock, in text and JSON")
+    func sandboxStatus() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/a.txt", contents: "a numbat")
+        _ = try f.fsindex("index", f.root)
+        let text = String(decoding: try f.fsindex("status").stdout, as: UTF8.self)
+        let json = try #require(try JSONSerialization.jsonObject(with: try f.fsindex("status", "--json").stdout) as? [String: Any])
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("sandbox: ") }, "\(text)")
+        #expect(json["sandbox"] as? String == String(line.dropFirst("sandbox: ".count)))
+        if let abi = json["landlockABI"] as? Int {
+            #expect(abi >= 1)
+            #expect(line == "sandbox: Landlock ABI \(abi): workers read only library data and the file they are given")
+        } else {
+            #expect(line.hasPrefix("sandbox: no Landlock ("), "\(line)")
+            #expect(line.hasSuffix("workers can read any file their user can"), "\(line)")
+        }
+    }
+
     @Test("killing fsindex while its worker hangs on a file ends the worker too")
     func workerDiesWithParent() throws {
         let f = try CLIFixture()

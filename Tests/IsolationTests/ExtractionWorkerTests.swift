@@ -169,6 +169,33 @@ struct ExtractionWorkerTests {
         #expect(worker.pid != pid)
     }
 
+    @Test("issue 11: the parent opens the file: one replaced, turned into a symlink or deleted since the crawl is reported, never read")
+    func parentChecksTheFile() throws {
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        let worker = ExtractionWorker(executable: try workerPath())
+        let p = try tree.create("a.txt", contents: "old")
+        let facts = try FileFacts.read(p)
+        try tree.remove("a.txt")
+        try tree.create("keep.txt", contents: "hold the inode")   // so the new file gets another inode
+        try tree.create("a.txt", contents: "new")
+        let replaced = worker.extract(facts, textCap: 100)
+        #expect(replaced.problems == [.changedDuringRead])
+        #expect(replaced.attributes.textContent == nil)
+        try tree.remove("a.txt")
+        try tree.symlink("a.txt", to: "keep.txt")   // never followed
+        #expect(worker.extract(facts, textCap: 100).problems == [.changedDuringRead])
+        try tree.remove("a.txt")
+        let gone = worker.extract(facts, textCap: 100)
+        guard case .unreadable(let e, let message)? = gone.problems.first else {
+            Issue.record("\(gone.problems)")
+            return
+        }
+        #expect(e == ENOENT)
+        #expect(message.contains("deleted or renamed after the crawl"))
+        #expect(gone.attributes.contentType == "public.plain-text")   // from the name
+    }
+
     @Test("the protocol round-trips every fact of a request")
     func requestCoding() throws {
         let tree = try TemporaryTree()
@@ -176,5 +203,9 @@ struct ExtractionWorkerTests {
         let request = WorkRequest(facts: facts, textCap: 12345)
         #expect(WorkRequest(decoding: request.encoded()) == request)
         #expect(WorkRequest(decoding: Array(request.encoded().dropLast())) == nil)
+        for failure: ExtractionError in [.changedDuringRead, CrawledFile.unreadable(EACCES)] {
+            let failed = WorkRequest(facts: facts, textCap: 1, openFailure: failure)
+            #expect(WorkRequest(decoding: failed.encoded()) == failed)
+        }
     }
 }

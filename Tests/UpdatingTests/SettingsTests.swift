@@ -86,6 +86,23 @@ struct SettingsTests {
         }
     }
 
+    @Test("issue 11: worker_user names the user a root-started worker becomes; a missing or root user is refused with its line")
+    func workerUser() throws {
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        #expect(try Settings.load(explicit: tree.create("d.toml", contents: "").string).workerLimits.user == "nobody")
+        let file = try tree.create("c.toml", contents: "[extraction]\nworker_user = \"daemon\"\n")
+        #expect(try Settings.load(explicit: file.string).workerLimits.user == "daemon")
+        for (i, (value, expected)) in [("\"no-such-user-fsindex\"", "the name of an existing unprivileged user (such as \"nobody\")"),
+                                  ("\"root\"", "an unprivileged user, not one with uid 0"),
+                                  ("42", "the name of an existing unprivileged user (such as \"nobody\")")].enumerated() {
+            let bad = try tree.create("bad\(i).toml", contents: "[extraction]\ntimeout = 5\nworker_user = \(value)\n")
+            do { _ = try Settings.load(explicit: bad.string); Issue.record("\(value) should fail") } catch {
+                #expect(error.description == "\(bad.string):3: extraction.worker_user: expected \(expected)")
+            }
+        }
+    }
+
     @Test("typed sections: log level and throttle are enums, errors list the choices; a key is found in its own section")
     func typedSections() throws {
         let tree = try TemporaryTree()

@@ -55,3 +55,45 @@ int shim_not_dumpable(void);
 int shim_pipe_cloexec(int fds[2]);
 /// CPU time the calling process has used, user plus system, in microseconds.
 int64_t shim_cpu_micros(void);
+
+/// Drops every capability from the bounding set (PR_CAPBSET_DROP), so that nothing can ever
+/// regain one. Needs CAP_SETPCAP: an unprivileged caller, who holds none to regain, is left as
+/// it is. Returns 0 or -1 with errno set.
+int shim_drop_bounding_set(void);
+/// Clears the ambient set, then the effective, permitted and inheritable sets (capset, which
+/// anyone may do to lower their own). Returns 0 or -1 with errno set.
+int shim_clear_capabilities(void);
+/// The effective, permitted and inheritable capability sets (capget), and the bounding set
+/// (PR_CAPBSET_READ), each as a 64-bit mask. Returns 0 or -1 with errno set.
+int shim_capabilities(uint64_t *effective, uint64_t *permitted, uint64_t *inheritable, uint64_t *bounding);
+/// Becomes `uid`/`gid` for good: no supplementary groups, then real, effective and saved gid,
+/// then uid (in that order: after setuid there is no right left to change groups). Returns 0 or
+/// -1 with errno set.
+int shim_become_user(uint32_t uid, uint32_t gid);
+
+/// The Landlock ABI version the running kernel offers (1 and up), or -1 with errno set (ENOSYS:
+/// the kernel lacks it; EOPNOTSUPP: built in but not enabled with lsm=).
+int shim_landlock_abi(void);
+/// Confines the calling process's file access for good to reading beneath `paths` (directories:
+/// read files and list; regular files: read). Every access right the running ABI knows is
+/// handled, so writing, creating, removing, linking, truncating and device ioctls are refused
+/// everywhere; from ABI 4, TCP bind and connect; from ABI 6, signals to processes outside the
+/// sandbox and abstract Unix sockets. Paths that do not exist are skipped. Needs
+/// PR_SET_NO_NEW_PRIVS first. Returns the ABI used, or -1 with errno set.
+int shim_landlock_confine(const char *const *paths, int count);
+
+/// sendmsg(2) of `len` bytes with `fd` attached (SCM_RIGHTS) when it is >= 0; MSG_NOSIGNAL.
+/// Returns the bytes sent or -1 with errno set.
+long shim_send_with_fd(int socket, const void *buffer, unsigned long len, int fd);
+/// recvmsg(2) of up to `len` bytes; `*fd` is a descriptor that came with them (close-on-exec)
+/// or -1. Returns the bytes read, 0 at the end, or -1 with errno set.
+long shim_receive_with_fd(int socket, void *buffer, unsigned long len, int *fd);
+/// socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC). Returns 0 or -1 with errno set.
+int shim_socketpair_cloexec(int fds[2]);
+/// getrlimit(2) with a plain int resource; RLIM_INFINITY is spelled UINT64_MAX. 0 or -1.
+int shim_getrlimit(int resource, uint64_t *soft, uint64_t *hard);
+/// syscall(2) with four arguments (the Glibc module does not export `syscall`): the test
+/// worker's sandbox probes make the exact calls an attacker would. Returns the result or -1.
+long shim_syscall4(long number, long a, long b, long c, long d);
+/// syscall(2) with six arguments, as `shim_syscall4`.
+long shim_syscall6(long number, long a, long b, long c, long d, long e, long f);

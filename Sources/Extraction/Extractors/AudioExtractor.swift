@@ -1,6 +1,7 @@
 import Attributes
 import ExtractionModel
 import CTagLib
+import CTagLibStream
 import FoundationEssentials
 
 /// Audio files: MP3 (ID3v1, ID3v2.2–2.4), FLAC, Ogg Vorbis, Ogg Opus, MPEG-4 audio (M4A),
@@ -13,9 +14,10 @@ import FoundationEssentials
 /// `composer` comes from the tags `AudioHeader` reads itself (ID3v2 TCOM, MP4 ©wrt, Vorbis
 /// comments of FLAC and Ogg, WAV INFO): TagLib 1.13's C API has no property map.
 ///
-/// TagLib's C API picks a file's format by its name's extension, which the descriptor path
-/// (`/proc/self/fd/N`, see `ExtractionFile.reopenPath`) lacks, so the format is chosen here from
-/// the leading bytes and opened with `taglib_file_new_type`. WAV and Opus have no type in that
+/// TagLib reads the open descriptor itself (`CTagLibStream`, a `TagLib::FileStream`): a
+/// sandboxed worker may not open the file by any name, `/proc/self/fd/N` included (Landlock
+/// checks the real file, and a worker started by root runs as `nobody`). Without a name there is
+/// no extension to pick the format from, so it is chosen here from the leading bytes. WAV and Opus have no type in that
 /// API; `AudioHeader` reads them whole. TagLib's whole-second length is replaced by the exact
 /// duration where the container states it (FLAC, Ogg, MP4, WAV) or the audio bytes over the bit
 /// rate give it (MP3).
@@ -52,7 +54,7 @@ public struct AudioExtractor: Extractor {
         var tags = Tags()
         var opened = false
         if let type = Self.tagLibType(header.container, input), let file = input.file, Self.tagLibReady {
-            opened = tags.read(path: file.reopenPath, type: type)
+            opened = tags.read(descriptor: file.descriptor, type: type)
         }
         // Tags the header parser read itself (all of Opus and WAV, the composer of the others)
         // fill what TagLib did not give.
@@ -151,10 +153,11 @@ public struct AudioExtractor: Extractor {
         var track: Int?, year: Int?
         var seconds: Int?, bitRate: Int?, sampleRate: Int?, channels: Int?
 
-        /// Opens `path` as `type`; false when TagLib cannot read it.
-        mutating func read(path: String, type: TagLib_File_Type) -> Bool {
-            guard let file = taglib_file_new_type(path, type) else { return false }
-            defer { taglib_file_free(file) }
+        /// Reads the open file `descriptor` as `type`; false when TagLib cannot read it.
+        mutating func read(descriptor: Int32, type: TagLib_File_Type) -> Bool {
+            guard let handle = taglib_stream_open(descriptor, Int32(bitPattern: type.rawValue)) else { return false }
+            defer { taglib_stream_close(handle) }
+            let file = taglib_stream_file(handle).assumingMemoryBound(to: TagLib_File.self)
             guard taglib_file_is_valid(file) != 0 else { return false }
             if let tag = taglib_file_tag(file) {
                 func text(_ c: UnsafeMutablePointer<CChar>?) -> String? {

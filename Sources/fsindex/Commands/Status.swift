@@ -4,6 +4,7 @@ import CommandSupport
 import Controlling
 import FoundationEssentials
 import Indexing
+import Isolation
 import SystemPackage
 
 extension FSIndexCommand {
@@ -29,6 +30,8 @@ extension FSIndexCommand {
                case .status(let d)? = try? client.request(.status, timeout: .seconds(5)) {
                 daemon = d
             }
+            // Whether workers can confine their reads: a missing layer is said, never hidden.
+            let confinement = ReadConfinement.current
             let out = Output.standardOutput
             if json {
                 struct Root: Encodable {
@@ -39,6 +42,9 @@ extension FSIndexCommand {
                     var failures: [String: Int]
                     var itemsInsideFiles: Int
                     var daemon: DaemonStatus?
+                    /// The Landlock ABI extraction workers confine their reads with; absent without Landlock.
+                    var landlockABI: Int32?
+                    var sandbox: String
                 }
                 let body = Body(
                     index: location.directory.string, items: status.itemCount, bytes: status.databaseBytes,
@@ -49,7 +55,9 @@ extension FSIndexCommand {
                     kinds: Dictionary(status.kinds.map { ($0.kind, $0.count) }, uniquingKeysWith: +),
                     clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) },
                     failures: Dictionary(status.failures.map { ($0.extractor, $0.count) }, uniquingKeysWith: +),
-                    itemsInsideFiles: status.innerItemCount, daemon: daemon)
+                    itemsInsideFiles: status.innerItemCount, daemon: daemon,
+                    landlockABI: { if case .available(let abi) = confinement { abi } else { nil } }(),
+                    sandbox: confinement.description)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
@@ -63,6 +71,7 @@ extension FSIndexCommand {
                     out.write("fsindexd: not running\n")
                 }
                 out.write("index: \(location.directory.string)\n")
+                out.write("sandbox: \(confinement)\n")
                 out.write("items: \(status.itemCount)"
                           + (status.innerItemCount > 0 ? " (\(status.innerItemCount) of them inside files, such as the messages of an mbox)" : "")
                           + "\n")

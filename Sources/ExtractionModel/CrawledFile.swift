@@ -1,0 +1,76 @@
+import Crawling
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens the regular file the crawl saw, for reading only, and checks it is still that file.
+///
+/// A key design decision: the *parent* opens every file a worker extracts and passes the
+/// descriptor (SCM_RIGHTS). The worker is confined by Landlock to read-only library data and,
+/// when started by root, runs as `nobody`, so it could not open the file by its name; and a file
+/// only its owner can read is still extracted. So this lives in the parser-free model, shared by
+/// the parent (`ExtractionWorker`) and in-process extraction (`ExtractionContext`).
+///
+/// For example:
+/// ```swift
+/// let (fd, size) = try CrawledFile.open(facts)   // O_NOFOLLOW: a symlink that took its place fails
+/// defer { close(fd) }
+/// ```
+public enum CrawledFile {
+    /// `O_NOATIME` (not exported by the Glibc module): 01000000 on x86-64 and arm64.
+    static let openNoATime: Int32 = 0o1000000
+
+    /// Opens `facts.path` read-only, never following a final symlink, never blocking on a FIFO
+    /// that took the file's place, without updating its access time where we may. Returns the
+    /// descriptor (close-on-exec; the caller closes it) and the size `fstat` saw.
+    public static func open(_ facts: FileFacts) throws(ExtractionError) -> (descriptor: Int32, size: Int64) {
+        let base = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
+        var fd = open(facts.path, base | openNoATime)
+        if fd < 0 && errno == EPERM { fd = open(facts.path, base) }   // O_NOATIME needs ownership
+        guard fd >= 0 else {
+            let e = errno
+            if e == ELOOP { throw .changedDuringRead }   // a symlink took the file's place
+            throw unreadable(e)
+        }
+        do throws(ExtractionError) {
+            return (fd, try check(fd, against: facts))
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// Checks that the open `descriptor` is the regular file the crawl saw (same device and
+    /// inode) and returns its size now.
+    public static func check(_ descriptor: Int32, against facts: FileFacts) throws(ExtractionError) -> Int64 {
+        let now: FileFacts
+        do { now = try FileFacts.read(descriptor: FileDescriptor(rawValue: descriptor), path: facts.path) } catch {
+            throw unreadable(error.rawValue)
+        }
+        guard now.type == .regular, now.inode == facts.inode, now.device == facts.device else {
+            throw .changedDuringRead
+        }
+        return now.size
+    }
+
+    /// The error for a file that cannot be read, with what the user can do about it.
+    public static func unreadable(_ e: Int32) -> ExtractionError {
+        let reason = String(cString: strerror(e))
+        let advice = switch e {
+        case EACCES, EPERM: "give the indexing user read permission on the file, or exclude it from the index"
+        case ENOENT, ENOTDIR: "it was deleted or renamed after the crawl; the next crawl drops or re-adds it"
+        case EIO: "the storage reported an I/O error; check the disk (dmesg) and the file system"
+        case EMFILE, ENFILE: "too many open files; raise the open-file limit (ulimit -n)"
+        default: "check the file and try again"
+        }
+        return .unreadable(errno: e, message: "\(reason.lowercased()); \(advice)")
+    }
+
+    private static func open(_ path: FilePath, _ flags: Int32) -> Int32 {
+        while true {
+            let fd = path.withPlatformString { Glibc.open($0, flags) }
+            if fd >= 0 || errno != EINTR { return fd }
+        }
+    }
+}
