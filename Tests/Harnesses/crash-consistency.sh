@@ -11,7 +11,8 @@
 #   - text: the one token ("tok01234v005") each text file holds is the one its item holds;
 #   - SQLite: `PRAGMA integrity_check`, FTS5's 'integrity-check' of both full-text tables,
 #     one full-text row and one name row per item and no row without its item;
-#   - leaks: no process of a killed run is left behind (its workers must end with it).
+#   - leaks: no process of a killed run is left behind (its workers must end with it);
+#   - and `fsindex check`, where the build has it, must find the index in step too.
 #
 # A crash must never cost more than the work in progress: anything else is a bug.
 #
@@ -259,6 +260,10 @@ compare() {   # $1: what ran; counts and prints mismatches
         diff <(disk_listing) <(index_listing) | grep '^[<>]' | head -20 | sed 's/^\([<>]\) /\1/' | readable_marked | sed 's/^</  on disk, not so in the index:/; s/^>/  in the index, not so on disk:/'
         diff <(disk_tokens) <(index_tokens) | grep '^[<>]' | head -20 | sed 's/^\([<>]\) /\1/' | readable_marked | sed 's/^</  token on disk, not in the index:/; s/^>/  token in the index, not on disk:/'
         sql_checks | sed 's/^/  /'
+        # `fsindex check` (where this build has it) must agree: the index is in step.
+        if ((has_check)); then
+            "$bin/fsindex" check "$root" >"$work/check.out" 2>&1 || { echo "  fsindex check:"; head -20 "$work/check.out" | sed 's/^/    /'; }
+        fi
     )
     if [[ -n $problems ]]; then
         mismatches=$((mismatches + 1))
@@ -267,6 +272,10 @@ compare() {   # $1: what ran; counts and prints mismatches
         keep=1
     fi
 }
+
+has_check=0
+# (`fsindex check --help` exits 0 even where there is no such subcommand: read the list.)
+"$bin/fsindex" --help 2>/dev/null | sed -n '/^SUBCOMMANDS/,$p' | grep -q '^  check ' && has_check=1
 
 # The rounds ----------------------------------------------------------------------------------
 finish_index
