@@ -11,7 +11,7 @@ struct CrashConsistencyTests {
     @Test("issue 11: 20 SIGKILLs of fsindex index and fsindexd lose nothing and leak nothing", .timeLimit(.minutes(5)))
     func shortRun() throws {
         let seed = UInt16.random(in: 1...UInt16.max)
-        let r = try CrashHarness.launch(["-n", "20", "-f", "800", "-s", "\(seed)", "-q"])
+        let r = try CrashHarness.launch(["-n", "20", "-f", "500", "-s", "\(seed)", "-q"])
         #expect(r.status == 0, "seed \(seed):\n\(r.out)\(r.stderr)")
         #expect(r.out.contains("crash-consistency: 20 kills,") && r.out.contains(" 0 mismatch(es), 0 leak(s)"), "\(r.out)\(r.stderr)")
     }
