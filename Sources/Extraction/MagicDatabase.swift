@@ -57,9 +57,9 @@ public final class MagicDatabase {
     /// a file of `fileSize` bytes (nil: `bytes` is the whole file); text that no binary rule
     /// matched is `text/plain` with its charset.
     ///
-    /// A TGA answer is believed only when `TGAHeader` finds a real header there (TGA has no
-    /// signature, so libmagic calls files of control characters TGA images); otherwise the
-    /// answer is the one without that rule: `text/plain` for a text charset, else
+    /// An answer that rests on no signature (TGA, ARC, Award BIOS logo: libmagic calls files of
+    /// control characters all three) is believed only when `SignaturelessMagic` confirms it;
+    /// otherwise the answer is the one without that rule: `text/plain` for a text charset, else
     /// `application/octet-stream`.
     ///
     /// Returns nil when libmagic fails; the caller then falls back on the file name.
@@ -68,7 +68,7 @@ public final class MagicDatabase {
             magic_buffer(cookie, buf.baseAddress, min(buf.count, Self.bytesMax)).map { String(cString: $0) }
         }
         guard var found = result.flatMap(Self.parse) else { return nil }
-        if found.mimeType == TGAHeader.mimeType, TGAHeader(bytes, fileSize: fileSize ?? Int64(bytes.count)) == nil {
+        if !SignaturelessMagic.confirms(found.mimeType, bytes, fileSize: fileSize ?? Int64(bytes.count)) {
             found.mimeType = "application/octet-stream"
         }
         if found.mimeType == "application/octet-stream", let charset = found.charset, charset != "binary" {

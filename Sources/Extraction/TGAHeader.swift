@@ -4,7 +4,7 @@
 /// numbers (a colour-map type of 0 or 1, an image type of 1–3 or 9–11), so a file of control
 /// characters (`\x01\x01\x01…`) or many other binary files "are" TGA images to libmagic, and a
 /// `notes.txt` full of such bytes was typed `image/x-tga`. `MagicDatabase.identify(_:fileSize:)`
-/// believes libmagic's TGA answer only when this header is a real one: every field in its range
+/// (through `SignaturelessMagic`) believes libmagic's TGA answer only when this header is a real one: every field in its range
 /// and the file long enough for the pixels the header announces. Otherwise the file is what its
 /// bytes are without the TGA rule: text when libmagic finds a text charset, else
 /// `application/octet-stream` (and then the name's type, as for any generic answer).
