@@ -109,7 +109,7 @@ public final class ExtractionContext {
             problems.append(error)
         }
 
-        var sniffed = bytes.isEmpty ? nil : magic.identify(bytes)
+        var sniffed = bytes.isEmpty ? nil : magic.identify(bytes, fileSize: facts.size)
         if let s = sniffed, s.mimeType == "text/plain", !(detector.globType(forName: name).map(detector.isTextual) ?? false) {
             sniffed = (TextSniffer.mimeType(bytes), s.charset)   // the name does not say which text
         }

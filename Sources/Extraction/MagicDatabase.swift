@@ -53,15 +53,24 @@ public final class MagicDatabase {
 
     deinit { magic_close(cookie) }
 
-    /// The MIME type and charset libmagic finds in the first `bytesMax` of `bytes`; text that no
-    /// binary rule matched is `text/plain` with its charset.
+    /// The MIME type and charset libmagic finds in the first `bytesMax` of `bytes`, the start of
+    /// a file of `fileSize` bytes (nil: `bytes` is the whole file); text that no binary rule
+    /// matched is `text/plain` with its charset.
+    ///
+    /// An answer that rests on no signature (TGA, ARC, Award BIOS logo: libmagic calls files of
+    /// control characters all three) is believed only when `SignaturelessMagic` confirms it;
+    /// otherwise the answer is the one without that rule: `text/plain` for a text charset, else
+    /// `application/octet-stream`.
     ///
     /// Returns nil when libmagic fails; the caller then falls back on the file name.
-    public func identify(_ bytes: [UInt8]) -> (mimeType: String, charset: String?)? {
+    public func identify(_ bytes: [UInt8], fileSize: Int64? = nil) -> (mimeType: String, charset: String?)? {
         let result = bytes.withUnsafeBytes { buf in
             magic_buffer(cookie, buf.baseAddress, min(buf.count, Self.bytesMax)).map { String(cString: $0) }
         }
-        guard let found = result.flatMap(Self.parse) else { return nil }
+        guard var found = result.flatMap(Self.parse) else { return nil }
+        if !SignaturelessMagic.confirms(found.mimeType, bytes, fileSize: fileSize ?? Int64(bytes.count)) {
+            found.mimeType = "application/octet-stream"
+        }
         if found.mimeType == "application/octet-stream", let charset = found.charset, charset != "binary" {
             return ("text/plain", charset)
         }

@@ -58,6 +58,7 @@ enum XMLStream {
         _ = LibXML.ready
         LibXML.silenceThisThread()
         guard !bytes.isEmpty else { throw Failure(reason: "the part is empty") }
+        xmlResetLastError()
         let status: Int32 = bytes.withUnsafeBufferPointer { buf in
             buf.withMemoryRebound(to: CChar.self) { chars -> Int32 in
                 guard let reader = xmlReaderForMemory(chars.baseAddress, Int32(clamping: chars.count), nil, nil, options) else {
@@ -89,7 +90,11 @@ enum XMLStream {
         switch status {
         case 0: return
         case -2: throw Failure(reason: "libxml2 could not start reading the part")
-        default: throw Failure(reason: "not well-formed XML")
+        default:
+            // A part nested past libxml2's depth limit stops the reader like a syntax error;
+            // say which, since the text before it was visited and is kept.
+            if let halt = LibXML.Halt.lastError(), halt.depthLimit != nil { throw Failure(reason: halt.reason) }
+            throw Failure(reason: "not well-formed XML")
         }
     }
 }

@@ -8,14 +8,14 @@ public enum ExtractionVersions {
     /// The file-system facts every item gets (`FileSystemExtractor`).
     public static let fileSystem = 2
     /// Type detection (`TypeDetector`): bump when types change, so every item is re-typed.
-    public static let typeDetection = 1
+    public static let typeDetection = 2
     /// Language identification: bump when the languages found change, so every text is re-read.
     public static let language = 2
 
     /// Each content extractor's own version, by its name. Bump one to re-extract only its files.
     public static let content: [String: Int] = [
-        "ooxml": 1, "opendocument": 1, "epub": 1, "archive": 2, "html": 2, "xml": 2, "pdf": 1,
-        "rtf": 1, "ole": 1, "mail": 1, "plain-text": 2, "image": 1, "audio": 1,
+        "ooxml": 1, "opendocument": 1, "epub": 1, "archive": 2, "html": 3, "xml": 3, "pdf": 1,
+        "rtf": 2, "ole": 1, "mail": 1, "plain-text": 2, "image": 1, "audio": 1,
     ]
 
     /// The version stored with an item that `extractor` (a content extractor's name, or `nil` for

@@ -86,12 +86,13 @@ struct RTFExtractorTests {
         #expect(a.strings(.keywords) == ["one", "two"])
     }
 
-    @Test("deeply nested groups are skipped, not recursed into")
+    @Test("deeply nested groups are skipped, not recursed into, and the skip is recorded (issue 11)")
     func deep() throws {
         let source = "{\\rtf1 start " + String(repeating: "{", count: 100_000) + "deep"
             + String(repeating: "}", count: 100_000) + " end}"
         let r = try rtf(source)
-        #expect(r.problems.isEmpty)
+        #expect(r.problems.count == 1)
+        #expect(r.attributes.string(.extractionError)?.contains("deeper than 256 was skipped") == true)
         #expect(r.attributes.textContent == "start end")
     }
 

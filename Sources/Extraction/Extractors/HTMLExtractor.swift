@@ -2,8 +2,10 @@ import Attributes
 import ExtractionModel
 import CLibXML2
 
-/// HTML and XHTML pages, through libxml2's forgiving HTML parser (`htmlReadMemory(3)` with
-/// `RECOVER | NOERROR | NOWARNING | NONET`): broken markup is normal input, not an error.
+/// HTML and XHTML pages, through libxml2's forgiving HTML parser (`htmlCtxtReadMemory(3)` with
+/// `RECOVER | NOERROR | NOWARNING | NONET`): broken markup is normal input, not an error. A page
+/// nested deeper than libxml2's limit (256 elements) keeps the text before the point where
+/// libxml2 stopped, and records why in `extractionError` (`LibXML.Halt`).
 ///
 /// Gives `title` (`<title>`, else `<meta name=title>`), `contentDescription` (meta
 /// description), `keywords` (meta keywords split on commas), `authors` (meta author), `language`
@@ -59,11 +61,9 @@ public struct HTMLExtractor: Extractor {
         }
         guard !bytes.isEmpty else { return }
         let flags = Int32(bitPattern: UInt32(truncatingIfNeeded: options))
-        let parsed: htmlDocPtr? = bytes.withUnsafeBufferPointer { buf in
-            buf.withMemoryRebound(to: CChar.self) { htmlReadMemory($0.baseAddress, Int32(clamping: $0.count), nil, declared, flags) }
-        }
+        let (parsed, halt) = LibXML.readHTML(bytes, encoding: declared, options: flags)
         guard let doc = parsed else {
-            throw .malformed(extractor: name, reason: "libxml2 found no HTML document in the file")
+            throw .malformed(extractor: name, reason: halt?.reason ?? "libxml2 found no HTML document in the file")
         }
         defer { xmlFreeDoc(doc) }
 
@@ -92,7 +92,9 @@ public struct HTMLExtractor: Extractor {
         }
         let (text, full) = page.text.result
         if !text.isEmpty { attributes[.textContent] = .string(text) }
-        if full || !input.isComplete { attributes[.textTruncated] = .bool(true) }
+        if full || !input.isComplete || halt != nil { attributes[.textTruncated] = .bool(true) }
+        // What was read is kept (above); what libxml2 never reached is reported.
+        if let halt { throw .malformed(extractor: name, reason: halt.reason) }
     }
 
     /// The charset a `<meta charset=…>` or `<meta http-equiv=Content-Type content="…; charset=…">`

@@ -19,7 +19,9 @@ import FoundationEssentials
 ///
 /// Skipped: the font, color, style, list and revision tables, pictures (`\pict`), embedded
 /// object data, field instructions (`\fldinst`; the field result is kept), `\bin` data, and any
-/// unknown `\*` destination. Groups nested deeper than `maxDepth` are skipped.
+/// unknown `\*` destination. Groups nested deeper than `maxDepth` are skipped, without recursion
+/// (a document of 100,000 nested groups costs no more than a flat one), and the item records it
+/// in `extractionError` with the depth met; the text around them is kept.
 ///
 /// A file that does not start with `{\rtf` gives "not an RTF document"; a file that ends inside
 /// open groups keeps what was read and gives "truncated: ...".
@@ -66,9 +68,16 @@ public struct RTFExtractor: Extractor {
 
         let (text, full) = parser.text.result
         if !text.isEmpty { attributes[.textContent] = .string(text) }
-        if full || source.hitLimit { attributes[.textTruncated] = .bool(true) }
-        if parser.openGroups > 0, source.atEnd, !full {
-            throw .malformed(extractor: name, reason: "truncated: the file ends inside \(parser.openGroups) open group(s)")
+        if full || source.hitLimit || parser.skippedGroups > 0 { attributes[.textTruncated] = .bool(true) }
+        var reasons: [String] = []
+        if parser.skippedGroups > 0 {
+            // The text around the deep groups is kept; only what is inside them is not.
+            reasons.append("the document nests groups \(parser.deepestGroup) deep; the text inside the \(parser.skippedGroups) "
+                           + "group(s) deeper than \(Self.maxDepth) was skipped, the rest is indexed")
         }
+        if parser.openGroups > 0, source.atEnd, !full {
+            reasons.append("truncated: the file ends inside \(parser.openGroups) open group(s)")
+        }
+        if !reasons.isEmpty { throw .malformed(extractor: name, reason: reasons.joined(separator: "; ")) }
     }
 }

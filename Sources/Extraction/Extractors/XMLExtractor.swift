@@ -20,9 +20,10 @@ import FoundationEssentials
 ///
 /// Single values: the first occurrence wins.
 ///
-/// The parse is `xmlReadMemory(3)` with `RECOVER | NONET` and without `NOENT` or `DTDLOAD`: no
-/// network, no external DTD, and entities are not expanded (so a "billion laughs" file stays
-/// small).
+/// The parse is `xmlCtxtReadMemory(3)` with `RECOVER | NONET` and without `NOENT`, `DTDLOAD` or
+/// `HUGE`: no network, no external DTD, and entities are not expanded (so a "billion laughs"
+/// file stays small). A document nested deeper than libxml2's limit (256 elements) keeps the
+/// text before the point where libxml2 stopped and records why (`LibXML.Halt`).
 ///
 /// For example, `<doc><dc:title>Q3</dc:title><p>Sales rose</p></doc>` (with the DC namespace)
 /// gives `title` `"Q3"` and `textContent` `"Q3 Sales rose"`.
@@ -42,12 +43,10 @@ public struct XMLExtractor: Extractor {
         guard !input.bytes.isEmpty else { return }
         let flags = Int32(bitPattern: XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
                           | XML_PARSE_NOWARNING.rawValue | XML_PARSE_COMPACT.rawValue)
-        let parsed: xmlDocPtr? = input.bytes.withUnsafeBufferPointer { buf in
-            buf.withMemoryRebound(to: CChar.self) { xmlReadMemory($0.baseAddress, Int32(clamping: $0.count), nil, nil, flags) }
-        }
+        let (parsed, halt) = LibXML.readXML(input.bytes, options: flags)
         guard let doc = parsed, let root = xmlDocGetRootElement(doc) else {
             if let parsed { xmlFreeDoc(parsed) }
-            throw .malformed(extractor: name, reason: "not well-formed XML; libxml2 found no root element")
+            throw .malformed(extractor: name, reason: halt?.reason ?? "not well-formed XML; libxml2 found no root element")
         }
         defer { xmlFreeDoc(doc) }
 
@@ -91,7 +90,9 @@ public struct XMLExtractor: Extractor {
         }
         let (body, full) = text.result
         if !body.isEmpty { attributes[.textContent] = .string(body) }
-        if full || !input.isComplete { attributes[.textTruncated] = .bool(true) }
+        if full || !input.isComplete || halt != nil { attributes[.textTruncated] = .bool(true) }
+        // What was read is kept (above); what libxml2 never reached is reported.
+        if let halt { throw .malformed(extractor: name, reason: halt.reason) }
     }
 }
 

@@ -121,6 +121,10 @@ final class RTFParser {
 
     /// Groups still open when the input ended (0 for a complete document).
     var openGroups: Int { stack.count + overflow }
+    /// The deepest nesting of groups met, counting the document's own group as 1.
+    private(set) var deepestGroup = 0
+    /// Groups deeper than `RTFExtractor.maxDepth` whose content was skipped, nested ones included.
+    private(set) var skippedGroups = 0
 
     init(cap: Int) { text = TextBuffer(cap: cap) }
 
@@ -132,9 +136,11 @@ final class RTFParser {
                 if closedTop { return }   // bytes after the document's closing brace
                 if stack.count + overflow >= RTFExtractor.maxDepth {
                     overflow += 1
+                    skippedGroups += 1
                 } else {
                     stack.append(group)
                 }
+                deepestGroup = max(deepestGroup, stack.count + overflow)
                 skipCount = 0
             case UInt8(ascii: "}"):
                 flush()
