@@ -23,7 +23,7 @@ public struct QueryEngine: Sendable {
     public func run(_ spec: QuerySpec) throws(QueryError) -> [QueryResult] {
         let (sql, args, _) = select(spec)
         guard let sql else { return [] }
-        return try read { db in
+        return try read(spec) { db in
             try Row.fetchAll(db, sql: sql, arguments: args).map { row in
                 let path: Data = row["path"]
                 let attributes = spec.includeAttributes
@@ -123,7 +123,7 @@ public struct QueryEngine: Sendable {
     /// How many items match (without fetching them).
     public func count(_ spec: QuerySpec) throws(QueryError) -> Int {
         let (from, args) = filtered(spec)
-        return try read { db in try Int.fetchOne(db, sql: "SELECT count(*) " + from, arguments: args) ?? 0 }
+        return try read(spec) { db in try Int.fetchOne(db, sql: "SELECT count(*) " + from, arguments: args) ?? 0 }
     }
 
     /// `FROM items WHERE …` for the spec's filter (no ranking), and its arguments.
@@ -170,7 +170,7 @@ public struct QueryEngine: Sendable {
         let from = filtered(spec, join: join, &b)
         let sql = "SELECT \(value) AS v, count(*) AS n \(from) GROUP BY v ORDER BY n DESC, v"
         let args = StatementArguments(b.arguments.map { $0.databaseValue })
-        return try read { db in
+        return try read(spec) { db in
             try Row.fetchAll(db, sql: sql, arguments: args).map { row in
                 let v: DatabaseValue = row["v"]
                 let text: String? = switch v.storage {
@@ -206,7 +206,7 @@ public struct QueryEngine: Sendable {
         // count(*) counts every match; count(v) those that have the attribute.
         let sql = "SELECT count(v) AS n, sum(v) AS s, min(v) AS lo, max(v) AS hi, avg(v) AS mean, count(*) AS total FROM (SELECT \(value) AS v \(from))"
         let args = StatementArguments(b.arguments.map { $0.databaseValue })
-        return try read { db in
+        return try read(spec) { db in
             guard let row = try Row.fetchOne(db, sql: sql, arguments: args) else {
                 return AttributeStatistics(key: key, matches: 0, count: 0, sum: nil, minimum: nil, maximum: nil, mean: nil)
             }
@@ -219,7 +219,7 @@ public struct QueryEngine: Sendable {
     public func explain(_ spec: QuerySpec) throws(QueryError) -> [String] {
         let (sql, args, plan) = select(spec)
         guard let sql else { return plan }
-        let steps: [String] = try read { db in
+        let steps: [String] = try read(spec) { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: args).map { row in
                 "  " + (row["detail"] as String? ?? "")
             }
@@ -229,13 +229,20 @@ public struct QueryEngine: Sendable {
 
     // MARK: Reading
 
-    private func read<T>(_ body: (Database) throws -> T) throws(QueryError) -> T {
+    /// Runs `body` in one read transaction (one snapshot of the index), within the spec's
+    /// deadline; errors become `QueryError`s with no SQLite text.
+    func read<T>(_ spec: QuerySpec, _ body: (Database) throws -> T) throws(QueryError) -> T {
+        if let deadline = spec.deadline, deadline.hasPassed { throw .timeLimit(seconds: deadline.seconds) }
         do {
             return try store.read { db in
                 QueryFunctions.install(in: db)
-                return try body(db)
+                guard let deadline = spec.deadline else { return try body(db) }
+                return try deadline.enforce(on: db) { try body(db) }
             }
         } catch {
+            if let deadline = spec.deadline, deadline.hasPassed, case .database(_, let code, _) = error, code & 0xFF == 9 {
+                throw .timeLimit(seconds: deadline.seconds)
+            }
             throw .index(Self.message(for: error))
         }
     }
@@ -250,7 +257,11 @@ public struct QueryEngine: Sendable {
         case 7: return "the query ran out of memory; narrow it (more words, --onlyin)"
         case 9: return "the query was interrupted"
         case 11, 26: return "the index at \(path) is damaged; run `fsindex erase` and `fsindex index` to rebuild it"
-        default: return "the index at \(path) could not answer this query (SQLite result code \(code)); check `fsindex status`"
+        // SQLITE_ERROR and SQLITE_TOOBIG from a statement that compiled from a valid query mean
+        // it went past one of SQLite's own limits (expression depth, statement length, terms of
+        // a full-text query): the query's size is the thing to change.
+        case 1, 18: return "the query is too large or too complex for the index to answer; use fewer terms or less nesting, or split it into several queries"
+        default: return "the index at \(path) could not answer this query (error \(code)); check `fsindex status`, or rebuild it with `fsindex erase` and `fsindex index`"
         }
     }
 }

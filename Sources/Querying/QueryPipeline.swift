@@ -122,6 +122,8 @@ public struct QueryPipeline: Sendable {
         reply(QueryReply(.items(current), isFinal: false))
         for await change in changes {
             var narrowed = spec
+            // Each change is a query of its own, with a time limit of its own.
+            narrowed.deadline = spec.deadline.map { QueryDeadline(seconds: $0.seconds) }
             narrowed.predicate = .and([spec.predicate, .identifiers(change.updated)])
             var now: [[UInt8]: FoundItem] = [:]
             for r in try engine.run(narrowed) {
