@@ -24,13 +24,18 @@ public struct QueryEngine: Sendable {
         let (sql, args, _) = select(spec)
         guard let sql else { return [] }
         return try read(spec) { db in
-            try Row.fetchAll(db, sql: sql, arguments: args).map { row in
+            var results = try Row.fetchAll(db, sql: sql, arguments: args).map { row in
                 let path: Data = row["path"]
                 let attributes = spec.includeAttributes
                     ? (try? IndexStore.attributes(json: row["attributes"])) ?? AttributeSet() : AttributeSet()
                 return QueryResult(identifier: ItemIdentifier(bytes: Array(path)), domain: row["domain"],
-                                   attributes: attributes, score: row["score"], snippet: row["snippet"])
+                                   attributes: attributes, score: row["score"], rowID: row["id"])
             }
+            if spec.snippet, let pattern = spec.predicate.simplified.splittingText().pattern {
+                let snippets = try Self.snippets(db, pattern: pattern, rowIDs: results.map(\.rowID))
+                for i in results.indices { results[i].snippet = snippets[results[i].rowID] }
+            }
+            return results
         }
     }
 
@@ -55,11 +60,11 @@ public struct QueryEngine: Sendable {
                     b.appendArgument(v)
                 }
             }
-            let snippet = spec.snippet
-                ? "snippet(\(Schema.ftsTable), -1, '\(Self.snippetStart)', '\(Self.snippetEnd)', '…', 12)" : "NULL"
+            // No snippet here: SQLite computes every result column of every match before it
+            // sorts and cuts the page, and FTS5's snippet is costly (see `snippets`).
             sql = """
                 SELECT items.id, items.path, items.domain, items.name, \(attributesColumn),
-                       \(score) AS score, \(snippet) AS snippet
+                       \(score) AS score
                 FROM \(Schema.ftsTable) JOIN items ON items.id = \(Schema.ftsTable).rowid
                 """
             b.appendArgument(pattern.fts5)
@@ -70,7 +75,7 @@ public struct QueryEngine: Sendable {
                 plan.append("then keep items where \(rest)")
             }
         } else {
-            sql = "SELECT items.id, items.path, items.domain, items.name, \(attributesColumn), 0.0 AS score, NULL AS snippet FROM items"
+            sql = "SELECT items.id, items.path, items.domain, items.name, \(attributesColumn), 0.0 AS score FROM items"
             conditions.append(b.condition(predicate))
             plan.append("items where \(predicate)")
         }

@@ -83,6 +83,8 @@ public struct QueryPipeline: Sendable {
         // Saturating: `--limit 9223372036854775807` means "all", not an overflow.
         var batch = request.limit.map { max(64, Self.saturatingSum(request.offset, $0, 16)) }
         spec.offset = 0
+        // Snippets only for the page, once it is known (see `QueryEngine.snippets`).
+        spec.snippet = false
         defer { if !gone.isEmpty { repair.forget(gone) } }
         while true {
             spec.limit = batch
@@ -96,12 +98,21 @@ public struct QueryPipeline: Sendable {
                     continue
                 case .inaccessible: continue
                 }
-                if page.offer(item) == .full { return page.items }
+                if page.offer(item, rowID: r.rowID) == .full { return try withSnippets(page, request, spec) }
             }
-            guard let size = batch, results.count == size else { return page.items }
+            guard let size = batch, results.count == size else { return try withSnippets(page, request, spec) }
             spec.offset = Self.saturatingSum(spec.offset, size)
             batch = Self.saturatingSum(size, size)
         }
+    }
+
+    /// The page's items, with their snippets when the request wants them.
+    private func withSnippets(_ page: PageCounter, _ request: QueryRequest, _ spec: QuerySpec) throws(QueryError) -> [FoundItem] {
+        guard request.snippet, !page.items.isEmpty else { return page.items }
+        let snippets = try engine.snippets(spec, rowIDs: page.rowIDs)
+        var items = page.items
+        for i in items.indices { items[i].snippet = snippets[page.rowIDs[i]] }
+        return items
     }
 
     /// A live query: the current items (a partial reply), then one partial reply per change in
@@ -161,6 +172,8 @@ struct PageCounter {
     let limit: Int?
     let onePerFile: Bool
     private(set) var items: [FoundItem] = []
+    /// The index row of each of `items`, in the same order.
+    private(set) var rowIDs: [Int64] = []
     private var seenFiles = Set<[UInt8]>()
     private var skipped = 0
 
@@ -170,7 +183,7 @@ struct PageCounter {
         self.onePerFile = onePerFile
     }
 
-    mutating func offer(_ item: FoundItem) -> Outcome {
+    mutating func offer(_ item: FoundItem, rowID: Int64 = 0) -> Outcome {
         if let limit, items.count >= limit { return .full }
         var item = item
         if onePerFile {
@@ -179,6 +192,7 @@ struct PageCounter {
         }
         if skipped < offset { skipped += 1; return .skipped }
         items.append(item)
+        rowIDs.append(rowID)
         if let limit, items.count >= limit { return .full }
         return .taken
     }
