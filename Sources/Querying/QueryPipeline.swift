@@ -59,11 +59,25 @@ public struct QueryPipeline: Sendable {
     /// Answers a request that is not live: one final reply.
     public func run(_ request: QueryRequest, reply: (QueryReply) -> Void) throws(QueryError) {
         let spec = try request.makeSpec()
+        // Summaries count what would be printed: items whose files are gone are left out (and
+        // repaired), those that cannot be looked at now are left out (and kept).
+        var gone: [[UInt8]] = []
+        defer { if !gone.isEmpty { repair.forget(gone) } }
+        let keep: ItemKeeper = { identifier in
+            let (file, key) = ItemIdentifier.split(identifier)
+            switch fileCheck.state(of: file) {
+            case .exists: return true
+            case .gone:
+                if key == nil { gone.append(file) }
+                return false
+            case .inaccessible: return false
+            }
+        }
         switch request.answer {
         case .items: reply(QueryReply(.items(try items(request, spec: spec)), isFinal: true))
-        case .count: reply(QueryReply(.count(try engine.count(spec)), isFinal: true))
-        case .table(let key): reply(QueryReply(.table(try engine.groupCounts(spec, by: key)), isFinal: true))
-        case .statistic(let key): reply(QueryReply(.statistic(key, try engine.statistics(spec, of: key)), isFinal: true))
+        case .count: reply(QueryReply(.count(try engine.count(spec, keep: keep)), isFinal: true))
+        case .table(let key): reply(QueryReply(.table(try engine.groupCounts(spec, by: key, keep: keep)), isFinal: true))
+        case .statistic(let key): reply(QueryReply(.statistic(key, try engine.statistics(spec, of: key, keep: keep)), isFinal: true))
         }
     }
 
