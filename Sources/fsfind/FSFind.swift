@@ -100,6 +100,12 @@ struct FSFind: AsyncParsableCommand {
     @Option(name: .customLong("time-limit"), help: ArgumentHelp("Stop a query after this many seconds (default: [query] time_limit, 10).", valueName: "s"))
     var timeLimit: Double?
 
+    /// The command line rearranged so that the argument parser's cost stays linear (see
+    /// `QueryArguments`).
+    static func main() async {
+        await main(QueryArguments.arrange(Array(CommandLine.arguments.dropFirst())))
+    }
+
     /// Unrecognized arguments are query text, so that `fsfind budget -draft` excludes "draft"
     /// without quotes; an unknown `--option` is still an error (see `validate`).
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The query (several arguments are joined with spaces).", valueName: "query"))
@@ -113,10 +119,9 @@ struct FSFind: AsyncParsableCommand {
     }
 
     func validate() throws {
-        // An unknown `--option` is a mistake, unless it comes after a lone `--`.
-        let raw = CommandLine.arguments
-        let literal = raw.firstIndex(of: "--").map { Set(raw[($0 + 1)...]) } ?? []
-        if let option = query.first(where: { $0.hasPrefix("--") && $0.count > 2 && !literal.contains($0) }) {
+        // An unknown `--option` is a mistake, unless it comes after a lone `--` (`main` puts
+        // the query words there, and unknown options before it).
+        if let option = query.prefix(while: { $0 != "--" }).first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
             throw ValidationError("Unknown option '\(option)'. To search for text that starts with --, put it after a lone --: fsfind -- \(option)")
         }
         if queryText.isEmpty && name == nil && groupBy == nil && stats == nil {
