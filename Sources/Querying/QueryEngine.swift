@@ -134,7 +134,7 @@ public struct QueryEngine: Sendable {
                 "  " + (row["detail"] as String? ?? "")
             }
         }
-        return plan + ["SQLite plan:"] + steps
+        return plan + ["database plan:"] + steps
     }
 
     // MARK: Reading

@@ -124,6 +124,22 @@ struct FSFindBoundsTests {
         #expect(try f.fsfind("--time-limit", "5", "--count", "lorem").out == "200\n")
     }
 
+    @Test("issue 11, fuzz findings: a 40 KB attribute name answers at once; --explain names no SQLite")
+    func fuzzFindings() throws {
+        let f = try indexedTree(["a.txt": "marzipan"])
+        let huge = (1...4000).map { "name:n\($0)" }.joined(separator: " OR ")
+        for args in [["--stats", huge, "marzipan"], ["--group-by", huge], ["--attr", huge, "--json", "marzipan"],
+                     [String(repeating: "x", count: 40_000) + ":value"]] {
+            let start = Date()
+            let r = try run("fsfind", args, env: ["FSINDEX_INDEX_DIR": f.index], timeout: 60)
+            #expect([0, 1, 2].contains(r.status), "\(r.status) \(r.stderr.prefix(200))")
+            #expect(Date().timeIntervalSince(start) < 5, "\(args[0].prefix(20)): took \(Date().timeIntervalSince(start)) s")
+        }
+        let explain = try f.fsfind("--explain", "marzipan OR kMDItemFSName == \"a*\"")
+        #expect(explain.status == 0 && !leaksSQLite(explain), "\(explain.out)")
+        #expect(explain.out.contains("database plan:"))
+    }
+
     @Test("issue 11: --count, --group-by and --stats leave out deleted files and drop them from the index")
     func summariesSkipDeleted() throws {
         let f = try indexedTree(["a.txt": "quokka one", "b.txt": "quokka two two", "c.txt": "quokka three three three"])
