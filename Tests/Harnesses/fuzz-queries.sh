@@ -128,8 +128,8 @@ for (( q = 1; q <= N; q++ )); do
     if (( rc == 137 )); then problem="killed after the ${BOUND} s bound"
     elif (( rc > 128 )); then problem="signal $(( rc - 128 ))"
     elif (( rc != 0 && rc != 1 && rc != 2 && rc != 64 )); then problem="exit $rc"
-    elif grep -qaiE 'sqlite|result code|fts5:|sql logic|near "' "$WORK/out" "$WORK/err"; then
-        problem="SQLite wording: $(grep -haiE 'sqlite|result code|fts5:|sql logic|near "' "$WORK/out" "$WORK/err" | head -1 | cut -c1-200)"
+    elif grep -qaiE 'sqlite|result code|fts5:|sql logic|: syntax error' "$WORK/out" "$WORK/err"; then
+        problem="SQLite wording: $(grep -haiE 'sqlite|result code|fts5:|sql logic|: syntax error' "$WORK/out" "$WORK/err" | head -1 | cut -c1-200)"
     fi
     if [ -n "$problem" ]; then
         violations=$(( violations + 1 ))
