@@ -68,7 +68,8 @@ public struct QuerySyntaxError: Error, Sendable, Hashable, CustomStringConvertib
     /// The message, the query, and a caret under the position. A long query is shown as the 60
     /// characters either side of the position, so that the message stays readable.
     public var description: String {
-        if query.isEmpty { return message }
+        // A query too long to show is not shown.
+        if exceededLimit == .length { return message }
         let scalars = Array(query.unicodeScalars)
         let position = min(max(0, self.position), scalars.count)
         let from = max(0, position - 60), to = min(scalars.count, position + 60)

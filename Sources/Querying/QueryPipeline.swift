@@ -44,7 +44,9 @@ public struct QueryPipeline: Sendable {
             store = try IndexStore(location: location, readOnly: true)
             reason = try store.meta("rebuild_required")
         } catch {
-            throw .index(error.description)
+            // The other cases name their fix; SQLite's own text stays out of the message.
+            guard case .database(let path, let code, _) = error else { throw .index(error.description) }
+            throw .index("the index at \(path) could not be opened (error \(code)); check that you may read it and `fsindex status`, or rebuild it with `fsindex erase` and `fsindex index`")
         }
         var warning: String?
         if let reason {
