@@ -137,6 +137,8 @@ for (( q = 1; q <= N; q++ )); do
         for a in "${args[@]:4}"; do printf ' %s' "$(hex "$a")"; done
         printf '\n'
     fi
+    # Progress for long runs, on stderr.
+    (( q % 500 == 0 )) && printf 'fuzz-queries: %d of %d done, %d violations, %d s\n' "$q" "$N" "$violations" $(( SECONDS - start )) >&2
 done
 printf 'fuzz-queries: %d queries, %d violations, %d s (seed %d, bound %d s)\n' "$N" "$violations" $(( SECONDS - start )) "$SEED" "$BOUND"
 (( violations == 0 ))
