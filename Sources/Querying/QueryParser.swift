@@ -20,9 +20,16 @@ public struct QueryParser {
     private var counter: LimitCounter
 
     public init(_ query: String, limits: QueryLimits = QueryLimits()) {
+        self.init(query, scalars: Array(query.unicodeScalars), counter: LimitCounter(limits))
+    }
+
+    /// With the scalars already split (shared, not copied): the short form's parser calls
+    /// `parseTerm` once per Spotlight term, and splitting the whole query for each made a query
+    /// of 3,000 terms quadratic.
+    private init(_ query: String, scalars: [Unicode.Scalar], counter: LimitCounter) {
         self.query = query
-        scalars = Array(query.unicodeScalars)
-        counter = LimitCounter(limits)
+        self.scalars = scalars
+        self.counter = counter
     }
 
     public static func parse(_ query: String, limits: QueryLimits = QueryLimits()) throws(QuerySyntaxError) -> QueryExpression {
@@ -41,14 +48,14 @@ public struct QueryParser {
     /// with the short form; returns it and the offset just after it.
     public static func parseTerm(_ query: String, at offset: Int) throws(QuerySyntaxError) -> (QueryExpression, end: Int) {
         var counter = LimitCounter(QueryLimits())
-        return try parseTerm(query, at: offset, counter: &counter)
+        return try parseTerm(query, scalars: Array(query.unicodeScalars), at: offset, counter: &counter)
     }
 
     /// `parseTerm` inside another parser, which has already counted `counter`'s depth and
     /// terms; the term's own are added to them.
-    static func parseTerm(_ query: String, at offset: Int, counter: inout LimitCounter) throws(QuerySyntaxError) -> (QueryExpression, end: Int) {
-        var p = QueryParser(query)
-        p.counter = counter
+    static func parseTerm(_ query: String, scalars: [Unicode.Scalar], at offset: Int,
+                          counter: inout LimitCounter) throws(QuerySyntaxError) -> (QueryExpression, end: Int) {
+        var p = QueryParser(query, scalars: scalars, counter: counter)
         p.i = offset
         let e = try p.unary()
         counter = p.counter

@@ -196,7 +196,7 @@ public struct ShortQueryParser {
         }
         if c == "(" {
             // A Spotlight expression in parentheses, or a group of short terms.
-            if let (e, end) = try? QueryParser.parseTerm(query, at: i, counter: &counter) {
+            if let (e, end) = try? QueryParser.parseTerm(query, scalars: scalars, at: i, counter: &counter) {
                 i = end
                 return .predicate(try compiler.compile(e))
             }
@@ -219,7 +219,7 @@ public struct ShortQueryParser {
         }
         if QueryParser.termStarts(in: scalars, at: i) {
             do {
-                let (e, end) = try QueryParser.parseTerm(query, at: i, counter: &counter)
+                let (e, end) = try QueryParser.parseTerm(query, scalars: scalars, at: i, counter: &counter)
                 i = end
                 return .predicate(try compiler.compile(e))
             } catch let e as QuerySyntaxError {

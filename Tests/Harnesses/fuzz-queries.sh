@@ -6,8 +6,10 @@
 #   - no SQLite wording reaches stdout or stderr ("sqlite", "result code", "fts5:", ...).
 #
 # Usage: Tests/Harnesses/fuzz-queries.sh BIN_DIR [QUERIES=300] [SEED=1] [BOUND_SECONDS=10]
-# Prints one line per violation (the arguments, hex-encoded, and what went wrong) and a summary;
-# exits 1 if there was any violation, 2 on a setup problem. Needs bash and coreutils (timeout,
+# Prints one line per violation (what went wrong, the start of the arguments hex-encoded, and a
+# file under $FUZZ_KEEP, default /tmp/fsindex-fuzz-violations.PID, holding all the arguments
+# NUL-separated: replay with `xargs -0 -a FILE fsfind --index-dir …`) and a summary; exits 1 if
+# there was any violation, 2 on a setup problem. Needs bash and coreutils (timeout,
 # od, head, tr, mktemp) and our binaries; not python.
 #
 # Query kinds: token soup from both query forms (fields, operators, quotes, backslashes, $time
@@ -111,6 +113,7 @@ hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n' | cut -c1-400; }
 
 violations=0
 start=$SECONDS
+KEEP=${FUZZ_KEEP:-/tmp/fsindex-fuzz-violations.$$}
 for (( q = 1; q <= N; q++ )); do
     args=(--index-dir "$INDEX" --config "$WORK/config.toml")
     (( RANDOM % 3 == 0 )) && args+=("$(pick FLAGS)")
@@ -135,7 +138,8 @@ for (( q = 1; q <= N; q++ )); do
         violations=$(( violations + 1 ))
         printf 'VIOLATION %d: %s; args (hex, NUL between):' "$q" "$problem"
         for a in "${args[@]:4}"; do printf ' %s' "$(hex "$a")"; done
-        printf '\n'
+        mkdir -p "$KEEP" && printf '%s\0' "${args[@]:4}" > "$KEEP/violation-$q.args"
+        printf '; all of them in %s\n' "$KEEP/violation-$q.args"
     fi
     # Progress for long runs, on stderr.
     (( q % 500 == 0 )) && printf 'fuzz-queries: %d of %d done, %d violations, %d s\n' "$q" "$N" "$violations" $(( SECONDS - start )) >&2
