@@ -106,6 +106,8 @@ let package = Package(
         .target(name: "Querying", dependencies: [
             "Attributes", "Indexing", "Controlling", "Configuration",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // sqlite3_progress_handler, for the query time limit (QueryDeadline).
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Glue for one crawl: walk, extract, write batches; plus the TOML settings.

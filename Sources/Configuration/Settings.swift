@@ -59,11 +59,13 @@ public struct Settings: Sendable, Hashable {
         public init() {}
     }
 
-    /// `[query]`: how results with words are ranked.
+    /// `[query]`: how results with words are ranked, and how long a query may run.
     public struct Query: Sendable, Hashable {
         public var recencyWeight = 0.5
         public var usageWeight = 0.25
         public var decayDays = 30.0
+        /// Seconds a query may take before it is stopped with an error naming this limit.
+        public var timeLimit = 10.0
         public init() {}
     }
 
@@ -163,6 +165,7 @@ public struct Settings: Sendable, Hashable {
         case "query.recency_weight": query.recencyWeight = try r.number(v, full, 0...10, "a number from 0 to 10")
         case "query.usage_weight": query.usageWeight = try r.number(v, full, 0...10, "a number from 0 to 10")
         case "query.decay_days": query.decayDays = try r.number(v, full, 0.001...3650, "a number of days from 1 to 3650")
+        case "query.time_limit": query.timeLimit = try r.number(v, full, 0.001...86_400, "a number of seconds from 0.001 to 86400")
         default: throw r.unknown(full)
         }
     }

@@ -64,7 +64,11 @@ public enum AttributeNames {
     static func nearest(to name: String, in candidates: [String]) -> [String] {
         let target = Array(name.lowercased().unicodeScalars)
         let limit = max(2, target.count / 3)
-        let scored = Set(candidates).map { ($0, distance(target, Array($0.lowercased().unicodeScalars))) }
+        // Names whose lengths differ by more than the limit are farther than it: skipping them
+        // keeps a 40 KB "attribute" (fuzzed, or a query pasted in the wrong place) from costing
+        // a quadratic distance against every name, seconds of work, for no suggestion.
+        let scored = Set(candidates).filter { abs($0.lowercased().unicodeScalars.count - target.count) <= limit }
+            .map { ($0, distance(target, Array($0.lowercased().unicodeScalars))) }
         guard let best = scored.map(\.1).min(), best <= limit else { return [] }
         return scored.filter { $0.1 == best }.map(\.0).sorted().prefix(3).map { $0 }
     }

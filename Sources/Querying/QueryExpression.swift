@@ -56,10 +56,26 @@ public struct QuerySyntaxError: Error, Sendable, Hashable, CustomStringConvertib
     /// Offset in Unicode scalars from the start of the query.
     public var position: Int
     public var message: String
+    /// The `QueryLimits` limit the query went past, if that is the error.
+    public var exceededLimit: QueryLimits.Kind?
 
-    /// The message, the query, and a caret under the position.
+    public init(query: String, position: Int, message: String) {
+        self.query = query
+        self.position = position
+        self.message = message
+    }
+
+    /// The message, the query, and a caret under the position. A long query is shown as the 60
+    /// characters either side of the position, so that the message stays readable.
     public var description: String {
-        let caret = String(repeating: " ", count: position) + "^"
-        return "\(message)\n  \(query)\n  \(caret)"
+        // A query too long to show is not shown.
+        if exceededLimit == .length { return message }
+        let scalars = Array(query.unicodeScalars)
+        let position = min(max(0, self.position), scalars.count)
+        let from = max(0, position - 60), to = min(scalars.count, position + 60)
+        let head = from > 0 ? "…" : "", tail = to < scalars.count ? "…" : ""
+        let shown = head + String(String.UnicodeScalarView(scalars[from..<to])) + tail
+        let caret = String(repeating: " ", count: position - from + (from > 0 ? 1 : 0)) + "^"
+        return "\(message)\n  \(shown)\n  \(caret)"
     }
 }

@@ -10,18 +10,31 @@
 /// comparison := attribute operator value modifiers?
 /// value      := "quoted" | 'quoted' | number | $time.name[(argument)]
 /// ```
+///
+/// Queries past `QueryLimits` (length, nesting, terms) are refused with a syntax error that
+/// names the limit, so the recursion here and in every later stage stays shallow.
 public struct QueryParser {
     private let scalars: [Unicode.Scalar]
     private let query: String
     private var i = 0
+    private var counter: LimitCounter
 
-    public init(_ query: String) {
-        self.query = query
-        scalars = Array(query.unicodeScalars)
+    public init(_ query: String, limits: QueryLimits = QueryLimits()) {
+        self.init(query, scalars: Array(query.unicodeScalars), counter: LimitCounter(limits))
     }
 
-    public static func parse(_ query: String) throws(QuerySyntaxError) -> QueryExpression {
-        var p = QueryParser(query)
+    /// With the scalars already split (shared, not copied): the short form's parser calls
+    /// `parseTerm` once per Spotlight term, and splitting the whole query for each made a query
+    /// of 3,000 terms quadratic.
+    private init(_ query: String, scalars: [Unicode.Scalar], counter: LimitCounter) {
+        self.query = query
+        self.scalars = scalars
+        self.counter = counter
+    }
+
+    public static func parse(_ query: String, limits: QueryLimits = QueryLimits()) throws(QuerySyntaxError) -> QueryExpression {
+        if let e = limits.lengthError(query) { throw e }
+        var p = QueryParser(query, limits: limits)
         p.skipSpace()
         guard p.i < p.scalars.count else { throw p.error("the query is empty: expected an attribute, \"(\" or \"!\"") }
         let e = try p.expression()
@@ -34,9 +47,18 @@ public struct QueryParser {
     /// that starts `offset` scalars into `query`, for queries that mix Spotlight's expressions
     /// with the short form; returns it and the offset just after it.
     public static func parseTerm(_ query: String, at offset: Int) throws(QuerySyntaxError) -> (QueryExpression, end: Int) {
-        var p = QueryParser(query)
+        var counter = LimitCounter(QueryLimits())
+        return try parseTerm(query, scalars: Array(query.unicodeScalars), at: offset, counter: &counter)
+    }
+
+    /// `parseTerm` inside another parser, which has already counted `counter`'s depth and
+    /// terms; the term's own are added to them.
+    static func parseTerm(_ query: String, scalars: [Unicode.Scalar], at offset: Int,
+                          counter: inout LimitCounter) throws(QuerySyntaxError) -> (QueryExpression, end: Int) {
+        var p = QueryParser(query, scalars: scalars, counter: counter)
         p.i = offset
         let e = try p.unary()
+        counter = p.counter
         return (e, p.i)
     }
 
@@ -67,29 +89,45 @@ public struct QueryParser {
     // MARK: Grammar
 
     private mutating func expression() throws(QuerySyntaxError) -> QueryExpression {
-        var left = try conjunction()
-        while take("||") { left = .or(left, try conjunction()) }
-        return left
+        var operands = [try conjunction()]
+        while take("||") { operands.append(try conjunction()) }
+        return Self.balanced(operands[...], QueryExpression.or)
     }
 
     private mutating func conjunction() throws(QuerySyntaxError) -> QueryExpression {
-        var left = try unary()
-        while take("&&") { left = .and(left, try unary()) }
-        return left
+        var operands = [try unary()]
+        while take("&&") { operands.append(try unary()) }
+        return Self.balanced(operands[...], QueryExpression.and)
+    }
+
+    /// A chain `a || b || c …` as a balanced tree rather than a left-deep one: the same
+    /// meaning (both operators are associative), but thousands of operands nest only
+    /// log2(n) deep, so compiling it recurses a dozen levels, not thousands.
+    private static func balanced(_ xs: ArraySlice<QueryExpression>,
+                                 _ join: (QueryExpression, QueryExpression) -> QueryExpression) -> QueryExpression {
+        if xs.count == 1 { return xs[xs.startIndex] }
+        let mid = xs.startIndex + xs.count / 2
+        return join(balanced(xs[..<mid], join), balanced(xs[mid...], join))
     }
 
     private mutating func unary() throws(QuerySyntaxError) -> QueryExpression {
         skipSpace()
         if peek("!") && !peek("!=") {
+            try counter.enter(query, at: i)
+            defer { counter.leave() }
             i += 1
             return .not(try unary())
         }
-        if take("(") {
+        if peek("(") {
+            try counter.enter(query, at: i)
+            defer { counter.leave() }
+            i += 1
             let e = try expression()
             guard take(")") else { throw error("expected \")\" to close the \"(\"") }
             return e
         }
         let start = i
+        try counter.term(query, at: i)
         let name = attribute()
         guard !name.isEmpty else { throw error("expected an attribute name (such as kMDItemFSName or *), \"(\" or \"!\"") }
         if name == "InRange" {

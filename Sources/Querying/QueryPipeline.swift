@@ -44,7 +44,9 @@ public struct QueryPipeline: Sendable {
             store = try IndexStore(location: location, readOnly: true)
             reason = try store.meta("rebuild_required")
         } catch {
-            throw .index(error.description)
+            // The other cases name their fix; SQLite's own text stays out of the message.
+            guard case .database(let path, let code, _) = error else { throw .index(error.description) }
+            throw .index("the index at \(path) could not be opened (error \(code)); check that you may read it and `fsindex status`, or rebuild it with `fsindex erase` and `fsindex index`")
         }
         var warning: String?
         if let reason {
@@ -59,11 +61,25 @@ public struct QueryPipeline: Sendable {
     /// Answers a request that is not live: one final reply.
     public func run(_ request: QueryRequest, reply: (QueryReply) -> Void) throws(QueryError) {
         let spec = try request.makeSpec()
+        // Summaries count what would be printed: items whose files are gone are left out (and
+        // repaired), those that cannot be looked at now are left out (and kept).
+        var gone: [[UInt8]] = []
+        defer { if !gone.isEmpty { repair.forget(gone) } }
+        let keep: ItemKeeper = { identifier in
+            let (file, key) = ItemIdentifier.split(identifier)
+            switch fileCheck.state(of: file) {
+            case .exists: return true
+            case .gone:
+                if key == nil { gone.append(file) }
+                return false
+            case .inaccessible: return false
+            }
+        }
         switch request.answer {
         case .items: reply(QueryReply(.items(try items(request, spec: spec)), isFinal: true))
-        case .count: reply(QueryReply(.count(try engine.count(spec)), isFinal: true))
-        case .table(let key): reply(QueryReply(.table(try engine.groupCounts(spec, by: key)), isFinal: true))
-        case .statistic(let key): reply(QueryReply(.statistic(key, try engine.statistics(spec, of: key)), isFinal: true))
+        case .count: reply(QueryReply(.count(try engine.count(spec, keep: keep)), isFinal: true))
+        case .table(let key): reply(QueryReply(.table(try engine.groupCounts(spec, by: key, keep: keep)), isFinal: true))
+        case .statistic(let key): reply(QueryReply(.statistic(key, try engine.statistics(spec, of: key, keep: keep)), isFinal: true))
         }
     }
 
@@ -83,6 +99,8 @@ public struct QueryPipeline: Sendable {
         // Saturating: `--limit 9223372036854775807` means "all", not an overflow.
         var batch = request.limit.map { max(64, Self.saturatingSum(request.offset, $0, 16)) }
         spec.offset = 0
+        // Snippets only for the page, once it is known (see `QueryEngine.snippets`).
+        spec.snippet = false
         defer { if !gone.isEmpty { repair.forget(gone) } }
         while true {
             spec.limit = batch
@@ -96,12 +114,21 @@ public struct QueryPipeline: Sendable {
                     continue
                 case .inaccessible: continue
                 }
-                if page.offer(item) == .full { return page.items }
+                if page.offer(item, rowID: r.rowID) == .full { return try withSnippets(page, request, spec) }
             }
-            guard let size = batch, results.count == size else { return page.items }
+            guard let size = batch, results.count == size else { return try withSnippets(page, request, spec) }
             spec.offset = Self.saturatingSum(spec.offset, size)
             batch = Self.saturatingSum(size, size)
         }
+    }
+
+    /// The page's items, with their snippets when the request wants them.
+    private func withSnippets(_ page: PageCounter, _ request: QueryRequest, _ spec: QuerySpec) throws(QueryError) -> [FoundItem] {
+        guard request.snippet, !page.items.isEmpty else { return page.items }
+        let snippets = try engine.snippets(spec, rowIDs: page.rowIDs)
+        var items = page.items
+        for i in items.indices { items[i].snippet = snippets[page.rowIDs[i]] }
+        return items
     }
 
     /// A live query: the current items (a partial reply), then one partial reply per change in
@@ -122,6 +149,8 @@ public struct QueryPipeline: Sendable {
         reply(QueryReply(.items(current), isFinal: false))
         for await change in changes {
             var narrowed = spec
+            // Each change is a query of its own, with a time limit of its own.
+            narrowed.deadline = spec.deadline.map { QueryDeadline(seconds: $0.seconds) }
             narrowed.predicate = .and([spec.predicate, .identifiers(change.updated)])
             var now: [[UInt8]: FoundItem] = [:]
             for r in try engine.run(narrowed) {
@@ -159,6 +188,8 @@ struct PageCounter {
     let limit: Int?
     let onePerFile: Bool
     private(set) var items: [FoundItem] = []
+    /// The index row of each of `items`, in the same order.
+    private(set) var rowIDs: [Int64] = []
     private var seenFiles = Set<[UInt8]>()
     private var skipped = 0
 
@@ -168,7 +199,7 @@ struct PageCounter {
         self.onePerFile = onePerFile
     }
 
-    mutating func offer(_ item: FoundItem) -> Outcome {
+    mutating func offer(_ item: FoundItem, rowID: Int64 = 0) -> Outcome {
         if let limit, items.count >= limit { return .full }
         var item = item
         if onePerFile {
@@ -177,6 +208,7 @@ struct PageCounter {
         }
         if skipped < offset { skipped += 1; return .skipped }
         items.append(item)
+        rowIDs.append(rowID)
         if let limit, items.count >= limit { return .full }
         return .taken
     }

@@ -42,11 +42,15 @@ public struct QueryRequest: Sendable, Hashable {
     public var answer: Answer
     public var ranking: RankingWeights
     public var now: Date
+    /// Seconds the query may run (`[query] time_limit`); nil: no limit.
+    public var timeLimit: Double?
 
     public init(text: String = "", literal: Bool = false, name: String? = nil, scopes: [[UInt8]] = [],
                 sort: SortOrder = .relevance, reverse: Bool = false, limit: Int? = nil, offset: Int = 0,
                 fetchAttributes: [AttributeKey] = [], snippet: Bool = false, onePerFile: Bool = false,
-                answer: Answer = .items, ranking: RankingWeights = RankingWeights(), now: Date = Date()) {
+                answer: Answer = .items, ranking: RankingWeights = RankingWeights(), now: Date = Date(),
+                timeLimit: Double? = nil) {
+        self.timeLimit = timeLimit
         self.text = text
         self.literal = literal
         self.name = name
@@ -66,6 +70,7 @@ public struct QueryRequest: Sendable, Hashable {
     /// The compiled query: text and name parsed into one predicate, with the page left to the
     /// pipeline (which pages over results it has checked).
     public func makeSpec() throws(QueryError) -> QuerySpec {
+        let deadline = timeLimit.map { QueryDeadline(seconds: $0) }
         var parts: [ItemPredicate] = []
         var hint: String?
         if !text.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -83,7 +88,7 @@ public struct QueryRequest: Sendable, Hashable {
         }
         return QuerySpec(predicate: parts.isEmpty ? .all : (parts.count == 1 ? parts[0] : .and(parts)), onlyIn: scopes,
                          now: now, exactNameHint: hint, includeAttributes: !fetchAttributes.isEmpty, sort: sort,
-                         reverse: reverse, snippet: snippet, ranking: ranking)
+                         reverse: reverse, snippet: snippet, ranking: ranking, deadline: deadline)
     }
 }
 

@@ -10,8 +10,12 @@ public struct QueryResult: Sendable, Hashable {
     /// Text around the matched words, each word between `QueryEngine.snippetStart` and
     /// `snippetEnd`; nil unless asked for and the query has words.
     public var snippet: String?
+    /// The item's row in the index, to fetch its snippet later (`QueryEngine.snippets`).
+    public var rowID: Int64
 
-    public init(identifier: ItemIdentifier, domain: String, attributes: AttributeSet, score: Double, snippet: String? = nil) {
+    public init(identifier: ItemIdentifier, domain: String, attributes: AttributeSet, score: Double, snippet: String? = nil,
+                rowID: Int64 = 0) {
+        self.rowID = rowID
         self.identifier = identifier
         self.domain = domain
         self.attributes = attributes

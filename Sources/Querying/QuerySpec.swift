@@ -27,11 +27,14 @@ public struct QuerySpec: Sendable, Hashable {
     /// Whether results carry a snippet of the text around the matched words.
     public var snippet: Bool
     public var ranking: RankingWeights
+    /// When the query must be done by (`QueryError.timeLimit` after it); nil: no limit.
+    public var deadline: QueryDeadline?
 
     public init(predicate: ItemPredicate, onlyIn: [[UInt8]] = [], limit: Int? = nil, offset: Int = 0,
                 now: Date = Date(), exactNameHint: String? = nil, includeAttributes: Bool = true,
                 sort: SortOrder = .relevance, reverse: Bool = false, snippet: Bool = false,
-                ranking: RankingWeights = RankingWeights()) {
+                ranking: RankingWeights = RankingWeights(), deadline: QueryDeadline? = nil) {
+        self.deadline = deadline
         self.includeAttributes = includeAttributes
         self.predicate = predicate
         self.exactNameHint = exactNameHint
@@ -112,19 +115,24 @@ public indirect enum ItemPredicate: Sendable, Hashable {
         switch self {
         case .text(let p): return (p, .all)
         case .and(let parts):
-            var pattern: SearchPattern?
+            // The groups are gathered first and the pattern made once: joining them one by one
+            // would de-duplicate the growing list again for every word (quadratic).
+            var first: SearchPattern?
+            var groups: [[SearchPattern.Term]] = []
             var rest: [ItemPredicate] = []
             for part in parts {
                 if case .text(let p) = part {
-                    if let have = pattern {
-                        if let joined = have.adding(p) { pattern = joined; continue }
+                    if let have = first {
+                        if have.column == p.column { groups += p.groups; continue }
                     } else {
-                        pattern = p
+                        first = p
+                        groups = p.groups
                         continue
                     }
                 }
                 rest.append(part)
             }
+            let pattern = first.flatMap { SearchPattern(groups: groups, column: $0.column) }
             return (pattern, rest.isEmpty ? .all : (rest.count == 1 ? rest[0] : .and(rest)))
         default: return (nil, self)
         }
@@ -178,6 +186,8 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
     case index(String)
     /// The config file cannot be used (its file, line and key are in the message).
     case settings(String)
+    /// The query ran past its time limit (`[query] time_limit`, `fsfind --time-limit`).
+    case timeLimit(seconds: Double)
 
     public var description: String {
         switch self {
@@ -187,6 +197,8 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
         case .badValue(let attribute, let value, let reason): "\(attribute): \"\(value)\" \(reason)"
         case .index(let message): message
         case .settings(let message): message
+        case .timeLimit(let seconds):
+            "the query took longer than its time limit of \(QueryCompiler.format(seconds)) s and was stopped; narrow it (more words, fewer OR terms, --onlyin, --limit) or raise the limit with --time-limit or [query] time_limit"
         }
     }
 }

@@ -46,15 +46,25 @@ struct SQLBuilder {
             return "items.path IN (" + Array(repeating: "?", count: paths.count).joined(separator: ",") + ")"
         case .and(let parts):
             if parts.isEmpty { return "1" }
-            return "(" + parts.map { condition($0) }.joined(separator: " AND ") + ")"
+            return balanced(parts.map { condition($0) }[...], "AND")
         case .or(let parts):
             if parts.isEmpty { return "0" }
-            return "(" + parts.map { condition($0) }.joined(separator: " OR ") + ")"
+            return balanced(parts.map { condition($0) }[...], "OR")
         case .not(let inner):
             // SQL's NOT of NULL is NULL; an item without the attribute must count as not matching
             // the inner condition, so the NOT is taken of a value that is never NULL.
             return "NOT coalesce(" + condition(inner) + ", 0)"
         }
+    }
+
+    /// Conditions joined by `AND` or `OR` as a balanced tree: `((a OR b) OR (c OR d))`.
+    /// SQLite parses a flat `a OR b OR c …` into a tree as deep as the list is long and refuses
+    /// one deeper than 1,000 (`SQLITE_MAX_EXPR_DEPTH`): a query ORing 3,000 names failed. Balanced,
+    /// `QueryLimits.maximumTerms` conditions nest 12 deep.
+    func balanced(_ conditions: ArraySlice<String>, _ op: String) -> String {
+        if conditions.count <= 2 { return "(" + conditions.joined(separator: " \(op) ") + ")" }
+        let mid = conditions.startIndex + conditions.count / 2
+        return "(" + balanced(conditions[..<mid], op) + " \(op) " + balanced(conditions[mid...], op) + ")"
     }
 
     /// `items.path` inside one of these folders (the folder itself included).
@@ -72,7 +82,7 @@ struct SQLBuilder {
             arguments.append(Data(upper))
             parts.append("(items.path = ? OR (items.path >= ? AND items.path < ?))")
         }
-        return "(" + parts.joined(separator: " OR ") + ")"
+        return balanced(parts[...], "OR")
     }
 
     // MARK: Attribute comparisons

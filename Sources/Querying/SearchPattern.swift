@@ -32,7 +32,8 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
         case name, title, other, text
     }
 
-    /// All groups must match; within a group, any term.
+    /// All groups must match; within a group, any term. Never holds the same group twice, nor
+    /// a group the same term twice (see `deduplicated`).
     public private(set) var groups: [[Term]]
     /// Only this column, or any column when nil.
     public var column: Column?
@@ -41,14 +42,15 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     public init?(words: [String], prefixLast: Bool = true) {
         let terms = words.compactMap { Term($0) }
         guard !terms.isEmpty else { return nil }
-        groups = terms.map { [$0] }
+        var groups = terms.map { [$0] }
         if prefixLast { groups[groups.count - 1][0].prefix = true }
+        self.groups = Self.deduplicated(groups)
     }
 
     /// Returns nil when there is no term (or an empty group, which could never match).
     public init?(groups: [[Term]], column: Column? = nil) {
         guard !groups.isEmpty, groups.allSatisfy({ !$0.isEmpty }) else { return nil }
-        self.groups = groups
+        self.groups = Self.deduplicated(groups)
         self.column = column
     }
 
@@ -56,7 +58,23 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     public func adding(_ other: SearchPattern) -> SearchPattern? {
         guard column == other.column else { return nil }
         var out = self
-        out.groups += other.groups
+        out.groups = Self.deduplicated(groups + other.groups)
+        return out
+    }
+
+    /// The groups with repeats removed, first occurrences kept in order: `a AND a` matches what
+    /// `a` matches, and costs far more. FTS5's bm25 (and snippet) merge the positions of every
+    /// phrase for every matching row, scanning all phrases for each position found, which is
+    /// quadratic in the number of phrases when they repeat: `NOT NOT NOT …` (1,000 words, each
+    /// the phrase "not") took over 15 s; without the repeats it is two phrases and 20 ms.
+    static func deduplicated(_ groups: [[Term]]) -> [[Term]] {
+        var seenGroups = Set<[Term]>()
+        var out: [[Term]] = []
+        for group in groups {
+            var seen = Set<Term>()
+            let unique = group.filter { seen.insert($0).inserted }
+            if seenGroups.insert(unique).inserted { out.append(unique) }
+        }
         return out
     }
 

@@ -32,6 +32,8 @@ public struct ShortQueryParser {
     private var words: [String] = []
     /// How many `-` or `!` enclose the term being parsed.
     private var negations = 0
+    /// Nesting and terms so far, against `QueryLimits`.
+    private var counter: LimitCounter
 
     /// Records a free word; returns its index among the words that are not excluded.
     private mutating func positiveWord(_ w: String) -> Int? {
@@ -71,18 +73,30 @@ public struct ShortQueryParser {
     /// The field names with their own meaning, for suggestions.
     static let fields = ["name", "ext", "kind", "author", "title", "from", "to", "dir", "modified", "created", "size"]
 
-    public static func parse(_ query: String, clock: QueryClock = QueryClock(), literal: Bool = false) throws(QueryError) -> ParsedQuery {
+    public static func parse(_ query: String, clock: QueryClock = QueryClock(), literal: Bool = false,
+                             limits: QueryLimits = QueryLimits()) throws(QueryError) -> ParsedQuery {
+        if let e = limits.lengthError(query) { throw .syntax(e) }
         let compiler = QueryCompiler(clock: clock)
         if literal {
             let words = query.split(whereSeparator: \.isWhitespace).map(String.init)
+            if words.count > limits.maximumTerms {
+                throw .syntax(limits.termsError(query, at: query.unicodeScalars.count))
+            }
             guard let pattern = SearchPattern(words: words) else { throw .nothingToSearch(query) }
             return ParsedQuery(predicate: .text(pattern), nameHint: words.joined(separator: " "))
         }
-        // Entirely Spotlight's syntax: its own precedence.
-        if let e = try? QueryParser.parse(query) {
+        // Entirely Spotlight's syntax: its own precedence. A query past a limit is past it in
+        // either form.
+        do {
+            let e = try QueryParser.parse(query, limits: limits)
             return ParsedQuery(predicate: try compiler.compile(e), nameHint: nil)
-        }
-        var p = ShortQueryParser(query: query, scalars: Array(query.unicodeScalars), compiler: compiler)
+        } catch let e as QuerySyntaxError where e.exceededLimit != nil {
+            throw .syntax(e)
+        } catch let e as QueryError {
+            throw e
+        } catch {}
+        var p = ShortQueryParser(query: query, scalars: Array(query.unicodeScalars), compiler: compiler,
+                                 counter: LimitCounter(limits))
         let node = try p.sequence(closing: false)
         p.skipSpace()
         if p.i < p.scalars.count { throw p.syntax("unexpected \")\": there is no \"(\" to close") }
@@ -172,6 +186,8 @@ public struct ShortQueryParser {
         let c = scalars[i]
         if (c == "-" || c == "!") && i + 1 < scalars.count && !scalars[i + 1].properties.isWhitespace
             && !(c == "!" && scalars[i + 1] == "=") {
+            try enter()
+            defer { counter.leave() }
             i += 1
             negations += 1
             defer { negations -= 1 }
@@ -180,10 +196,12 @@ public struct ShortQueryParser {
         }
         if c == "(" {
             // A Spotlight expression in parentheses, or a group of short terms.
-            if let (e, end) = try? QueryParser.parseTerm(query, at: i) {
+            if let (e, end) = try? QueryParser.parseTerm(query, scalars: scalars, at: i, counter: &counter) {
                 i = end
                 return .predicate(try compiler.compile(e))
             }
+            try enter()
+            defer { counter.leave() }
             let open = i
             i += 1
             let inner = try sequence(closing: true)
@@ -194,13 +212,14 @@ public struct ShortQueryParser {
             return inner ?? .predicate(.all)
         }
         if c == "\"" {
+            try countTerm()
             let phrase = try quoted()
             guard !SearchPattern.tokens(phrase).isEmpty else { throw .nothingToSearch(phrase) }
             return .word(phrase, phrase: true, index: positiveWord(phrase))
         }
         if QueryParser.termStarts(in: scalars, at: i) {
             do {
-                let (e, end) = try QueryParser.parseTerm(query, at: i)
+                let (e, end) = try QueryParser.parseTerm(query, scalars: scalars, at: i, counter: &counter)
                 i = end
                 return .predicate(try compiler.compile(e))
             } catch let e as QuerySyntaxError {
@@ -212,11 +231,13 @@ public struct ShortQueryParser {
             }
         }
         if let field = fieldName() {
+            try countTerm()
             let start = i
             i += field.unicodeScalars.count + 1
             let value = try fieldValue(closing: closing)
             return .predicate(try self.field(field, value, at: start))
         }
+        try countTerm()
         let start = i
         while i < scalars.count, !scalars[i].properties.isWhitespace, !(closing && scalars[i] == ")") { i += 1 }
         let word = String(String.UnicodeScalarView(scalars[start..<i]))
@@ -452,6 +473,16 @@ public struct ShortQueryParser {
               i + u.count == scalars.count || scalars[i + u.count].properties.isWhitespace else { return false }
         i += u.count
         return true
+    }
+
+    /// One level deeper here (a `(` or a negation), within `QueryLimits.maximumDepth`.
+    private mutating func enter() throws(QueryError) {
+        do { try counter.enter(query, at: i) } catch { throw .syntax(error) }
+    }
+
+    /// One more term here, within `QueryLimits.maximumTerms`.
+    private mutating func countTerm() throws(QueryError) {
+        do { try counter.term(query, at: i) } catch { throw .syntax(error) }
     }
 
     private func syntax(_ message: String) -> QueryError {

@@ -44,8 +44,8 @@ struct FSFind: AsyncParsableCommand {
               fsfind --count kind:pdf
               fsfind --group-by kind       (per month: --group-by modified:month)
               fsfind --stats fileSize kind:image
-            Exit status: 0 found, 1 nothing found, 2 error (no index, bad query),
-            64 bad option.
+            Exit status: 0 found, 1 nothing found, 2 error (no index, bad query,
+            time limit), 64 bad option.
             """)
 
     @Option(name: .customLong("index-dir"), help: ArgumentHelp("Folder of the index (default: $XDG_DATA_HOME/fsindex/default).", valueName: "dir"))
@@ -102,6 +102,15 @@ struct FSFind: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Skip the first N results.", valueName: "n"))
     var offset: Int = 0
 
+    @Option(name: .customLong("time-limit"), help: ArgumentHelp("Stop a query after this many seconds (default: [query] time_limit, 10).", valueName: "s"))
+    var timeLimit: Double?
+
+    /// The command line rearranged so that the argument parser's cost stays linear (see
+    /// `QueryArguments`).
+    static func main() async {
+        await main(QueryArguments.arrange(Array(CommandLine.arguments.dropFirst())))
+    }
+
     /// Unrecognized arguments are query text, so that `fsfind budget -draft` excludes "draft"
     /// without quotes; an unknown `--option` is still an error (see `validate`).
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The query (several arguments are joined with spaces).", valueName: "query"))
@@ -115,10 +124,9 @@ struct FSFind: AsyncParsableCommand {
     }
 
     func validate() throws {
-        // An unknown `--option` is a mistake, unless it comes after a lone `--`.
-        let raw = CommandLine.arguments
-        let literal = raw.firstIndex(of: "--").map { Set(raw[($0 + 1)...]) } ?? []
-        if let option = query.first(where: { $0.hasPrefix("--") && $0.count > 2 && !literal.contains($0) }) {
+        // An unknown `--option` is a mistake, unless it comes after a lone `--` (`main` puts
+        // the query words there, and unknown options before it).
+        if let option = query.prefix(while: { $0 != "--" }).first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
             throw ValidationError("Unknown option '\(option)'. To search for text that starts with --, put it after a lone --: fsfind -- \(option)")
         }
         if queryText.isEmpty && name == nil && groupBy == nil && stats == nil {
@@ -126,6 +134,9 @@ struct FSFind: AsyncParsableCommand {
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more.") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more.") }
+        if let timeLimit, !(timeLimit > 0 && timeLimit <= 86_400) {
+            throw ValidationError("--time-limit takes a number of seconds from 0.001 to 86400.")
+        }
         if let name, name.isEmpty { throw ValidationError("--name needs a non-empty text.") }
         if nul && json { throw ValidationError("-0 and --json cannot be combined.") }
         if live && (count || groupBy != nil || stats != nil) { throw ValidationError("--live shows results; it cannot be combined with --count, --group-by or --stats.") }
@@ -142,8 +153,8 @@ struct FSFind: AsyncParsableCommand {
             guard let f = PathArgument.folder(dir) else { throw .badValue(attribute: "--onlyin", value: ArgumentBytes.display(dir), reason: "is not a folder (no such folder)") }
             scopes.append(f)
         }
-        let ranking: RankingWeights
-        do { ranking = RankingWeights(try Settings.load(explicit: config).query) } catch {
+        let settings: Settings.Query
+        do { settings = try Settings.load(explicit: config).query } catch {
             throw .settings(error.description)
         }
         let answer: QueryRequest.Answer = if count { .count } else if let groupBy { .table(try GroupKey.parse(groupBy)) }
@@ -151,7 +162,8 @@ struct FSFind: AsyncParsableCommand {
         return QueryRequest(text: queryText, literal: literal, name: name, scopes: scopes, sort: SortOrder(rawValue: sort) ?? .relevance,
                             reverse: reverse, limit: limit, offset: offset,
                             fetchAttributes: json ? (attr.isEmpty ? [.name, .kind, .fileSize, .contentModificationDate] : attr.map { AttributeKey($0) }) : [],
-                            snippet: snippet, onePerFile: !json, answer: answer, ranking: ranking)
+                            snippet: snippet, onePerFile: !json, answer: answer, ranking: RankingWeights(settings),
+                            timeLimit: timeLimit ?? settings.timeLimit)
     }
 
     func run() async throws {
