@@ -55,7 +55,7 @@ public enum WorkerMain {
         context.willRun = { name in send(.stage, Array(name.utf8)) }
         watchParent()
 
-        var input = FrameReader(fd: 0)
+        let input = FrameReader(fd: 0)
         while let (kind, payload) = input.next() {
             switch FrameKind(rawValue: kind) {
             case .file:
@@ -117,16 +117,19 @@ public enum WorkerMain {
     }
 }
 
-/// Reads frames from a descriptor, blocking.
-struct FrameReader {
+/// Reads frames from a descriptor, blocking. A class so that its read buffer is freed with it
+/// (the fuzzer makes one per input; the worker, one for its life).
+final class FrameReader {
     let fd: Int32
     var buffer: [UInt8] = []
     var start = 0
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)   // lives as long as the worker
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
     init(fd: Int32) { self.fd = fd }
 
-    mutating func next() -> (UInt8, [UInt8])? {
+    deinit { scratch.deallocate() }
+
+    func next() -> (UInt8, [UInt8])? {
         while true {
             let available = buffer.count - start
             if available >= Frame.headerSize {
