@@ -330,6 +330,52 @@ def worker():
     write("worker-result", "unknown-frame", frame(b"S", b"rtf") + frame(b"X", b"?") + frame(b"R", b"{}"))
 
 
+def real_worker():
+    """What the real fsindex-worker (of a plain `swift build`) answers for a few files: whole
+    streams of stage, text and result frames, as the parent reads them. Skipped, with a note,
+    when the worker is not built."""
+    import subprocess
+    import tempfile
+    worker = os.path.join(os.path.dirname(ROOT), "..", "..", ".build", "debug", "fsindex-worker")
+    if not os.access(worker, os.X_OK):
+        print("make-corpus: %s is not built; worker-result keeps its hand-written seeds" % worker, file=sys.stderr)
+        return
+    samples = {
+        "mail": b"From: Ada <ada@example.org>\nTo: bob@example.org\nSubject: Hello\nDate: Mon, 5 Jan 2026 10:00:00 +0000\n\nBody text.\n",
+        "html": b"<html><head><title>T\xc3\xa9</title><meta name=author content=Ada></head><body><p>caf\xc3\xa9</p></body></html>",
+        "rtf": RTF["info"].encode("latin-1"),
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        for name, data in samples.items():
+            path = os.path.join(folder, "sample." + {"mail": "eml", "html": "html", "rtf": "rtf"}[name])
+            with open(path, "wb") as f:
+                f.write(data)
+            st = os.stat(path)
+            req = u64(1 << 20) + u64(len(path)) + path.encode() + u64(7) + b"regular"
+            for v in (st.st_size, st.st_mode & 0o7777, st.st_uid, st.st_gid, st.st_dev, st.st_ino, st.st_nlink,
+                      st.st_atime_ns, st.st_mtime_ns, st.st_ctime_ns, 0, 0, st.st_blocks * 512):
+                req += u64(v)
+            proc = subprocess.Popen([worker], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            proc.stdin.write(frame(b"F", req))
+            proc.stdin.flush()
+            out = b""
+            while b"R" not in [out[i + 4:i + 5] for i in frame_starts(out)]:
+                chunk = proc.stdout.read1(65536)
+                if not chunk:
+                    break
+                out += chunk
+            proc.stdin.close()
+            proc.wait()
+            write("worker-result", "real-" + name, out)
+
+
+def frame_starts(data):
+    pos = 0
+    while pos + 5 <= len(data):
+        yield pos
+        pos += 5 + struct.unpack_from("<I", data, pos)[0]
+
+
 def main():
     queries()
     rtf()
@@ -338,6 +384,7 @@ def main():
     mail()
     zips()
     worker()
+    real_worker()
     total = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(ROOT) for f in fs)
     print("corpus: %d bytes in %s" % (total, ROOT), file=sys.stderr)
 

@@ -11,7 +11,8 @@
 # Builds fsindex-fuzz with -sanitize=fuzzer,address into .build/fuzz (its own scratch path, so
 # the normal build is untouched; the first build compiles every dependency again, instrumented).
 # Seeds: Tests/Fuzz/corpus/TARGET, plus the shared real-document corpus when it is beside the
-# checkout. New inputs go to .build/fuzz/corpus/TARGET (the repository's corpus is only read);
+# checkout. New inputs go to .build/fuzz/corpus/TARGET (the repository's corpus is only read;
+# with --runs, to .build/fuzz/runs-corpus/TARGET, emptied first);
 # a crash, timeout or leak goes to .build/fuzz/findings/TARGET/ and makes the exit status 1.
 # Replay one with:  .build/fuzz/debug/fsindex-fuzz TARGET .build/fuzz/findings/TARGET/crash-…
 set -uo pipefail
@@ -19,9 +20,11 @@ cd "$(dirname "$0")/../.."
 
 budget=(-max_total_time=60)
 label="60 s"
+keep=corpus
 if [ "${1:-}" = "--runs" ]; then
     [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "fuzz.sh: --runs needs a number of runs" >&2; exit 64; }
-    budget=(-runs="$2"); label="$2 runs"; shift 2
+    # A fixed number of runs starts from the seeds alone each time, so that it costs the same.
+    budget=(-runs="$2"); label="$2 runs"; keep=runs-corpus; shift 2
 elif [[ "${1:-}" =~ ^[0-9]+$ ]]; then
     budget=(-max_total_time="$1"); label="$1 s"; shift
 elif [[ "${1:-}" == -* ]]; then
@@ -61,7 +64,8 @@ failed=()
 printf '%-16s %10s %8s %6s %6s %7s  %s\n' target runs exec/s cov ft corpus result
 for t in "${targets[@]}"; do
     [ -d "Tests/Fuzz/corpus/$t" ] || { echo "fuzz.sh: no such target: $t (see Tests/Fuzz/corpus)" >&2; exit 64; }
-    work="$scratch/corpus/$t" findings="$scratch/findings/$t"
+    work="$scratch/$keep/$t" findings="$scratch/findings/$t"
+    [ "$keep" = runs-corpus ] && rm -rf "$work"
     mkdir -p "$work" "$findings"
     seeds=("Tests/Fuzz/corpus/$t")
     for d in $(real_seeds "$t"); do [ -d "$real/$d" ] && seeds+=("$real/$d"); done
