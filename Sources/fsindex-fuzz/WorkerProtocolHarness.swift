@@ -1,5 +1,6 @@
 import Attributes
 import ExtractionModel
+import FoundationEssentials
 import Isolation
 @_spi(Fuzzing) import WorkerRuntime
 #if canImport(Glibc)
@@ -77,8 +78,20 @@ enum WorkerProtocolHarness {
         guard let (t1, j1) = try? ResultCoding.encode(first), let second = try? ResultCoding.decode(text: t1, json: j1) else {
             fatalError("worker-result: a decoded result cannot be encoded and decoded again")
         }
-        guard let (t2, j2) = try? ResultCoding.encode(second), let third = try? ResultCoding.decode(text: t2, json: j2), third == second else {
-            fatalError("worker-result: a result changes on a second encode-decode round trip")
+        guard let (t2, j2) = try? ResultCoding.encode(second), let third = try? ResultCoding.decode(text: t2, json: j2) else {
+            fatalError("worker-result: a result decoded twice cannot be encoded and decoded again")
+        }
+        if third != second {
+            let keys = Set(second.attributes.keys + third.attributes.keys).filter { second.attributes[$0] != third.attributes[$0] }
+            func show(_ v: AttributeValue?) -> String {
+                guard let v else { return "nil" }
+                if case .date(let d) = v { return "\(AttributeValue.iso8601(d)) (\(d.timeIntervalSince1970))" }
+                return "\(v)"
+            }
+            let changed = keys.sorted().map { "\($0.rawValue): \(show(second.attributes[$0])) -> \(show(third.attributes[$0]))" }
+            fatalError("worker-result: a result changes on a second encode-decode round trip: \(changed)"
+                       + (second.problems != third.problems ? " problems" : "") + (second.children != third.children ? " children" : "")
+                       + (second.trace != third.trace ? " trace" : ""))
         }
     }
 }

@@ -62,4 +62,21 @@ struct WorkerProtocolFuzzFindingTests {
         #expect(worker.terminationStatus == 4)
         #expect(err.contains("malformed request"), "\(err)")
     }
+
+    @Test("issue 11: a worker's result decodes, encodes and decodes again to the same dates, to the millisecond")
+    func datesSurviveThePipe() throws {
+        // What a real fsindex-worker answered for a small HTML file: stage, text and result frames.
+        let stream = frames(try FuzzCorpus.input("worker-result/crash-date-drift"))
+        let text = try #require(stream.first { $0.0 == FrameKind.text.rawValue }?.1)
+        let json = try #require(stream.first { $0.0 == FrameKind.result.rawValue }?.1)
+        var result = try ResultCoding.decode(text: text, json: json)
+        #expect(result.attributes.textContent == "café")
+        for _ in 0..<3 {
+            let (t, j) = try ResultCoding.encode(result)
+            let again = try ResultCoding.decode(text: t, json: j)
+            #expect(again == result)
+            #expect(String(decoding: j, as: UTF8.self).contains("\"lastUsedDate\":\"2026-11-24T20:23:15.885Z\""))
+            result = again
+        }
+    }
 }
