@@ -37,6 +37,20 @@ struct FuzzHarnessTests {
         #expect(r.stderr.contains("replayed \(files.count) input(s)"), "\(r.stderr)")
     }
 
+    /// The sanitized build and 2,000 runs of every target: a cold build of every dependency with
+    /// `-sanitize=fuzzer,address` (about 10 minutes on two busy cores), an incremental one after
+    /// a change (a minute or two), then about a minute of fuzzing. `FSINDEX_SKIP_FUZZ=1` skips it.
+    @Test("fuzz.sh: 2,000 runs of every target under libFuzzer and AddressSanitizer find nothing",
+          .enabled(if: ProcessInfo.processInfo.environment["FSINDEX_SKIP_FUZZ"] != "1", "FSINDEX_SKIP_FUZZ=1"))
+    func fuzzRuns() throws {
+        let script = Self.checkout.appendingPathComponent("Tests/Harnesses/fuzz.sh").path
+        let r = try run(executable: script, ["--runs", "2000"], timeout: 45 * 60)
+        #expect(r.status == 0, "fuzz.sh found something or could not build:\n\(r.out)\n\(r.stderr)")
+        let rows = r.lines.filter { !$0.hasPrefix("target ") }
+        #expect(rows.map { String($0.split(separator: " ").first ?? "") } == Self.targets.sorted(), "\(r.out)")
+        for row in rows { #expect(row.hasSuffix(" ok"), "\(row)") }
+    }
+
     @Test("a file that cannot be read is an error, not a silent skip")
     func unreadableInput() throws {
         let r = try run("fsindex-fuzz", ["rtf", "/nonexistent/crash-1"], timeout: 60)
