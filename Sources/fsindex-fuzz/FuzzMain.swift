@@ -14,8 +14,12 @@ import Glibc
 ///
 /// For example:
 /// ```sh
-/// SWIFT_BACKTRACE=enable=no .build/fuzz/debug/fsindex-fuzz rtf -max_total_time=60 Tests/Fuzz/corpus/rtf
+/// mkdir -p /tmp/rtf-corpus
+/// SWIFT_BACKTRACE=enable=no .build/fuzz/debug/fsindex-fuzz rtf -max_total_time=60 /tmp/rtf-corpus Tests/Fuzz/corpus/rtf
 /// ```
+/// libFuzzer writes every new input into the first folder it is given: name a scratch folder
+/// first, never `Tests/Fuzz/corpus`, whose seeds are written by `make-corpus.py` and whose
+/// `crash-*` inputs are added by hand with their fix.
 /// Run it with `SWIFT_BACKTRACE=enable=no`: the Swift runtime's crash handler otherwise catches
 /// the trap first and trips AddressSanitizer with a report of its own.
 @main
