@@ -38,10 +38,14 @@ struct FuzzHarnessTests {
     }
 
     /// The sanitized build and 2,000 runs of every target: a cold build of every dependency with
-    /// `-sanitize=fuzzer,address` (about 10 minutes on two busy cores), an incremental one after
-    /// a change (a minute or two), then about a minute of fuzzing. `FSINDEX_SKIP_FUZZ=1` skips it.
+    /// `-sanitize=fuzzer,address` (8 minutes on two busy cores), an incremental one after a
+    /// change (seconds to 4 minutes), then about 2 minutes of fuzzing. Opt-in with
+    /// `FSINDEX_FUZZ=1`: running beside the rest of the suite it starves the tests that wait
+    /// for inotify events (their 30 s deadlines passed in two full runs), so CI runs it as a
+    /// step of its own: `FSINDEX_FUZZ=1 swift test --skip-build --filter FuzzHarnessTests`.
     @Test("fuzz.sh: 2,000 runs of every target under libFuzzer and AddressSanitizer find nothing",
-          .enabled(if: ProcessInfo.processInfo.environment["FSINDEX_SKIP_FUZZ"] != "1", "FSINDEX_SKIP_FUZZ=1"))
+          .enabled(if: ProcessInfo.processInfo.environment["FSINDEX_FUZZ"] == "1",
+                   "the sanitized build and fuzzing run only with FSINDEX_FUZZ=1 (a CI step of their own)"))
     func fuzzRuns() throws {
         let script = Self.checkout.appendingPathComponent("Tests/Harnesses/fuzz.sh").path
         let r = try run(executable: script, ["--runs", "2000"], timeout: 45 * 60)
