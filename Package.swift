@@ -159,6 +159,15 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
+        // Fuzzing: one libFuzzer executable for every target (Tests/Harnesses/fuzz.sh builds it
+        // with -sanitize=fuzzer,address into .build/fuzz); a plain build links CFuzzDriver's
+        // weak fallback, which only replays the inputs it is given (the seed corpus, past crashes).
+        .target(name: "CFuzzDriver"),
+        .executableTarget(name: "fsindex-fuzz", dependencies: [
+            "CFuzzDriver", "Attributes", "ExtractionModel", "Extraction", "Indexing", "Isolation", "Querying", "WorkerRuntime",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+
         .target(name: "TestSupport", dependencies: [
             "Attributes",
             .product(name: "SystemPackage", package: "swift-system"),

@@ -44,9 +44,24 @@ public enum AttributeValue: Sendable, Hashable {
     }
 
     /// ISO 8601 with milliseconds in UTC, the form used in JSON output and storage.
+    ///
+    /// The milliseconds are rounded here, not left to the formatter, which truncates: the parser
+    /// reads `15.884` as 15.8839998 s, which the formatter wrote back as `15.883`, so a date lost
+    /// a millisecond each time it crossed the worker pipe or the index's JSON (found by
+    /// fsindex-fuzz worker-result). Rounded, `parseISO8601` and this are exact inverses.
     public static func iso8601(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)
-            .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon))
+        let style = Date.ISO8601FormatStyle().year().month().day().time(includingFractionalSeconds: false)
+            .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon)
+        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        guard ms.isFinite, abs(ms) < 1e15 else {
+            return date.formatted(style.time(includingFractionalSeconds: true))
+        }
+        let total = Int64(ms)
+        let seconds = total >= 0 ? total / 1000 : (total - 999) / 1000
+        let fraction = Int(total - seconds * 1000)
+        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(style)   // …T20:23:15Z
+        let digits = String(fraction)
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
     /// Parses the ISO 8601 forms we write (with or without fractional seconds).

@@ -288,9 +288,11 @@ struct ImageHeader {
                 break
             }
         }
-        // The primary item's ispe; else the largest one (the grid, not a tile).
+        // The primary item's ispe; else the largest one (the grid, not a tile). Areas in UInt64:
+        // two 32-bit sides overflow Int (a trap, found with fsindex-fuzz image).
         let own = primary.flatMap { associations[$0] }?.compactMap { $0 >= 1 && $0 <= properties.count ? properties[$0 - 1] : nil }.first
-        if let size = own ?? properties.compactMap({ $0 }).max(by: { $0.width * $0.height < $1.width * $1.height }) {
+        func area(_ p: (width: Int, height: Int)) -> UInt64 { UInt64(p.width) * UInt64(p.height) }
+        if let size = own ?? properties.compactMap({ $0 }).max(by: { area($0) < area($1) }) {
             width = size.width; height = size.height
         }
         if let exifItem, let loc = locations[exifItem] {

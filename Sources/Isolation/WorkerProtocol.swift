@@ -89,7 +89,9 @@ public struct WorkRequest: Equatable {
 
     public init?(decoding bytes: [UInt8]) {
         var r = ByteReader(bytes)
-        guard let cap = r.u64(), let path = r.bytes(), !path.isEmpty, let typeBytes = r.bytes(),
+        // A path with a NUL byte names no file: `FilePath` would cut it short there, and the
+        // worker would read another file than the one meant (found by fsindex-fuzz worker-request).
+        guard let cap = r.u64(), let path = r.bytes(), !path.isEmpty, !path.contains(0), let typeBytes = r.bytes(),
               let type = FileType(rawValue: String(decoding: typeBytes, as: UTF8.self)),
               let size = r.i64(), let perm = r.u64(), let uid = r.u64(), let gid = r.u64(), let dev = r.u64(),
               let ino = r.u64(), let links = r.u64(), let at = r.i64(), let mt = r.i64(), let ct = r.i64(),

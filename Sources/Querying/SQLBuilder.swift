@@ -19,6 +19,9 @@ struct SQLBuilder {
             arguments.append(pattern.fts5)
             return "items.id IN (SELECT rowid FROM \(Schema.ftsTable) WHERE \(Schema.ftsTable) MATCH ?)"
         case .nameContains(let text):
+            // No file name holds a NUL byte; and FTS5 would read the pattern only up to it, then
+            // fail on the unclosed quote (found by fsindex-fuzz short-query).
+            if text.utf8.contains(0) { return "0" }
             // The trigram index answers a quoted phrase of 3 or more characters as a substring
             // match. LIKE with ESCAPE would be correct too but is never accelerated by FTS5, so it
             // is kept for shorter texts, which trigrams cannot index anyway.

@@ -60,7 +60,7 @@ public enum WorkerMain {
         context.willRun = { name in send(.stage, Array(name.utf8)) }
         watchParent()
 
-        var input = FrameReader(fd: 0)
+        let input = FrameReader(fd: 0)
         while let (kind, payload) = input.next() {
             switch FrameKind(rawValue: kind) {
             case .file:
@@ -131,18 +131,24 @@ public enum WorkerMain {
 }
 
 /// Reads frames from the request socket, blocking, and keeps the descriptor that came with a
-/// frame for `takeDescriptor`.
-struct FrameReader {
+/// frame for `takeDescriptor`. A class so that its read buffer is freed with it (the fuzzer makes
+/// one per input; the worker, one for its life).
+final class FrameReader {
     let fd: Int32
     var buffer: [UInt8] = []
     var start = 0
     /// Descriptors received and not yet taken (one per `file` frame of a regular file).
     var descriptors: [Int32] = []
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)   // lives as long as the worker
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
     init(fd: Int32) { self.fd = fd }
 
-    mutating func next() -> (UInt8, [UInt8])? {
+    deinit {
+        scratch.deallocate()
+        descriptors.forEach { close($0) }
+    }
+
+    func next() -> (UInt8, [UInt8])? {
         while true {
             let available = buffer.count - start
             if available >= Frame.headerSize {
@@ -156,7 +162,9 @@ struct FrameReader {
             }
             if start > 0 { buffer.removeFirst(start); start = 0 }
             var passed: Int32 = -1
-            let n = shim_receive_with_fd(fd, scratch.baseAddress!, UInt(scratch.count), &passed)
+            var n = shim_receive_with_fd(fd, scratch.baseAddress!, UInt(scratch.count), &passed)
+            // Not a socket (the fuzzer feeds frames from a file): frames without descriptors.
+            if n < 0 && errno == ENOTSOCK { n = read(fd, scratch.baseAddress!, scratch.count) }
             if passed >= 0 { descriptors.append(passed) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return nil }
@@ -166,7 +174,7 @@ struct FrameReader {
 
     /// The descriptor that came with the frame just read, if any. The parent sends one frame at
     /// a time and waits for the answer, so there is never more than one.
-    mutating func takeDescriptor() -> Int32? {
+    func takeDescriptor() -> Int32? {
         descriptors.isEmpty ? nil : descriptors.removeFirst()
     }
 }
