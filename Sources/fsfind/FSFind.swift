@@ -17,10 +17,6 @@ import Glibc
 /// Exit status follows grep: 0 something found, 1 nothing, 2 error.
 @main
 struct FSFind: AsyncParsableCommand {
-    /// Parses the process's arguments as bytes (`ArgumentBytes`), so a path that is not UTF-8
-    /// keeps its bytes instead of turning into U+FFFD.
-    static func main() async { await main(ArgumentBytes.arguments()) }
-
     static let configuration = CommandConfiguration(
         commandName: "fsfind",
         abstract: "Find indexed files by words, name, kind, dates, size or any attribute.",
@@ -105,10 +101,11 @@ struct FSFind: AsyncParsableCommand {
     @Option(name: .customLong("time-limit"), help: ArgumentHelp("Stop a query after this many seconds (default: [query] time_limit, 10).", valueName: "s"))
     var timeLimit: Double?
 
-    /// The command line rearranged so that the argument parser's cost stays linear (see
-    /// `QueryArguments`).
+    /// The command line as bytes (`ArgumentBytes`: a path that is not UTF-8 keeps its bytes
+    /// instead of turning into U+FFFD), rearranged so that the argument parser's cost stays
+    /// linear (see `QueryArguments`).
     static func main() async {
-        await main(QueryArguments.arrange(Array(CommandLine.arguments.dropFirst())))
+        await main(QueryArguments.arrange(ArgumentBytes.arguments()))
     }
 
     /// Unrecognized arguments are query text, so that `fsfind budget -draft` excludes "draft"
