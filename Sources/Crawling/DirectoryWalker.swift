@@ -40,8 +40,10 @@ public struct WalkProblem: Error, Sendable, Hashable, CustomStringConvertible {
 /// 10,000-deep tree cannot overflow the call stack or run out of file descriptors (one directory
 /// is open at a time). Entries are `statx`ed relative to the open directory, without following
 /// symlinks: a symlink is reported as a link and never followed, so loops cannot happen. FIFOs,
-/// sockets and devices are reported from their facts and never opened. A path longer than
-/// `PATH_MAX` cannot be opened by the later stages; such a subtree is reported once as a problem.
+/// sockets and devices are reported from their facts and never opened. A folder whose path is
+/// longer than `PATH_MAX` is opened in steps (`LongPaths`), so a tree of any depth is listed; a
+/// deep file's content is not read (the worker opens by path), which the updater records as that
+/// file's extraction failure instead of a problem on every crawl.
 ///
 /// For example:
 /// ```swift
@@ -67,9 +69,8 @@ public struct DirectoryWalker: Sendable {
         guard rootFacts.type == .directory else { return }
         let rootDevice = rootFacts.device
         var stack: [FilePath] = [root]
-        let maxPath = Int(PATH_MAX) - 1
         while let dir = stack.popLast() {
-            let opened = dir.withPlatformString { Syscalls.openDirectory(at: AT_FDCWD, $0) }
+            let opened = LongPaths.openDirectory(dir.bytes)
             let fd: Int32
             switch opened {
             case .success(let f): fd = f
@@ -88,7 +89,6 @@ public struct DirectoryWalker: Sendable {
                 continue    // a .noindex folder: its contents stay out
             }
             var subdirs: [FilePath] = []
-            var reportedLong = false
             while true {
                 errno = 0
                 guard let ent = readdir(d) else {
@@ -109,15 +109,6 @@ public struct DirectoryWalker: Sendable {
                     }
                 }
                 if excluded { continue }
-                let childLength = child.withPlatformString { strlen($0) }
-                if childLength > maxPath {
-                    if !reportedLong {
-                        problem(WalkProblem(path: dir, errno: .fileNameTooLong,
-                                            reason: "paths inside are longer than \(maxPath) bytes and cannot be indexed"))
-                        reportedLong = true
-                    }
-                    continue
-                }
                 let stat = withUnsafeBytes(of: ent.pointee.d_name) { raw in
                     raw.withMemoryRebound(to: CChar.self) { Syscalls.statx(at: fd, $0.baseAddress!) }
                 }

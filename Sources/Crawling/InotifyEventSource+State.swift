@@ -168,7 +168,9 @@ struct WatchState<Backend: InotifyWatchBackend> {
             case .success(let f): fd = f
             case .failure(let e):
                 if dir == top && dir == rootPath { return e }
-                if e == .permissionDenied { unreachable.insert(dir) }
+                // Too deep for inotify (a path over PATH_MAX): the crawl indexes it, changes
+                // inside are not seen; counted, so `fsindex status` says so.
+                if e == .permissionDenied || e == .fileNameTooLong { unreachable.insert(dir) }
                 continue   // vanished (ENOENT), replaced by a file or symlink (ENOTDIR, ELOOP)
             }
             guard let d = fdopendir(fd) else { close(fd); continue }

@@ -299,7 +299,8 @@ public final class IndexUpdater: Sendable {
                 var local = BatchResult()
                 var vanished: [ItemIdentifier] = []
                 for facts in todo[chunks[i]] {
-                    let r = namesOnly ? names.extract(facts) : worker.extract(facts, textCap: textCap)
+                    let r = namesOnly ? names.extract(facts)
+                        : Self.tooLongToRead(facts, names: names) ?? worker.extract(facts, textCap: textCap)
                     if r.problems.contains(where: \.meansVanished) {
                         // Deleted since the walk: the index must not keep (or gain) it.
                         vanished.append(ItemIdentifier(bytes: facts.pathBytes))
