@@ -24,7 +24,8 @@ struct FSIndexDaemon: AsyncParsableCommand {
             saved, moved or deleted are found (or gone) a moment later. On start it reconciles the
             index with the disk, so changes made while it was not running are picked up.
 
-            Signals: SIGTERM finishes the batch at hand and exits 0; SIGHUP reloads the config
+            Signals: SIGTERM stops within 2 s at any point (a first crawl included; the next start
+            resumes) and exits 0; SIGHUP reloads the config
             (roots added are crawled, roots removed lose their items; roots given with --root
             stay as they are).
             Control it with `fsindex status`, `fsindex pause`, `fsindex resume`, `fsindex reindex`.
@@ -97,6 +98,9 @@ struct FSIndexDaemon: AsyncParsableCommand {
             throw ExitCode(2)
         }
         daemon.setPublisher { server.publish($0) }
+        let monitor = IndexFileMonitor(location: location) {
+            if let problem = daemon.indexFileProblem() { daemon.submit(.fail(problem)) }
+        }
         logger.info("watching \(resolved.count) roots; index \(location.directory.string); control \(server.location.socketPath.string)")
 
         // Signals become work for the single writer.
@@ -109,15 +113,28 @@ struct FSIndexDaemon: AsyncParsableCommand {
                         logger.error("config not reloaded: \(error)")
                     }
                 } else {
-                    daemon.submit(.shutdown)
+                    daemon.requestStop()
+                    // The work at hand stops at its next file or batch; should one file's
+                    // extraction or a database step still hold it, it does not hold the exit:
+                    // every batch is a transaction, so exiting mid-way leaves the index
+                    // consistent, and systemd never has to SIGKILL.
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1800)) {
+                        logger.warning("not stopped within 1.8 s of the signal; exiting now (the index is consistent; the next start resumes)")
+                        _exit(0)
+                    }
                 }
             }
             s.resume()
             return s
         }
         await daemon.run()
+        monitor?.stop()
         signals.forEach { $0.cancel() }
         server.stop()
+        if let failure = daemon.failure {
+            logger.critical("stopped: \(failure)")
+            throw ExitCode(1)
+        }
         logger.info("stopped")
     }
 
