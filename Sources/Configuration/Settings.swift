@@ -56,6 +56,9 @@ public struct Settings: Sendable, Hashable {
         public var throttle = Throttle.low
         /// Seconds a root that disappeared keeps its items before they are removed (0: at once).
         public var missingRootGrace = 300
+        /// At most this many inotify watches (0: as many as `fs.inotify.max_user_watches` allows);
+        /// folders beyond it are polled every `pollInterval`.
+        public var watchLimit = 0
         public init() {}
     }
 
@@ -150,6 +153,8 @@ public struct Settings: Sendable, Hashable {
         case "daemon.log_level": daemon.logLevel = try r.choice(v, full)
         case "daemon.poll_interval": daemon.pollInterval = try r.int(v, full, 1...86_400, "a number of seconds from 1 to 86400")
         case "daemon.throttle": daemon.throttle = try r.choice(v, full)
+        case "daemon.watch_limit":
+            daemon.watchLimit = try r.int(v, full, 0...100_000_000, "a number of watches from 0 (the system's limit) to 100000000")
         case "daemon.missing_root_grace":
             daemon.missingRootGrace = try r.int(v, full, 0...31_536_000, "a number of seconds from 0 to 31536000")
         case "query.recency_weight": query.recencyWeight = try r.number(v, full, 0...10, "a number from 0 to 10")

@@ -83,6 +83,7 @@ struct FSIndexDaemon: AsyncParsableCommand {
         let source: InotifyEventSource
         do {
             source = try InotifyEventSource(pollInterval: .seconds(settings.daemon.pollInterval),
+                                            watchLimit: settings.daemon.watchLimit > 0 ? settings.daemon.watchLimit : nil,
                                             onNotice: { logger.warning("\($0)") })
         } catch {
             Output.error("fsindexd", "\(error)")

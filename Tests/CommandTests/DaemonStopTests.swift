@@ -8,8 +8,8 @@ struct DaemonStopTests {
     @Test("SIGTERM in the middle of a long first crawl: exit 0 within 2 s; the next start completes the index")
     func sigtermDuringFirstCrawl() throws {
         let d = try DaemonFixture()
-        // One extraction thread and small batches: the first crawl of 8,000 files lasts more than 5 s.
-        let files = 8_000
+        // One extraction thread and small batches: the first crawl of 5,000 files lasts more than 5 s.
+        let files = 5_000
         try d.tree.create("config/fsindex/config.toml", contents: DaemonFixture.baseConfig + "[index]\nthreads = 1\nbatch_size = 32\n")
         for i in 0..<files {
             try d.tree.create("root/d\(i % 40)/f\(i).txt", contents: "stopword \(i) " + String(repeating: "filler ", count: 40))
