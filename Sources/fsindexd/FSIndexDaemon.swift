@@ -104,10 +104,13 @@ struct FSIndexDaemon: AsyncParsableCommand {
         }
         logger.info("watching \(resolved.count) roots; index \(location.directory.string); control \(server.location.socketPath.string)")
 
-        // Signals become work for the single writer.
+        // Signals become work for the single writer. Their handlers run on a queue of their own:
+        // the global queue's threads can all be busy extracting (one per core), and a SIGTERM
+        // handler waiting behind them would make stopping as slow as the crawl.
+        let signalQueue = DispatchQueue(label: "fsindexd.signals")
         let signals = [SIGTERM, SIGINT, SIGHUP].map { sig -> any DispatchSourceSignal in
             signal(sig, SIG_IGN)
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            let s = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
             s.setEventHandler { [config] in
                 if sig == SIGHUP {
                     do { daemon.submit(.reload(try Settings.load(explicit: config))) } catch {
@@ -119,7 +122,7 @@ struct FSIndexDaemon: AsyncParsableCommand {
                     // extraction or a database step still hold it, it does not hold the exit:
                     // every batch is a transaction, so exiting mid-way leaves the index
                     // consistent, and systemd never has to SIGKILL.
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1800)) {
+                    signalQueue.asyncAfter(deadline: .now() + .milliseconds(1800)) {
                         logger.warning("not stopped within 1.8 s of the signal; exiting now (the index is consistent; the next start resumes)")
                         _exit(0)
                     }
