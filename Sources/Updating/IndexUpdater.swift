@@ -321,7 +321,11 @@ public final class IndexUpdater: Sendable {
                 for facts in todo[chunks[i]] {
                     // A batch cut short is not written: the next crawl extracts it again.
                     if isCancelled { break }
+                    // A folder is its file-system facts and a type, which the worker would compute
+                    // the same way without opening anything: no round trip (and no worker to start
+                    // when the watcher refreshes the folder of a deleted file).
                     let r = namesOnly ? names.extract(facts)
+                        : facts.type == .directory ? names.extract(facts, extractor: nil, version: ExtractionVersions.version(of: nil))
                         : Self.tooLongToRead(facts, names: names) ?? worker.extract(facts, textCap: textCap)
                     if r.problems.contains(where: \.meansVanished) {
                         // Deleted since the walk: the index must not keep (or gain) it.
