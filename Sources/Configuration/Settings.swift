@@ -56,6 +56,11 @@ public struct Settings: Sendable, Hashable {
         /// Seconds between looks at folders that cannot be watched (inotify watches exhausted).
         public var pollInterval = 30
         public var throttle = Throttle.low
+        /// Seconds a root that disappeared keeps its items before they are removed (0: at once).
+        public var missingRootGrace = 300
+        /// At most this many inotify watches (0: as many as `fs.inotify.max_user_watches` allows);
+        /// folders beyond it are polled every `pollInterval`.
+        public var watchLimit = 0
         public init() {}
     }
 
@@ -162,6 +167,10 @@ public struct Settings: Sendable, Hashable {
         case "daemon.log_level": daemon.logLevel = try r.choice(v, full)
         case "daemon.poll_interval": daemon.pollInterval = try r.int(v, full, 1...86_400, "a number of seconds from 1 to 86400")
         case "daemon.throttle": daemon.throttle = try r.choice(v, full)
+        case "daemon.watch_limit":
+            daemon.watchLimit = try r.int(v, full, 0...100_000_000, "a number of watches from 0 (the system's limit) to 100000000")
+        case "daemon.missing_root_grace":
+            daemon.missingRootGrace = try r.int(v, full, 0...31_536_000, "a number of seconds from 0 to 31536000")
         case "query.recency_weight": query.recencyWeight = try r.number(v, full, 0...10, "a number from 0 to 10")
         case "query.usage_weight": query.usageWeight = try r.number(v, full, 0...10, "a number from 0 to 10")
         case "query.decay_days": query.decayDays = try r.number(v, full, 0.001...3650, "a number of days from 1 to 3650")

@@ -1,3 +1,4 @@
+import Attributes
 import FoundationEssentials
 
 /// The daemon's answer to `.status`: plain values that the daemon fills in.
@@ -29,10 +30,13 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
     public var pid: Int32
     public var uptimeSeconds: Double
     public var itemsIndexedSinceStart: Int
+    /// Roots whose folder is gone (moved away, deleted, a folder above renamed): awaited.
+    public var missingRoots: [MissingRoot]
 
     public init(state: State, queueLength: Int = 0, lastError: String? = nil, roots: [[UInt8]] = [],
                 watched: Int = 0, polled: Int = 0, unreachable: Int = 0, pid: Int32, uptimeSeconds: Double = 0,
-                itemsIndexedSinceStart: Int = 0) {
+                itemsIndexedSinceStart: Int = 0, missingRoots: [MissingRoot] = []) {
+        self.missingRoots = missingRoots
         self.state = state
         self.queueLength = queueLength
         self.lastError = lastError
@@ -47,7 +51,7 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case state, queueLength, lastError, roots, rootsBase64, watched, polled, unreachable, pid, uptimeSeconds,
-             itemsIndexedSinceStart
+             itemsIndexedSinceStart, missingRoots
     }
 
     public init(from decoder: any Decoder) throws {
@@ -62,6 +66,7 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
         pid = try c.decode(Int32.self, forKey: .pid)
         uptimeSeconds = try c.decode(Double.self, forKey: .uptimeSeconds)
         itemsIndexedSinceStart = try c.decode(Int.self, forKey: .itemsIndexedSinceStart)
+        missingRoots = try c.decodeIfPresent([MissingRoot].self, forKey: .missingRoots) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -76,5 +81,42 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
         try c.encode(pid, forKey: .pid)
         try c.encode(uptimeSeconds, forKey: .uptimeSeconds)
         try c.encode(itemsIndexedSinceStart, forKey: .itemsIndexedSinceStart)
+        try c.encode(missingRoots, forKey: .missingRoots)
+    }
+}
+
+/// A root whose path leads to no folder now; fsindexd watches for it to come back.
+public struct MissingRoot: Sendable, Hashable, Codable {
+    public var path: [UInt8]
+    /// How long it has been gone.
+    public var missingSeconds: Double
+    /// How long its items stay in the index if it does not come back; nil once they are removed.
+    public var itemsKeptForSeconds: Double?
+
+    public init(path: [UInt8], missingSeconds: Double, itemsKeptForSeconds: Double?) {
+        self.path = path
+        self.missingSeconds = missingSeconds
+        self.itemsKeptForSeconds = itemsKeptForSeconds
+    }
+
+    private enum CodingKeys: String, CodingKey { case path, pathBase64, missingSeconds, itemsKeptForSeconds }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let exact = try c.decodeIfPresent(String.self, forKey: .pathBase64), let data = Data(base64Encoded: exact) {
+            path = [UInt8](data)
+        } else {
+            path = Array(try c.decode(String.self, forKey: .path).utf8)
+        }
+        missingSeconds = try c.decode(Double.self, forKey: .missingSeconds)
+        itemsKeptForSeconds = try c.decodeIfPresent(Double.self, forKey: .itemsKeptForSeconds)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(ByteString.escaped(path, escapeControls: true), forKey: .path)
+        try c.encode(Data(path).base64EncodedString(), forKey: .pathBase64)
+        try c.encode(missingSeconds, forKey: .missingSeconds)
+        try c.encodeIfPresent(itemsKeptForSeconds, forKey: .itemsKeptForSeconds)
     }
 }

@@ -40,8 +40,10 @@ public struct WalkProblem: Error, Sendable, Hashable, CustomStringConvertible {
 /// 10,000-deep tree cannot overflow the call stack or run out of file descriptors (one directory
 /// is open at a time). Entries are `statx`ed relative to the open directory, without following
 /// symlinks: a symlink is reported as a link and never followed, so loops cannot happen. FIFOs,
-/// sockets and devices are reported from their facts and never opened. A path longer than
-/// `PATH_MAX` cannot be opened by the later stages; such a subtree is reported once as a problem.
+/// sockets and devices are reported from their facts and never opened. A folder whose path is
+/// longer than `PATH_MAX` is opened in steps (`LongPaths`), so a tree of any depth is listed; a
+/// deep file's content is not read (the worker opens by path), which the updater records as that
+/// file's extraction failure instead of a problem on every crawl.
 ///
 /// For example:
 /// ```swift
@@ -58,7 +60,10 @@ public struct DirectoryWalker: Sendable {
 
     /// Walks the tree. The root's own facts come first. Throws only if the root itself cannot be
     /// read (missing, not accessible); everything below it is reported through `problem`.
-    public func walk(_ visit: (FileFacts) -> Void, problem: (WalkProblem) -> Void) throws(WalkProblem) {
+    /// `stop` is asked before each folder and every 1,024 entries: when it says yes the walk
+    /// returns early (the caller, who asked, knows the walk is partial).
+    public func walk(stop: () -> Bool = { false }, _ visit: (FileFacts) -> Void,
+                     problem: (WalkProblem) -> Void) throws(WalkProblem) {
         let rootFacts: FileFacts
         do { rootFacts = try FileFacts.read(root) } catch {
             throw WalkProblem(path: root, errno: error, reason: error.description)
@@ -67,9 +72,10 @@ public struct DirectoryWalker: Sendable {
         guard rootFacts.type == .directory else { return }
         let rootDevice = rootFacts.device
         var stack: [FilePath] = [root]
-        let maxPath = Int(PATH_MAX) - 1
+        var entries = 0
         while let dir = stack.popLast() {
-            let opened = dir.withPlatformString { Syscalls.openDirectory(at: AT_FDCWD, $0) }
+            if stop() { return }
+            let opened = LongPaths.openDirectory(dir.bytes)
             let fd: Int32
             switch opened {
             case .success(let f): fd = f
@@ -88,8 +94,9 @@ public struct DirectoryWalker: Sendable {
                 continue    // a .noindex folder: its contents stay out
             }
             var subdirs: [FilePath] = []
-            var reportedLong = false
             while true {
+                entries += 1
+                if entries & 1023 == 0 && stop() { return }
                 errno = 0
                 guard let ent = readdir(d) else {
                     if errno != 0 {
@@ -109,15 +116,6 @@ public struct DirectoryWalker: Sendable {
                     }
                 }
                 if excluded { continue }
-                let childLength = child.withPlatformString { strlen($0) }
-                if childLength > maxPath {
-                    if !reportedLong {
-                        problem(WalkProblem(path: dir, errno: .fileNameTooLong,
-                                            reason: "paths inside are longer than \(maxPath) bytes and cannot be indexed"))
-                        reportedLong = true
-                    }
-                    continue
-                }
                 let stat = withUnsafeBytes(of: ent.pointee.d_name) { raw in
                     raw.withMemoryRebound(to: CChar.self) { Syscalls.statx(at: fd, $0.baseAddress!) }
                 }

@@ -45,15 +45,22 @@ public enum FileEvent: Sendable, Hashable {
     /// recursive), and after a folder was created or moved in (recursive).
     case rescan(FilePath, recursive: Bool)
 
-    /// A root was deleted, moved away, or its file system unmounted (`IN_DELETE_SELF`,
-    /// `IN_MOVE_SELF`, `IN_UNMOUNT` on the root). The source stops watching it.
+    /// A root was deleted, moved away, its file system unmounted (`IN_DELETE_SELF`,
+    /// `IN_MOVE_SELF`, `IN_UNMOUNT` on the root), or a folder above it was renamed or deleted so
+    /// that its path leads nowhere. The source stops watching its folders and waits for it to
+    /// come back (see `RootGuard`); what happens to its items meanwhile is the consumer's choice.
     case rootGone(FilePath)
+
+    /// A root that was gone is a folder again (moved back, created again, its parent renamed
+    /// back). The source watches it again *before* sending this; the consumer compares the whole
+    /// root with the index, since anything may have changed while it was away.
+    case rootReturned(FilePath)
 
     /// The path this event is about (the destination, for a move).
     public var path: FilePath {
         switch self {
         case .created(let p, _), .modified(let p), .attributesChanged(let p), .deleted(let p, _),
-             .rescan(let p, _), .rootGone(let p):
+             .rescan(let p, _), .rootGone(let p), .rootReturned(let p):
             p
         case .moved(_, let to, _):
             to

@@ -178,11 +178,6 @@ extension WatchState {
         }
     }
 
-    private mutating func rootGone(_ root: FilePath) {
-        removeRoot(root, dropQueued: false)
-        emit(.rootGone(root), wd: -1)
-    }
-
     /// Polled folders get a watch again when the budget allows (watches were released).
     private mutating func promotePolledFolders() {
         if let limit = watchLimit, folders.count >= limit { return }

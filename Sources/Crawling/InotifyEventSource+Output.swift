@@ -39,7 +39,7 @@ extension WatchState {
         case .moved(let from, let to, _):
             recent[from] = nil
             recent[to] = nil
-        case .rescan, .rootGone:
+        case .rescan, .rootGone, .rootReturned:
             break
         }
         if windowStart == nil { windowStart = now }

@@ -82,6 +82,11 @@ struct WatchState<Backend: InotifyWatchBackend> {
     var watchByPath: [FilePath: Int32] = [:]
     var poller: DirectoryPoller
     var unreachable: Set<FilePath> = []
+    /// Looks out for roots whose path stops or starts leading to a folder (the kernel source has
+    /// one; the tests on synthetic buffers have none).
+    var rootGuard: RootGuard?
+    /// Roots gone and awaited, with the options to watch them with when they come back.
+    var missing: [FilePath: Root] = [:]
     /// While resynchronizing: the watches met again.
     var confirmed: Set<Int32>?
 
@@ -129,6 +134,8 @@ struct WatchState<Backend: InotifyWatchBackend> {
             removeRoot(path)
             return .failure(.rootUnreadable(path, error))
         }
+        missing[path] = nil
+        rootGuard?.guardRoot(path, identity: RootGuard.Identity(device: sx.dev, inode: sx.ino))
         checkBudgetNotice()
         return .success(())
     }
@@ -168,7 +175,9 @@ struct WatchState<Backend: InotifyWatchBackend> {
             case .success(let f): fd = f
             case .failure(let e):
                 if dir == top && dir == rootPath { return e }
-                if e == .permissionDenied { unreachable.insert(dir) }
+                // Too deep for inotify (a path over PATH_MAX): the crawl indexes it, changes
+                // inside are not seen; counted, so `fsindex status` says so.
+                if e == .permissionDenied || e == .fileNameTooLong { unreachable.insert(dir) }
                 continue   // vanished (ENOENT), replaced by a file or symlink (ENOTDIR, ELOOP)
             }
             guard let d = fdopendir(fd) else { close(fd); continue }

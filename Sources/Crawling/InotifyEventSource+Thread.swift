@@ -10,6 +10,8 @@ extension InotifyEventSource {
     struct Driver: Sendable {
         let shared: Shared
         let inotifyFD: Int32
+        /// The `RootGuard`'s own inotify instance (the roots' ancestors).
+        let guardFD: Int32
         let continuation: AsyncStream<[FileEvent]>.Continuation
         let timing: WatchTiming
         let watchLimit: Int?
@@ -24,6 +26,7 @@ extension InotifyEventSource {
         func run() {
             var state = WatchState(backend: KernelWatchBackend(fd: inotifyFD), timing: timing, watchLimit: watchLimit,
                                    systemWatchLimit: WatchState<KernelWatchBackend>.readSystemWatchLimit())
+            state.rootGuard = RootGuard(fd: guardFD)
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize,
                                                                 alignment: MemoryLayout<inotify_event>.alignment)
             defer { buffer.deallocate() }
@@ -35,7 +38,7 @@ extension InotifyEventSource {
                 if lost { deadline = min(deadline ?? .max, now + Self.retryNanos) }
                 let timeout: Int32 = deadline.map { $0 <= now ? 0 : Int32(clamping: ($0 - now + 999_999) / 1_000_000) } ?? -1
                 let revents: [Int16]
-                switch Syscalls.poll(readable ? [shared.wakeFD, inotifyFD] : [shared.wakeFD], timeout: timeout) {
+                switch Syscalls.poll([shared.wakeFD, guardFD] + (readable ? [inotifyFD] : []), timeout: timeout) {
                 case .success(let r): revents = r
                 case .failure:   // ENOMEM: try again shortly
                     usleep(10_000)
@@ -53,19 +56,23 @@ extension InotifyEventSource {
                             for notice in state.notices { onNotice(notice) }
                             state.notices = []
                             reply.answer(result)
-                        case .remove(let root): state.removeRoot(root)
+                        case .remove(let root): state.dropRoot(root)
                         case .stop: break running
                         }
                     }
                 }
-                if readable, revents.count > 1, revents[1] != 0 {
+                if readable, revents.count > 2, revents[2] != 0 {
                     readable = readEvents(into: &state, buffer)
+                }
+                if revents[1] != 0, state.rootGuard?.drain() == true {
+                    state.checkRoots()
                 }
                 state.tick()
                 publish(&state, lost: &lost)
             }
             while let batch = state.takeBatch(force: true) { continuation.yield(batch) }
             close(inotifyFD)
+            close(guardFD)
             _ = shared.control.withLock { _ in close(shared.wakeFD) }
             continuation.finish()
         }

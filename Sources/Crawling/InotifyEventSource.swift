@@ -30,6 +30,9 @@ import Glibc
 ///   and `onNotice` says once what to raise the limit to.
 /// - If the consumer falls behind and the stream's buffer is full, the batches that do not fit
 ///   are replaced by a `.rescan` of every root, sent as soon as there is room: slow, never wrong.
+/// - A root that goes away (moved, deleted, a folder above it renamed) is reported as
+///   `.rootGone` and awaited by a `RootGuard` on a second inotify instance; when its path leads
+///   to a folder again it is watched again and reported as `.rootReturned`.
 /// - `onNotice` runs on the watcher's thread: it must not call back into the source.
 public final class InotifyEventSource: FileEventSource {
     public let events: AsyncStream<[FileEvent]>
@@ -55,6 +58,11 @@ public final class InotifyEventSource: FileEventSource {
         case .success(let fd): wakeFD = fd
         case .failure(let e): close(inotifyFD); throw .inotifyUnavailable(e)
         }
+        let guardFD: Int32
+        switch Syscalls.inotifyInit() {
+        case .success(let fd): guardFD = fd
+        case .failure(let e): close(inotifyFD); close(wakeFD); throw .inotifyUnavailable(e)
+        }
         let (stream, continuation) = AsyncStream.makeStream(of: [FileEvent].self,
                                                             bufferingPolicy: .bufferingOldest(max(1, bufferedBatches)))
         events = stream
@@ -63,11 +71,12 @@ public final class InotifyEventSource: FileEventSource {
         var timing = WatchTiming()
         let (seconds, attoseconds) = pollInterval.components
         timing.pollInterval = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
-        let driver = Driver(shared: shared, inotifyFD: inotifyFD, continuation: continuation, timing: timing,
+        let driver = Driver(shared: shared, inotifyFD: inotifyFD, guardFD: guardFD, continuation: continuation, timing: timing,
                             watchLimit: watchLimit, onNotice: onNotice)
         if let e = startThread({ driver.run() }) {
             close(inotifyFD)
             close(wakeFD)
+            close(guardFD)
             continuation.finish()
             throw .threadUnavailable(e)
         }

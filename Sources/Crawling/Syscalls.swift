@@ -98,9 +98,11 @@ extension FileFacts {
                   birthNanos: sx.has_birth != 0 ? sx.btime_ns : nil, allocatedSize: Int64(sx.blocks) * 512)
     }
 
-    /// Reads the facts of `path` without following a final symlink.
+    /// Reads the facts of `path` without following a final symlink; a path longer than
+    /// `PATH_MAX` is reached in steps (see `LongPaths`).
     public static func read(_ path: FilePath) throws(Errno) -> FileFacts {
-        let r = path.withPlatformString { Syscalls.statx(at: AT_FDCWD, $0) }
+        var r = path.withPlatformString { Syscalls.statx(at: AT_FDCWD, $0) }
+        if case .failure(.fileNameTooLong) = r { r = LongPaths.statx(path.bytes) }
         switch r {
         case .success(let sx): return FileFacts(path: path, sx)
         case .failure(let e): throw e

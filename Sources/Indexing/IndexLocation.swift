@@ -9,8 +9,10 @@ import Glibc
 /// (`~/.local/share/fsindex/default/`), or a directory given with `--index-dir` or
 /// `FSINDEX_INDEX_DIR`.
 ///
-/// The directory is made with mode 0700 and holds a `CACHEDIR.TAG`, so that backup tools skip it:
-/// the index is a cache that can always be rebuilt from the files.
+/// A directory it creates is made with mode 0700; one that exists already keeps its mode (an
+/// `--index-dir /tmp` must not make /tmp private: the database files are 0600 there instead).
+/// It holds a `CACHEDIR.TAG`, so that backup tools skip it: the index is a cache that can always
+/// be rebuilt from the files.
 public struct IndexLocation: Sendable, Hashable {
     public var directory: FilePath
     public var databasePath: FilePath { directory.appending("index.sqlite") }
@@ -45,10 +47,13 @@ public struct IndexLocation: Sendable, Hashable {
 
     public var exists: Bool { databasePath.withPlatformString { access($0, F_OK) } == 0 }
 
-    /// Creates the directory (0700, parents as needed) and its `CACHEDIR.TAG`.
+    /// Creates the directory (0700, parents as needed) and its `CACHEDIR.TAG`. Only folders made
+    /// here get 0700 (whatever the umask); an existing folder's mode is never changed.
     public func prepare() throws(IndexError) {
-        try makeDirectories(directory)
-        _ = directory.withPlatformString { chmod($0, 0o700) }
+        if directory.withPlatformString({ access($0, F_OK) }) != 0 {
+            try makeDirectories(directory)
+            _ = directory.withPlatformString { chmod($0, 0o700) }
+        }
         let tag = directory.appending("CACHEDIR.TAG")
         if tag.withPlatformString({ access($0, F_OK) }) != 0 {
             let text = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by fsindex.\n# The index can be rebuilt from the files: see https://bford.info/cachedir/\n"

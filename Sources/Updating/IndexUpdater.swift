@@ -35,6 +35,16 @@ public final class IndexUpdater: Sendable {
         set { namesFirstFlag.store(newValue, ordering: .relaxed) }
     }
     private let namesFirstFlag = Atomic<Bool>(false)
+    /// Set by `cancel()`: the work at hand stops at the next file, folder or batch.
+    private let cancelled = Atomic<Bool>(false)
+
+    /// Stops the crawl, reconcile or batch at hand within a file's extraction, and every later
+    /// one of this updater, with `UpdateError.cancelled` (fsindexd's SIGTERM). What was committed
+    /// stays, and nothing is removed on the strength of a walk cut short, so the index is
+    /// consistent and the next crawl resumes: committed files are found unchanged.
+    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
     /// Where files are parsed: sandboxed worker processes, kept between batches (starting one
     /// loads libmagic's database, which costs more than extracting a small batch of files).
     public let extraction: ExtractionMode
@@ -125,7 +135,7 @@ public final class IndexUpdater: Sendable {
             let n = report.indexed - before.indexed
             try store.finishCrawl(domain: domain, problems: report.problems - before.problems,
                                   clientState: Self.clientState(domain: domain, done: n, total: n, finished: true))
-            if n > 5000 { try store.optimize() }
+            if n > 5000 && !isCancelled { try store.optimize() }
         } catch { throw .index(error) }
     }
 
@@ -166,7 +176,7 @@ public final class IndexUpdater: Sendable {
         options.recursive = recursive
         let walker = DirectoryWalker(root: directory, options: options)
         do {
-            try walker.walk({ facts in
+            try walker.walk(stop: { self.isCancelled }, { facts in
                 let key = facts.pathBytes
                 seen.insert(key)
                 if !force, let old = stored[key], versions.isCurrent(extractor: old.extractor, version: old.extractorVersion), let s = old.stamp,
@@ -199,6 +209,8 @@ public final class IndexUpdater: Sendable {
             throw .badRoot(path: ByteString.escaped(directory.bytes), reason: error.reason)
         }
 
+        // A walk cut short saw only part of the tree: nothing may be removed on its strength.
+        if isCancelled { throw .cancelled }
         afterWalk?()
         // 2. Extract and write what changed: for a first crawl, names and facts of the new files
         // first (a quick pass without opening them), then the content of everything.
@@ -227,6 +239,7 @@ public final class IndexUpdater: Sendable {
                 if recursive {
                     let ids = gone.map(\.value.id)
                     for chunk in stride(from: 0, to: ids.count, by: 1000) {
+                        if isCancelled { throw UpdateError.cancelled }
                         report.removedIdentifiers += try store.deletedItems(rowIDs: Array(ids[chunk..<min(chunk + 1000, ids.count)]))
                     }
                     report.removed += ids.count
@@ -237,7 +250,13 @@ public final class IndexUpdater: Sendable {
                         report.removedIdentifiers += went
                     }
                 }
-            } catch { throw .index(error) }
+            } catch let e as UpdateError {
+                throw e
+            } catch let e as IndexError {
+                throw .index(e)
+            } catch {
+                throw .extraction("\(error)")
+            }
         }
         report.removedIdentifiers += result.vanishedIdentifiers
         report.problems += problems
@@ -293,6 +312,7 @@ public final class IndexUpdater: Sendable {
             let names = NamesOnlyExtraction()
             defer { pool.give(worker) }
             while true {
+                if isCancelled { state.withLock { if $0.error == nil { $0.error = .cancelled } } }
                 if state.withLock({ $0.error != nil }) { return }
                 let i = next.add(1, ordering: .relaxed).oldValue
                 guard i < chunks.count else { return }
@@ -301,7 +321,14 @@ public final class IndexUpdater: Sendable {
                 var local = BatchResult()
                 var vanished: [ItemIdentifier] = []
                 for facts in todo[chunks[i]] {
-                    let r = namesOnly ? names.extract(facts) : worker.extract(facts, textCap: textCap)
+                    // A batch cut short is not written: the next crawl extracts it again.
+                    if isCancelled { break }
+                    // A folder is its file-system facts and a type, which the worker would compute
+                    // the same way without opening anything: no round trip (and no worker to start
+                    // when the watcher refreshes the folder of a deleted file).
+                    let r = namesOnly ? names.extract(facts)
+                        : facts.type == .directory ? names.extract(facts, extractor: nil, version: ExtractionVersions.version(of: nil))
+                        : Self.tooLongToRead(facts, names: names) ?? worker.extract(facts, textCap: textCap)
                     if r.problems.contains(where: \.meansVanished) {
                         // Deleted since the walk: the index must not keep (or gain) it.
                         vanished.append(ItemIdentifier(bytes: facts.pathBytes))
@@ -330,6 +357,7 @@ public final class IndexUpdater: Sendable {
                                                   extractorVersion: r.extractorVersion, extractor: r.extractor))
                     }
                 }
+                if isCancelled { continue }
                 // Files, not the items inside them (messages), count as indexed.
                 local.indexed = entries.count { !$0.item.uniqueIdentifier.bytes.contains(0) }
                 let done = state.withLock { $0.result.indexed } + local.indexed
@@ -381,6 +409,8 @@ public enum UpdateError: Error, Sendable, CustomStringConvertible {
     case noRoots
     case index(IndexError)
     case extraction(String)
+    /// `cancel()` was called (SIGTERM): the work stopped early, consistently.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -388,6 +418,7 @@ public enum UpdateError: Error, Sendable, CustomStringConvertible {
         case .noRoots: "no folder given: name one on the command line or set `roots` in the config file"
         case let .index(e): e.description
         case let .extraction(m): "cannot start extraction: \(m)"
+        case .cancelled: "stopped before the end (SIGTERM); the next start resumes where this one stopped"
         }
     }
 }

@@ -55,20 +55,35 @@ public final class LiveIndexer: Sendable {
             if touched[key] == nil { order.append(key) }
             touched[key] = p
         }
+        // An entry created, deleted or renamed changes its folder's mtime and ctime: the folder's
+        // item is looked at again too, so its stamp stays the disk's (what `fsindex check` and the
+        // next reconcile compare).
+        func touchFolder(of p: FilePath) {
+            let folder = p.removingLastComponent()
+            if folder != p, root(of: folder) != nil { touch(folder) }
+        }
         for event in batch {
             switch event {
-            case .created(let p, _), .modified(let p), .attributesChanged(let p):
+            case .modified(let p), .attributesChanged(let p):
                 touch(p)
+            case .created(let p, _):
+                touch(p)
+                touchFolder(of: p)
             case .deleted(let p, _):
                 touch(p)     // looked at again: gone (deleted) or there (replaced meanwhile)
+                touchFolder(of: p)
             case .moved(let from, let to, let isDirectory):
+                touchFolder(of: from)
+                touchFolder(of: to)
                 try applyMove(from: from, to: to, isDirectory: isDirectory, changes: &changes, touch: touch)
             case .rescan(let dir, let recursive):
                 rescans.append((dir, recursive))
-            case .rootGone(let r):
-                do {
-                    changes.removed += try store.deletedItems(domains: [IndexUpdater.domainName(r)])
-                } catch { throw .index(error) }
+            case .rootGone:
+                // What a missing root's items become is the daemon's choice (`IndexDaemon` keeps
+                // them for a grace period, then purges them): nothing to look at on disk here.
+                break
+            case .rootReturned(let r):
+                rescans.append((r, true))    // anything may have changed while it was away
             }
         }
 

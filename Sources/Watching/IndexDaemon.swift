@@ -31,6 +31,10 @@ public final class IndexDaemon: ControlHandler, Sendable {
         case reload(Settings)
         case resume
         case shutdown
+        /// A missing root's grace period ended (`generation` tells it from a later absence).
+        case purgeMissing(FilePath, generation: Int)
+        /// Something is wrong with the index itself (its file was deleted or replaced): stop.
+        case fail(String)
     }
 
     public let store: IndexStore
@@ -38,12 +42,16 @@ public final class IndexDaemon: ControlHandler, Sendable {
     let logger: Logger
     let work: AsyncStream<Work>
     let workInput: AsyncStream<Work>.Continuation
-    private let state: Mutex<State>
-    private let started = DispatchTime.now()
+    let state: Mutex<State>
+    let started = DispatchTime.now()
     /// Events received from the source and not yet applied (for `fsindex status`).
     private let eventsInFlight = Atomic<Int>(0)
     /// Publishes item changes to live-query subscribers (set once the server is up).
-    private let publisher = Mutex<(@Sendable (ItemChanges) -> Void)?>(nil)
+    let publisher = Mutex<(@Sendable (ItemChanges) -> Void)?>(nil)
+    /// Set by SIGTERM (`requestStop`): every piece of work stops at its next file or batch.
+    let stopping = Atomic<Bool>(false)
+    /// Why the daemon stopped on its own (the index went away), for the exit status.
+    public var failure: String? { state.withLock { $0.failure } }
 
     struct State {
         var settings: Settings
@@ -53,15 +61,22 @@ public final class IndexDaemon: ControlHandler, Sendable {
         var pending: [FileEvent] = []
         var lastError: String?
         var indexedSinceStart = 0
+        var missing: [FilePath: MissingRootState] = [:]
+        var missingGeneration = 0
+        var failure: String?
     }
 
     /// Roots given on the command line (`--root`) stay when the config is reloaded; otherwise the
     /// config's `roots` are the roots.
     public let rootsFromCommandLine: Bool
 
+    /// The database file as it was when the daemon started (see `indexFileProblem`).
+    let databaseIdentity: FileIdentity?
+
     public init(store: IndexStore, settings: Settings, roots: [FilePath], source: any FileEventSource, logger: Logger,
                 rootsFromCommandLine: Bool = false) {
         self.rootsFromCommandLine = rootsFromCommandLine
+        databaseIdentity = Self.identity(of: store.location.databasePath)
         self.store = store
         self.source = source
         self.logger = logger
@@ -79,7 +94,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     /// One updater for the daemon's life (it keeps extraction contexts warm); replaced when the
     /// settings are reloaded.
-    private let currentUpdater = Mutex<IndexUpdater?>(nil)
+    let currentUpdater = Mutex<IndexUpdater?>(nil)
     var updater: IndexUpdater {
         currentUpdater.withLock { u in
             if let u { return u }
@@ -87,6 +102,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
             let made = IndexUpdater(store: store, settings: settings, problem: { [logger] p in
                 logger.notice("\(p.path): \(p.message)")
             })
+            if stopping.load(ordering: .relaxed) { made.cancel() }
             u = made
             return made
         }
@@ -128,6 +144,13 @@ public final class IndexDaemon: ControlHandler, Sendable {
         submit(.addRoots(roots))
         for await item in work {
             defer { retireWorkersWhenIdle() }
+            if case .fail = item {} else if let problem = indexFileProblem() {
+                submit(.fail(problem))
+                continue
+            }
+            // After SIGTERM nothing more is started: the work queued behind it waits for the
+            // next start (whose reconcile finds it on disk).
+            if stopping.load(ordering: .relaxed), !isShutdown(item) { continue }
             switch item {
             case .shutdown:
                 setStatus(.stopping)
@@ -135,6 +158,15 @@ public final class IndexDaemon: ControlHandler, Sendable {
                 source.stop()
                 workInput.finish()
                 return
+            case .fail(let message):
+                state.withLock { $0.failure = message }
+                record(error: message)
+                requestStop()
+                source.stop()
+                workInput.finish()
+                return
+            case .purgeMissing(let root, let generation):
+                purgeMissing(root, generation: generation)
             case .events(let batch):
                 let paused = state.withLock { s in
                     if s.paused { s.pending += batch }
@@ -185,6 +217,9 @@ public final class IndexDaemon: ControlHandler, Sendable {
                 let report = try updater.crawl(roots: [root])
                 logger.info("reconciled \(ByteString.escaped(root.bytes)): \(report.indexed) indexed, \(report.unchanged) unchanged, \(report.removed) removed in \(report.seconds) s")
                 state.withLock { $0.indexedSinceStart += report.indexed }
+            } catch .cancelled {
+                logger.info("crawl of \(ByteString.escaped(root.bytes)) stopped; the next start resumes it")
+                return
             } catch {
                 record(error: error.description)
             }
@@ -193,6 +228,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
     }
 
     private func apply(_ batch: [FileEvent]) {
+        noteRootEvents(batch)
         let live = LiveIndexer(updater: updater, roots: roots)
         do {
             let changes = try live.apply(batch)
@@ -201,6 +237,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
                 let publish = publisher.withLock { $0 }
                 publish?(ItemChanges(updated: changes.updated.map(\.bytes), removed: changes.removed.map(\.bytes)))
             }
+        } catch .cancelled {
+            return
         } catch {
             record(error: error.description)
         }
@@ -252,6 +290,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
         currentUpdater.withLock { $0 = nil }
         for root in removed {
             source.remove(root: root)
+            state.withLock { _ = $0.missing.removeValue(forKey: root) }
             do {
                 let n = try store.deleteItems(domains: [IndexUpdater.domainName(root)])
                 logger.info("root removed: \(ByteString.escaped(root.bytes)) (\(n) items deleted)")
@@ -286,7 +325,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
             // ControlServer answers subscriptions itself; kept for handlers driven directly.
             reply(.ok(message: "subscribed"))
         case .shutdown:
-            submit(.shutdown)
+            requestStop()
             reply(.ok(message: "stopping"))
         }
     }
@@ -299,13 +338,13 @@ public final class IndexDaemon: ControlHandler, Sendable {
                          roots: s.roots.map(\.bytes), watched: counts.watched, polled: counts.polled,
                          unreachable: counts.unreachable, pid: getpid(),
                          uptimeSeconds: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9,
-                         itemsIndexedSinceStart: s.indexedSinceStart)
+                         itemsIndexedSinceStart: s.indexedSinceStart, missingRoots: missingRoots(s))
         }
     }
 
-    private func setStatus(_ s: DaemonStatus.State) { state.withLock { $0.status = s } }
+    func setStatus(_ s: DaemonStatus.State) { state.withLock { $0.status = s } }
 
-    private func record(error message: String) {
+    func record(error message: String) {
         logger.error("\(message)")
         state.withLock { $0.lastError = message }
     }

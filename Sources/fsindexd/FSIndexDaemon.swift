@@ -28,7 +28,8 @@ struct FSIndexDaemon: AsyncParsableCommand {
             saved, moved or deleted are found (or gone) a moment later. On start it reconciles the
             index with the disk, so changes made while it was not running are picked up.
 
-            Signals: SIGTERM finishes the batch at hand and exits 0; SIGHUP reloads the config
+            Signals: SIGTERM stops within 2 s at any point (a first crawl included; the next start
+            resumes) and exits 0; SIGHUP reloads the config
             (roots added are crawled, roots removed lose their items; roots given with --root
             stay as they are).
             Control it with `fsindex status`, `fsindex pause`, `fsindex resume`, `fsindex reindex`.
@@ -86,6 +87,7 @@ struct FSIndexDaemon: AsyncParsableCommand {
         let source: InotifyEventSource
         do {
             source = try InotifyEventSource(pollInterval: .seconds(settings.daemon.pollInterval),
+                                            watchLimit: settings.daemon.watchLimit > 0 ? settings.daemon.watchLimit : nil,
                                             onNotice: { logger.warning("\($0)") })
         } catch {
             Output.error("fsindexd", "\(error)")
@@ -101,27 +103,46 @@ struct FSIndexDaemon: AsyncParsableCommand {
             throw ExitCode(2)
         }
         daemon.setPublisher { server.publish($0) }
+        let monitor = IndexFileMonitor(location: location) {
+            if let problem = daemon.indexFileProblem() { daemon.submit(.fail(problem)) }
+        }
         logger.info("watching \(resolved.count) roots; index \(location.directory.string); control \(server.location.socketPath.string)")
 
-        // Signals become work for the single writer.
+        // Signals become work for the single writer. Their handlers run on a queue of their own:
+        // the global queue's threads can all be busy extracting (one per core), and a SIGTERM
+        // handler waiting behind them would make stopping as slow as the crawl.
+        let signalQueue = DispatchQueue(label: "fsindexd.signals")
         let signals = [SIGTERM, SIGINT, SIGHUP].map { sig -> any DispatchSourceSignal in
             signal(sig, SIG_IGN)
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            let s = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
             s.setEventHandler { [config] in
                 if sig == SIGHUP {
                     do { daemon.submit(.reload(try Settings.load(explicit: config))) } catch {
                         logger.error("config not reloaded: \(error)")
                     }
                 } else {
-                    daemon.submit(.shutdown)
+                    daemon.requestStop()
+                    // The work at hand stops at its next file or batch; should one file's
+                    // extraction or a database step still hold it, it does not hold the exit:
+                    // every batch is a transaction, so exiting mid-way leaves the index
+                    // consistent, and systemd never has to SIGKILL.
+                    signalQueue.asyncAfter(deadline: .now() + .milliseconds(1800)) {
+                        logger.warning("not stopped within 1.8 s of the signal; exiting now (the index is consistent; the next start resumes)")
+                        _exit(0)
+                    }
                 }
             }
             s.resume()
             return s
         }
         await daemon.run()
+        monitor?.stop()
         signals.forEach { $0.cancel() }
         server.stop()
+        if let failure = daemon.failure {
+            logger.critical("stopped: \(failure)")
+            throw ExitCode(1)
+        }
         logger.info("stopped")
     }
 

@@ -25,14 +25,14 @@ struct FolderChangesTests {
         let published = Mutex<[ItemChanges]>([])
         var running: Task<Void, Never>?
 
-        init() throws {
+        init(settings: Settings = Settings()) throws {
             tree = try TemporaryTree(prefix: "fsindex-folder-changes")
             try tree.createDirectory("root")
             root = tree.path("root")
             outside = tree.path("outside")
             store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
             let source = try InotifyEventSource(pollInterval: .seconds(30))
-            daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: source,
+            daemon = IndexDaemon(store: store, settings: settings, roots: [root], source: source,
                                  logger: Logger(label: "test"))
             daemon.setPublisher { [published] c in published.withLock { $0.append(c) } }
         }
@@ -146,7 +146,10 @@ struct FolderChangesTests {
 
     @Test("a folder moved away in one step (no rm -rf events for its files): each item inside it is published")
     func folderMovedAwayThenDeleted() async throws {
-        let w = try Watched()
+        // A missing root loses its items at once only without a grace period.
+        var settings = Settings()
+        settings.daemon.missingRootGrace = 0
+        let w = try Watched(settings: settings)
         let folder = w.root.appending("box")
         try w.tree.create("root/box/note.txt", contents: "kestrel note")
         try w.tree.create("root/box/sub/deep.txt", contents: "kestrel deep")
@@ -154,7 +157,7 @@ struct FolderChangesTests {
         try await w.start()
         defer { Task { [w] in await w.stop() } }
         #expect(try w.has(folder.appending("mail.mbox")))
-        // The root itself goes: its items go with it.
+        // The root itself goes: with no grace period, its items go with it.
         #expect(rename(w.root.string, w.outside.string) == 0)
         try await w.expectPublished(removed: Self.items(in: folder) + [w.root.bytes], "root moved away")
         #expect(try w.store.count() == 0)

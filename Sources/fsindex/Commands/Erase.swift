@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandSupport
+import Controlling
 import Indexing
 import SystemPackage
 
@@ -12,6 +13,15 @@ extension FSIndexCommand {
 
         func run() throws {
             let location = IndexLocation.resolve(explicit: store.indexDir)
+            // A running daemon would go on writing to the deleted database (it notices and stops,
+            // but then it has stopped): the user decides, knowing which process it is.
+            if let client = try connectDaemon(location) {
+                var who = "fsindexd"
+                if case .status(let d)? = try? client.request(.status, timeout: .seconds(5)) { who += " (pid \(d.pid))" }
+                Output.error("fsindex", "\(who) is using the index at \(location.directory.string); stop it first "
+                             + "(`systemctl --user stop fsindexd`, or `kill` it), then run `fsindex erase` again")
+                throw ExitCode(2)
+            }
             do {
                 if try location.erase() {
                     Output.standardOutput.write("removed the index at \(location.directory.string)\n")

@@ -66,6 +66,13 @@ extension FSIndexCommand {
                     out.write("fsindexd: \(d.state.rawValue) (pid \(d.pid), up \(Int(d.uptimeSeconds)) s), queue \(d.queueLength), "
                               + "\(d.itemsIndexedSinceStart) items indexed since start\n")
                     out.write("folders: \(d.watched) watched, \(d.polled) polled, \(d.unreachable) unreachable\n")
+                    for m in d.missingRoots {
+                        let kept = m.itemsKeptForSeconds.map { "its items are kept for \(Int($0)) s more" }
+                            ?? "its items were removed"
+                        out.write("missing root: ")
+                        out.writePath(m.path)
+                        out.write(" (gone for \(Int(m.missingSeconds)) s; waiting for it to come back; \(kept))\n")
+                    }
                     if let e = d.lastError { out.write("last error: \(e)\n") }
                 } else {
                     out.write("fsindexd: not running\n")

@@ -1,0 +1,27 @@
+import Foundation
+import SystemPackage
+import TestSupport
+import Testing
+
+@Suite("The watcher-faults harness (issue 11)", .serialized)
+struct WatcherFaultsHarnessTests {
+    /// `Tests/Harnesses/watcher-faults.sh` in this checkout.
+    static var script: String {
+        // #filePath = <checkout>/Tests/CommandTests/WatcherFaultsHarnessTests.swift
+        FilePath(#filePath).removingLastComponent().removingLastComponent().appending("Harnesses/watcher-faults.sh").string
+    }
+
+    @Test("a short run: every fault (burst, renames, rm -rf, root moved and re-created, SIGKILL, a tiny watch budget) converges to the disk")
+    func shortRun() throws {
+        let r = try run(executable: "/bin/bash", [Self.script, Binaries.directory.path, "--rounds", "1", "--files", "200", "--timeout", "60"],
+                        timeout: 600)
+        #expect(r.status == 0, "\(r.out)\n\(r.stderr)")
+        // Every fault reported, each converged.
+        for label in ["first crawl", "burst", "renames", "rm -rf", "root-moved", "probe after root-moved-1", "root-recreated",
+                      "sigkill", "watch-budget", "budget restored"] {
+            #expect(r.out.contains("round \(label == "first crawl" ? 0 : 1)  \(label)"), "\(label) missing from:\n\(r.out)")
+        }
+        #expect(r.out.contains("11 faults converged"), "\(r.out)")
+        #expect(!r.out.contains("NOT converged"))
+    }
+}
