@@ -300,12 +300,15 @@ def u64(v):
     return struct.pack("<Q", v & 0xFFFFFFFFFFFFFFFF)
 
 
-def request(path, kind="regular", size=1234, cap=1 << 20, birth=None):
+def request(path, kind="regular", size=1234, cap=1 << 20, birth=None, failure=0, errno=0):
     out = u64(cap) + u64(len(path)) + path + u64(len(kind)) + kind.encode()
     for v in (size, 0o644, 1000, 1000, 2049, 123456, 1, 1_770_000_000_000_000_000, 1_770_000_001_000_000_000,
               1_770_000_002_000_000_000):
         out += u64(v)
     out += u64(0 if birth is None else 1) + u64(birth or 0) + u64(4096)
+    # How the parent's open went: 0 opened (the descriptor comes with the frame), 1 changed
+    # since the crawl, 2 errno, 3 another failure (its text follows).
+    out += u64(failure) + u64(errno)
     return out
 
 
@@ -321,6 +324,10 @@ def worker():
     write("worker-request", "request-bytes-name", r2)
     write("worker-request", "frames", frame(b"F", r1) + frame(b"F", r2) + frame(b"P", b"open") + frame(b"F", r3))
     write("worker-request", "partial-frame", frame(b"F", r1)[:40])
+    # A fuzz finding (issue 11): a path holding a NUL byte, which FilePath would cut short to
+    # another file; the worker must refuse it. The first request is answered.
+    write("worker-request", "crash-path-nul", frame(b"F", request(b"/home/ada/report.pdf", failure=2, errno=2)) + frame(b"F", request(b"/tmp/caf\xe9\x00/\xff.txt", failure=2, errno=2)))
+    write("worker-request", "request-open-failed", request(b"/srv/locked.txt", failure=2, errno=13))
 
     result = (b'{"attributes":{"title":"Annual report","fileSize":1234,"authors":["Ada","Bob"],"pixelWidth":1024.5,'
               b'"contentModificationDate":"2026-01-31T09:30:00.250Z","custom":true},"problems":[],"extractor":"pdf",'

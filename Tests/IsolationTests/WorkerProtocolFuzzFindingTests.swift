@@ -25,8 +25,8 @@ struct WorkerProtocolFuzzFindingTests {
 
     @Test("issue 11: a request whose path holds a NUL byte is refused, not cut short to another file")
     func pathWithNUL() throws {
-        // Two `file` frames: /home/ada/report.pdf, then "\0\0\0\u{1}/caf\xe9\n\xff.txt" (FilePath
-        // would have read it as the empty path).
+        // Two `file` frames: /home/ada/report.pdf (its open failed: ENOENT), then "/tmp/caf\xe9\0/\xff.txt" (FilePath
+        // would have cut it short at the NUL, naming another file).
         let input = try FuzzCorpus.input("worker-request/crash-path-nul")
         let requests = frames(input).filter { $0.0 == FrameKind.file.rawValue }
         #expect(requests.count == 2)

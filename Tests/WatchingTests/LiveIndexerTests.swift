@@ -120,6 +120,64 @@ struct LiveIndexerTests {
         #expect(try !f.has("other.txt") && f.has("back.txt"))
         #expect(back.removed.map(\.bytes) == [Array((f.root.string + "/other.txt").utf8)])
     }
+
+    /// Rename storms as the watcher-faults harness makes them (`b → c → e` inside `burst`, then
+    /// `burst → storm → burst`), with the events applied while the disk is ahead of them: the
+    /// batch naming `burst/e.txt` is applied while the folder is called `storm`. The file must be
+    /// indexed where the folder lands, whichever batch each event comes in.
+    @Test("a file looked at while its folder is renamed away is indexed where the folder lands")
+    func fileBehindFolderRename() throws {
+        let f = try LiveFixture()
+        try f.tree.create("root/burst/c.txt", contents: "storm petrel")
+        _ = try f.live.apply([.rescan(f.root, recursive: true)])
+        #expect(try f.has("burst/c.txt"))
+        // On disk, ahead of the events: c.txt renamed to e.txt, then burst renamed to storm.
+        #expect(rename(f.p("burst/c.txt").string, f.p("burst/e.txt").string) == 0)
+        #expect(rename(f.p("burst").string, f.p("storm").string) == 0)
+        // The events of the first rename only (the file's rename came without its pair).
+        _ = try f.live.apply([.deleted(f.p("burst/c.txt"), isDirectory: false), .created(f.p("burst/e.txt"), isDirectory: false)])
+        // The folder comes back before its own move events are applied.
+        #expect(rename(f.p("storm").string, f.p("burst").string) == 0)
+        _ = try f.live.apply([.moved(from: f.p("burst"), to: f.p("storm"), isDirectory: true)])
+        _ = try f.live.apply([.moved(from: f.p("storm"), to: f.p("burst"), isDirectory: true)])
+        #expect(try f.text("burst/e.txt") == "storm petrel")
+        #expect(try !f.has("burst/c.txt") && !f.has("storm/e.txt"))
+    }
+
+    @Test("the same, when the folder's moves come in the batch that names the file")
+    func fileBehindFolderRenameSameBatch() throws {
+        let f = try LiveFixture()
+        try f.tree.create("root/burst/c.txt", contents: "storm petrel")
+        _ = try f.live.apply([.rescan(f.root, recursive: true)])
+        #expect(rename(f.p("burst/c.txt").string, f.p("burst/e.txt").string) == 0)
+        #expect(rename(f.p("burst").string, f.p("storm").string) == 0)
+        // One batch: the file's rename and the folder's first move; the disk still says storm.
+        _ = try f.live.apply([.moved(from: f.p("burst/c.txt"), to: f.p("burst/e.txt"), isDirectory: false),
+                              .moved(from: f.p("burst"), to: f.p("storm"), isDirectory: true)])
+        #expect(try f.text("storm/e.txt") == "storm petrel")
+        #expect(rename(f.p("storm").string, f.p("burst").string) == 0)
+        _ = try f.live.apply([.moved(from: f.p("storm"), to: f.p("burst"), isDirectory: true)])
+        #expect(try f.text("burst/e.txt") == "storm petrel")
+    }
+
+    @Test("the same, when the folder is back before the batch that names the file is applied")
+    func fileBehindFolderRenameBack() throws {
+        let f = try LiveFixture()
+        try f.tree.create("root/burst/c.txt", contents: "storm petrel")
+        _ = try f.live.apply([.rescan(f.root, recursive: true)])
+        // Disk: c renamed to e, and burst renamed to storm (and not yet back).
+        #expect(rename(f.p("burst/c.txt").string, f.p("burst/e.txt").string) == 0)
+        #expect(rename(f.p("burst").string, f.p("storm").string) == 0)
+        // The file's rename, paired, then the folder's move to storm, in one batch, applied
+        // while the folder is still storm; then it comes back.
+        _ = try f.live.apply([.deleted(f.p("burst/c.txt"), isDirectory: false)])
+        _ = try f.live.apply([.created(f.p("burst/e.txt"), isDirectory: false),
+                              .moved(from: f.p("burst"), to: f.p("storm"), isDirectory: true)])
+        #expect(rename(f.p("storm").string, f.p("burst").string) == 0)
+        _ = try f.live.apply([.moved(from: f.p("storm"), to: f.p("burst"), isDirectory: true)])
+        #expect(try f.text("burst/e.txt") == "storm petrel")
+    }
+
 }
 
 @Suite("IndexDaemon with a scripted event source")
