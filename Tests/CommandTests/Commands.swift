@@ -137,3 +137,16 @@ struct CLIFixture {
     @discardableResult
     func fsfind(_ args: String...) throws -> CommandResult { try run("fsfind", Array(args), env: ["FSINDEX_INDEX_DIR": index]) }
 }
+
+/// Runs `body` on a thread of its own and waits for it without holding a thread of Swift's
+/// cooperative pool. The harness tests wait minutes for a script; run from a test function,
+/// that wait holds one of the pool's few threads (two on a 2-core machine), and two such waits
+/// at once starved every async test of the suite (the watcher tests saw nothing published for
+/// 30 s while the crash and watcher harnesses ran).
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try body() }) }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+}

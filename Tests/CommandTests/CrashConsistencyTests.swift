@@ -9,16 +9,16 @@ import Testing
 @Suite("Crash consistency", .serialized, .enabled(if: CrashHarness.sqlite3 != nil, "needs the sqlite3 command (apt-get install sqlite3)"))
 struct CrashConsistencyTests {
     @Test("issue 11: 20 SIGKILLs of fsindex index and fsindexd lose nothing and leak nothing", .timeLimit(.minutes(5)))
-    func shortRun() throws {
+    func shortRun() async throws {
         let seed = UInt16.random(in: 1...UInt16.max)
-        let r = try CrashHarness.launch(["-n", "20", "-f", "500", "-s", "\(seed)", "-q"])
+        let r = try await offPool { try CrashHarness.launch(["-n", "20", "-f", "500", "-s", "\(seed)", "-q"]) }
         #expect(r.status == 0, "seed \(seed):\n\(r.out)\(r.stderr)")
         #expect(r.out.contains("crash-consistency: 20 kills,") && r.out.contains(" 0 mismatch(es), 0 leak(s)"), "\(r.out)\(r.stderr)")
     }
 
     @Test("the harness notices a damaged index: a stamp, a lost item, stale text, a broken full-text page")
-    func selfCheck() throws {
-        let r = try CrashHarness.launch(["-n", "0", "-f", "100", "-s", "3", "-x", "-q"])
+    func selfCheck() async throws {
+        let r = try await offPool { try CrashHarness.launch(["-n", "0", "-f", "100", "-s", "3", "-x", "-q"]) }
         #expect(r.status == 1, "\(r.out)\(r.stderr)")
         for expected in ["in the index, not so on disk:", "on disk, not so in the index:", "token in the index, not on disk:",
                          "items_fts: rows without an item", "items_names integrity-check:"] {

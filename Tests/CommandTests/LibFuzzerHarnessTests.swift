@@ -46,9 +46,9 @@ struct LibFuzzerHarnessTests {
     @Test("fuzz.sh: 2,000 runs of every target under libFuzzer and AddressSanitizer find nothing",
           .enabled(if: ProcessInfo.processInfo.environment["FSINDEX_FUZZ"] == "1",
                    "the sanitized build and fuzzing run only with FSINDEX_FUZZ=1 (a CI step of their own)"))
-    func fuzzRuns() throws {
+    func fuzzRuns() async throws {
         let script = Self.checkout.appendingPathComponent("Tests/Harnesses/fuzz.sh").path
-        let r = try run(executable: script, ["--runs", "2000"], timeout: 45 * 60)
+        let r = try await offPool { try run(executable: script, ["--runs", "2000"], timeout: 45 * 60) }
         #expect(r.status == 0, "fuzz.sh found something or could not build:\n\(r.out)\n\(r.stderr)")
         let rows = r.lines.filter { !$0.hasPrefix("target ") }
         #expect(rows.map { String($0.split(separator: " ").first ?? "") } == Self.targets.sorted(), "\(r.out)")

@@ -12,9 +12,11 @@ struct WatcherFaultsHarnessTests {
     }
 
     @Test("a short run: every fault (burst, renames, rm -rf, root moved and re-created, SIGKILL, a tiny watch budget) converges to the disk")
-    func shortRun() throws {
-        let r = try run(executable: "/bin/bash", [Self.script, Binaries.directory.path, "--rounds", "1", "--files", "200", "--timeout", "60"],
-                        timeout: 600)
+    func shortRun() async throws {
+        let r = try await offPool {
+            try run(executable: "/bin/bash", [Self.script, Binaries.directory.path, "--rounds", "1", "--files", "200", "--timeout", "60"],
+                    timeout: 600)
+        }
         #expect(r.status == 0, "\(r.out)\n\(r.stderr)")
         // Every fault reported, each converged.
         for label in ["first crawl", "burst", "renames", "rm -rf", "root-moved", "probe after root-moved-1", "root-recreated",
