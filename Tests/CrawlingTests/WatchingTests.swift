@@ -175,13 +175,22 @@ struct InotifyWatchingTests {
         defer { w.source.stop() }
         let p = w.path("log.txt")
         let fd = try FileDescriptor.open(p, .writeOnly, options: [.append])
+        let began = ContinuousClock.now
         for i in 0..<500 { _ = try fd.writeAll(Array("line \(i)\n".utf8)) }
         try await Task.sleep(for: .milliseconds(200))
         #expect(w.collector.events.isEmpty, "nothing before the close: \(w.collector.events)")
         try fd.close()
+        let closedAfter = ContinuousClock.now - began
         #expect(await w.collector.wait(for: .modified(p)))
         let events = await w.collector.settle(1.3)   // past the debounce: no trailing duplicate
-        #expect(events == [.modified(p)], "got \(events)")
+        if closedAfter < .milliseconds(900) {
+            #expect(events == [.modified(p)], "got \(events)")
+        } else {
+            // A loaded machine took longer than the 1 s debounce from the first write to the
+            // close: a file written for that long is reported once a second by design (the next
+            // test), so one report before the close's may come. Never a trailing duplicate.
+            #expect(events.last == .modified(p) && events.count <= 2 && events.allSatisfy { $0 == .modified(p) }, "got \(events)")
+        }
     }
 
     @Test("a file still being written is reported about once a second, not on every write")
