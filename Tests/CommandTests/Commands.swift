@@ -139,13 +139,21 @@ struct CLIFixture {
 }
 
 /// Runs `body` on a thread of its own and waits for it without holding a thread of Swift's
-/// cooperative pool. The harness tests wait minutes for a script; run from a test function,
-/// that wait holds one of the pool's few threads (two on a 2-core machine), and two such waits
-/// at once starved every async test of the suite (the watcher tests saw nothing published for
-/// 30 s while the crash and watcher harnesses ran).
+/// cooperative pool. The harness and daemon tests wait minutes for processes; run from a test
+/// function, such a wait holds one of the pool's few threads (two on a 2-core machine), and two
+/// at once starved every async test of the suite (the watcher's daemon published nothing for a
+/// minute). The body runs as part of the test's own task (a task executor preference), so its
+/// expectations are the test's.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
+    try await withTaskExecutorPreference(ThreadPerJobExecutor()) { try body() }
+}
+
+/// Runs each job it is given on a new thread.
+final class ThreadPerJobExecutor: TaskExecutor, @unchecked Sendable {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        let thread = Thread { job.runSynchronously(on: executor) }
         thread.stackSize = 8 << 20
         thread.start()
     }

@@ -6,78 +6,84 @@ import Testing
 @Suite("fsindexd: stopping, and its database taken away (issue 11)", .serialized)
 struct DaemonStopTests {
     @Test("SIGTERM in the middle of a long first crawl: exit 0 within 2 s; the next start completes the index")
-    func sigtermDuringFirstCrawl() throws {
-        let d = try DaemonFixture()
-        // One extraction thread and small batches: the first crawl of 5,000 files lasts more than 5 s.
-        let files = 5_000
-        try d.tree.create("config/fsindex/config.toml", contents: DaemonFixture.baseConfig + "[index]\nthreads = 1\nbatch_size = 32\n")
-        for i in 0..<files {
-            try d.tree.create("root/d\(i % 40)/f\(i).txt", contents: "stopword \(i) " + String(repeating: "filler ", count: 40))
+    func sigtermDuringFirstCrawl() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            // One extraction thread and small batches: the first crawl of 5,000 files lasts more than 5 s.
+            let files = 5_000
+            try d.tree.create("config/fsindex/config.toml", contents: DaemonFixture.baseConfig + "[index]\nthreads = 1\nbatch_size = 32\n")
+            for i in 0..<files {
+                try d.tree.create("root/d\(i % 40)/f\(i).txt", contents: "stopword \(i) " + String(repeating: "filler ", count: 40))
+            }
+            let began = Date()
+            try d.start(waitForWatching: false)
+            try d.waitFor("the first batches") { (d.itemCount() ?? 0) > 200 }
+            while Date().timeIntervalSince(began) < 3 { usleep(100_000) }
+            #expect(d.daemonState() == "crawling", "the crawl ended too soon to test stopping it")
+            let p = try #require(d.process)
+            kill(p.processIdentifier, SIGTERM)
+            let signalled = Date()
+            p.waitUntilExit()
+            let took = Date().timeIntervalSince(signalled)
+            #expect(took < 2.0, "took \(took) s to stop")
+            #expect(p.terminationStatus == 0)
+            #expect(d.log.contains("stopped"))
+            #expect(!d.log.contains("not stopped within"), "stopped by the watchdog, not by the crawl itself")
+            // The index is usable and partial; the next start (with both cores) completes it.
+            let partial = try run("fsfind", ["--count", "stopword"], env: d.env).out
+            #expect(partial != "\(files)\n", "the crawl was complete when it was stopped")
+            try d.tree.create("config/fsindex/config.toml", contents: DaemonFixture.baseConfig)
+            try d.start(waitForWatching: false)
+            try d.waitFor("the resumed crawl", seconds: 400) { d.daemonState() == "watching" }
+            #expect(try run("fsfind", ["--count", "stopword"], env: d.env).out == "\(files)\n")
+            #expect(d.itemCount() == 1 + 40 + files)
+            try d.waitInStep()
+            #expect(d.stop() == 0)
         }
-        let began = Date()
-        try d.start(waitForWatching: false)
-        try d.waitFor("the first batches") { (d.itemCount() ?? 0) > 200 }
-        while Date().timeIntervalSince(began) < 3 { usleep(100_000) }
-        #expect(d.daemonState() == "crawling", "the crawl ended too soon to test stopping it")
-        let p = try #require(d.process)
-        kill(p.processIdentifier, SIGTERM)
-        let signalled = Date()
-        p.waitUntilExit()
-        let took = Date().timeIntervalSince(signalled)
-        #expect(took < 2.0, "took \(took) s to stop")
-        #expect(p.terminationStatus == 0)
-        #expect(d.log.contains("stopped"))
-        #expect(!d.log.contains("not stopped within"), "stopped by the watchdog, not by the crawl itself")
-        // The index is usable and partial; the next start (with both cores) completes it.
-        let partial = try run("fsfind", ["--count", "stopword"], env: d.env).out
-        #expect(partial != "\(files)\n", "the crawl was complete when it was stopped")
-        try d.tree.create("config/fsindex/config.toml", contents: DaemonFixture.baseConfig)
-        try d.start(waitForWatching: false)
-        try d.waitFor("the resumed crawl", seconds: 400) { d.daemonState() == "watching" }
-        #expect(try run("fsfind", ["--count", "stopword"], env: d.env).out == "\(files)\n")
-        #expect(d.itemCount() == 1 + 40 + files)
-        try d.waitInStep()
-        #expect(d.stop() == 0)
     }
 
     @Test("fsindex erase refuses while fsindexd uses the index; a database deleted under the daemon stops it with a clear log line")
-    func eraseWhileRunning() throws {
-        let d = try DaemonFixture()
-        try d.tree.create("root/a.txt", contents: "shearwater")
-        try d.start()
-        let pid = try #require(d.process?.processIdentifier)
-        let erase = try d.fsindex("erase")
-        #expect(erase.status == 2)
-        #expect(erase.stderr.contains("fsindexd (pid \(pid)) is using the index at \(d.tree.path("index").string); stop it first"), "\(erase.stderr)")
-        #expect(try d.find("shearwater") == [d.root + "/a.txt"])
-        #expect(d.process?.isRunning == true)
+    func eraseWhileRunning() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("root/a.txt", contents: "shearwater")
+            try d.start()
+            let pid = try #require(d.process?.processIdentifier)
+            let erase = try d.fsindex("erase")
+            #expect(erase.status == 2)
+            #expect(erase.stderr.contains("fsindexd (pid \(pid)) is using the index at \(d.tree.path("index").string); stop it first"), "\(erase.stderr)")
+            #expect(try d.find("shearwater") == [d.root + "/a.txt"])
+            #expect(d.process?.isRunning == true)
 
-        // Deleted by hand (or by an older fsindex): the idle daemon notices by itself.
-        #expect(unlink(d.tree.path("index/index.sqlite").string) == 0)
-        let p = try #require(d.process)
-        try d.waitFor("the daemon to stop", seconds: 10) { !p.isRunning }
-        #expect(p.terminationStatus == 1)
-        #expect(d.log.contains("the index database \(d.tree.path("index/index.sqlite").string) was deleted"), "\(d.log)")
-        // Started again, it builds a new index.
-        try d.start()
-        #expect(try d.find("shearwater") == [d.root + "/a.txt"])
-        #expect(d.stop() == 0)
-        #expect(try d.fsindex("erase").status == 0)
+            // Deleted by hand (or by an older fsindex): the idle daemon notices by itself.
+            #expect(unlink(d.tree.path("index/index.sqlite").string) == 0)
+            let p = try #require(d.process)
+            try d.waitFor("the daemon to stop", seconds: 10) { !p.isRunning }
+            #expect(p.terminationStatus == 1)
+            #expect(d.log.contains("the index database \(d.tree.path("index/index.sqlite").string) was deleted"), "\(d.log)")
+            // Started again, it builds a new index.
+            try d.start()
+            #expect(try d.find("shearwater") == [d.root + "/a.txt"])
+            #expect(d.stop() == 0)
+            #expect(try d.fsindex("erase").status == 0)
+        }
     }
 
     @Test("a database replaced under the daemon (another index renamed over it) stops it with a clear log line, exit 1")
-    func databaseReplaced() throws {
-        let d = try DaemonFixture()
-        try d.tree.create("root/a.txt", contents: "fulmar")
-        try d.start()
-        // Another index built aside, then renamed over the daemon's in one step.
-        let other = d.tree.path("other").string
-        let built = try run("fsindex", ["index", "--index-dir", other, d.root], env: d.env)
-        #expect(built.status == 0, "\(built.stderr)")
-        #expect(rename(other + "/index.sqlite", d.tree.path("index/index.sqlite").string) == 0)
-        let p = try #require(d.process)
-        try d.waitFor("the daemon to stop", seconds: 10) { !p.isRunning }
-        #expect(p.terminationStatus == 1)
-        #expect(d.log.contains("was replaced by another file"), "\(d.log)")
+    func databaseReplaced() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("root/a.txt", contents: "fulmar")
+            try d.start()
+            // Another index built aside, then renamed over the daemon's in one step.
+            let other = d.tree.path("other").string
+            let built = try run("fsindex", ["index", "--index-dir", other, d.root], env: d.env)
+            #expect(built.status == 0, "\(built.stderr)")
+            #expect(rename(other + "/index.sqlite", d.tree.path("index/index.sqlite").string) == 0)
+            let p = try #require(d.process)
+            try d.waitFor("the daemon to stop", seconds: 10) { !p.isRunning }
+            #expect(p.terminationStatus == 1)
+            #expect(d.log.contains("was replaced by another file"), "\(d.log)")
+        }
     }
 }

@@ -83,206 +83,226 @@ final class DaemonFixture: @unchecked Sendable {
 @Suite("fsindexd on real inotify", .serialized)
 struct DaemonTests {
     @Test("create, write, rename, move across folders, move out and back in, rename-over, delete a tree")
-    func followsChanges() throws {
-        let d = try DaemonFixture()
-        try d.tree.create("root/docs/old.txt", contents: "untouched")
-        try d.start()
-        let r = d.root
-        try d.tree.create("root/docs/new.txt", contents: "pelican arrives")
-        try d.waitFor("a created file") { try d.find("pelican") == [r + "/docs/new.txt"] }
-        try d.tree.create("root/docs/new.txt", contents: "flamingo replaces")
-        try d.waitFor("a rewritten file") { try d.find("flamingo") == [r + "/docs/new.txt"] && (try d.find("pelican")).isEmpty }
-        #expect(rename(r + "/docs/new.txt", r + "/docs/renamed.txt") == 0)
-        try d.waitFor("a rename") { try d.find("flamingo") == [r + "/docs/renamed.txt"] }
-        try d.tree.createDirectory("root/other")
-        #expect(rename(r + "/docs/renamed.txt", r + "/other/moved.txt") == 0)
-        try d.waitFor("a move across folders") { try d.find("flamingo") == [r + "/other/moved.txt"] }
-        #expect(rename(r + "/other/moved.txt", d.tree.path("outside.txt").string) == 0)
-        try d.waitFor("a move out of the root") { try d.find("flamingo").isEmpty }
-        #expect(rename(d.tree.path("outside.txt").string, r + "/back.txt") == 0)
-        try d.waitFor("a move back in") { try d.find("flamingo") == [r + "/back.txt"] }
-        try d.tree.create("root/draft.tmp2", contents: "heron final")
-        #expect(rename(r + "/draft.tmp2", r + "/back.txt") == 0)
-        try d.waitFor("a rename over an existing file") {
-            try d.find("heron") == [r + "/back.txt"] && (try d.find("flamingo")).isEmpty
+    func followsChanges() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("root/docs/old.txt", contents: "untouched")
+            try d.start()
+            let r = d.root
+            try d.tree.create("root/docs/new.txt", contents: "pelican arrives")
+            try d.waitFor("a created file") { try d.find("pelican") == [r + "/docs/new.txt"] }
+            try d.tree.create("root/docs/new.txt", contents: "flamingo replaces")
+            try d.waitFor("a rewritten file") { try d.find("flamingo") == [r + "/docs/new.txt"] && (try d.find("pelican")).isEmpty }
+            #expect(rename(r + "/docs/new.txt", r + "/docs/renamed.txt") == 0)
+            try d.waitFor("a rename") { try d.find("flamingo") == [r + "/docs/renamed.txt"] }
+            try d.tree.createDirectory("root/other")
+            #expect(rename(r + "/docs/renamed.txt", r + "/other/moved.txt") == 0)
+            try d.waitFor("a move across folders") { try d.find("flamingo") == [r + "/other/moved.txt"] }
+            #expect(rename(r + "/other/moved.txt", d.tree.path("outside.txt").string) == 0)
+            try d.waitFor("a move out of the root") { try d.find("flamingo").isEmpty }
+            #expect(rename(d.tree.path("outside.txt").string, r + "/back.txt") == 0)
+            try d.waitFor("a move back in") { try d.find("flamingo") == [r + "/back.txt"] }
+            try d.tree.create("root/draft.tmp2", contents: "heron final")
+            #expect(rename(r + "/draft.tmp2", r + "/back.txt") == 0)
+            try d.waitFor("a rename over an existing file") {
+                try d.find("heron") == [r + "/back.txt"] && (try d.find("flamingo")).isEmpty
+            }
+            try d.tree.create("root/tree/a/b/c/deep.txt", contents: "osprey nest")
+            try d.waitFor("mkdir -p and a file at once") { try d.find("osprey") == [r + "/tree/a/b/c/deep.txt"] }
+            #expect(rename(r + "/tree", r + "/grove") == 0)
+            try d.waitFor("a folder rename moving its subtree") { try d.find("osprey") == [r + "/grove/a/b/c/deep.txt"] }
+            let rm = Process()
+            rm.executableURL = URL(fileURLWithPath: "/bin/rm")
+            rm.arguments = ["-rf", r + "/grove"]
+            try rm.run()
+            rm.waitUntilExit()
+            try d.waitFor("a deleted tree") { try d.find("osprey").isEmpty && (try d.find("--name", "grove")).isEmpty }
+            #expect(try d.find("untouched") == [r + "/docs/old.txt"])
+            #expect(d.stop() == 0)
+            #expect(d.log.contains("stopped"))
         }
-        try d.tree.create("root/tree/a/b/c/deep.txt", contents: "osprey nest")
-        try d.waitFor("mkdir -p and a file at once") { try d.find("osprey") == [r + "/tree/a/b/c/deep.txt"] }
-        #expect(rename(r + "/tree", r + "/grove") == 0)
-        try d.waitFor("a folder rename moving its subtree") { try d.find("osprey") == [r + "/grove/a/b/c/deep.txt"] }
-        let rm = Process()
-        rm.executableURL = URL(fileURLWithPath: "/bin/rm")
-        rm.arguments = ["-rf", r + "/grove"]
-        try rm.run()
-        rm.waitUntilExit()
-        try d.waitFor("a deleted tree") { try d.find("osprey").isEmpty && (try d.find("--name", "grove")).isEmpty }
-        #expect(try d.find("untouched") == [r + "/docs/old.txt"])
-        #expect(d.stop() == 0)
-        #expect(d.log.contains("stopped"))
     }
 
     @Test("a 10,000-file burst ends with exactly what is on disk")
-    func burst() throws {
-        let d = try DaemonFixture()
-        try d.start()
-        try d.tree.createDirectory("root/burst")
-        for i in 0..<10_000 {
-            try d.tree.create("root/burst/f\(i).txt", contents: "burstword \(i)")
+    func burst() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.start()
+            try d.tree.createDirectory("root/burst")
+            for i in 0..<10_000 {
+                try d.tree.create("root/burst/f\(i).txt", contents: "burstword \(i)")
+            }
+            try d.waitFor("10,000 files", seconds: 300) {
+                try run("fsfind", ["--count", "burstword"], env: d.env).out == "10000\n"
+            }
+            for i in stride(from: 0, to: 10_000, by: 2) { unlink(d.tree.path("root/burst/f\(i).txt").string) }
+            try d.waitFor("5,000 deletions", seconds: 300) {
+                try run("fsfind", ["--count", "burstword"], env: d.env).out == "5000\n"
+            }
+            #expect(d.stop() == 0)
         }
-        try d.waitFor("10,000 files", seconds: 300) {
-            try run("fsfind", ["--count", "burstword"], env: d.env).out == "10000\n"
-        }
-        for i in stride(from: 0, to: 10_000, by: 2) { unlink(d.tree.path("root/burst/f\(i).txt").string) }
-        try d.waitFor("5,000 deletions", seconds: 300) {
-            try run("fsfind", ["--count", "burstword"], env: d.env).out == "5000\n"
-        }
-        #expect(d.stop() == 0)
     }
 
     @Test("changes made while stopped are found on restart; pause queues, resume applies")
-    func restartAndPause() throws {
-        let d = try DaemonFixture()
-        try d.tree.create("root/keep.txt", contents: "steadfast")
-        try d.tree.create("root/drop.txt", contents: "doomed")
-        try d.start()
-        #expect(d.stop() == 0)
-        try d.tree.remove("root/drop.txt")
-        try d.tree.create("root/while-down.txt", contents: "latecomer")
-        try d.start()
-        #expect(try d.find("doomed").isEmpty)
-        #expect(try d.find("latecomer") == [d.root + "/while-down.txt"])
-        #expect(try d.fsindex("pause").status == 0)
-        #expect(d.daemonState() == "paused")
-        try d.tree.create("root/queued.txt", contents: "waiting")
-        usleep(700_000)
-        #expect(try d.find("waiting").isEmpty)
-        #expect(try d.fsindex("resume").status == 0)
-        try d.waitFor("queued changes after resume") { try d.find("waiting") == [d.root + "/queued.txt"] }
-        let reindex = try d.fsindex("reindex")
-        #expect(reindex.status == 0)
-        #expect(reindex.out.contains("reindexed by fsindexd"))
+    func restartAndPause() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("root/keep.txt", contents: "steadfast")
+            try d.tree.create("root/drop.txt", contents: "doomed")
+            try d.start()
+            #expect(d.stop() == 0)
+            try d.tree.remove("root/drop.txt")
+            try d.tree.create("root/while-down.txt", contents: "latecomer")
+            try d.start()
+            #expect(try d.find("doomed").isEmpty)
+            #expect(try d.find("latecomer") == [d.root + "/while-down.txt"])
+            #expect(try d.fsindex("pause").status == 0)
+            #expect(d.daemonState() == "paused")
+            try d.tree.create("root/queued.txt", contents: "waiting")
+            usleep(700_000)
+            #expect(try d.find("waiting").isEmpty)
+            #expect(try d.fsindex("resume").status == 0)
+            try d.waitFor("queued changes after resume") { try d.find("waiting") == [d.root + "/queued.txt"] }
+            let reindex = try d.fsindex("reindex")
+            #expect(reindex.status == 0)
+            #expect(reindex.out.contains("reindexed by fsindexd"))
+        }
     }
 
     @Test("SIGKILL during the first crawl, then a restart: the index equals the disk")
-    func killDuringFirstCrawl() throws {
-        let d = try DaemonFixture()
-        for i in 0..<3000 { try d.tree.create("root/d\(i % 30)/f\(i).txt", contents: "crawlword \(i) " + String(repeating: "pad ", count: 100)) }
-        try d.start(waitForWatching: false)
-        usleep(700_000)
-        kill(d.process!.processIdentifier, SIGKILL)
-        d.process!.waitUntilExit()
-        try d.tree.remove("root/d0/f0.txt")
-        try d.start()
-        #expect(try run("fsfind", ["--count", "crawlword"], env: d.env).out == "2999\n")
-        let status = try JSONSerialization.jsonObject(with: try d.fsindex("status", "--json").stdout) as? [String: Any]
-        #expect(status?["items"] as? Int == 1 + 30 + 2999)
+    func killDuringFirstCrawl() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            for i in 0..<3000 { try d.tree.create("root/d\(i % 30)/f\(i).txt", contents: "crawlword \(i) " + String(repeating: "pad ", count: 100)) }
+            try d.start(waitForWatching: false)
+            usleep(700_000)
+            kill(d.process!.processIdentifier, SIGKILL)
+            d.process!.waitUntilExit()
+            try d.tree.remove("root/d0/f0.txt")
+            try d.start()
+            #expect(try run("fsfind", ["--count", "crawlword"], env: d.env).out == "2999\n")
+            let status = try JSONSerialization.jsonObject(with: try d.fsindex("status", "--json").stdout) as? [String: Any]
+            #expect(status?["items"] as? Int == 1 + 30 + 2999)
+        }
     }
 
     @Test("a live query sees an add and a remove")
-    func liveQuery() throws {
-        let d = try DaemonFixture()
-        try d.tree.create("root/first.txt", contents: "gannet one")
-        try d.start()
-        let (p, reader) = try LineReader.live("gannet", env: d.env)
-        defer { if p.isRunning { kill(p.processIdentifier, SIGTERM) } }
-        #expect(reader.next(timeout: 5) == d.root + "/first.txt")
-        try d.tree.create("root/second.txt", contents: "gannet two")
-        #expect(reader.next(timeout: 10) == "+ " + d.root + "/second.txt")
-        try d.tree.remove("root/first.txt")
-        #expect(reader.next(timeout: 10) == "- " + d.root + "/first.txt")
-        try d.tree.create("root/second.txt", contents: "no longer the bird")
-        #expect(reader.next(timeout: 10) == "- " + d.root + "/second.txt")
+    func liveQuery() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("root/first.txt", contents: "gannet one")
+            try d.start()
+            let (p, reader) = try LineReader.live("gannet", env: d.env)
+            defer { if p.isRunning { kill(p.processIdentifier, SIGTERM) } }
+            #expect(reader.next(timeout: 5) == d.root + "/first.txt")
+            try d.tree.create("root/second.txt", contents: "gannet two")
+            #expect(reader.next(timeout: 10) == "+ " + d.root + "/second.txt")
+            try d.tree.remove("root/first.txt")
+            #expect(reader.next(timeout: 10) == "- " + d.root + "/first.txt")
+            try d.tree.create("root/second.txt", contents: "no longer the bird")
+            #expect(reader.next(timeout: 10) == "- " + d.root + "/second.txt")
+        }
     }
 
     @Test("a live query follows a folder holding a matching file: renamed, moved out, moved back in, deleted")
-    func liveQueryFolderMoves() throws {
-        let d = try DaemonFixture()
-        try d.tree.create("root/colony/note.txt", contents: "a skua sighting")
-        try d.tree.create("root/colony/other.txt", contents: "nothing to see")
-        try d.start()
-        let (p, reader) = try LineReader.live("skua", env: d.env)
-        defer {
-            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-            p.waitUntilExit()
+    func liveQueryFolderMoves() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("root/colony/note.txt", contents: "a skua sighting")
+            try d.tree.create("root/colony/other.txt", contents: "nothing to see")
+            try d.start()
+            let (p, reader) = try LineReader.live("skua", env: d.env)
+            defer {
+                if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+                p.waitUntilExit()
+            }
+            let r = d.root
+            #expect(reader.next(timeout: 10) == r + "/colony/note.txt")
+
+            #expect(rename(r + "/colony", r + "/roost") == 0)
+            #expect(reader.next(timeout: 10) == "- " + r + "/colony/note.txt", "renamed: the old path goes")
+            #expect(reader.next(timeout: 10) == "+ " + r + "/roost/note.txt", "renamed: the new path comes")
+
+            let outside = d.tree.path("outside").string
+            #expect(rename(r + "/roost", outside) == 0)
+            #expect(reader.next(timeout: 10) == "- " + r + "/roost/note.txt", "moved out of the root")
+
+            #expect(rename(outside, r + "/roost") == 0)
+            #expect(reader.next(timeout: 10) == "+ " + r + "/roost/note.txt", "moved back in")
+
+            let rm = Process()
+            rm.executableURL = URL(fileURLWithPath: "/bin/rm")
+            rm.arguments = ["-rf", r + "/roost"]
+            try rm.run()
+            rm.waitUntilExit()
+            #expect(reader.next(timeout: 10) == "- " + r + "/roost/note.txt", "deleted")
+            #expect(reader.next(timeout: 1) == nil, "nothing more")
         }
-        let r = d.root
-        #expect(reader.next(timeout: 10) == r + "/colony/note.txt")
-
-        #expect(rename(r + "/colony", r + "/roost") == 0)
-        #expect(reader.next(timeout: 10) == "- " + r + "/colony/note.txt", "renamed: the old path goes")
-        #expect(reader.next(timeout: 10) == "+ " + r + "/roost/note.txt", "renamed: the new path comes")
-
-        let outside = d.tree.path("outside").string
-        #expect(rename(r + "/roost", outside) == 0)
-        #expect(reader.next(timeout: 10) == "- " + r + "/roost/note.txt", "moved out of the root")
-
-        #expect(rename(outside, r + "/roost") == 0)
-        #expect(reader.next(timeout: 10) == "+ " + r + "/roost/note.txt", "moved back in")
-
-        let rm = Process()
-        rm.executableURL = URL(fileURLWithPath: "/bin/rm")
-        rm.arguments = ["-rf", r + "/roost"]
-        try rm.run()
-        rm.waitUntilExit()
-        #expect(reader.next(timeout: 10) == "- " + r + "/roost/note.txt", "deleted")
-        #expect(reader.next(timeout: 1) == nil, "nothing more")
     }
 
     @Test("the control socket is refused to another user", .needsRoot)
-    func socketRefusesOtherUser() throws {
-        let d = try DaemonFixture()
-        try d.start()
-        _ = chmod(d.tree.root.string, 0o755)
-        let asNobody = try run("fsindex", ["status"], env: d.env, asUser: "65534")
-        #expect(!asNobody.out.contains("fsindexd: watching"))
-        #expect(asNobody.status != 0 || asNobody.out.contains("not running"))
-        let asUs = try d.fsindex("status")
-        #expect(asUs.out.contains("fsindexd: watching"))
+    func socketRefusesOtherUser() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.start()
+            _ = chmod(d.tree.root.string, 0o755)
+            let asNobody = try run("fsindex", ["status"], env: d.env, asUser: "65534")
+            #expect(!asNobody.out.contains("fsindexd: watching"))
+            #expect(asNobody.status != 0 || asNobody.out.contains("not running"))
+            let asUs = try d.fsindex("status")
+            #expect(asUs.out.contains("fsindexd: watching"))
+        }
     }
 
     @Test("SIGHUP with roots from --root keeps them (the config's empty roots do not erase the index)")
-    func reloadKeepsCommandLineRoots() throws {
-        let d = try DaemonFixture()
-        try d.tree.create("root/a.txt", contents: "petrel")
-        try d.start()
-        kill(d.process!.processIdentifier, SIGHUP)
-        try d.waitFor("the reload") { d.log.contains("configuration reloaded") }
-        #expect(try d.find("petrel").count == 1)
-        try d.tree.create("root/b.txt", contents: "petrel two")
-        try d.waitFor("events after the reload") { try d.find("petrel").count == 2 }
+    func reloadKeepsCommandLineRoots() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("root/a.txt", contents: "petrel")
+            try d.start()
+            kill(d.process!.processIdentifier, SIGHUP)
+            try d.waitFor("the reload") { d.log.contains("configuration reloaded") }
+            #expect(try d.find("petrel").count == 1)
+            try d.tree.create("root/b.txt", contents: "petrel two")
+            try d.waitFor("events after the reload") { try d.find("petrel").count == 2 }
+        }
     }
 
     @Test("without --foreground it detaches, logs to the state folder, and stops on SIGTERM")
-    func detaches() throws {
-        let d = try DaemonFixture()
-        try d.tree.create("root/a.txt", contents: "kittiwake")
-        var env = d.env
-        env["XDG_STATE_HOME"] = d.tree.path("state").string
-        let started = try run("fsindexd", ["--root", d.root], env: env)
-        #expect(started.status == 0)
-        let pidText = started.out.split(separator: "(pid ").last?.split(separator: ")").first
-        let pid = try #require(pidText.flatMap { Int32($0) })
-        defer { kill(pid, SIGKILL) }
-        try d.waitFor("the detached daemon") { d.daemonState() == "watching" }
-        #expect(try d.find("kittiwake").count == 1)
-        kill(pid, SIGTERM)
-        let logPath = d.tree.path("state/fsindex/fsindexd.log").string
-        try d.waitFor("the detached daemon to stop") {
-            ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").contains("stopped")
+    func detaches() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("root/a.txt", contents: "kittiwake")
+            var env = d.env
+            env["XDG_STATE_HOME"] = d.tree.path("state").string
+            let started = try run("fsindexd", ["--root", d.root], env: env)
+            #expect(started.status == 0)
+            let pidText = started.out.split(separator: "(pid ").last?.split(separator: ")").first
+            let pid = try #require(pidText.flatMap { Int32($0) })
+            defer { kill(pid, SIGKILL) }
+            try d.waitFor("the detached daemon") { d.daemonState() == "watching" }
+            #expect(try d.find("kittiwake").count == 1)
+            kill(pid, SIGTERM)
+            let logPath = d.tree.path("state/fsindex/fsindexd.log").string
+            try d.waitFor("the detached daemon to stop") {
+                ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").contains("stopped")
+            }
         }
     }
 
     @Test("SIGHUP reloads the config: a new root is crawled, a removed root loses its items")
-    func reloadRoots() throws {
-        let d = try DaemonFixture()
-        try d.tree.create("a/one.txt", contents: "cormorant")
-        try d.tree.create("b/two.txt", contents: "albatross")
-        let config = try d.tree.create("config/fsindex/config.toml", contents: "roots = [\"\(d.tree.path("a").string)\"]\n" + DaemonFixture.baseConfig)
-        try d.start(["--config", config.string])
-        #expect(try d.find("cormorant").count == 1)
-        try d.tree.create("config/fsindex/config.toml", contents: "roots = [\"\(d.tree.path("b").string)\"]\n" + DaemonFixture.baseConfig)
-        kill(d.process!.processIdentifier, SIGHUP)
-        try d.waitFor("the new root") { try d.find("albatross").count == 1 && (try d.find("cormorant")).isEmpty }
+    func reloadRoots() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("a/one.txt", contents: "cormorant")
+            try d.tree.create("b/two.txt", contents: "albatross")
+            let config = try d.tree.create("config/fsindex/config.toml", contents: "roots = [\"\(d.tree.path("a").string)\"]\n" + DaemonFixture.baseConfig)
+            try d.start(["--config", config.string])
+            #expect(try d.find("cormorant").count == 1)
+            try d.tree.create("config/fsindex/config.toml", contents: "roots = [\"\(d.tree.path("b").string)\"]\n" + DaemonFixture.baseConfig)
+            kill(d.process!.processIdentifier, SIGHUP)
+            try d.waitFor("the new root") { try d.find("albatross").count == 1 && (try d.find("cormorant")).isEmpty }
+        }
     }
 }
 

@@ -30,26 +30,28 @@ func makeDeepTree(below base: String, levels: Int, name: String, contents: Strin
 @Suite("Paths longer than PATH_MAX")
 struct LongPathTests {
     @Test("issue 11: a tree deeper than PATH_MAX is indexed; its deep files are listed as failures once, and the next index exits 0")
-    func deeperThanPathMax() throws {
-        let f = try CLIFixture()
-        try f.tree.create("root/shallow.txt", contents: "shallow words")
-        let deep = try makeDeepTree(below: f.root, levels: 24, name: "deep-file.txt", contents: "deep words")
-        #expect(deep.count > 4096)
-        let first = try f.fsindex("index", f.root)
-        // The deep file is reported once, with the reason, and the rest is indexed.
-        #expect(first.status == 2)
-        #expect(first.stderr.contains("deep-file.txt: cannot read: its path is \(deep.count) bytes"), "\(first.stderr)")
-        #expect(first.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1, "\(first.stderr)")
-        // Not a problem for ever: the next crawl finds everything unchanged.
-        let second = try f.fsindex("index", "--json", f.root)
-        #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.out.contains("\"indexed\":0"))
-        // Every folder and file, the deep ones too, is in the index with its current stamp.
-        let check = try f.fsindex("check")
-        #expect(check.status == 0, "\(check.out)\(check.stderr)")
-        #expect(check.stderr.contains("\(24 + 3) entries on disk"))
-        let failures = try f.fsindex("failures")
-        #expect(failures.stdout == Data(deep + Array("\tcannot read: its path is \(deep.count) bytes, longer than the 4095 a program can open (PATH_MAX); the name and file-system attributes are indexed, not the content (move it higher up to have it read)\n".utf8)))
-        #expect(try f.fsfind("shallow").lines == [f.root + "/shallow.txt"])
+    func deeperThanPathMax() async throws {
+        try await offPool {
+            let f = try CLIFixture()
+            try f.tree.create("root/shallow.txt", contents: "shallow words")
+            let deep = try makeDeepTree(below: f.root, levels: 24, name: "deep-file.txt", contents: "deep words")
+            #expect(deep.count > 4096)
+            let first = try f.fsindex("index", f.root)
+            // The deep file is reported once, with the reason, and the rest is indexed.
+            #expect(first.status == 2)
+            #expect(first.stderr.contains("deep-file.txt: cannot read: its path is \(deep.count) bytes"), "\(first.stderr)")
+            #expect(first.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1, "\(first.stderr)")
+            // Not a problem for ever: the next crawl finds everything unchanged.
+            let second = try f.fsindex("index", "--json", f.root)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.out.contains("\"indexed\":0"))
+            // Every folder and file, the deep ones too, is in the index with its current stamp.
+            let check = try f.fsindex("check")
+            #expect(check.status == 0, "\(check.out)\(check.stderr)")
+            #expect(check.stderr.contains("\(24 + 3) entries on disk"))
+            let failures = try f.fsindex("failures")
+            #expect(failures.stdout == Data(deep + Array("\tcannot read: its path is \(deep.count) bytes, longer than the 4095 a program can open (PATH_MAX); the name and file-system attributes are indexed, not the content (move it higher up to have it read)\n".utf8)))
+            #expect(try f.fsfind("shallow").lines == [f.root + "/shallow.txt"])
+        }
     }
 }
