@@ -109,9 +109,6 @@ public enum PathArgument {
         guard ArgumentBytes.path(argument).withPlatformString({ realpath($0, &buf) }) != nil else { return nil }
         return FilePath(platformString: buf).bytes
     }
-
-    /// A path argument as given (relative paths stay relative), with its bytes.
-    public static func path(_ argument: String) -> FilePath { ArgumentBytes.path(argument) }
 }
 
 /// JSON for one line of `--json` output: `path` (printable), `pathBase64` when the path is not

@@ -103,8 +103,8 @@ public struct Settings: Sendable, Hashable {
         var s = Settings()
         // An explicit file comes from a command line: `ArgumentBytes` keeps a name that is not
         // UTF-8 as its bytes, and messages show it escaped.
-        let path = explicit.map(ArgumentBytes.display) ?? userConfigPath(environment: environment).string
         let file = explicit.map(ArgumentBytes.path) ?? userConfigPath(environment: environment)
+        let path = explicit.map(ArgumentBytes.display) ?? file.string
         switch SystemCall.readFile(file, limit: maximumFileSize) {
         case .success(let bytes):
             try s.apply(toml: String(decoding: bytes, as: UTF8.self), file: path)
