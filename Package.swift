@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "fsfind", targets: ["fsfind"]),
         .executable(name: "fsindexd", targets: ["fsindexd"]),
         .executable(name: "fsindex-worker", targets: ["fsindex-worker"]),
+        .executable(name: "fsindex-mcp", targets: ["fsindex-mcp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -29,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // The Model Context Protocol, for fsindex-mcp only (the other tools do not link it).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // C libraries of the field, through tiny system-library shims.
@@ -153,6 +156,22 @@ let package = Package(
         // The worker with deliberate faults and sandbox probes, for the isolation tests only.
         .executableTarget(name: "fsindex-test-worker", dependencies: ["WorkerRuntime", "Crawling", "CSysShims", "CSeccomp",
             .product(name: "SystemPackage", package: "swift-system")], path: "Tests/TestWorker"),
+        // The index as a tool for language-model agents (Apple's SpotlightSearchTool/FileSource over
+        // MCP): tools, their schemas, scopes, guidance, the compact format and resources. Only
+        // fsindex-mcp links it, and with it the MCP SDK.
+        .target(name: "Agent", dependencies: [
+            "Attributes", "CommandSupport", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls",
+            .product(name: "MCP", package: "swift-sdk"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        .executableTarget(name: "fsindex-mcp", dependencies: [
+            "Agent", "Configuration", "Indexing", "SystemCalls",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "MCP", package: "swift-sdk"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
         .executableTarget(name: "fsfind", dependencies: [
             "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -185,6 +204,8 @@ let package = Package(
             "TestSupport", "Indexing",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying", "Configuration", "Attributes", "TestSupport",
+                                                       .product(name: "MCP", package: "swift-sdk")]),
         .testTarget(name: "ControllingTests", dependencies: ["Controlling", "SystemCalls", "TestSupport"]),
     ]
 )

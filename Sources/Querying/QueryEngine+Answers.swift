@@ -68,6 +68,9 @@ extension QueryEngine {
         var b = SQLBuilder()
         let value: String
         var join = ""
+        if let derived = group.derivedExpression {
+            value = derived
+        } else {
         switch SQLBuilder.storage(of: group.key) {
         case .column(let column):
             value = group.key.valueType == .date ? "strftime('\(group.period.format)', \(column), 'unixepoch', 'localtime')" : column
@@ -85,6 +88,7 @@ extension QueryEngine {
             value = "t.type"
         case .fullText:
             throw .badValue(attribute: group.key.rawValue, value: "--group-by", reason: "cannot be grouped: it is free text; group by an attribute such as kind, authors or contentModificationDate")
+        }
         }
         let filter = filtered(spec, join: join, &b)
         return try read(spec) { db in
@@ -160,6 +164,30 @@ public struct GroupKey: Sendable, Hashable {
     public init(_ key: AttributeKey, period: Period = .month) {
         self.key = key
         self.period = period
+    }
+
+    /// By extension: the lowercased text after the last dot of the name (none for `.bashrc`).
+    public static let fileExtension = GroupKey(AttributeKey("fileExtension"))
+    /// By the folder that holds the item (for an item inside a file, the file's folder).
+    public static let folder = GroupKey(AttributeKey("folder"))
+
+    /// The SQL of a group that no attribute stores but the path and name give.
+    var derivedExpression: String? {
+        switch key {
+        case Self.fileExtension.key:
+            // SQLite has no "last index of": rtrim strips every character that is not a dot
+            // from the right, leaving the name up to its last dot.
+            let stem = "rtrim(items.name, replace(items.name, '.', ''))"
+            return "CASE WHEN length(\(stem)) > 1 THEN nullif(lower(substr(items.name, length(\(stem)) + 1)), '') END"
+        case Self.folder.key:
+            // The file's path (before a NUL and the key of an item inside it), then the same
+            // trick with slashes.
+            let file = "CAST(CASE WHEN instr(items.path, x'00') > 0 THEN substr(items.path, 1, instr(items.path, x'00') - 1) ELSE items.path END AS TEXT)"
+            let head = "rtrim(\(file), replace(\(file), '/', ''))"
+            return "CASE WHEN length(\(head)) > 1 THEN substr(\(head), 1, length(\(head)) - 1) ELSE '/' END"
+        default:
+            return nil
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Attributes
+import Configuration
 import Foundation
 import Indexing
 
@@ -44,6 +45,12 @@ public struct QueryRequest: Sendable, Hashable {
     public var now: Date
     /// Seconds the query may run (`[query] time_limit`); nil: no limit.
     public var timeLimit: Double?
+    /// A condition every result must also meet, whatever the text asks: the kinds an agent's
+    /// guidance allows (`fsindex-mcp --guidance focused:pdf`). Not part of the text, so an error
+    /// in the text still points into the text as typed.
+    public var restriction: ItemPredicate?
+    /// PLACEHOLDER until branch `me` merges.
+    public var identity: Identity?
 
     public init(text: String = "", literal: Bool = false, name: String? = nil, scopes: [[UInt8]] = [],
                 sort: SortOrder = .relevance, reverse: Bool = false, limit: Int? = nil, offset: Int = 0,
@@ -86,6 +93,7 @@ public struct QueryRequest: Sendable, Hashable {
         if parts.isEmpty, answer == .items || answer == .count {
             throw .nothingToSearch(text)
         }
+        if let restriction { parts.append(restriction) }
         return QuerySpec(predicate: parts.isEmpty ? .all : (parts.count == 1 ? parts[0] : .and(parts)), onlyIn: scopes,
                          now: now, exactNameHint: hint, includeAttributes: !fetchAttributes.isEmpty, sort: sort,
                          reverse: reverse, snippet: snippet, ranking: ranking, deadline: deadline)
@@ -97,6 +105,11 @@ extension GroupKey {
     /// date attribute and a period (`modified:week`), or a period alone (`month`: by when the
     /// file changed).
     public static func parse(_ text: String) throws(QueryError) -> GroupKey {
+        switch text.lowercased() {
+        case "extension", "ext": return .fileExtension
+        case "folder", "dir": return .folder
+        default: break
+        }
         let spelled = Period(rawValue: text.lowercased()) != nil ? "modified:" + text : text
         let parts = spelled.split(separator: ":", maxSplits: 1).map(String.init)
         let key = try AttributeNames.resolveForCommand(parts.first ?? spelled)

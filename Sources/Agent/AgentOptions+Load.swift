@@ -1,0 +1,40 @@
+import Configuration
+import Foundation
+import Indexing
+import Querying
+import SystemPackage
+
+extension AgentOptions {
+    /// The options of a server: the command line's, over `[agent]` of the config, over the
+    /// built-in defaults. Scopes default to the index's roots.
+    public static func load(config: String?, location: IndexLocation, scopes: [String], maxResults: Int?,
+                            format: String?, guidance: String?) throws(AgentError) -> AgentOptions {
+        let settings: Settings
+        do { settings = try Settings.load(explicit: config) } catch { throw .options(error.description) }
+        let agent = settings.agent
+        let formatText = format ?? agent.format
+        guard let f = Format(rawValue: formatText) else { throw .options("format \"\(formatText)\" is not full or compact") }
+        var scopeSet = try ScopeSet(folders: scopes.isEmpty ? agent.scopes.map(expandingTilde) : scopes)
+        if scopeSet.isEmpty {
+            // The index's roots: what it holds.
+            let roots: [[UInt8]]
+            do { roots = try IndexStore(location: location, readOnly: true).domains().map(\.root) } catch {
+                throw .options("no scope given and the index at \(location.directory.string) cannot be read (\(error.description)); give --scope DIR or run `fsindex index DIR` first")
+            }
+            scopeSet = ScopeSet(resolved: roots)
+            guard !scopeSet.isEmpty else {
+                throw .options("no scope given and the index at \(location.directory.string) has no roots; give --scope DIR or run `fsindex index DIR` first")
+            }
+        }
+        return try AgentOptions(scopes: scopeSet, maxResults: maxResults ?? agent.maxResults, format: f,
+                                guidance: try Guidance.parse(guidance ?? agent.guidance),
+                                identity: Identity.resolve(configured: agent.me),
+                                ranking: RankingWeights(settings.query), timeLimit: settings.query.timeLimit)
+    }
+}
+
+/// `~` and `~/…` as the user's home folder (`HOME`), as the config's other paths.
+func expandingTilde(_ path: String) -> String {
+    guard path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] else { return path }
+    return home + path.dropFirst()
+}

@@ -1,0 +1,89 @@
+import CommandSupport
+import SystemCalls
+
+/// The folders an agent may see (FileSource's sources): absolute, resolved paths. Every path a
+/// tool returns or reads is checked against them; a call's own `scopes` can only narrow them.
+///
+/// Paths cross the protocol as `ArgumentBytes` strings: a name that is not UTF-8 keeps its bytes
+/// (as private-use characters) and comes back to `read_text` exactly.
+public struct ScopeSet: Sendable, Hashable {
+    /// Absolute folder paths, without a trailing slash (but `/` itself), none inside another.
+    public let folders: [[UInt8]]
+
+    /// Resolves (`realpath`) and de-duplicates the folders; a folder that does not exist is an
+    /// error naming it.
+    public init(folders arguments: [String]) throws(AgentError) {
+        var resolved: [[UInt8]] = []
+        for argument in arguments {
+            guard let folder = PathArgument.folder(argument) else {
+                throw .options("scope \(ArgumentBytes.display(argument)) is not a folder (no such folder, or it cannot be read)")
+            }
+            resolved.append(folder)
+        }
+        self.init(resolved: resolved)
+    }
+
+    /// Folders already absolute and resolved (the index's roots).
+    public init(resolved: [[UInt8]]) {
+        let cleaned = resolved.map(Self.trimmed)
+        // Drop folders inside another: they add nothing and would count items twice.
+        folders = Array(Set(cleaned)).sorted { $0.lexicographicallyPrecedes($1) }.filter { f in
+            !cleaned.contains { other in other != f && Self.isInside(f, folder: other) }
+        }
+    }
+
+    public var isEmpty: Bool { folders.isEmpty }
+
+    /// The folders as the model reads them.
+    public var display: [String] { folders.map(ArgumentBytes.encode) }
+
+    /// Whether `path` is one of the folders or inside one.
+    public func contains(_ path: [UInt8]) -> Bool {
+        folders.contains { Self.isInside(path, folder: $0) }
+    }
+
+    /// The folder holding `path` and the path relative to it (`.` for the folder itself).
+    public func relative(_ path: [UInt8]) -> (folder: [UInt8], relative: [UInt8])? {
+        // The longest folder first: the most specific.
+        for f in folders.sorted(by: { $0.count > $1.count }) where Self.isInside(path, folder: f) {
+            if path.count == f.count { return (f, Array(".".utf8)) }
+            let start = f == [0x2F] ? 1 : f.count + 1
+            return (f, Array(path[start...]))
+        }
+        return nil
+    }
+
+    /// The scopes a call asks for, narrowed to these: a folder inside one of ours stays as it is,
+    /// a folder holding some of ours becomes those, and one that is none of these is an error:
+    /// a call can narrow the server's scopes, never widen them.
+    public func narrowed(to requested: [String]) throws(AgentError) -> [[UInt8]] {
+        guard !requested.isEmpty else { return folders }
+        var result: [[UInt8]] = []
+        for argument in requested {
+            guard let folder = PathArgument.folder(argument) else {
+                throw .notAvailable(path: ArgumentBytes.display(argument), reason: "is not a folder (no such folder, or it cannot be read)")
+            }
+            if contains(folder) {
+                result.append(folder)
+            } else {
+                let inner = folders.filter { Self.isInside($0, folder: folder) }
+                guard !inner.isEmpty else { throw .outsideScopes(path: ArgumentBytes.encode(folder), scopes: display) }
+                result += inner
+            }
+        }
+        return ScopeSet(resolved: result).folders
+    }
+
+    static func trimmed(_ p: [UInt8]) -> [UInt8] {
+        var p = p
+        while p.count > 1, p.last == 0x2F { p.removeLast() }
+        return p
+    }
+
+    /// `path` is `folder` or below it (by whole components: `/a/bc` is not inside `/a/b`).
+    static func isInside(_ path: [UInt8], folder: [UInt8]) -> Bool {
+        if folder == [0x2F] { return path.first == 0x2F }
+        guard path.count >= folder.count, path.starts(with: folder) else { return false }
+        return path.count == folder.count || path[folder.count] == 0x2F
+    }
+}
