@@ -33,7 +33,9 @@ public struct Identity: Sendable, Hashable, Codable {
     }
 
     /// Whether it says nothing (no name, no address): such an identity matches nothing.
-    public var isEmpty: Bool { (name ?? "").isEmpty && emails.isEmpty }
+    public var isEmpty: Bool {
+        (name ?? "").allSatisfy(\.isWhitespace) && emails.allSatisfy { $0.allSatisfy(\.isWhitespace) }
+    }
 
     /// The identity to use: `configured` when the config sets one; otherwise the passwd entry's
     /// full name and git's `user.name` and `user.email` (git's name wins over passwd's). Nil
