@@ -196,7 +196,7 @@ let package = Package(
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "QueryingTests", dependencies: ["Querying", "Indexing", "Controlling", "Attributes", "TestSupport"]),
+        .testTarget(name: "QueryingTests", dependencies: ["Querying", "Configuration", "Indexing", "Controlling", "Attributes", "TestSupport"]),
         .testTarget(name: "UpdatingTests", dependencies: ["Configuration", "Updating", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WatchingTests", dependencies: ["Configuration", "Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),

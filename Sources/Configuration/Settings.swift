@@ -21,6 +21,7 @@ public struct Settings: Sendable, Hashable {
     public var extraction = Extraction()
     public var daemon = Daemon()
     public var query = Query()
+    public var agent = Agent()
 
     /// `[crawl]`: what a crawl enters.
     public struct Crawl: Sendable, Hashable {
@@ -72,6 +73,28 @@ public struct Settings: Sendable, Hashable {
         /// Seconds a query may take before it is stopped with an error naming this limit.
         public var timeLimit = 10.0
         public init() {}
+    }
+
+    /// `[agent]`: fsindex-mcp, the index as a tool for language-model agents.
+    public struct Agent: Sendable, Hashable {
+        /// The folders the agent may search (`~` expanded like roots are); empty: the index's roots.
+        public var scopes: [String] = []
+        /// Results per search unless the call asks for fewer; at most 200.
+        public var maxResults = 20
+        /// `full` or `compact`.
+        public var format = "full"
+        /// `complete`, `focused:KIND,...` or `dynamic:TECHNIQUE,...` (text, names, dates, numbers, people, places).
+        public var guidance = "complete"
+        /// Who "me" is (`from:me`, `author:me`, `to:me`); nil: from passwd and git's config.
+        public var me: Identity? = nil
+        public init() {}
+
+        /// The most results one search may return, whatever the call asks.
+        public static let maximumResults = 200
+        /// The values of `format`.
+        public static let formats = ["full", "compact"]
+        /// The techniques `guidance = "dynamic:…"` may name.
+        public static let techniques = ["text", "names", "dates", "numbers", "people", "places"]
     }
 
     /// swift-log's levels, by their names in the file.
@@ -131,7 +154,7 @@ public struct Settings: Sendable, Hashable {
         for key in table.keys {
             let v = table[key]!
             if key == "roots" { roots = try reader.strings(v, key); continue }
-            guard ["crawl", "index", "extraction", "daemon", "query"].contains(key) else { throw reader.unknown(key) }
+            guard ["crawl", "index", "extraction", "daemon", "query", "agent"].contains(key) else { throw reader.unknown(key) }
             guard let sub = v.table else { throw reader.bad(key, "a table [\(key)]") }
             for k in sub.keys {
                 try apply(section: key, key: k, value: sub[k]!, reader)
@@ -175,6 +198,16 @@ public struct Settings: Sendable, Hashable {
         case "query.usage_weight": query.usageWeight = try r.number(v, full, 0...10, "a number from 0 to 10")
         case "query.decay_days": query.decayDays = try r.number(v, full, 0.001...3650, "a number of days from 1 to 3650")
         case "query.time_limit": query.timeLimit = try r.number(v, full, 0.001...86_400, "a number of seconds from 0.001 to 86400")
+        case "agent.scopes": agent.scopes = try r.folders(v, full)
+        case "agent.max_results":
+            agent.maxResults = try r.int(v, full, 1...Agent.maximumResults, "a number of results from 1 to \(Agent.maximumResults) (the most one search returns)")
+        case "agent.format":
+            guard let s = v.string, Agent.formats.contains(s) else {
+                throw r.bad(full, "one of " + Agent.formats.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
+            agent.format = s
+        case "agent.guidance": agent.guidance = try r.guidance(v, full)
+        case "agent.me": agent.me = try r.identity(v, full)
         default: throw r.unknown(full)
         }
     }

@@ -49,15 +49,16 @@ public struct QueryRequest: Sendable, Hashable {
     /// guidance allows (`fsindex-mcp --guidance focused:pdf`). Not part of the text, so an error
     /// in the text still points into the text as typed.
     public var restriction: ItemPredicate?
-    /// PLACEHOLDER until branch `me` merges.
+    /// Who `me` is in `from:me`, `author:me` and `to:me` (`Identity.resolve`); nil: `me` is an error.
     public var identity: Identity?
 
     public init(text: String = "", literal: Bool = false, name: String? = nil, scopes: [[UInt8]] = [],
                 sort: SortOrder = .relevance, reverse: Bool = false, limit: Int? = nil, offset: Int = 0,
                 fetchAttributes: [AttributeKey] = [], snippet: Bool = false, onePerFile: Bool = false,
                 answer: Answer = .items, ranking: RankingWeights = RankingWeights(), now: Date = Date(),
-                timeLimit: Double? = nil) {
+                timeLimit: Double? = nil, identity: Identity? = nil) {
         self.timeLimit = timeLimit
+        self.identity = identity
         self.text = text
         self.literal = literal
         self.name = name
@@ -81,7 +82,7 @@ public struct QueryRequest: Sendable, Hashable {
         var parts: [ItemPredicate] = []
         var hint: String?
         if !text.trimmingCharacters(in: .whitespaces).isEmpty {
-            let parsed = try ShortQueryParser.parse(text, literal: literal)
+            let parsed = try ShortQueryParser.parse(text, literal: literal, identity: identity)
             parts.append(parsed.predicate)
             hint = parsed.nameHint
         }

@@ -1,4 +1,5 @@
 import Attributes
+import Configuration
 import Foundation
 
 /// A query as `fsfind` takes it: Spotlight's expressions, the short form, or both mixed.
@@ -34,6 +35,8 @@ public struct ShortQueryParser {
     private var negations = 0
     /// Nesting and terms so far, against `QueryLimits`.
     private var counter: LimitCounter
+    /// Who `me` is in `from:me`, `author:me` and `to:me`; nil: `me` is an error.
+    private var identity: Identity?
 
     /// Records a free word; returns its index among the words that are not excluded.
     private mutating func positiveWord(_ w: String) -> Int? {
@@ -73,8 +76,10 @@ public struct ShortQueryParser {
     /// The field names with their own meaning, for suggestions.
     static let fields = ["name", "ext", "kind", "author", "title", "from", "to", "dir", "modified", "created", "size"]
 
+    /// Parses `query`. `identity` is who `me` stands for in `from:me`, `author:me` and `to:me`
+    /// (without one, those are an error that says how to set it).
     public static func parse(_ query: String, clock: QueryClock = QueryClock(), literal: Bool = false,
-                             limits: QueryLimits = QueryLimits()) throws(QueryError) -> ParsedQuery {
+                             limits: QueryLimits = QueryLimits(), identity: Identity? = nil) throws(QueryError) -> ParsedQuery {
         if let e = limits.lengthError(query) { throw .syntax(e) }
         let compiler = QueryCompiler(clock: clock)
         if literal {
@@ -96,7 +101,7 @@ public struct ShortQueryParser {
             throw e
         } catch {}
         var p = ShortQueryParser(query: query, scalars: Array(query.unicodeScalars), compiler: compiler,
-                                 counter: LimitCounter(limits))
+                                 counter: LimitCounter(limits), identity: identity)
         let node = try p.sequence(closing: false)
         p.skipSpace()
         if p.i < p.scalars.count { throw p.syntax("unexpected \")\": there is no \"(\" to close") }
@@ -234,7 +239,11 @@ public struct ShortQueryParser {
             try countTerm()
             let start = i
             i += field.unicodeScalars.count + 1
+            let valueStart = i
             let value = try fieldValue(closing: closing)
+            if value.lowercased() == "me", scalars[valueStart] != "\"", let role = Self.personRole(of: field) {
+                return .predicate(try me(role, at: valueStart))
+            }
             return .predicate(try self.field(field, value, at: start))
         }
         try countTerm()
@@ -334,6 +343,26 @@ public struct ShortQueryParser {
             return try typed(key, name: name, value)
         }
     }
+
+    /// The people a field names `me` among: `from:`, `author:` (`authors:`, `by:`) and `to:`.
+    static func personRole(of field: String) -> ItemPredicate.PersonRole? {
+        switch field.lowercased() {
+        case "from", "author", "authors", "by": .author
+        case "to": .recipient
+        default: nil
+        }
+    }
+
+    /// `from:me`, `author:me`, `to:me`: the identity's name or addresses, matched exactly.
+    private func me(_ role: ItemPredicate.PersonRole, at position: Int) throws(QueryError) -> ItemPredicate {
+        guard let identity, !identity.isEmpty else {
+            throw .syntax(QuerySyntaxError(query: query, position: position, message: Self.unknownMe))
+        }
+        return .involving(identity, as: role)
+    }
+
+    /// What `me` without an identity says.
+    public static let unknownMe = "`me` is not known: set `[agent] me = { name = \"…\", emails = [\"…\"] }` in the config, or user.name and user.email in ~/.gitconfig; to search for the word, quote it: from:\"me\""
 
     /// `attr:value` for any attribute, by its type.
     private func typed(_ key: AttributeKey, name: String, _ value: String) throws(QueryError) -> ItemPredicate {

@@ -28,6 +28,8 @@ struct FSFind: AsyncParsableCommand {
               budget -draft        without "draft"
               invoice OR receipt   either
               name:*.tex  ext:md,txt  author:ada  title:x  from:x  to:x  dir:src
+              from:me  author:me  to:me  (me: [agent] me in the config, else
+                                         git's user.name and user.email)
               kind:pdf  (image audio video document text code folder archive
                          mail presentation spreadsheet)
               modified:>2026-01-01  modified:2026-01..2026-03  created:today
@@ -47,7 +49,7 @@ struct FSFind: AsyncParsableCommand {
     @Option(name: .customLong("index-dir"), help: ArgumentHelp("Folder of the index (default: $XDG_DATA_HOME/fsindex/default).", valueName: "dir"))
     var indexDir: String?
 
-    @Option(name: .long, help: ArgumentHelp("A config file to read [query] from (default: ~/.config/fsindex/config.toml).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("A config file to read [query] and [agent] me from (default: ~/.config/fsindex/config.toml).", valueName: "file"))
     var config: String?
 
     @Option(name: .long, help: ArgumentHelp("Match this text inside file names only (like mdfind -name).", valueName: "text"))
@@ -150,17 +152,20 @@ struct FSFind: AsyncParsableCommand {
             guard let f = PathArgument.folder(dir) else { throw .badValue(attribute: "--onlyin", value: ArgumentBytes.display(dir), reason: "is not a folder (no such folder)") }
             scopes.append(f)
         }
-        let settings: Settings.Query
-        do { settings = try Settings.load(explicit: config).query } catch {
+        let all: Settings
+        do { all = try Settings.load(explicit: config) } catch {
             throw .settings(error.description)
         }
+        let settings = all.query
+        // `me` needs the identity; the git config files are read only for a query that may say it.
+        let identity = queryText.range(of: ":me", options: .caseInsensitive) != nil ? Identity.resolve(configured: all.agent.me) : nil
         let answer: QueryRequest.Answer = if count { .count } else if let groupBy { .table(try GroupKey.parse(groupBy)) }
             else if let stats { .statistic(try AttributeNames.resolveForCommand(stats)) } else { .items }
         return QueryRequest(text: queryText, literal: literal, name: name, scopes: scopes, sort: SortOrder(rawValue: sort) ?? .relevance,
                             reverse: reverse, limit: limit, offset: offset,
                             fetchAttributes: json ? (attr.isEmpty ? [.name, .kind, .fileSize, .contentModificationDate] : attr.map { AttributeKey($0) }) : [],
                             snippet: snippet, onePerFile: !json, answer: answer, ranking: RankingWeights(settings),
-                            timeLimit: timeLimit ?? settings.timeLimit)
+                            timeLimit: timeLimit ?? settings.timeLimit, identity: identity)
     }
 
     func run() async throws {
