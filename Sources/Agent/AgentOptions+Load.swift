@@ -1,5 +1,4 @@
 import Configuration
-import Foundation
 import Indexing
 import Querying
 import SystemPackage
@@ -14,7 +13,7 @@ extension AgentOptions {
         let agent = settings.agent
         let formatText = format ?? agent.format
         guard let f = Format(rawValue: formatText) else { throw .options("format \"\(formatText)\" is not full or compact") }
-        var scopeSet = try ScopeSet(folders: scopes.isEmpty ? agent.scopes.map(expandingTilde) : scopes)
+        var scopeSet = try ScopeSet(folders: scopes.isEmpty ? agent.scopes : scopes)
         if scopeSet.isEmpty {
             // The index's roots: what it holds.
             let roots: [[UInt8]]
@@ -33,8 +32,3 @@ extension AgentOptions {
     }
 }
 
-/// `~` and `~/…` as the user's home folder (`HOME`), as the config's other paths.
-func expandingTilde(_ path: String) -> String {
-    guard path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] else { return path }
-    return home + path.dropFirst()
-}

@@ -29,10 +29,10 @@ public enum AgentServer {
             } ?? .none
             do {
                 let reply = try await session.call(params.name, arguments: params.arguments, progress: progress)
-                return .init(content: [.text(reply.text)], structuredContent: Optional<Value>.some(reply.structured), isError: false)
+                return .init(content: [.text(text: reply.text, annotations: nil, _meta: nil)], structuredContent: Optional<Value>.some(reply.structured), isError: false)
             } catch {
                 logger.debug("tool \(params.name): \(error)")
-                return .init(content: [.text("\(error)")], isError: true)
+                return .init(content: [.text(text: "\(error)", annotations: nil, _meta: nil)], isError: true)
             }
         }
 

@@ -14,10 +14,15 @@ final class DaemonFixture: @unchecked Sendable {
          "XDG_CONFIG_HOME": tree.path("config").string]
     }
 
-    init() throws {
-        tree = try TemporaryTree(prefix: "fsindex-daemon")
-        try tree.createDirectory("root")
-        try tree.createDirectory("run")
+    convenience init() throws {
+        try self.init(tree: TemporaryTree(prefix: "fsindex-daemon"))
+    }
+
+    /// A daemon over another fixture's tree (its `root`, `index`, `run` and `config` folders).
+    init(tree: TemporaryTree) throws {
+        self.tree = tree
+        if !FileManager.default.fileExists(atPath: tree.path("root").string) { try tree.createDirectory("root") }
+        if !FileManager.default.fileExists(atPath: tree.path("run").string) { try tree.createDirectory("run") }
         _ = chmod(tree.path("run").string, 0o700)
         logPath = tree.path("daemon.log").string
         // Tests share a busy machine: a daemon at idle I/O priority would be starved.

@@ -8,6 +8,7 @@ tool's output schema, so a reply that breaks its schema fails here.
 """
 import asyncio
 import json
+import os
 import sys
 import time
 
@@ -22,7 +23,8 @@ def dump(model):
 
 async def main():
     plan = json.load(open(sys.argv[1]))
-    params = StdioServerParameters(command=sys.argv[2], args=sys.argv[3:])
+    # The server gets this environment whole (the SDK passes only a few variables otherwise).
+    params = StdioServerParameters(command=sys.argv[2], args=sys.argv[3:], env=dict(os.environ))
     updates = []  # (time, uri)
 
     async def on_message(message):
