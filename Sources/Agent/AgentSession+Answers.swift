@@ -2,6 +2,7 @@ import Attributes
 import Foundation
 import MCP
 import Querying
+import SystemCalls
 
 /// `count`, `table` and `statistic`: answers about the matches rather than the matches.
 extension AgentSession {
@@ -33,7 +34,8 @@ extension AgentSession {
         case "year": GroupKey(.fsContentChangeDate, period: .year)
         default: GroupKey(.fsContentChangeDate, period: .month)
         }
-        guard case .table(let rows) = try run(request(query, scopes: scopes, answer: .table(key))) else { throw .query("the index gave no table") }
+        guard case .table(var rows) = try run(request(query, scopes: scopes, answer: .table(key))) else { throw .query("the index gave no table") }
+        if by == "folder" { rows = insideScopes(rows) }
         let shown = rows.prefix(Self.tableRowCap)
         let status = status(query: query, scopes: scopes, isFinal: shown.count == rows.count, total: rows.count)
         var s = status.fields
@@ -41,6 +43,25 @@ extension AgentSession {
         s["rows"] = .array(shown.map { .object(["value": $0.value.map { .string($0) } ?? .null, "count": .int($0.count)]) })
         let text = shown.map { "\($0.count)\t\(ReplyValues.oneLine($0.value ?? "(none)"))" }.joined(separator: "\n")
         return ToolReply(structured: .object(s), text: status.line + "\ncount\t\(by)\n" + text)
+    }
+
+    /// A scope's own folder item lives in the folder above the scope, which the model must not
+    /// be shown: it is counted under the scope itself.
+    func insideScopes(_ rows: [GroupCount]) -> [GroupCount] {
+        var merged: [String: Int] = [:]
+        var order: [String] = []
+        for row in rows {
+            guard let value = row.value else { continue }
+            var label = value
+            let bytes = ArgumentBytes.bytes(of: value)
+            if !options.scopes.contains(bytes) {
+                guard let scope = options.scopes.folders.first(where: { ScopeSet.isInside($0, folder: bytes) }) else { continue }
+                label = ReplyValues.path(scope)
+            }
+            if merged[label] == nil { order.append(label) }
+            merged[label, default: 0] += row.count
+        }
+        return order.map { GroupCount(value: $0, count: merged[$0] ?? 0) }.sorted { $0.count > $1.count }
     }
 
     func statistic(_ arguments: [String: Value]?) throws(AgentError) -> ToolReply {

@@ -195,6 +195,11 @@ public struct GroupKey: Sendable, Hashable {
 public struct GroupCount: Sendable, Hashable {
     public var value: String?
     public var count: Int
+
+    public init(value: String?, count: Int) {
+        self.value = value
+        self.count = count
+    }
 }
 
 /// `--stats`: over the matches that have the attribute (`count` of `matches`).
