@@ -68,6 +68,9 @@ let package = Package(
 
         // Stage 0: the vocabulary. Imports nothing of ours.
         .target(name: "Attributes", swiftSettings: strict),
+        // Stage 1b: what apps donate (Core Spotlight's items from apps): JSON lines into items of
+        // a domain, with their limits. The other way in beside the crawl.
+        .target(name: "Donating", dependencies: ["Attributes"], swiftSettings: strict),
         // Stage 1: roots, the byte-exact directory walker, exclusion rules, file facts.
         .target(name: "Crawling", dependencies: [
             "CSysShims", "SystemCalls",

@@ -37,6 +37,8 @@ extension AttributeKey {
     public static let filePermissions: Self = "filePermissions"
     public static let symlinkTarget: Self = "symlinkTarget"
     public static let domainIdentifier: Self = "domainIdentifier"
+    /// Where a donated item lives (a web page, a note's URL, a file): what it prints as.
+    public static let contentURL: Self = "contentURL"
     // Type.
     public static let contentType: Self = "contentType"
     public static let contentTypeTree: Self = "contentTypeTree"
@@ -121,7 +123,7 @@ extension AttributeKey {
         .path: .string, .name: .string, .displayName: .string, .fileSize: .integer,
         .contentModificationDate: .date, .contentCreationDate: .date, .attributeChangeDate: .date,
         .lastUsedDate: .date, .ownerName: .string, .groupName: .string, .fileIdentifier: .string,
-        .filePermissions: .string, .symlinkTarget: .string, .domainIdentifier: .string,
+        .filePermissions: .string, .symlinkTarget: .string, .domainIdentifier: .string, .contentURL: .string,
         .contentType: .string, .contentTypeTree: .strings, .mimeType: .string, .kind: .string,
         .textContent: .string, .title: .string, .subject: .string, .authors: .strings,
         .keywords: .strings, .contentDescription: .string, .language: .string, .encoding: .string,

@@ -32,6 +32,21 @@ public struct ItemIdentifier: Sendable, Hashable, Comparable, CustomStringConver
     /// A lossy rendering for display (invalid UTF-8 becomes U+FFFD). Never use it to open the file.
     public var description: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// An item an app donated: `DOMAIN:ID`. It never starts with `/`, so it is never confused
+    /// with a file's path (nor with an item inside a file, `PATH NUL KEY`).
+    public static func donated(domain: String, id: String) -> ItemIdentifier {
+        ItemIdentifier(bytes: Array(domain.utf8) + [UInt8(ascii: ":")] + Array(id.utf8))
+    }
+
+    /// Whether an app donated the item (it is no file: nothing on disk to check).
+    public var isDonated: Bool { bytes.first != UInt8(ascii: "/") }
+
+    /// A donated item's domain and identifier.
+    public var donatedParts: (domain: String, id: String)? {
+        guard isDonated, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        return (String(decoding: bytes[..<colon], as: UTF8.self), String(decoding: bytes[(colon + 1)...], as: UTF8.self))
+    }
+
     /// The last path component's bytes.
     public var nameBytes: [UInt8] {
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return bytes }

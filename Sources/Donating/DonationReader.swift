@@ -1,0 +1,137 @@
+import Attributes
+import Foundation
+
+/// Apps' items, as Core Spotlight's `CSSearchableItem`s: one JSON object per line,
+///
+///     {"uniqueIdentifier": "n-42", "attributes": {"title": "Budget", "textContent": "…",
+///      "contentURL": "https://notes.example/n/42", "keywords": ["work"],
+///      "contentCreationDate": "2026-11-01T09:00:00Z", "expirationDate": "2027-01-01T00:00:00Z"}}
+///
+/// read into `SearchableItem`s of one domain. Any attribute name of ours is taken with its type
+/// (dates as ISO 8601 text or seconds since 1970); anything else is an error naming the line, so
+/// a typo never disappears in silence. Limits keep one app from filling the index: 256 KiB of
+/// text and 64 attributes per item, 1,024-byte identifiers, 100,000 items per batch.
+public enum DonationReader {
+    public static let maximumTextBytes = 256 * 1024
+    public static let maximumAttributes = 64
+    public static let maximumIdentifierBytes = 1024
+    public static let maximumItems = 100_000
+    public static let maximumClientStateBytes = 250
+
+    /// Attributes an app may not set: the index's own bookkeeping and the file system's.
+    static let reserved: Set<AttributeKey> = [.path, .domainIdentifier, .extractor, .extractionError, .fileIdentifier,
+                                              .filePermissions, .symlinkTarget, .fsCreationDate, .fsContentChangeDate,
+                                              .contentTypeTree]
+
+    /// A domain name apps can use: short, plain, and never a path.
+    public static func validate(domain: String) throws(DonationError) {
+        let ok = !domain.isEmpty && domain.utf8.count <= 64 && domain.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D
+        }
+        guard ok, domain != ".", domain != ".." else { throw .badDomain(domain) }
+    }
+
+    /// The items of `text` (JSON lines; blank lines skipped), all in `domain`.
+    public static func read(_ text: [UInt8], domain: String) throws(DonationError) -> [SearchableItem] {
+        try validate(domain: domain)
+        var items: [SearchableItem] = []
+        var seen = Set<[UInt8]>()
+        var lineNumber = 0
+        for line in text.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            let item = try self.item(Array(line), line: lineNumber, domain: domain)
+            guard seen.insert(item.uniqueIdentifier.bytes).inserted else {
+                throw .badItem(line: lineNumber, reason: "uniqueIdentifier \"\(item.attributes.string(.identifier) ?? "")\" appears twice in this batch")
+            }
+            items.append(item)
+            if items.count > maximumItems { throw .tooManyItems(limit: maximumItems) }
+        }
+        return items
+    }
+
+    static func item(_ line: [UInt8], line n: Int, domain: String) throws(DonationError) -> SearchableItem {
+        let object: [String: Any]
+        do {
+            guard let o = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+                throw DonationError.badItem(line: n, reason: "is not a JSON object")
+            }
+            object = o
+        } catch let e as DonationError {
+            throw e
+        } catch {
+            throw .badItem(line: n, reason: "is not valid JSON (\(Self.reason(error)))")
+        }
+        for key in object.keys where !["uniqueIdentifier", "attributes", "expirationDate"].contains(key) {
+            throw .badItem(line: n, reason: "\"\(key)\" is not a field of an item; an item has uniqueIdentifier, attributes and expirationDate")
+        }
+        guard let id = object["uniqueIdentifier"] as? String, !id.isEmpty else {
+            throw .badItem(line: n, reason: "uniqueIdentifier is missing (every item needs a non-empty string)")
+        }
+        guard id.utf8.count <= maximumIdentifierBytes, !id.utf8.contains(0) else {
+            throw .badItem(line: n, reason: "uniqueIdentifier is longer than \(maximumIdentifierBytes) bytes or holds a NUL")
+        }
+        let raw = object["attributes"] ?? [String: Any]()
+        guard let fields = raw as? [String: Any] else { throw .badItem(line: n, reason: "attributes must be a JSON object") }
+        guard fields.count <= maximumAttributes else {
+            throw .badItem(line: n, reason: "has \(fields.count) attributes; an item has at most \(maximumAttributes)")
+        }
+        var attributes = AttributeSet()
+        var expiration: Date?
+        if let e = object["expirationDate"] { expiration = try date(e, key: "expirationDate", line: n) }
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            if name == "expirationDate" { expiration = try date(value, key: name, line: n); continue }
+            let key = AttributeKey(name)
+            guard let type = key.valueType else {
+                throw .badItem(line: n, reason: "\"\(name)\" is not an attribute FSIndex knows (see `fsindex show` for names, such as title, textContent, contentURL, keywords, authors)")
+            }
+            guard !reserved.contains(key) else { throw .badItem(line: n, reason: "\"\(name)\" is the index's own and cannot be donated") }
+            if value is NSNull { continue }
+            attributes[key] = try self.value(value, type: type, key: name, line: n)
+        }
+        if let text = attributes.textContent, text.utf8.count > maximumTextBytes {
+            throw .badItem(line: n, reason: "textContent is \(text.utf8.count) bytes; an item holds at most \(maximumTextBytes) (256 KiB)")
+        }
+        attributes[.identifier] = .string(id)
+        if attributes.string(.name) == nil { attributes[.name] = .string(attributes.title ?? id) }
+        if attributes.kind == nil { attributes[.kind] = .string("Item of \(domain)") }
+        return SearchableItem(uniqueIdentifier: .donated(domain: domain, id: id), domainIdentifier: domain,
+                              attributes: attributes, expirationDate: expiration)
+    }
+
+    static func value(_ v: Any, type: AttributeValueType, key: String, line n: Int) throws(DonationError) -> AttributeValue {
+        func wrong(_ want: String) -> DonationError { .badItem(line: n, reason: "\(key) must be \(want)") }
+        switch type {
+        case .string:
+            guard let s = v as? String else { throw wrong("a string") }
+            return .string(s)
+        case .strings:
+            if let s = v as? String { return .strings([s]) }
+            guard let a = v as? [Any], let s = a as? [String] else { throw wrong("a list of strings") }
+            return .strings(s)
+        case .integer:
+            guard let d = v as? NSNumber, !(v is Bool), d.doubleValue.rounded() == d.doubleValue,
+                  let i = Int64(exactly: d.doubleValue) else { throw wrong("a whole number") }
+            return .integer(i)
+        case .double:
+            guard let d = v as? NSNumber, !(v is Bool), d.doubleValue.isFinite else { throw wrong("a number") }
+            return .double(d.doubleValue)
+        case .bool:
+            guard let b = v as? Bool else { throw wrong("true or false") }
+            return .bool(b)
+        case .date:
+            return .date(try date(v, key: key, line: n))
+        }
+    }
+
+    static func date(_ v: Any, key: String, line n: Int) throws(DonationError) -> Date {
+        if let s = v as? String, let d = AttributeValue.parseISO8601(s) { return d }
+        if let x = v as? NSNumber, !(v is Bool), x.doubleValue.isFinite { return Date(timeIntervalSince1970: x.doubleValue) }
+        throw .badItem(line: n, reason: "\(key) must be a date: ISO 8601 text (2026-11-24T10:00:00Z) or seconds since 1970")
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let ns = error as NSError
+        return (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription
+    }
+}
