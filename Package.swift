@@ -131,7 +131,7 @@ let package = Package(
 
         // fsindexd's core: one writer applying watcher events, reindex requests and signals.
         .target(name: "Watching", dependencies: [
-            "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling",
+            "Attributes", "Configuration", "Crawling", "Donating", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -143,7 +143,7 @@ let package = Package(
         ], swiftSettings: strict),
 
         .executableTarget(name: "fsindex", dependencies: [
-            "CommandSupport", "Attributes", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "Updating", "SystemCalls",
+            "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "Updating", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),

@@ -82,6 +82,17 @@ public final class Output: Sendable {
 ///
 /// Arguments arrive encoded by `ArgumentBytes`, so a name that is not UTF-8 keeps its bytes.
 public enum PathArgument {
+    /// An item named on the command line: an app's item as `DOMAIN:ID` (`notes:n-42`) when the
+    /// text has a colon before any slash and no such file exists here, else a file's absolute path.
+    public static func item(_ argument: String) -> [UInt8] {
+        let bytes = ArgumentBytes.bytes(of: argument)
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, !bytes[..<colon].contains(UInt8(ascii: "/")) {
+            var st = stat()
+            if lstat(bytes.map { CChar(bitPattern: $0) } + [0], &st) != 0 { return bytes }
+        }
+        return absolute(argument)
+    }
+
     public static func absolute(_ argument: String) -> [UInt8] {
         absolute(ArgumentBytes.path(argument))
     }
@@ -116,8 +127,14 @@ public enum PathArgument {
 public enum JSONLine {
     public static func render(path: [UInt8], attributes: AttributeSet, extra: [String: String] = [:]) -> String {
         var set = attributes
-        set[.path] = .string(ByteString.escaped(path))
-        if !ByteString.isValidUTF8(path) {
+        if let (domain, id) = ItemIdentifier(bytes: path).donatedParts {
+            // An app's item is no file: its domain and identifier, never a `path`.
+            set[.domainIdentifier] = .string(domain)
+            set[AttributeKey("uniqueIdentifier")] = .string(id)
+        } else {
+            set[.path] = .string(ByteString.escaped(path))
+        }
+        if path.first == UInt8(ascii: "/"), !ByteString.isValidUTF8(path) {
             set[AttributeKey("pathBase64")] = .string(Data(path).base64EncodedString())
         }
         for (k, v) in extra { set[AttributeKey(k)] = .string(v) }

@@ -38,7 +38,7 @@ public struct PathPrinter: ReplyPrinter {
         switch reply.content {
         case .items(let items):
             for item in items {
-                path(item.path)
+                path(item.path, url: item.attributes.string(.contentURL))
                 if let s = item.snippet, !nul { out.write("    " + SnippetText.render(s, color: out.useColor) + "\n") }
             }
         case .changes(let added, let removed):
@@ -63,9 +63,10 @@ public struct PathPrinter: ReplyPrinter {
         out.flush()
     }
 
-    private func path(_ bytes: [UInt8], prefix: String = "") {
+    private func path(_ bytes: [UInt8], prefix: String = "", url: String? = nil) {
         out.write(prefix)
-        out.writePath(bytes)
+        // An app's donated item prints as its contentURL, else as DOMAIN:ID (never a path: no `/` first).
+        if bytes.first != UInt8(ascii: "/"), let url { out.write(url) } else { out.writePath(bytes) }
         out.writeBytes([nul ? 0 : 0x0A])
     }
 

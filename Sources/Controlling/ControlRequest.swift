@@ -21,6 +21,17 @@ public enum ControlRequest: Sendable, Hashable, Codable {
     case subscribe
     /// Asks the daemon to stop (for tests and `fsindex daemon stop`).
     case shutdown
+    /// An app's batch (Core Spotlight's `indexSearchableItems` between `beginBatch` and
+    /// `endBatch(withClientState:)`): items of `domain` written by the daemon's one writer in a
+    /// single transaction with the client state. Answered with `.ok` naming the count, or
+    /// `.error` naming the bad item (nothing of the batch is written then).
+    ///
+    ///     {"request":"donate","domain":"notes","clientState":"v42","items":[{"uniqueIdentifier":"n1","attributes":{"title":"Budget"}}]}
+    case donate(domain: String, clientState: String?, items: [JSONValue])
+    /// Deletes a domain's items by identifier, or the whole domain when `ids` is empty.
+    case forget(domain: String, ids: [String])
+    /// Answered with `.clientState`: the state of the domain's last committed batch.
+    case lastClientState(domain: String)
 
     /// The value of the `request` field.
     public var kind: String {
@@ -31,10 +42,13 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         case .reindex: "reindex"
         case .subscribe: "subscribe"
         case .shutdown: "shutdown"
+        case .donate: "donate"
+        case .forget: "forget"
+        case .lastClientState: "lastClientState"
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64 }
+    private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64, domain, clientState, items, ids }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -46,18 +60,36 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         case "reindex": self = .reindex(paths: try WirePaths.decode(from: c, exact: .pathsBase64, printable: .paths))
         case "subscribe": self = .subscribe
         case "shutdown": self = .shutdown
+        case "donate":
+            self = .donate(domain: try c.decode(String.self, forKey: .domain), clientState: try c.decodeIfPresent(String.self, forKey: .clientState),
+                           items: try c.decode([JSONValue].self, forKey: .items))
+        case "forget":
+            self = .forget(domain: try c.decode(String.self, forKey: .domain), ids: try c.decodeIfPresent([String].self, forKey: .ids) ?? [])
+        case "lastClientState": self = .lastClientState(domain: try c.decode(String.self, forKey: .domain))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .request, in: c,
-                debugDescription: "unknown request \"\(kind.prefix(40))\" (known: status, pause, resume, reindex, subscribe, shutdown)")
+                debugDescription: "unknown request \"\(kind.prefix(40))\" (known: status, pause, resume, reindex, subscribe, shutdown, donate, forget, lastClientState)")
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .request)
-        if case let .reindex(paths) = self {
+        switch self {
+        case let .reindex(paths):
             try WirePaths.encode(paths, exact: .pathsBase64, printable: .paths, into: &c)
+        case let .donate(domain, clientState, items):
+            try c.encode(domain, forKey: .domain)
+            try c.encodeIfPresent(clientState, forKey: .clientState)
+            try c.encode(items, forKey: .items)
+        case let .forget(domain, ids):
+            try c.encode(domain, forKey: .domain)
+            try c.encode(ids, forKey: .ids)
+        case let .lastClientState(domain):
+            try c.encode(domain, forKey: .domain)
+        default:
+            break
         }
     }
 }

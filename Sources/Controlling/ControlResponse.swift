@@ -10,6 +10,9 @@ public enum ControlResponse: Sendable, Hashable, Codable {
     case itemsChanged(ItemChanges)
     /// The request failed or was refused; the text says why (`refused: …`, `bad request: …`).
     case error(String)
+    /// The answer to ``ControlRequest/lastClientState(domain:)``: nil when the domain never
+    /// committed a batch.
+    case clientState(domain: String, state: String?)
 
     /// The value of the `response` field.
     public var kind: String {
@@ -19,10 +22,11 @@ public enum ControlResponse: Sendable, Hashable, Codable {
         case .reindexDone: "reindexDone"
         case .itemsChanged: "itemsChanged"
         case .error: "error"
+        case .clientState: "clientState"
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case response, status, message, summary, changes }
+    private enum CodingKeys: String, CodingKey { case response, status, message, summary, changes, domain, state }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -33,6 +37,7 @@ public enum ControlResponse: Sendable, Hashable, Codable {
         case "reindexDone": self = .reindexDone(try c.decode(ReindexSummary.self, forKey: .summary))
         case "itemsChanged": self = .itemsChanged(try c.decode(ItemChanges.self, forKey: .changes))
         case "error": self = .error(try c.decode(String.self, forKey: .message))
+        case "clientState": self = .clientState(domain: try c.decode(String.self, forKey: .domain), state: try c.decodeIfPresent(String.self, forKey: .state))
         default:
             throw DecodingError.dataCorruptedError(forKey: .response, in: c,
                                                    debugDescription: "unknown response \"\(kind.prefix(40))\"")
@@ -48,6 +53,9 @@ public enum ControlResponse: Sendable, Hashable, Codable {
         case let .reindexDone(summary): try c.encode(summary, forKey: .summary)
         case let .itemsChanged(changes): try c.encode(changes, forKey: .changes)
         case let .error(message): try c.encode(message, forKey: .message)
+        case let .clientState(domain, state):
+            try c.encode(domain, forKey: .domain)
+            try c.encode(state, forKey: .state)
         }
     }
 }

@@ -34,8 +34,9 @@ enum WirePaths {
 
 /// One JSON object per line, UTF-8, in both directions.
 enum WireFormat {
-    /// The longest line a server accepts from a client (requests are small).
-    static let maxRequestLine = 1 << 20
+    /// The longest line a server accepts from a client: a donated batch (`donate`) is the one
+    /// large request; an app with more sends several batches.
+    static let maxRequestLine = 16 << 20
     /// The longest line a client accepts from the daemon (a batch of changed paths).
     static let maxResponseLine = 64 << 20
 

@@ -2,8 +2,9 @@
 /// written, and the message names the line (counted from 1) and what to fix.
 public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
     case badDomain(String)
-    /// A line that is not one item: `line` counts from 1 in the donated text.
-    case badItem(line: Int, reason: String)
+    /// An item that cannot be taken: `place` is `line N` of donated text, or `item N` of a
+    /// socket request's list (both counted from 1).
+    case badItem(place: String, reason: String)
     case tooManyItems(limit: Int)
     case clientStateTooLarge(size: Int, limit: Int)
 
@@ -11,7 +12,7 @@ public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .badDomain(let d):
             "domain \"\(d)\" is not usable: a domain is 1 to 64 letters, digits, '.', '_' or '-' (such as notes or org.example.mail), and not a crawled root's"
-        case .badItem(let line, let reason): "line \(line): \(reason); nothing of this batch was written"
+        case .badItem(let place, let reason): "\(place): \(reason); nothing of this batch was written"
         case .tooManyItems(let limit): "a batch holds at most \(limit) items; donate in several batches (each with its client state)"
         case .clientStateTooLarge(let size, let limit): "the client state is \(size) bytes; at most \(limit)"
         }

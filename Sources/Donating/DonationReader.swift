@@ -33,48 +33,62 @@ public enum DonationReader {
 
     /// The items of `text` (JSON lines; blank lines skipped), all in `domain`.
     public static func read(_ text: [UInt8], domain: String) throws(DonationError) -> [SearchableItem] {
-        try validate(domain: domain)
-        var items: [SearchableItem] = []
-        var seen = Set<[UInt8]>()
+        var numbered: [(String, [UInt8])] = []
         var lineNumber = 0
         for line in text.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            let item = try self.item(Array(line), line: lineNumber, domain: domain)
+            numbered.append(("line \(lineNumber)", Array(line)))
+            if numbered.count > maximumItems { throw .tooManyItems(limit: maximumItems) }
+        }
+        return try read(numbered, domain: domain)
+    }
+
+    /// The items of a socket request: each one JSON object's text.
+    public static func read(objects: [[UInt8]], domain: String) throws(DonationError) -> [SearchableItem] {
+        guard objects.count <= maximumItems else { throw .tooManyItems(limit: maximumItems) }
+        return try read(objects.enumerated().map { ("item \($0.offset + 1)", $0.element) }, domain: domain)
+    }
+
+    static func read(_ numbered: [(String, [UInt8])], domain: String) throws(DonationError) -> [SearchableItem] {
+        try validate(domain: domain)
+        var items: [SearchableItem] = []
+        var seen = Set<[UInt8]>()
+        for (place, line) in numbered {
+            let item = try self.item(line, line: place, domain: domain)
             guard seen.insert(item.uniqueIdentifier.bytes).inserted else {
-                throw .badItem(line: lineNumber, reason: "uniqueIdentifier \"\(item.attributes.string(.identifier) ?? "")\" appears twice in this batch")
+                throw .badItem(place: place, reason: "uniqueIdentifier \"\(item.uniqueIdentifier.donatedParts?.id ?? "")\" appears twice in this batch")
             }
             items.append(item)
-            if items.count > maximumItems { throw .tooManyItems(limit: maximumItems) }
         }
         return items
     }
 
-    static func item(_ line: [UInt8], line n: Int, domain: String) throws(DonationError) -> SearchableItem {
+    static func item(_ line: [UInt8], line n: String, domain: String) throws(DonationError) -> SearchableItem {
         let object: [String: Any]
         do {
             guard let o = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-                throw DonationError.badItem(line: n, reason: "is not a JSON object")
+                throw DonationError.badItem(place: n, reason: "is not a JSON object")
             }
             object = o
         } catch let e as DonationError {
             throw e
         } catch {
-            throw .badItem(line: n, reason: "is not valid JSON (\(Self.reason(error)))")
+            throw .badItem(place: n, reason: "is not valid JSON (\(Self.reason(error)))")
         }
         for key in object.keys where !["uniqueIdentifier", "attributes", "expirationDate"].contains(key) {
-            throw .badItem(line: n, reason: "\"\(key)\" is not a field of an item; an item has uniqueIdentifier, attributes and expirationDate")
+            throw .badItem(place: n, reason: "\"\(key)\" is not a field of an item; an item has uniqueIdentifier, attributes and expirationDate")
         }
         guard let id = object["uniqueIdentifier"] as? String, !id.isEmpty else {
-            throw .badItem(line: n, reason: "uniqueIdentifier is missing (every item needs a non-empty string)")
+            throw .badItem(place: n, reason: "uniqueIdentifier is missing (every item needs a non-empty string)")
         }
         guard id.utf8.count <= maximumIdentifierBytes, !id.utf8.contains(0) else {
-            throw .badItem(line: n, reason: "uniqueIdentifier is longer than \(maximumIdentifierBytes) bytes or holds a NUL")
+            throw .badItem(place: n, reason: "uniqueIdentifier is longer than \(maximumIdentifierBytes) bytes or holds a NUL")
         }
         let raw = object["attributes"] ?? [String: Any]()
-        guard let fields = raw as? [String: Any] else { throw .badItem(line: n, reason: "attributes must be a JSON object") }
+        guard let fields = raw as? [String: Any] else { throw .badItem(place: n, reason: "attributes must be a JSON object") }
         guard fields.count <= maximumAttributes else {
-            throw .badItem(line: n, reason: "has \(fields.count) attributes; an item has at most \(maximumAttributes)")
+            throw .badItem(place: n, reason: "has \(fields.count) attributes; an item has at most \(maximumAttributes)")
         }
         var attributes = AttributeSet()
         var expiration: Date?
@@ -83,24 +97,23 @@ public enum DonationReader {
             if name == "expirationDate" { expiration = try date(value, key: name, line: n); continue }
             let key = AttributeKey(name)
             guard let type = key.valueType else {
-                throw .badItem(line: n, reason: "\"\(name)\" is not an attribute FSIndex knows (see `fsindex show` for names, such as title, textContent, contentURL, keywords, authors)")
+                throw .badItem(place: n, reason: "\"\(name)\" is not an attribute FSIndex knows (see `fsindex show` for names, such as title, textContent, contentURL, keywords, authors)")
             }
-            guard !reserved.contains(key) else { throw .badItem(line: n, reason: "\"\(name)\" is the index's own and cannot be donated") }
+            guard !reserved.contains(key) else { throw .badItem(place: n, reason: "\"\(name)\" is the index's own and cannot be donated") }
             if value is NSNull { continue }
             attributes[key] = try self.value(value, type: type, key: name, line: n)
         }
         if let text = attributes.textContent, text.utf8.count > maximumTextBytes {
-            throw .badItem(line: n, reason: "textContent is \(text.utf8.count) bytes; an item holds at most \(maximumTextBytes) (256 KiB)")
+            throw .badItem(place: n, reason: "textContent is \(text.utf8.count) bytes; an item holds at most \(maximumTextBytes) (256 KiB)")
         }
-        attributes[.identifier] = .string(id)
         if attributes.string(.name) == nil { attributes[.name] = .string(attributes.title ?? id) }
         if attributes.kind == nil { attributes[.kind] = .string("Item of \(domain)") }
         return SearchableItem(uniqueIdentifier: .donated(domain: domain, id: id), domainIdentifier: domain,
                               attributes: attributes, expirationDate: expiration)
     }
 
-    static func value(_ v: Any, type: AttributeValueType, key: String, line n: Int) throws(DonationError) -> AttributeValue {
-        func wrong(_ want: String) -> DonationError { .badItem(line: n, reason: "\(key) must be \(want)") }
+    static func value(_ v: Any, type: AttributeValueType, key: String, line n: String) throws(DonationError) -> AttributeValue {
+        func wrong(_ want: String) -> DonationError { .badItem(place: n, reason: "\(key) must be \(want)") }
         switch type {
         case .string:
             guard let s = v as? String else { throw wrong("a string") }
@@ -124,10 +137,10 @@ public enum DonationReader {
         }
     }
 
-    static func date(_ v: Any, key: String, line n: Int) throws(DonationError) -> Date {
+    static func date(_ v: Any, key: String, line n: String) throws(DonationError) -> Date {
         if let s = v as? String, let d = AttributeValue.parseISO8601(s) { return d }
         if let x = v as? NSNumber, !(v is Bool), x.doubleValue.isFinite { return Date(timeIntervalSince1970: x.doubleValue) }
-        throw .badItem(line: n, reason: "\(key) must be a date: ISO 8601 text (2026-11-24T10:00:00Z) or seconds since 1970")
+        throw .badItem(place: n, reason: "\(key) must be a date: ISO 8601 text (2026-11-24T10:00:00Z) or seconds since 1970")
     }
 
     static func reason(_ error: any Error) -> String {

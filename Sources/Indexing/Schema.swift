@@ -103,6 +103,17 @@ public enum Schema {
                 CREATE INDEX items_size ON items(size);
                 """)
         }
+        m.registerMigration("v9-donations") { db in
+            // Apps' domains and the client state of each one's last batch (the crawl's own
+            // state stays in `client_state`).
+            try db.execute(sql: """
+                CREATE TABLE donated_domains (
+                    name TEXT PRIMARY KEY,
+                    client_state BLOB,
+                    last_batch REAL
+                )
+                """)
+        }
         return m
     }()
 

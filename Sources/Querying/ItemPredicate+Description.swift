@@ -18,6 +18,7 @@ extension ItemPredicate: CustomStringConvertible {
         case .inside(let f): "inside \(String(decoding: f, as: UTF8.self))"
         case .folderNamed(let n): "in a folder named \"\(n)\""
         case .identifiers(let ids): "one of \(ids.count) items"
+        case .domain(let d): "in domain \(d)"
         case .and(let parts): parts.map { "(\($0))" }.joined(separator: " AND ")
         case .or(let parts): parts.map { "(\($0))" }.joined(separator: " OR ")
         case .not(let inner): "NOT (\(inner))"

@@ -122,9 +122,18 @@ public struct QueryPipeline: Sendable {
         }
     }
 
-    /// The page's items, with their snippets when the request wants them.
+    /// The page's items, with their snippets when the request wants them, and donated items
+    /// with the `contentURL` they print as.
     private func withSnippets(_ page: PageCounter, _ request: QueryRequest, _ spec: QuerySpec) throws(QueryError) -> [FoundItem] {
-        guard request.snippet, !page.items.isEmpty else { return page.items }
+        let donated = page.items.filter { $0.path.first != UInt8(ascii: "/") && $0.attributes[.contentURL] == nil }.map(\.path)
+        guard request.snippet || !donated.isEmpty, !page.items.isEmpty else { return page.items }
+        var page = page
+        if !donated.isEmpty {
+            let urls: [[UInt8]: String]
+            do { urls = try engine.store.contentURLs(donated) } catch { throw .index(error.description) }
+            page.setURLs(urls)
+        }
+        guard request.snippet else { return page.items }
         let snippets = try engine.snippets(spec, rowIDs: page.rowIDs)
         var items = page.items
         for i in items.indices { items[i].snippet = snippets[page.rowIDs[i]] }
@@ -199,6 +208,10 @@ struct PageCounter {
         self.onePerFile = onePerFile
     }
 
+    mutating func setURLs(_ urls: [[UInt8]: String]) {
+        for i in items.indices { if let url = urls[items[i].path] { items[i].attributes[.contentURL] = .string(url) } }
+    }
+
     mutating func offer(_ item: FoundItem, rowID: Int64 = 0) -> Outcome {
         if let limit, items.count >= limit { return .full }
         var item = item
@@ -252,7 +265,11 @@ public struct FileCheck: Sendable {
 
     public init(_ check: @escaping @Sendable ([UInt8]) -> State) { self.check = check }
 
-    public func state(of path: [UInt8]) -> State { check(path) }
+    /// An app's donated item (`DOMAIN:ID`, no leading `/`) is no file: it exists until it is
+    /// forgotten or expires, which the index itself enforces.
+    public func state(of path: [UInt8]) -> State {
+        path.first == UInt8(ascii: "/") ? check(path) : .exists
+    }
 
     /// `lstat(2)`: the file itself, never a link's target.
     public static let lstat = FileCheck { path in

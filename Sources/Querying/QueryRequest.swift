@@ -49,6 +49,8 @@ public struct QueryRequest: Sendable, Hashable {
     /// guidance allows (`fsindex-mcp --guidance focused:pdf`). Not part of the text, so an error
     /// in the text still points into the text as typed.
     public var restriction: ItemPredicate?
+    /// Only items of these domains (`fsfind --domain notes`); empty: any.
+    public var domains: [String] = []
     /// Who `me` is in `from:me`, `author:me` and `to:me` (`Identity.resolve`); nil: `me` is an error.
     public var identity: Identity?
 
@@ -91,10 +93,11 @@ public struct QueryRequest: Sendable, Hashable {
             parts.append(.nameContains(name))
             hint = name
         }
-        if parts.isEmpty, answer == .items || answer == .count {
+        if parts.isEmpty, domains.isEmpty, answer == .items || answer == .count {
             throw .nothingToSearch(text)
         }
         if let restriction { parts.append(restriction) }
+        if !domains.isEmpty { parts.append(.or(domains.map { .domain($0) })) }
         return QuerySpec(predicate: parts.isEmpty ? .all : (parts.count == 1 ? parts[0] : .and(parts)), onlyIn: scopes,
                          now: now, exactNameHint: hint, includeAttributes: !fetchAttributes.isEmpty, sort: sort,
                          reverse: reverse, snippet: snippet, ranking: ranking, deadline: deadline)

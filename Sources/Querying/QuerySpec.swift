@@ -105,6 +105,8 @@ public indirect enum ItemPredicate: Sendable, Hashable {
     case folderNamed(String)
     /// One of these items (for live queries: which of the changed items match now).
     case identifiers([[UInt8]])
+    /// Items of this domain: an app's (`notes`), or a crawled root's.
+    case domain(String)
     case and([ItemPredicate])
     case or([ItemPredicate])
     case not(ItemPredicate)

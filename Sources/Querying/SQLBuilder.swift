@@ -43,6 +43,9 @@ struct SQLBuilder {
             arguments.append(pattern.raw)
             arguments.append(Int(pattern.modifiers.rawValue))
             return "fs_match(items.path, ?, ?)"
+        case .domain(let name):
+            arguments.append(name)
+            return "items.domain = ?"
         case .identifiers(let paths):
             if paths.isEmpty { return "0" }
             for p in paths { arguments.append(Data(p)) }

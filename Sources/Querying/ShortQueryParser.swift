@@ -74,7 +74,7 @@ public struct ShortQueryParser {
     ]
 
     /// The field names with their own meaning, for suggestions.
-    static let fields = ["name", "ext", "kind", "author", "title", "from", "to", "dir", "modified", "created", "size"]
+    static let fields = ["name", "ext", "kind", "author", "title", "from", "to", "dir", "modified", "created", "size", "domain"]
 
     /// Parses `query`. `identity` is who `me` stands for in `from:me`, `author:me` and `to:me`
     /// (without one, those are an error that says how to set it).
@@ -329,6 +329,9 @@ public struct ShortQueryParser {
             return contains([.title])
         case "dir", "folder", "in":
             return try folder(value, name: name)
+        case "domain":
+            // An app's domain (`domain:notes`), matched whole.
+            return .domain(value)
         default:
             let key: AttributeKey
             if let k = Self.aliases[lower] {

@@ -35,6 +35,9 @@ public final class IndexDaemon: ControlHandler, Sendable {
         case purgeMissing(FilePath, generation: Int)
         /// Something is wrong with the index itself (its file was deleted or replaced): stop.
         case fail(String)
+        /// An app's batch, already read (`IndexDaemon+Donations`).
+        case donate(domain: String, clientState: String?, items: [SearchableItem], reply: @Sendable (ControlResponse) -> Void)
+        case forget(domain: String, ids: [String], reply: @Sendable (ControlResponse) -> Void)
     }
 
     public let store: IndexStore
@@ -188,6 +191,10 @@ public final class IndexDaemon: ControlHandler, Sendable {
                 reload(settings)
             case .reindex(let paths, let reply):
                 reply(.reindexDone(reindex(paths)))
+            case .donate(let domain, let clientState, let items, let reply):
+                applyDonation(domain: domain, clientState: clientState, items: items, reply: reply)
+            case .forget(let domain, let ids, let reply):
+                applyForget(domain: domain, ids: ids, reply: reply)
             }
         }
     }
@@ -327,6 +334,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
         case .shutdown:
             requestStop()
             reply(.ok(message: "stopping"))
+        case .donate, .forget, .lastClientState:
+            handleDonation(request, reply: reply)
         }
     }
 

@@ -34,6 +34,8 @@ struct FSFind: AsyncParsableCommand {
                          mail presentation spreadsheet)
               modified:>2026-01-01  modified:2026-01..2026-03  created:today
               modified:<7d  size:>10MB  width:>1000  pages:10..20  ATTR:value
+              domain:notes  (an app's items: fsindex donate; they print as
+                             their contentURL, or as DOMAIN:ID)
             Spotlight:
               'kMDItemContentType == "public.image" && kMDItemPixelWidth > 2000'
               'kMDItemAuthors == "ada*"cd || InRange(kMDItemFSSize, 1000, 2000)'
@@ -57,6 +59,9 @@ struct FSFind: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Only results inside this folder (repeatable).", valueName: "dir"))
     var onlyin: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Only items an app donated to this domain (repeatable; see `fsindex donate`).", valueName: "name"))
+    var domain: [String] = []
 
     @Flag(name: .long, help: "Take the query as plain words: no fields, operators or quotes.")
     var literal = false
@@ -128,8 +133,8 @@ struct FSFind: AsyncParsableCommand {
         if let option = query.prefix(while: { $0 != "--" }).first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
             throw ValidationError("Unknown option '\(option)'. To search for text that starts with --, put it after a lone --: fsfind -- \(option)")
         }
-        if queryText.isEmpty && name == nil && groupBy == nil && stats == nil {
-            throw ValidationError("Give a query, --name TEXT, --group-by ATTR or --stats ATTR.")
+        if queryText.isEmpty && name == nil && groupBy == nil && stats == nil && domain.isEmpty {
+            throw ValidationError("Give a query, --name TEXT, --domain NAME, --group-by ATTR or --stats ATTR.")
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more.") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more.") }
@@ -161,11 +166,13 @@ struct FSFind: AsyncParsableCommand {
         let identity = queryText.range(of: ":me", options: .caseInsensitive) != nil ? Identity.resolve(configured: all.agent.me) : nil
         let answer: QueryRequest.Answer = if count { .count } else if let groupBy { .table(try GroupKey.parse(groupBy)) }
             else if let stats { .statistic(try AttributeNames.resolveForCommand(stats)) } else { .items }
-        return QueryRequest(text: queryText, literal: literal, name: name, scopes: scopes, sort: SortOrder(rawValue: sort) ?? .relevance,
+        var request = QueryRequest(text: queryText, literal: literal, name: name, scopes: scopes, sort: SortOrder(rawValue: sort) ?? .relevance,
                             reverse: reverse, limit: limit, offset: offset,
                             fetchAttributes: json ? (attr.isEmpty ? [.name, .kind, .fileSize, .contentModificationDate] : attr.map { AttributeKey($0) }) : [],
                             snippet: snippet, onePerFile: !json, answer: answer, ranking: RankingWeights(settings),
                             timeLimit: timeLimit ?? settings.timeLimit, identity: identity)
+        request.domains = domain
+        return request
     }
 
     func run() async throws {

@@ -25,7 +25,7 @@ struct FSIndexCommand: ParsableCommand {
             unless --index-dir or FSINDEX_INDEX_DIR says otherwise. Settings are read from
             $XDG_CONFIG_HOME/fsindex/config.toml or --config FILE.
             """,
-        subcommands: [IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Pause.self, Resume.self, Erase.self])
+        subcommands: [IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self])
 }
 
 /// Options every subcommand that touches the index shares.

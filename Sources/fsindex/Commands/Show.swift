@@ -25,7 +25,7 @@ extension FSIndexCommand {
         func run() throws {
             let location = IndexLocation.resolve(explicit: store.indexDir)
             let item: SearchableItem?
-            let bytes = PathArgument.absolute(path)
+            let bytes = PathArgument.item(path)
             do {
                 let s = try IndexStore(location: location, readOnly: true)
                 item = try s.item(ItemIdentifier(bytes: bytes))

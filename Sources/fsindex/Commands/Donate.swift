@@ -1,0 +1,143 @@
+import ArgumentParser
+import Attributes
+import CommandSupport
+import Controlling
+import Donating
+import Foundation
+import Indexing
+import SystemCalls
+import SystemPackage
+
+extension FSIndexCommand {
+    struct Donate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Put an app's items into the index (Core Spotlight's indexSearchableItems), in one batch.",
+            discussion: """
+                Reads one JSON object per line from FILE (or stdin, or -):
+                  {"uniqueIdentifier": "n-42", "attributes": {"title": "Budget", "textContent": "…",
+                   "contentURL": "https://notes.example/n/42", "keywords": ["work"],
+                   "contentCreationDate": "2026-11-01T09:00:00Z", "expirationDate": "2027-01-01T00:00:00Z"}}
+                and writes them all, with the client state, in one transaction: all or nothing. Any
+                attribute name of FSIndex's may be given; limits: 256 KiB of text and 64 attributes
+                per item. With fsindexd running, the batch goes through it (its one writer).
+                fsfind finds the items like files: fsfind --domain notes budget, or domain:notes.
+
+                Examples:
+                  notes-export | fsindex donate --domain notes --client-state 2026-11-24T10:00
+                  fsindex donate --domain notes --last-client-state
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(name: .long, help: ArgumentHelp("The app's domain: letters, digits, '.', '_', '-' (such as notes or org.example.mail).", valueName: "name"))
+        var domain: String
+
+        @Option(name: .customLong("client-state"), help: ArgumentHelp("Stored with the batch when it commits (at most 250 bytes).", valueName: "state"))
+        var clientState: String?
+
+        @Flag(name: .customLong("last-client-state"), help: "Print the client state of the domain's last committed batch, and write nothing.")
+        var lastClientState = false
+
+        @Argument(help: ArgumentHelp("The items, JSON lines (default: stdin).", valueName: "file"))
+        var file: String?
+
+        func run() throws {
+            let location = IndexLocation.resolve(explicit: store.indexDir)
+            do {
+                try DonationReader.validate(domain: domain)
+                if lastClientState {
+                    let state = try IndexStore(location: location, readOnly: true).fetchLastClientState(domain: domain)
+                    guard let state else {
+                        Output.error("fsindex", "the domain \(domain) has no committed batch")
+                        throw ExitCode(1)
+                    }
+                    Output.standardOutput.writeBytes(state + [0x0A])
+                    Output.standardOutput.flush()
+                    return
+                }
+                if let clientState, clientState.utf8.count > DonationReader.maximumClientStateBytes {
+                    throw DonationError.clientStateTooLarge(size: clientState.utf8.count, limit: DonationReader.maximumClientStateBytes)
+                }
+                let text = try readInput()
+                // Read here first: a bad line is reported with its number, and nothing is sent.
+                let items = try DonationReader.read(text, domain: domain)
+                if let client = try connectDaemon(location) {
+                    defer { client.close() }
+                    let objects = try text.split(separator: 0x0A).filter { !$0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+                        .map { try JSONDecoder().decode(JSONValue.self, from: Data($0)) }
+                    switch try client.request(.donate(domain: domain, clientState: clientState, items: objects), timeout: .seconds(600)) {
+                    case .ok(let message): Output.standardOutput.write("fsindexd: \(message)\n")
+                    case .error(let message):
+                        Output.error("fsindex", message)
+                        throw ExitCode(2)
+                    default: break
+                    }
+                } else {
+                    let s = try IndexStore(location: location)
+                    try s.donate(items, domain: domain, clientState: clientState.map { Array($0.utf8) })
+                    Output.standardOutput.write("donated \(items.count) items to \(domain)" + (clientState.map { " (client state \($0))" } ?? "") + "\n")
+                }
+                Output.standardOutput.flush()
+            } catch let e as ExitCode {
+                throw e
+            } catch {
+                Output.error("fsindex", "\(error)")
+                throw ExitCode(2)
+            }
+        }
+
+        func readInput() throws -> [UInt8] {
+            if let file, file != "-" {
+                guard let data = FileManager.default.contents(atPath: ArgumentBytes.path(file).string) else {
+                    throw ValidationError("cannot read \(ArgumentBytes.display(file))")
+                }
+                return Array(data)
+            }
+            return Array(FileHandle.standardInput.readDataToEndOfFile())
+        }
+    }
+
+    struct Forget: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an app's items: by identifier, or the whole domain (Core Spotlight's deleteSearchableItems).",
+            discussion: """
+                Examples:
+                  fsindex forget --domain notes --id n-42 --id n-43
+                  fsindex forget --domain notes          every item of the domain, and its client state
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(name: .long, help: ArgumentHelp("The app's domain.", valueName: "name"))
+        var domain: String
+
+        @Option(name: .customLong("id"), help: ArgumentHelp("An item's uniqueIdentifier (repeatable); none: the whole domain.", valueName: "id"))
+        var ids: [String] = []
+
+        func run() throws {
+            let location = IndexLocation.resolve(explicit: store.indexDir)
+            do {
+                try DonationReader.validate(domain: domain)
+                if let client = try connectDaemon(location) {
+                    defer { client.close() }
+                    switch try client.request(.forget(domain: domain, ids: ids), timeout: .seconds(600)) {
+                    case .ok(let message): Output.standardOutput.write("fsindexd: \(message)\n")
+                    case .error(let message):
+                        Output.error("fsindex", message)
+                        throw ExitCode(2)
+                    default: break
+                    }
+                } else {
+                    let gone = try IndexStore(location: location).forget(domain: domain, ids: ids)
+                    Output.standardOutput.write("forgot \(gone.count) items of \(domain)\n")
+                }
+                Output.standardOutput.flush()
+            } catch let e as ExitCode {
+                throw e
+            } catch {
+                Output.error("fsindex", "\(error)")
+                throw ExitCode(2)
+            }
+        }
+    }
+}
