@@ -118,7 +118,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Glue for one crawl: walk, extract, write batches; plus the TOML settings.
         .target(name: "Updating", dependencies: [
-            "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing",
+            "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "SystemCalls",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),

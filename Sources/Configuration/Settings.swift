@@ -21,6 +21,8 @@ public struct Settings: Sendable, Hashable {
     public var extraction = Extraction()
     public var daemon = Daemon()
     public var query = Query()
+    /// `[[provider]]`: apps whose donated items the index can ask for again.
+    public var providers: [Provider] = []
     public var agent = Agent()
 
     /// `[crawl]`: what a crawl enters.
@@ -154,6 +156,7 @@ public struct Settings: Sendable, Hashable {
         for key in table.keys {
             let v = table[key]!
             if key == "roots" { roots = try reader.strings(v, key); continue }
+            if key == "provider" { providers = try reader.providers(v); continue }
             guard ["crawl", "index", "extraction", "daemon", "query", "agent"].contains(key) else { throw reader.unknown(key) }
             guard let sub = v.table else { throw reader.bad(key, "a table [\(key)]") }
             for k in sub.keys {

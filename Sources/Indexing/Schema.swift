@@ -106,12 +106,23 @@ public enum Schema {
         m.registerMigration("v9-donations") { db in
             // Apps' domains and the client state of each one's last batch (the crawl's own
             // state stays in `client_state`).
+            // And what the index has asked of the apps' reindex commands (`[[provider]]`), until
+            // each acknowledges: the identifiers (NULL: all), attempts, the last failure, and when
+            // to try again.
             try db.execute(sql: """
                 CREATE TABLE donated_domains (
                     name TEXT PRIMARY KEY,
                     client_state BLOB,
                     last_batch REAL
-                )
+                );
+                CREATE TABLE provider_requests (
+                    domain TEXT PRIMARY KEY,
+                    ids TEXT,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    last_attempt REAL,
+                    next_attempt REAL NOT NULL
+                );
                 """)
         }
         return m

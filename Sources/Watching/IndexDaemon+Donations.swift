@@ -1,9 +1,12 @@
 import Attributes
+import Configuration
 import Controlling
 import Donating
 import Indexing
 import Logging
 import Synchronization
+import Updating
+import FoundationEssentials
 
 /// Apps' batches over the control socket: parsed on the connection's thread (a bad item is
 /// refused before the writer sees anything), then written by the daemon's one writer, in order
@@ -60,6 +63,37 @@ extension IndexDaemon {
             reply(.ok(message: "forgot \(gone.count) items of \(domain)"))
         } catch {
             reply(.error("nothing of \(domain) was forgotten: \(error)"))
+        }
+    }
+}
+
+/// The apps' reindex commands (`[[provider]]`), run off the writer: a command donates through
+/// this daemon's socket, which the writer must be free to apply.
+extension IndexDaemon {
+    /// Asks the providers for what the index lacks (a domain lost in a rebuild, expired items)
+    /// and runs every request that is due; a failed one is tried again when its backoff ends (a
+    /// one-shot timer, never a periodic one).
+    func askProviders() {
+        let providers = state.withLock { $0.settings.providers }
+        guard !providers.isEmpty, !providersRunning.exchange(true, ordering: .acquiring) else { return }
+        let requests = ProviderRequests(store: store, providers: providers, indexDirectory: store.location.directory)
+        let logger = self.logger
+        Task.detached { [self] in
+            defer { providersRunning.store(false, ordering: .releasing) }
+            do {
+                try requests.noteWhatIsMissing()
+                let results = try requests.runDue(log: { logger.info("\($0)") })
+                for r in results where r.error != nil { record(error: "provider \(r.domain): \(r.error ?? "")") }
+                if let next = try requests.nextRetry() {
+                    let wait = max(1, next.timeIntervalSinceNow)
+                    Task.detached { [self] in
+                        try? await Task.sleep(for: .seconds(wait))
+                        if !stopping.load(ordering: .relaxed) { askProviders() }
+                    }
+                }
+            } catch {
+                record(error: "providers: \(error)")
+            }
         }
     }
 }

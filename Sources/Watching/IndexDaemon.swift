@@ -53,6 +53,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
     let publisher = Mutex<(@Sendable (ItemChanges) -> Void)?>(nil)
     /// Set by SIGTERM (`requestStop`): every piece of work stops at its next file or batch.
     let stopping = Atomic<Bool>(false)
+    /// Whether the providers' commands are running (`askProviders`), so two rounds never overlap.
+    let providersRunning = Atomic<Bool>(false)
     /// Why the daemon stopped on its own (the index went away), for the exit status.
     public var failure: String? { state.withLock { $0.failure } }
 
@@ -202,6 +204,9 @@ public final class IndexDaemon: ControlHandler, Sendable {
     private func addRoots(_ roots: [FilePath]) {
         setStatus(.crawling)
         let settings = state.withLock { $0.settings }
+        // Apps' domains lost in a rebuild and expired donated items are noted for their
+        // providers first (maintenance purges expired items); `askProviders` runs them after.
+        _ = try? ProviderRequests(store: store, providers: settings.providers, indexDirectory: store.location.directory).noteWhatIsMissing()
         // The index's own requests first: a repaired database or a schema change (rebuild from
         // the files), items of an older extractor, expired items.
         do {
@@ -232,6 +237,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
             }
         }
         setStatus(state.withLock { $0.paused } ? .paused : .watching)
+        askProviders()
     }
 
     private func apply(_ batch: [FileEvent]) {
@@ -306,7 +312,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
             }
         }
         logger.info("configuration reloaded: \(added.count) roots added, \(removed.count) removed")
-        if !added.isEmpty { addRoots(added) }
+        if !added.isEmpty { addRoots(added) } else { askProviders() }
     }
 
     // MARK: Control

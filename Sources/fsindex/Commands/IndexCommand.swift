@@ -4,6 +4,7 @@ import CommandSupport
 import FoundationEssentials
 import ExtractionModel
 import Indexing
+import Querying
 import Synchronization
 import Updating
 
@@ -94,6 +95,10 @@ extension FSIndexCommand {
                 progress.clear()
                 Output.error("fsindex", p.description)
             })
+            // Apps' domains the index lost (a rebuild) and their expired items are asked for again
+            // (noted before maintenance purges the expired ones; run after the crawl).
+            let providers = ProviderRequests(store: indexStore, providers: settings.providers, indexDirectory: location.directory)
+            _ = try? providers.noteWhatIsMissing()
             // What the index asks for by itself (rebuild after a repair or a schema change, items of
             // an older extractor, expired items), through the same reindex handler.
             do {
@@ -111,6 +116,16 @@ extension FSIndexCommand {
                 throw error
             }
             progress.clear()
+            // With fsindexd running, it runs the providers' commands itself.
+            if !settings.providers.isEmpty, !DaemonOrIndexRepair.daemonRuns(for: location) {
+                do {
+                    for r in try providers.runDue() where r.error != nil {
+                        Output.error("fsindex", "provider \(r.domain): \(r.error ?? ""); it is asked again later (see `fsindex status`)")
+                    }
+                } catch {
+                    Output.error("fsindex", "providers: \(error)")
+                }
+            }
             return report
         }
     }

@@ -19,9 +19,14 @@ extension FSIndexCommand {
                 itself. Unlike `fsindex index`, unchanged files are read again too: use it after
                 changing extraction settings, or when the index looks wrong.
 
+                With --domain, the app that donates that domain is asked for its items again:
+                its [[provider]] reindex command runs, gets the identifiers on stdin (none:
+                all), donates them and acknowledges by exiting 0.
+
                 Examples:
                   fsindex reindex                        everything
                   fsindex reindex ~/Documents/report.pdf one file
+                  fsindex reindex --domain notes --id n-42
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -29,11 +34,23 @@ extension FSIndexCommand {
         @Flag(name: .long, help: "Print the summary as JSON.")
         var json = false
 
+        @Option(name: .long, help: ArgumentHelp("Ask the provider of this app domain for its items again.", valueName: "name"))
+        var domain: String?
+
+        @Option(name: .customLong("id"), help: ArgumentHelp("With --domain: only this item (repeatable).", valueName: "id"))
+        var ids: [String] = []
+
         @Argument(help: ArgumentHelp("Files or folders inside indexed roots.", valueName: "path"))
         var paths: [String] = []
 
+        func validate() throws {
+            if domain != nil && !paths.isEmpty { throw ValidationError("Give paths or --domain, not both.") }
+            if domain == nil && !ids.isEmpty { throw ValidationError("--id needs --domain.") }
+        }
+
         func run() throws {
             let location = IndexLocation.resolve(explicit: store.indexDir)
+            if let domain { return try reindexDomain(domain, location: location) }
             let identifiers = paths.map { PathArgument.absolute($0) }
             if let client = try connectDaemon(location) {
                 do {
@@ -112,6 +129,35 @@ extension FSIndexCommand {
                                             + "\(s.problems) problems in \(format1(s.seconds)) s\n")
             }
             Output.standardOutput.flush()
+        }
+    }
+}
+
+extension FSIndexCommand.Reindex {
+    /// Runs the domain's provider now (Core Spotlight's reindexSearchableItems(withIdentifiers:)).
+    func reindexDomain(_ domain: String, location: IndexLocation) throws {
+        do {
+            let settings = try Settings.load(explicit: store.config)
+            guard let provider = settings.providers.first(where: { $0.domain == domain }) else {
+                Output.error("fsindex", "no [[provider]] for the domain \(domain) in the config; add one with domain = \"\(domain)\" and its reindex command")
+                throw ExitCode(2)
+            }
+            let s = try IndexStore(location: location)
+            try s.requestReindex(domain: domain, ids: ids.isEmpty ? nil : ids)
+            let requests = ProviderRequests(store: s, providers: [provider], indexDirectory: location.directory)
+            let results = try requests.runDue()
+            guard let result = results.first(where: { $0.domain == domain }) else { return }
+            if let error = result.error {
+                Output.error("fsindex", "\(domain): \(error); the request is kept and tried again later (see `fsindex status`)")
+                throw ExitCode(2)
+            }
+            Output.standardOutput.write("\(domain): its provider acknowledged " + (ids.isEmpty ? "a reindex of all its items" : "\(ids.count) items") + "\n")
+            Output.standardOutput.flush()
+        } catch let e as ExitCode {
+            throw e
+        } catch {
+            Output.error("fsindex", "\(error)")
+            throw ExitCode(2)
         }
     }
 }

@@ -20,7 +20,14 @@ extension FSIndexCommand {
         func run() throws {
             let location = IndexLocation.resolve(explicit: store.indexDir)
             let status: IndexStatus
-            do { status = try IndexStore(location: location, readOnly: true).status() } catch {
+            let apps: [DonatedDomain]
+            let requests: [ProviderRequest]
+            do {
+                let opened = try IndexStore(location: location, readOnly: true)
+                status = try opened.status()
+                apps = try opened.donatedDomains()
+                requests = try opened.providerRequests()
+            } catch {
                 Output.error("fsindex", error.description)
                 throw ExitCode(2)
             }
@@ -45,7 +52,11 @@ extension FSIndexCommand {
                     /// The Landlock ABI extraction workers confine their reads with; absent without Landlock.
                     var landlockABI: Int32?
                     var sandbox: String
+                    /// Apps' domains (`fsindex donate`) and what their providers owe.
+                    var apps: [App]
+                    var providerRequests: [ProviderRequest]
                 }
+                struct App: Encodable { var domain: String, items: Int, clientState: String?, lastBatch: String? }
                 let body = Body(
                     index: location.directory.string, items: status.itemCount, bytes: status.databaseBytes,
                     roots: status.domains.map {
@@ -57,7 +68,10 @@ extension FSIndexCommand {
                     failures: Dictionary(status.failures.map { ($0.extractor, $0.count) }, uniquingKeysWith: +),
                     itemsInsideFiles: status.innerItemCount, daemon: daemon,
                     landlockABI: { if case .available(let abi) = confinement { abi } else { nil } }(),
-                    sandbox: confinement.description)
+                    sandbox: confinement.description,
+                    apps: apps.map { App(domain: $0.name, items: $0.itemCount, clientState: $0.clientState.map { String(decoding: $0, as: UTF8.self) },
+                                         lastBatch: $0.lastBatch.map(AttributeValue.iso8601)) },
+                    providerRequests: requests)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
@@ -94,6 +108,21 @@ extension FSIndexCommand {
                         line += ", crawl interrupted or running; `fsindex index` resumes it"
                     }
                     out.write(line + "\n")
+                }
+                if !apps.isEmpty || !requests.isEmpty {
+                    out.write("apps:\n")
+                    for a in apps {
+                        out.write("  \(String(a.itemCount).leftPadded(8))  \(a.name)" + (a.lastBatch.map { ", last batch \(AttributeValue.iso8601($0))" } ?? "")
+                                  + (a.clientState.map { ", client state \(String(decoding: $0, as: UTF8.self))" } ?? "") + "\n")
+                    }
+                    for r in requests {
+                        let what = r.ids.map { "\($0.count) items" } ?? "all items"
+                        if let e = r.lastError {
+                            out.write("  provider \(r.domain): reindex of \(what) failed \(r.attempts)× (\(e)); next try \(AttributeValue.iso8601(r.nextAttempt))\n")
+                        } else {
+                            out.write("  provider \(r.domain): reindex of \(what) pending\n")
+                        }
+                    }
                 }
                 let failed = status.failures.reduce(0) { $0 + $1.count }
                 if failed > 0 {

@@ -1,0 +1,137 @@
+import Configuration
+import FoundationEssentials
+import Indexing
+import SystemCalls
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs an app's reindex command (`[[provider]] reindex`), as Core Spotlight calls an app's
+/// `CSIndexExtensionRequestHandler`: the identifiers on stdin, one per line (none: all), its
+/// exit the acknowledgement. The command runs as the user, never through a shell, in a session
+/// of its own (so a time-out stops it and its children), with `FSINDEX_INDEX_DIR` set to this
+/// index so that its `fsindex donate` comes back here.
+public struct ProviderRunner: Sendable {
+    public let provider: Settings.Provider
+    public let indexDirectory: FilePath
+
+    public init(provider: Settings.Provider, indexDirectory: FilePath) {
+        self.provider = provider
+        self.indexDirectory = indexDirectory
+    }
+
+    /// Runs the command to its end or its time limit; nil when it acknowledged (exit 0), else
+    /// what went wrong, for `fsindex status`.
+    public func run(ids: [String]?) -> String? {
+        guard let program = Self.find(provider.reindex[0]) else {
+            return "cannot run \(provider.reindex[0]): not found (on PATH)"
+        }
+        let dir = FileManager.default.temporaryDirectory.path + "/fsindex-provider-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard mkdir(dir, 0o700) == 0 else { return "cannot make a temporary folder for \(provider.domain)'s command: \(String(cString: strerror(errno)))" }
+        defer {
+            unlink(dir + "/in"); unlink(dir + "/out"); rmdir(dir)
+        }
+        let input = (ids ?? []).map { $0 + "\n" }.joined()
+        guard FileManager.default.createFile(atPath: dir + "/in", contents: Data(input.utf8)) else { return "cannot write the identifiers for \(provider.domain)'s command" }
+        var environment = ProcessInfo.processInfo.environment
+        environment["FSINDEX_INDEX_DIR"] = indexDirectory.string
+        environment["FSINDEX_REINDEX_DOMAIN"] = provider.domain
+        environment["FSINDEX_REINDEX_ALL"] = ids == nil ? "1" : "0"
+        let spawn = Spawn(executable: program, arguments: provider.reindex, environment: environment,
+                          actions: [.open(fd: 0, path: dir + "/in", flags: O_RDONLY, mode: 0),
+                                    .open(fd: 1, path: dir + "/out", flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
+                                    .dup(1, 2)],
+                          defaultSignals: [SIGPIPE], newSession: true)
+        let pid: pid_t
+        switch spawn.run() {
+        case .success(let p): pid = p
+        case .failure(let e): return "cannot run \(program): \(String(cString: strerror(e.rawValue)))"
+        }
+        let deadline = Date().addingTimeInterval(provider.timeoutSeconds)
+        var status: Int32 = 0
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { break }
+            if r < 0 && errno != EINTR { return "lost \(program) (\(String(cString: strerror(errno))))" }
+            if Date() >= deadline {
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return "\(provider.reindex.joined(separator: " ")) took longer than its time limit of \(Int(provider.timeoutSeconds)) s and was stopped"
+            }
+            usleep(20_000)
+        }
+        let exited = (status & 0x7f) == 0
+        let code = (status >> 8) & 0xff
+        if exited && code == 0 { return nil }
+        let tail = (try? String(contentsOfFile: dir + "/out", encoding: .utf8))?
+            .split(separator: "\n").suffix(2).joined(separator: " / ") ?? ""
+        let how = exited ? "exited with status \(code)" : "was killed by signal \(status & 0x7f)"
+        return "\(provider.reindex.joined(separator: " ")) \(how)" + (tail.isEmpty ? "" : ": \(tail.prefix(300))")
+    }
+
+    /// A program named without a slash is looked for on PATH, as a shell would, without one.
+    static func find(_ name: String) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for dir in path.split(separator: ":") where !dir.isEmpty {
+            let candidate = dir + "/" + name
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}
+
+/// When the index asks apps for their items again, and what came of it: a domain lost in a
+/// rebuild (a damaged database, a schema change) or never donated, `fsindex reindex --domain`,
+/// and donated items that expired. Requests are kept in the index until acknowledged, so a
+/// failure or a time-out is retried later (with backoff), also after a restart.
+public struct ProviderRequests: Sendable {
+    public let store: IndexStore
+    public let providers: [Settings.Provider]
+    public let indexDirectory: FilePath
+
+    public init(store: IndexStore, providers: [Settings.Provider], indexDirectory: FilePath) {
+        self.store = store
+        self.providers = providers
+        self.indexDirectory = indexDirectory
+    }
+
+    /// Asks for every provider domain the index has lost (or never had), and for expired items
+    /// of provider domains. Returns the domains asked for.
+    @discardableResult
+    public func noteWhatIsMissing(now: Date = Date()) throws(IndexError) -> [String] {
+        var asked: [String] = []
+        for p in providers where try !store.hasDonations(domain: p.domain) {
+            try store.requestReindex(domain: p.domain, ids: nil, now: now)
+            asked.append(p.domain)
+        }
+        for (domain, ids) in try store.expiredDonations(domains: providers.map(\.domain), now: now) {
+            try store.requestReindex(domain: domain, ids: ids, now: now)
+            asked.append(domain)
+        }
+        return asked
+    }
+
+    /// Runs the commands of every request that is due (blocking; a daemon runs this off its
+    /// writer, since the commands donate through it). Returns each domain's outcome (nil: acknowledged).
+    @discardableResult
+    public func runDue(now: Date = Date(), log: (String) -> Void = { _ in }) throws(IndexError) -> [(domain: String, error: String?)] {
+        var results: [(domain: String, error: String?)] = []
+        for request in try store.providerRequests() where request.nextAttempt <= now {
+            guard let provider = providers.first(where: { $0.domain == request.domain }) else { continue }
+            log("asking \(provider.domain)'s provider for " + (request.ids.map { "\($0.count) items" } ?? "all its items"))
+            let error = ProviderRunner(provider: provider, indexDirectory: indexDirectory).run(ids: request.ids)
+            try store.finishProviderRequest(request, error: error)
+            if let error { log("\(provider.domain)'s provider failed: \(error); it is asked again later") }
+            results.append((request.domain, error))
+        }
+        return results
+    }
+
+    /// When the next failed request is due, if any.
+    public func nextRetry() throws(IndexError) -> Date? {
+        try store.providerRequests().filter { r in providers.contains { $0.domain == r.domain } }.map(\.nextAttempt).min()
+    }
+}
