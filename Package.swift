@@ -207,6 +207,7 @@ let package = Package(
             "TestSupport", "Indexing",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying", "Configuration", "Attributes", "TestSupport",
                                                        .product(name: "MCP", package: "swift-sdk")]),
         .testTarget(name: "ControllingTests", dependencies: ["Controlling", "SystemCalls", "TestSupport"]),

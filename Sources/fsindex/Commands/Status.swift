@@ -55,6 +55,8 @@ extension FSIndexCommand {
                     /// Apps' domains (`fsindex donate`) and what their providers owe.
                     var apps: [App]
                     var providerRequests: [ProviderRequest]
+                    /// fsindexd's control socket for this index, where apps send `donate` requests.
+                    var socket: String
                 }
                 struct App: Encodable { var domain: String, items: Int, clientState: String?, lastBatch: String? }
                 let body = Body(
@@ -71,7 +73,8 @@ extension FSIndexCommand {
                     sandbox: confinement.description,
                     apps: apps.map { App(domain: $0.name, items: $0.itemCount, clientState: $0.clientState.map { String(decoding: $0, as: UTF8.self) },
                                          lastBatch: $0.lastBatch.map(AttributeValue.iso8601)) },
-                    providerRequests: requests)
+                    providerRequests: requests,
+                    socket: ControlLocation.forIndex(directory: location.directory).socketPath.string)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
