@@ -16,6 +16,10 @@ public enum ControlRequest: Sendable, Hashable, Codable {
     /// Reindexes these paths (bytes of absolute paths), or everything when the list is empty.
     /// Answered with ``ControlResponse/reindexDone(_:)`` once the work is done.
     case reindex(paths: [[UInt8]])
+    /// Records a use of each of these items (bytes of absolute paths) now, with an optional
+    /// title, through the daemon's single writer (`fsindex used`). Answered with
+    /// ``ControlResponse/usesRecorded(_:)`` once written.
+    case used(paths: [[UInt8]], title: String?)
     /// Asks for ``ControlResponse/itemsChanged(_:)`` lines on this connection from now on. The
     /// server answers it itself with `.ok(message: "subscribed")`; the handler never sees it.
     case subscribe
@@ -29,12 +33,13 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         case .pause: "pause"
         case .resume: "resume"
         case .reindex: "reindex"
+        case .used: "used"
         case .subscribe: "subscribe"
         case .shutdown: "shutdown"
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64 }
+    private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64, title }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -44,20 +49,28 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         case "pause": self = .pause
         case "resume": self = .resume
         case "reindex": self = .reindex(paths: try WirePaths.decode(from: c, exact: .pathsBase64, printable: .paths))
+        case "used":
+            self = .used(paths: try WirePaths.decode(from: c, exact: .pathsBase64, printable: .paths),
+                         title: try c.decodeIfPresent(String.self, forKey: .title))
         case "subscribe": self = .subscribe
         case "shutdown": self = .shutdown
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .request, in: c,
-                debugDescription: "unknown request \"\(kind.prefix(40))\" (known: status, pause, resume, reindex, subscribe, shutdown)")
+                debugDescription: "unknown request \"\(kind.prefix(40))\" (known: status, pause, resume, reindex, used, subscribe, shutdown)")
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .request)
-        if case let .reindex(paths) = self {
+        switch self {
+        case let .reindex(paths):
             try WirePaths.encode(paths, exact: .pathsBase64, printable: .paths, into: &c)
+        case let .used(paths, title):
+            try WirePaths.encode(paths, exact: .pathsBase64, printable: .paths, into: &c)
+            try c.encodeIfPresent(title, forKey: .title)
+        default: break
         }
     }
 }

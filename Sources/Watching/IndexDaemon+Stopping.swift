@@ -28,6 +28,9 @@ extension IndexDaemon {
         case .reindex(_, let reply):
             reply(.error("fsindexd is stopping; run `fsindex reindex` again once it is started"))
             return false
+        case .used(_, _, let reply):
+            reply(.error("fsindexd is stopping; the use was not recorded; run `fsindex used` again"))
+            return false
         default: return false
         }
     }
