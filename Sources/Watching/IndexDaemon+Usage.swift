@@ -60,13 +60,14 @@ extension IndexDaemon {
             logger.warning("\(file.string): \(error)")
             return
         }
+        logger.debug("recently used files read: \(list.bookmarks.count) listed, \(list.skipped) not local files")
         do {
             let marks = try store.feedMarks(RecentlyUsedFeed.name)
             let (uses, newMarks) = RecentlyUsedFeed.uses(in: list, marks: marks, roots: roots.map(\.bytes))
             if uses.isEmpty && newMarks == marks { return }
             let records = try store.recordUses(uses, feed: RecentlyUsedFeed.name, marks: newMarks)
             publish(records)
-            logger.info("recently used files: \(uses.count) new visits applied (\(list.bookmarks.count) listed, \(list.skipped) not local files)")
+            logger.info("recently used files: \(uses.count) new visits applied")
         } catch {
             record(error: "recently used files not applied: \(error)")
         }
