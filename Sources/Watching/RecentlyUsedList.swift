@@ -1,5 +1,8 @@
 import FoundationEssentials
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The desktop's list of recently used files, freedesktop's `recently-used.xbel`, read in plain
 /// Swift.
@@ -118,11 +121,18 @@ extension RecentlyUsedList {
     /// Reads the list at `path`, refusing one over `maximumSize` without reading it all.
     public init(contentsOf path: FilePath) throws(RecentlyUsedListError) {
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) } catch {
+        // Non-blocking, and only a regular file: a FIFO put in its place must not hold the
+        // daemon's single writer in `read` for ever.
+        do { fd = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .nonBlocking]) } catch {
             if let e = error as? Errno, e == .noSuchFileOrDirectory { throw .missing(path: path.string) }
             throw .unreadable(path: path.string, reason: "\(error)")
         }
         defer { try? fd.close() }
+        var st = stat()
+        guard fstat(fd.rawValue, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadable(path: path.string, reason: "not a regular file")
+        }
+        if st.st_size > Self.maximumSize { throw .tooLarge(path: path.string, limit: Self.maximumSize) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

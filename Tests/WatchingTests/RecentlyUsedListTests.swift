@@ -107,7 +107,7 @@ struct RecentlyUsedListTests {
         }
     }
 
-    @Test("a list larger than 16 MiB is refused without being parsed")
+    @Test("a list larger than 16 MiB, a missing one and a FIFO are refused without being parsed")
     func tooLarge() throws {
         let tree = try TemporaryTree(prefix: "fsindex-xbel")
         let big = [UInt8](repeating: UInt8(ascii: " "), count: RecentlyUsedList.maximumSize + 1)
@@ -117,6 +117,11 @@ struct RecentlyUsedListTests {
         }
         #expect(throws: RecentlyUsedListError.missing(path: tree.path("none.xbel").string)) {
             _ = try RecentlyUsedList(contentsOf: tree.path("none.xbel"))
+        }
+        // A FIFO in its place is refused at once, never read (which would block).
+        try tree.mkfifo("fifo.xbel")
+        #expect(throws: RecentlyUsedListError.unreadable(path: tree.path("fifo.xbel").string, reason: "not a regular file")) {
+            _ = try RecentlyUsedList(contentsOf: tree.path("fifo.xbel"))
         }
     }
 
