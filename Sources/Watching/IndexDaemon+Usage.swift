@@ -53,7 +53,7 @@ extension IndexDaemon {
         guard let file = recentlyUsedFile.withLock({ $0 }) else { return }
         let list: RecentlyUsedList
         do {
-            list = try RecentlyUsedList(contentsOf: file)
+            list = try RecentlyUsedList(contentsOf: file).resolvingFolders()
         } catch .missing {
             return   // no list yet: nothing was ever opened
         } catch {

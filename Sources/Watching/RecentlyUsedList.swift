@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Crawling
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -145,5 +146,27 @@ extension RecentlyUsedList {
             if bytes.count > Self.maximumSize { throw .tooLarge(path: path.string, limit: Self.maximumSize) }
         }
         try self.init(xbel: bytes)
+    }
+}
+
+extension RecentlyUsedList {
+    /// The list with each path's folder resolved (`realpath(3)`), as the index names files:
+    /// applications list the path a file was opened by (`/home/ada/…` where `/home` is a link
+    /// to `/data/home`), while roots, and so identifiers, are resolved. The file itself is not
+    /// resolved (a link is an item of its own), and a folder that no longer exists is left as
+    /// written. Costs one `realpath` per bookmark.
+    public func resolvingFolders() -> RecentlyUsedList {
+        var out = self
+        for i in out.bookmarks.indices {
+            let path = out.bookmarks[i].path
+            guard let slash = path.lastIndex(of: UInt8(ascii: "/")), slash > 0 else { continue }
+            var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let resolved = FilePath(bytes: Array(path[..<slash])).withPlatformString { realpath($0, &buf) }
+            guard resolved != nil else { continue }
+            var folder = FilePath(platformString: buf).bytes
+            if folder != [UInt8(ascii: "/")] { folder.append(UInt8(ascii: "/")) }
+            out.bookmarks[i].path = folder + path[(slash + 1)...]
+        }
+        return out
     }
 }

@@ -104,7 +104,7 @@ struct UsageDaemonTests {
         }
     }
 
-    @Test("a recently-used.xbel in GTK's format changes the ranking while fsindexd runs; the same visits again count nothing, a new one counts")
+    @Test("a recently-used.xbel in GTK's format changes the ranking while fsindexd runs; the same visits again (or after a restart) count nothing, a new one counts")
     func followsRecentlyUsed() async throws {
         try await offPool {
             let d = try DaemonFixture()
@@ -139,6 +139,13 @@ struct UsageDaemonTests {
             try RecentlyUsedFixture.write(RecentlyUsedFixture.xbel([next, elsewhere]), to: list)
             try d.waitFor("the new visit") { try useCount() == 3 }
             #expect(d.daemonState() == "watching")
+            #expect(d.stop() == 0)
+
+            // A restart reads the list again and counts none of its visits twice.
+            try d.start()   // (a new log)
+            try d.waitFor("the list read after the restart") { reads() > 0 }
+            #expect(try useCount() == 3)
+            #expect(try run("fsfind", ["kestrel"], env: d.env).lines == [b, a])
             #expect(d.stop() == 0)
         }
     }

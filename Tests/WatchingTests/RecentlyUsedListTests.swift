@@ -125,6 +125,25 @@ struct RecentlyUsedListTests {
         }
     }
 
+    @Test("folders reached through a link are resolved, as roots are; the file itself is not")
+    func resolvesFolders() throws {
+        let tree = try TemporaryTree(prefix: "fsindex-xbel-link")
+        try tree.create("real/docs/a.txt", contents: "x")
+        try tree.symlink("link", to: tree.path("real").string)
+        try tree.symlink("real/docs/alias.txt", to: "a.txt")
+        let real = tree.path("real/docs")
+        var buf = [CChar](repeating: 0, count: 4097)
+        let resolved = FilePath(platformString: try #require(real.withPlatformString { realpath($0, &buf) }))
+        let text = RecentlyUsedFixture.xbel([
+            .init(path: tree.path("link/docs/a.txt").string, visited: "2026-11-24T10:00:00Z"),
+            .init(path: tree.path("link/docs/alias.txt").string, visited: "2026-11-24T10:00:00Z"),
+            .init(path: tree.path("gone/b.txt").string, visited: "2026-11-24T10:00:00Z"),
+        ])
+        let list = try RecentlyUsedList(xbel: Array(text.utf8)).resolvingFolders()
+        #expect(list.bookmarks.map(\.path) == [resolved.appending("a.txt").bytes, resolved.appending("alias.txt").bytes,
+                                               tree.path("gone/b.txt").bytes])
+    }
+
     @Test("the location: $XDG_DATA_HOME, else ~/.local/share")
     func location() {
         #expect(RecentlyUsedList.defaultLocation(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/h"]) == "/x/data/recently-used.xbel")
