@@ -94,7 +94,7 @@ struct XBELScanner {
                         skipped += 1
                         current = nil
                     }
-                } else if bookmarkDepth != nil, isApplication(name, in: stack + [element]) {
+                } else if bookmarkDepth != nil, isApplication(name, element, in: stack) {
                     if current != nil, let appName = value("name") {
                         let count = value("count").flatMap { Int64($0) }.map { max(0, $0) } ?? 1
                         // Older GLib wrote `timestamp` (seconds since 1970) instead of `modified`.
@@ -122,9 +122,10 @@ struct XBELScanner {
 
     /// Whether `name` is freedesktop's `application` element: its prefix is bound to the
     /// bookmark namespace (GTK always writes `bookmark:`; that prefix is taken even undeclared).
-    private func isApplication(_ name: String, in stack: [Element]) -> Bool {
-        guard let colon = name.firstIndex(of: ":"), name[name.index(after: colon)...] == "application" else { return false }
+    private func isApplication(_ name: String, _ element: Element, in stack: [Element]) -> Bool {
+        guard name.hasSuffix(":application"), let colon = name.firstIndex(of: ":") else { return false }
         let prefix = String(name[..<colon])
+        if let ns = element.namespaces[prefix] { return ns == RecentlyUsedList.bookmarkNamespace }
         for e in stack.reversed() { if let ns = e.namespaces[prefix] { return ns == RecentlyUsedList.bookmarkNamespace } }
         return prefix == "bookmark"
     }
@@ -135,9 +136,13 @@ struct XBELScanner {
 
     private func next(_ byte: UInt8) -> Int? { bytes[i...].firstIndex(of: byte) }
 
-    private func starts(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        return bytes.count - i >= u.count && bytes[i..<(i + u.count)].elementsEqual(u)
+    private func starts(_ s: StaticString) -> Bool {
+        let n = s.utf8CodeUnitCount
+        guard bytes.count - i >= n else { return false }
+        return s.withUTF8Buffer { u in
+            for k in 0..<n where bytes[i + k] != u[k] { return false }
+            return true
+        }
     }
 
     private mutating func skip(past end: String, what: String) throws(RecentlyUsedListError) {
@@ -158,7 +163,7 @@ struct XBELScanner {
     @discardableResult
     private mutating func skipSpace() -> Bool {
         let start = i
-        while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x09 || bytes[i] == 0x0D { i += 1 }
         return i > start
     }
 
