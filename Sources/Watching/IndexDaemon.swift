@@ -338,6 +338,10 @@ public final class IndexDaemon: ControlHandler, Sendable {
                 reply(.error("bad request: used takes one or more absolute paths"))
                 return
             }
+            if let title, title.utf8.count > 1024 {
+                reply(.error("bad request: a title of at most 1024 bytes"))
+                return
+            }
             submit(.used(paths: paths, title: title, reply: reply))
         case .subscribe:
             // ControlServer answers subscriptions itself; kept for handlers driven directly.
