@@ -35,7 +35,7 @@ struct ToolCatalog: Sendable {
         var s = ["relevance"]
         if guidance.offers(.names) { s.append("name") }
         if guidance.offers(.numbers) { s.append("size") }
-        if guidance.offers(.dates) { s += ["modified", "created"] }
+        if guidance.offers(.dates) { s += ["modified", "created", "used"] }
         return s
     }
 

@@ -30,7 +30,12 @@ extension AttributeKey {
     public static let contentModificationDate: Self = "contentModificationDate"
     public static let contentCreationDate: Self = "contentCreationDate"
     public static let attributeChangeDate: Self = "attributeChangeDate"
+    /// When a person last used the item: the latest use recorded by `fsindex used` or read from
+    /// the desktop's recently-used list (never the file's access time, which any backup or
+    /// `grep` moves and `noatime` freezes).
     public static let lastUsedDate: Self = "lastUsedDate"
+    /// How many uses were recorded for the item (Spotlight's `kMDItemUseCount`).
+    public static let useCount: Self = "useCount"
     public static let ownerName: Self = "ownerName"
     public static let groupName: Self = "groupName"
     public static let fileIdentifier: Self = "fileIdentifier"
@@ -122,7 +127,7 @@ extension AttributeKey {
     public static let types: [AttributeKey: AttributeValueType] = [
         .path: .string, .name: .string, .displayName: .string, .fileSize: .integer,
         .contentModificationDate: .date, .contentCreationDate: .date, .attributeChangeDate: .date,
-        .lastUsedDate: .date, .ownerName: .string, .groupName: .string, .fileIdentifier: .string,
+        .lastUsedDate: .date, .useCount: .integer, .ownerName: .string, .groupName: .string, .fileIdentifier: .string,
         .filePermissions: .string, .symlinkTarget: .string, .domainIdentifier: .string, .contentURL: .string,
         .contentType: .string, .contentTypeTree: .strings, .mimeType: .string, .kind: .string,
         .textContent: .string, .title: .string, .subject: .string, .authors: .strings,

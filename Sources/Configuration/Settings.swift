@@ -64,6 +64,9 @@ public struct Settings: Sendable, Hashable {
         /// At most this many inotify watches (0: as many as `fs.inotify.max_user_watches` allows);
         /// folders beyond it are polled every `pollInterval`.
         public var watchLimit = 0
+        /// Whether fsindexd follows the desktop's recently-used list
+        /// (`$XDG_DATA_HOME/recently-used.xbel`): each new visit of an indexed file is a use.
+        public var followRecentlyUsed = true
         public init() {}
     }
 
@@ -195,6 +198,7 @@ public struct Settings: Sendable, Hashable {
         case "daemon.throttle": daemon.throttle = try r.choice(v, full)
         case "daemon.watch_limit":
             daemon.watchLimit = try r.int(v, full, 0...100_000_000, "a number of watches from 0 (the system's limit) to 100000000")
+        case "daemon.follow_recently_used": daemon.followRecentlyUsed = try r.bool(v, full)
         case "daemon.missing_root_grace":
             daemon.missingRootGrace = try r.int(v, full, 0...31_536_000, "a number of seconds from 0 to 31536000")
         case "query.recency_weight": query.recencyWeight = try r.number(v, full, 0...10, "a number from 0 to 10")

@@ -16,6 +16,10 @@ public enum ControlRequest: Sendable, Hashable, Codable {
     /// Reindexes these paths (bytes of absolute paths), or everything when the list is empty.
     /// Answered with ``ControlResponse/reindexDone(_:)`` once the work is done.
     case reindex(paths: [[UInt8]])
+    /// Records a use of each of these items (bytes of absolute paths) now, with an optional
+    /// title, through the daemon's single writer (`fsindex used`). Answered with
+    /// ``ControlResponse/usesRecorded(_:)`` once written.
+    case used(paths: [[UInt8]], title: String?)
     /// Asks for ``ControlResponse/itemsChanged(_:)`` lines on this connection from now on. The
     /// server answers it itself with `.ok(message: "subscribed")`; the handler never sees it.
     case subscribe
@@ -40,6 +44,7 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         case .pause: "pause"
         case .resume: "resume"
         case .reindex: "reindex"
+        case .used: "used"
         case .subscribe: "subscribe"
         case .shutdown: "shutdown"
         case .donate: "donate"
@@ -48,7 +53,7 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64, domain, clientState, items, ids }
+    private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64, title, domain, clientState, items, ids }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -58,6 +63,9 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         case "pause": self = .pause
         case "resume": self = .resume
         case "reindex": self = .reindex(paths: try WirePaths.decode(from: c, exact: .pathsBase64, printable: .paths))
+        case "used":
+            self = .used(paths: try WirePaths.decode(from: c, exact: .pathsBase64, printable: .paths),
+                         title: try c.decodeIfPresent(String.self, forKey: .title))
         case "subscribe": self = .subscribe
         case "shutdown": self = .shutdown
         case "donate":
@@ -69,7 +77,7 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .request, in: c,
-                debugDescription: "unknown request \"\(kind.prefix(40))\" (known: status, pause, resume, reindex, subscribe, shutdown, donate, forget, lastClientState)")
+                debugDescription: "unknown request \"\(kind.prefix(40))\" (known: status, pause, resume, reindex, used, subscribe, shutdown, donate, forget, lastClientState)")
         }
     }
 
@@ -79,6 +87,9 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         switch self {
         case let .reindex(paths):
             try WirePaths.encode(paths, exact: .pathsBase64, printable: .paths, into: &c)
+        case let .used(paths, title):
+            try WirePaths.encode(paths, exact: .pathsBase64, printable: .paths, into: &c)
+            try c.encodeIfPresent(title, forKey: .title)
         case let .donate(domain, clientState, items):
             try c.encode(domain, forKey: .domain)
             try c.encodeIfPresent(clientState, forKey: .clientState)

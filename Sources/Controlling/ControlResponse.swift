@@ -6,6 +6,8 @@ public enum ControlResponse: Sendable, Hashable, Codable {
     case ok(message: String)
     /// The acknowledgement that a ``ControlRequest/reindex(paths:)`` has finished.
     case reindexDone(ReindexSummary)
+    /// The acknowledgement that a ``ControlRequest/used(paths:title:)`` was written.
+    case usesRecorded(RecordedUses)
     /// Streamed to subscribers (``ControlRequest/subscribe``) whenever items change.
     case itemsChanged(ItemChanges)
     /// The request failed or was refused; the text says why (`refused: …`, `bad request: …`).
@@ -20,13 +22,14 @@ public enum ControlResponse: Sendable, Hashable, Codable {
         case .status: "status"
         case .ok: "ok"
         case .reindexDone: "reindexDone"
+        case .usesRecorded: "usesRecorded"
         case .itemsChanged: "itemsChanged"
         case .error: "error"
         case .clientState: "clientState"
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case response, status, message, summary, changes, domain, state }
+    private enum CodingKeys: String, CodingKey { case response, status, message, summary, changes, uses, domain, state }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -35,6 +38,7 @@ public enum ControlResponse: Sendable, Hashable, Codable {
         case "status": self = .status(try c.decode(DaemonStatus.self, forKey: .status))
         case "ok": self = .ok(message: try c.decode(String.self, forKey: .message))
         case "reindexDone": self = .reindexDone(try c.decode(ReindexSummary.self, forKey: .summary))
+        case "usesRecorded": self = .usesRecorded(try c.decode(RecordedUses.self, forKey: .uses))
         case "itemsChanged": self = .itemsChanged(try c.decode(ItemChanges.self, forKey: .changes))
         case "error": self = .error(try c.decode(String.self, forKey: .message))
         case "clientState": self = .clientState(domain: try c.decode(String.self, forKey: .domain), state: try c.decodeIfPresent(String.self, forKey: .state))
@@ -51,6 +55,7 @@ public enum ControlResponse: Sendable, Hashable, Codable {
         case let .status(status): try c.encode(status, forKey: .status)
         case let .ok(message): try c.encode(message, forKey: .message)
         case let .reindexDone(summary): try c.encode(summary, forKey: .summary)
+        case let .usesRecorded(uses): try c.encode(uses, forKey: .uses)
         case let .itemsChanged(changes): try c.encode(changes, forKey: .changes)
         case let .error(message): try c.encode(message, forKey: .message)
         case let .clientState(domain, state):
@@ -83,6 +88,43 @@ public struct ReindexSummary: Sendable, Hashable, Codable {
         self.seconds = seconds
         self.problems = problems
         self.problemMessages = problemMessages
+    }
+}
+
+/// What a recorded use left, per item, for the `.usesRecorded` acknowledgement: the item's use
+/// count now and whether it is indexed yet (a use of a file not yet indexed waits for it).
+///
+/// On the wire: `{"indexed":[true],"paths":["/home/ada/notes.txt"],"pathsBase64":[…],"useCounts":[3]}`,
+/// three lists in the same order.
+public struct RecordedUses: Sendable, Hashable, Codable {
+    public var paths: [[UInt8]]
+    public var useCounts: [Int64]
+    public var indexed: [Bool]
+
+    public init(paths: [[UInt8]] = [], useCounts: [Int64] = [], indexed: [Bool] = []) {
+        self.paths = paths
+        self.useCounts = useCounts
+        self.indexed = indexed
+    }
+
+    private enum CodingKeys: String, CodingKey { case paths, pathsBase64, useCounts, indexed }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        paths = try WirePaths.decode(from: c, exact: .pathsBase64, printable: .paths)
+        useCounts = try c.decode([Int64].self, forKey: .useCounts)
+        indexed = try c.decode([Bool].self, forKey: .indexed)
+        guard useCounts.count == paths.count, indexed.count == paths.count else {
+            throw DecodingError.dataCorruptedError(forKey: .useCounts, in: c,
+                                                   debugDescription: "paths, useCounts and indexed differ in length")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try WirePaths.encode(paths, exact: .pathsBase64, printable: .paths, into: &c)
+        try c.encode(useCounts, forKey: .useCounts)
+        try c.encode(indexed, forKey: .indexed)
     }
 }
 

@@ -42,7 +42,9 @@ public struct FileSystemExtractor: Sendable {
             set[.fsCreationDate] = .date(Self.date(birth))
         }
         set[.attributeChangeDate] = .date(Self.date(facts.changeNanos))
-        set[.lastUsedDate] = .date(Self.date(facts.accessNanos))
+        // No `lastUsedDate` from the access time: relatime and noatime make it stale, and any
+        // backup, `grep` or thumbnailer moves it. The index sets it from recorded uses
+        // (`IndexStore.recordUses`).
         set[.ownerName] = .string(names.user(facts.uid))
         set[.groupName] = .string(names.group(facts.gid))
         set[.fileIdentifier] = .string("\(facts.device):\(facts.inode)")

@@ -49,8 +49,9 @@ extension IndexStore {
 
     static func upsert(_ entry: IndexEntry, now: Double, _ db: Database) throws {
         let item = entry.item
-        let a = item.attributes
         let pathData = Data(item.uniqueIdentifier.bytes)
+        // Uses live in their own table and outlive every rewrite of the item (issue 13).
+        let a = try Self.mergingUsage(item.attributes, path: pathData, db)
         let name = a.string(.name) ?? String(decoding: item.uniqueIdentifier.nameBytes, as: UTF8.self)
         var stored = a.removing(.textContent)
         stored[.domainIdentifier] = .string(item.domainIdentifier)

@@ -50,6 +50,9 @@ extension IndexStore {
                                    arguments: [Data(newPath), json, domain, id])
                     continue
                 }
+                // Its recorded uses go with it, as its attributes do.
+                try db.execute(sql: "UPDATE OR REPLACE usage SET identifier = ? WHERE identifier = ?",
+                               arguments: [Data(newPath), Data(path)])
                 let ident = ItemIdentifier(bytes: newPath)
                 let name = ByteString.escaped(ident.nameBytes)
                 var attributes = try JSONDecoder().decode(AttributeSet.self, from: Data((row["attributes"] as String).utf8))

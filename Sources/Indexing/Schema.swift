@@ -103,6 +103,37 @@ public enum Schema {
                 CREATE INDEX items_size ON items(size);
                 """)
         }
+        m.registerMigration("v7-usage") { db in
+            // Uses recorded by `fsindex used` and fsindexd's recently-used list, in a table of
+            // their own keyed by identifier: a crawl rewrites an item whenever its file changes,
+            // and the uses must outlive that (and come back when a file not yet indexed is).
+            // `upsert` and `recordUses` copy the latest use into `items.used` and the item's
+            // `lastUsedDate`/`useCount`. `usage_feeds` holds what each outside list has given
+            // already (per identifier: the latest visit and each application's count), so that a
+            // restart never counts an old visit again.
+            //
+            // `used` held the file's access time until now; that is dropped (stale under
+            // relatime and noatime, and moved by any backup): no recorded use, no usage boost.
+            // (v6 is another branch's.)
+            try db.execute(sql: """
+                CREATE TABLE usage (
+                    identifier BLOB PRIMARY KEY,
+                    last_used REAL NOT NULL,
+                    use_count INTEGER NOT NULL,
+                    title TEXT
+                ) WITHOUT ROWID;
+                CREATE TABLE usage_feeds (
+                    feed TEXT NOT NULL,
+                    identifier BLOB NOT NULL,
+                    visited REAL NOT NULL,
+                    counts TEXT NOT NULL,
+                    PRIMARY KEY (feed, identifier)
+                ) WITHOUT ROWID;
+                UPDATE items SET used = NULL, attributes = json_remove(attributes, '$.lastUsedDate')
+                    WHERE used IS NOT NULL OR json_type(attributes, '$.lastUsedDate') IS NOT NULL;
+                CREATE INDEX items_used ON items(used) WHERE used IS NOT NULL;
+                """)
+        }
         m.registerMigration("v9-donations") { db in
             // Apps' domains and the client state of each one's last batch (the crawl's own
             // state stays in `client_state`).
@@ -147,6 +178,6 @@ public enum Schema {
     public static let attributeColumns: [AttributeKey: String] = [
         .name: "name", .fileSize: "size", .contentType: "content_type", .kind: "kind",
         .fsContentChangeDate: "modified", .fsCreationDate: "created", .domainIdentifier: "domain",
-        .extractor: "extractor", .extractionError: "error",
+        .extractor: "extractor", .extractionError: "error", .lastUsedDate: "used",
     ]
 }

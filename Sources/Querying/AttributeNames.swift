@@ -18,6 +18,7 @@ public enum AttributeNames {
         "kMDItemFSContentChangeDate": .fsContentChangeDate, "kMDItemFSCreationDate": .fsCreationDate,
         "kMDItemContentModificationDate": .contentModificationDate, "kMDItemContentCreationDate": .contentCreationDate,
         "kMDItemAttributeChangeDate": .attributeChangeDate, "kMDItemLastUsedDate": .lastUsedDate,
+        "kMDItemUseCount": .useCount,
         "kMDItemFSOwnerUserID": .ownerName, "kMDItemFSOwnerGroupID": .groupName,
         "kMDItemContentType": .contentType, "kMDItemContentTypeTree": .contentTypeTree, "kMDItemKind": .kind,
         "kMDItemTextContent": .textContent, "kMDItemTitle": .title, "kMDItemSubject": .subject,

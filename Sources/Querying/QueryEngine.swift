@@ -110,6 +110,8 @@ public struct QueryEngine: Sendable {
         case .size: order.append(("+items.size", false)); plan.append("largest first")
         case .modified: order.append(("+items.modified", false)); plan.append("newest first")
         case .created: order.append(("+items.created", false)); plan.append("newest created first")
+        // NULL sorts lowest in SQLite: descending puts the never used last.
+        case .used: order.append(("+items.used", false)); plan.append("most recently used first, never used last")
         }
         order.append(("items.path", true))
         if spec.reverse { plan.append("reversed") }

@@ -62,15 +62,20 @@ public enum SortOrder: String, Sendable, Hashable, CaseIterable {
     case modified
     /// Newest first (the file's creation time).
     case created
+    /// Most recently used first (`fsindex used`, the desktop's recently-used list); items
+    /// never used come last.
+    case used
 }
 
 /// How much recent change and recent use lift a result's text score.
 ///
 /// A result's bm25 score is multiplied by `1 + recency·D/(D + age) + usage·D/(D + unused)`, with
-/// D = 30 days: age is the time since the file last changed, unused the time since it was last
-/// read (`lastUsedDate`, the file's access time). A boost is whole for a file changed now, half
-/// at 30 days, a tenth at 270. With equal text a newer file comes first; a much better text
-/// match still beats a newer file.
+/// D = 30 days: age is the time since the file last changed, unused the time since its last
+/// recorded use (`lastUsedDate`: `fsindex used`, or fsindexd reading the desktop's
+/// recently-used list). A boost is whole for a file changed now, half at 30 days, a tenth at
+/// 270. An item with no recorded use gets no usage boost: the file's access time is not a use
+/// (a backup or `grep` moves it, relatime and noatime freeze it). With equal text a newer file
+/// comes first; a much better text match still beats a newer file.
 public struct RankingWeights: Sendable, Hashable {
     public var recency: Double
     public var usage: Double

@@ -68,6 +68,7 @@ public struct ShortQueryParser {
     public static let aliases: [String: AttributeKey] = [
         "width": .pixelWidth, "height": .pixelHeight, "pages": .pageCount, "size": .fileSize,
         "modified": .fsContentChangeDate, "created": .fsCreationDate, "used": .lastUsedDate,
+        "uses": .useCount,
         "type": .contentType, "mime": .mimeType, "lang": .language, "camera": .acquisitionModel,
         "make": .acquisitionMake, "tag": .keywords, "tags": .keywords, "keyword": .keywords,
         "track": .audioTrackNumber, "year": .recordingDate, "members": .memberCount, "messages": .messageCount,

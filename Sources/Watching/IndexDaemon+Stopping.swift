@@ -31,6 +31,9 @@ extension IndexDaemon {
         case .donate(let domain, _, _, let reply), .forget(let domain, _, let reply):
             reply(.error("fsindexd is stopping; nothing of \(domain) was written: send the batch again once it is started"))
             return false
+        case .used(_, _, let reply):
+            reply(.error("fsindexd is stopping; the use was not recorded; run `fsindex used` again"))
+            return false
         default: return false
         }
     }

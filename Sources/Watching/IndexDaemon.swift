@@ -27,6 +27,10 @@ public final class IndexDaemon: ControlHandler, Sendable {
     public enum Work: Sendable {
         case events([FileEvent])
         case reindex(paths: [[UInt8]], reply: @Sendable (ControlResponse) -> Void)
+        /// `fsindex used`: record a use of each item now.
+        case used(paths: [[UInt8]], title: String?, reply: @Sendable (ControlResponse) -> Void)
+        /// The desktop's recently-used list was written: read it and apply its new visits.
+        case recentlyUsed
         case addRoots([FilePath])
         case reload(Settings)
         case resume
@@ -51,6 +55,10 @@ public final class IndexDaemon: ControlHandler, Sendable {
     private let eventsInFlight = Atomic<Int>(0)
     /// Publishes item changes to live-query subscribers (set once the server is up).
     let publisher = Mutex<(@Sendable (ItemChanges) -> Void)?>(nil)
+    /// The desktop's recently-used list fsindexd follows, if any (`followRecentlyUsed`).
+    let recentlyUsedFile = Mutex<FilePath?>(nil)
+    /// Whether a `.recentlyUsed` is queued already (a burst of writes reads the list once).
+    let recentlyUsedQueued = Atomic<Bool>(false)
     /// Set by SIGTERM (`requestStop`): every piece of work stops at its next file or batch.
     let stopping = Atomic<Bool>(false)
     /// Whether the providers' commands are running (`askProviders`), so two rounds never overlap.
@@ -197,6 +205,10 @@ public final class IndexDaemon: ControlHandler, Sendable {
                 applyDonation(domain: domain, clientState: clientState, items: items, reply: reply)
             case .forget(let domain, let ids, let reply):
                 applyForget(domain: domain, ids: ids, reply: reply)
+            case .used(let paths, let title, let reply):
+                reply(recordUses(paths, title: title))
+            case .recentlyUsed:
+                applyRecentlyUsed()
             }
         }
     }
@@ -334,6 +346,16 @@ public final class IndexDaemon: ControlHandler, Sendable {
             reply(.ok(message: "resumed"))
         case .reindex(let paths):
             submit(.reindex(paths: paths, reply: reply))
+        case .used(let paths, let title):
+            guard !paths.isEmpty, paths.allSatisfy({ $0.first == UInt8(ascii: "/") }) else {
+                reply(.error("bad request: used takes one or more absolute paths"))
+                return
+            }
+            if let title, title.utf8.count > 1024 {
+                reply(.error("bad request: a title of at most 1024 bytes"))
+                return
+            }
+            submit(.used(paths: paths, title: title, reply: reply))
         case .subscribe:
             // ControlServer answers subscriptions itself; kept for handlers driven directly.
             reply(.ok(message: "subscribed"))

@@ -78,7 +78,7 @@ struct FSFind: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Print count, sum, min, max and mean of a number or date attribute over the matches.", valueName: "attr"))
     var stats: String?
 
-    @Option(name: .long, help: ArgumentHelp("Order: relevance (default), name, size, modified, created.", valueName: "order"))
+    @Option(name: .long, help: ArgumentHelp("Order: relevance (default), name, size, modified, created, used (last use; never used last).", valueName: "order"))
     var sort: String = "relevance"
 
     @Flag(name: .long, help: "Reverse the order.")

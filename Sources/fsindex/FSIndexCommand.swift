@@ -18,6 +18,7 @@ struct FSIndexCommand: ParsableCommand {
               fsindex status                     roots, counts per kind, index size
               fsindex check                      compare the index with the disk
               fsindex reindex [PATH...]          read items again (asks fsindexd when it runs)
+              fsindex used PATH...               record that you used files (ranks them higher)
               fsindex pause | resume             hold or resume fsindexd's indexing
               fsindex erase                      delete the index
 
@@ -25,7 +26,7 @@ struct FSIndexCommand: ParsableCommand {
             unless --index-dir or FSINDEX_INDEX_DIR says otherwise. Settings are read from
             $XDG_CONFIG_HOME/fsindex/config.toml or --config FILE.
             """,
-        subcommands: [IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self])
+        subcommands: [IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Used.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self])
 }
 
 /// Options every subcommand that touches the index shares.

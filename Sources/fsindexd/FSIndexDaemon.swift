@@ -32,6 +32,9 @@ struct FSIndexDaemon: AsyncParsableCommand {
             resumes) and exits 0; SIGHUP reloads the config
             (roots added are crawled, roots removed lose their items; roots given with --root
             stay as they are).
+            It follows the desktop's list of recently used files ($XDG_DATA_HOME/recently-used.xbel,
+            which GTK and KDE applications write when a file is opened): each new visit of a file
+            inside a root is a use, as with `fsindex used` ([daemon] follow_recently_used).
             Control it with `fsindex status`, `fsindex pause`, `fsindex resume`, `fsindex reindex`.
             Under systemd, use the user unit in Config/fsindexd.service.
             """)
@@ -106,6 +109,10 @@ struct FSIndexDaemon: AsyncParsableCommand {
         let monitor = IndexFileMonitor(location: location) {
             if let problem = daemon.indexFileProblem() { daemon.submit(.fail(problem)) }
         }
+        // The desktop's list of recently used files: each new visit is a use (`fsindex used`).
+        let recentlyUsed = settings.daemon.followRecentlyUsed
+            ? RecentlyUsedList.defaultLocation(environment: ProcessInfo.processInfo.environment).flatMap { daemon.followRecentlyUsed(file: $0) }
+            : nil
         logger.info("watching \(resolved.count) roots; index \(location.directory.string); control \(server.location.socketPath.string)")
 
         // Signals become work for the single writer. Their handlers run on a queue of their own:
@@ -137,6 +144,7 @@ struct FSIndexDaemon: AsyncParsableCommand {
         }
         await daemon.run()
         monitor?.stop()
+        recentlyUsed?.stop()
         signals.forEach { $0.cancel() }
         server.stop()
         if let failure = daemon.failure {

@@ -10,8 +10,9 @@ final class DaemonFixture: @unchecked Sendable {
     let logPath: String
     var root: String { tree.path("root").string }
     var env: [String: String] {
+        // XDG_DATA_HOME too: the daemon follows the recently-used list there, never the user's.
         ["FSINDEX_INDEX_DIR": tree.path("index").string, "XDG_RUNTIME_DIR": tree.path("run").string,
-         "XDG_CONFIG_HOME": tree.path("config").string]
+         "XDG_CONFIG_HOME": tree.path("config").string, "XDG_DATA_HOME": tree.path("data").string]
     }
 
     convenience init() throws {

@@ -6,7 +6,8 @@ import Testing
 struct ControlMessageTests {
     static let requests: [ControlRequest] = [
         .status, .pause, .resume, .reindex(paths: []), .reindex(paths: [[0x2F, 0xFF], Array("/a b".utf8)]),
-        .subscribe, .shutdown,
+        .subscribe, .shutdown, .used(paths: [[0x2F, 0xFF], Array("/é x.txt".utf8)], title: "Budget review"),
+        .used(paths: [Array("/a".utf8)], title: nil),
     ]
     static let responses: [ControlResponse] = [
         .status(ScriptedHandler.sampleStatus),
@@ -15,6 +16,7 @@ struct ControlMessageTests {
         .reindexDone(ScriptedHandler.sampleSummary),
         .itemsChanged(ItemChanges(updated: [[0x80]], removed: [])),
         .error("refused: \"quoted\""),
+        .usesRecorded(RecordedUses(paths: [[0x2F, 0xFF], Array("/b".utf8)], useCounts: [1, 7], indexed: [true, false])),
     ]
 
     @Test("each request is one JSON line and decodes to itself", arguments: requests)
@@ -39,6 +41,21 @@ struct ControlMessageTests {
         #expect(object["request"] as? String == "reindex")
         #expect(object["pathsBase64"] as? [String] == ["L2H/"])
         #expect(object["paths"] as? [String] == ["/a\\xFF"])
+    }
+
+    @Test("used: paths exact and printable, the title beside them; recorded uses with lists of one length")
+    func usedFields() throws {
+        let line = try WireFormat.line(ControlRequest.used(paths: [[0x2F, 0x61, 0xFF]], title: "Notes"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        #expect(object["request"] as? String == "used")
+        #expect(object["pathsBase64"] as? [String] == ["L2H/"])
+        #expect(object["paths"] as? [String] == ["/a\\xFF"])
+        #expect(object["title"] as? String == "Notes")
+        let typed = #"{"request":"used","paths":["/home/ada/notes.txt"]}"#
+        #expect(try WireFormat.decode(ControlRequest.self, from: Array(typed.utf8)[...])
+                == .used(paths: [Array("/home/ada/notes.txt".utf8)], title: nil))
+        let uneven = #"{"response":"usesRecorded","uses":{"paths":["/a","/b"],"useCounts":[1],"indexed":[true,true]}}"#
+        #expect(throws: DecodingError.self) { _ = try WireFormat.decode(ControlResponse.self, from: Array(uneven.utf8)[...]) }
     }
 
     @Test("big change sets are split into lines of at most 1,024 paths, in order, removals first")
