@@ -18,6 +18,7 @@ struct FSIndexCommand: ParsableCommand {
               fsindex status                     roots, counts per kind, index size
               fsindex check                      compare the index with the disk
               fsindex reindex [PATH...]          read items again (asks fsindexd when it runs)
+              fsindex tag FILE +work -draft      add and remove tags (fsfind tag:work finds them)
               fsindex pause | resume             hold or resume fsindexd's indexing
               fsindex erase                      delete the index
 
@@ -25,7 +26,7 @@ struct FSIndexCommand: ParsableCommand {
             unless --index-dir or FSINDEX_INDEX_DIR says otherwise. Settings are read from
             $XDG_CONFIG_HOME/fsindex/config.toml or --config FILE.
             """,
-        subcommands: [IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Pause.self, Resume.self, Erase.self])
+        subcommands: [IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Tag.self, Pause.self, Resume.self, Erase.self])
 }
 
 /// Options every subcommand that touches the index shares.
