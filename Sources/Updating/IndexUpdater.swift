@@ -166,6 +166,12 @@ public final class IndexUpdater: Sendable {
             }
         } catch { throw .index(error) }
 
+        // An index written before extended attributes were read holds no tags for files that
+        // have not changed since: the first whole crawl of each root reads them once.
+        let sweepKey = "xattrs-read:" + domain
+        let sweepMetadata = wholeDomain && !force && ((try? store.meta(sweepKey)) ?? nil) == nil
+        var unchangedFiles: [FileFacts] = []
+
         // 1. Walk and compare.
         var todo: [FileFacts] = []
         var seen = Set<[UInt8]>()
@@ -183,6 +189,7 @@ public final class IndexUpdater: Sendable {
                    s == FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
                                   changeNanos: facts.changeNanos, inode: facts.inode) {
                     report.unchanged += 1
+                    if sweepMetadata { unchangedFiles.append(facts) }
                 } else {
                     todo.append(facts)
                 }
@@ -228,6 +235,12 @@ public final class IndexUpdater: Sendable {
         report.bytes += result.bytes
         problems += result.problems
         report.updatedIdentifiers += result.written
+
+        if sweepMetadata {
+            report.updatedIdentifiers += try readMetadata(of: unchangedFiles, stored: stored)
+            if isCancelled { throw .cancelled }
+            do { try store.setMeta(sweepKey, "1") } catch { throw .index(error) }
+        }
 
         // 3. Remove items whose files are gone (for a folder that went, everything below it).
         let gone = stored.filter { !seen.contains($0.key) }
@@ -393,6 +406,22 @@ public final class IndexUpdater: Sendable {
         let final = state.withLock { $0 }
         if let e = final.error { throw e }
         return final.result
+    }
+
+    /// The one-time sweep of an index written before extended attributes were read: the items
+    /// of unchanged files that have any of ours are refreshed (attributes only). A file without
+    /// extended attributes, most of them, costs one `llistxattr`.
+    private func readMetadata(of files: [FileFacts], stored: [[UInt8]: StoredStamp]) throws(UpdateError) -> [ItemIdentifier] {
+        var updated: [ItemIdentifier] = []
+        for facts in files {
+            if isCancelled { break }
+            let found = ExtendedAttributes.read(facts.path, names: ExtendedAttributeMetadata.names)
+            guard !found.values.isEmpty else { continue }
+            if try refreshAttributes(facts, stored: stored[facts.pathBytes]) {
+                updated.append(ItemIdentifier(bytes: facts.pathBytes))
+            }
+        }
+        return updated
     }
 
     /// Brings a stored item's metadata in step with `facts` without reading its content: the

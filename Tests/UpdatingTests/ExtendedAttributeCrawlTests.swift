@@ -96,6 +96,34 @@ struct ExtendedAttributeCrawlTests {
         #expect(try f.short("tag:later").isEmpty)
     }
 
+    @Test("an index written before xattrs were read gets the tags of unchanged files on its next crawl, once")
+    func upgradeSweep() throws {
+        let f = try CrawlFixture()
+        let file = try f.tree.create("root/old.txt", contents: "kept as it was")
+        try TestXattrs.set(file, "user.xdg.tags", "legacy")
+        _ = try f.crawl()
+        let ident = ItemIdentifier(bytes: file.bytes)
+        let key = "xattrs-read:" + IndexUpdater.domainName(f.root)
+        #expect(try f.store.meta(key) == "1")
+        // What an older FSIndex stored: the item without its tags, and no sweep recorded.
+        func forgetTags() throws {
+            let stamp = try #require(try f.store.stamps(of: [ident])[file.bytes]?.stamp)
+            try f.store.refreshAttributes(of: ident, stamp: stamp, replacing: [.userTags], with: AttributeSet())
+        }
+        try forgetTags()
+        try f.store.setMeta(key, nil)
+        #expect(try f.short("tag:legacy").isEmpty)
+
+        let report = try f.crawl()
+        #expect(report.indexed == 0)                         // nothing extracted again
+        #expect(try f.short("tag:legacy") == ["old.txt"])
+        #expect(try f.store.meta(key) == "1")
+
+        try forgetTags()                                     // swept already: not read again
+        _ = try f.crawl()
+        #expect(try f.short("tag:legacy").isEmpty)
+    }
+
     @Test("refreshAttributes replaces tags and comment, keeps the text, and declines when the content changed")
     func refreshKeepsContent() throws {
         let f = try CrawlFixture()
