@@ -28,6 +28,14 @@ struct ExtendedAttributesTests {
         #expect(TestXattrs.get(file, "user.xdg.comment") == nil)
     }
 
+    @Test("a file whose name is not UTF-8 is read and written by its bytes", .userXattrs)
+    func nonUTF8Name() throws {
+        let tree = try TemporaryTree(prefix: "fsindex-xattr")
+        let file = try tree.createBytes(name: Array("caf".utf8) + [0xE9, 0x2E, 0x74, 0x78, 0x74], contents: Array("x".utf8))
+        try ExtendedAttributes.write(file, name: "user.xdg.tags", value: Array("latin1".utf8))
+        #expect(ExtendedAttributes.read(file, names: ["user.xdg.tags"]).values["user.xdg.tags"] == Array("latin1".utf8))
+    }
+
     @Test("a symlink is not followed: its target's attributes are not its own", .userXattrs)
     func symlinkNotFollowed() throws {
         let tree = try TemporaryTree(prefix: "fsindex-xattr")
