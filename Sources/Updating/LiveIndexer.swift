@@ -15,7 +15,9 @@ import Glibc
 /// looked at again (`statx`) when the batch is applied, so a burst (`tar x`, `rm -rf`,
 /// `git checkout`) collapses into the state the files are in *now*: a file created and deleted
 /// in the same batch costs nothing, a file written ten times is extracted once. Renames move
-/// items with their attributes and text, without extracting anything again.
+/// items with their attributes and text, without extracting anything again; so does a change
+/// of metadata alone (`IN_ATTRIB` with the size and mtime unchanged: new tags, a comment, a
+/// chmod), which refreshes the item's attributes (`IndexUpdater.refreshAttributes`).
 public final class LiveIndexer: Sendable {
     public let updater: IndexUpdater
     public let roots: [FilePath]
@@ -58,7 +60,12 @@ public final class LiveIndexer: Sendable {
             let key = p.bytes
             if touched[key] == nil { order.append(key) }
             touched[key] = p
-            if metadata, !written.contains(key) { metadataOnly.insert(key) } else if !metadata { written.insert(key); metadataOnly.remove(key) }
+            if !metadata {
+                written.insert(key)
+                metadataOnly.remove(key)
+            } else if !written.contains(key) {
+                metadataOnly.insert(key)
+            }
         }
         // An entry created, deleted or renamed changes its folder's mtime and ctime: the folder's
         // item is looked at again too, so its stamp stays the disk's (what `fsindex check` and the
