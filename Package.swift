@@ -191,7 +191,7 @@ let package = Package(
         ], swiftSettings: strict),
 
         .target(name: "TestSupport", dependencies: [
-            "Attributes",
+            "Attributes", "CSysShims",
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),

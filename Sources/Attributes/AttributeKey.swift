@@ -106,6 +106,19 @@ extension AttributeKey {
     public static let audioChannelCount: Self = "audioChannelCount"
     // Archives.
     public static let memberCount: Self = "memberCount"
+    // What people attach to a file, kept in its extended attributes (see `ExtendedAttributeMetadata`).
+    /// The user's tags (`user.xdg.tags`, as Dolphin/Baloo write them): Spotlight's
+    /// `kMDItemUserTags`. Matched whole and ignoring case by `tag:`.
+    public static let userTags: Self = "userTags"
+    /// The user's comment (`user.xdg.comment`): Spotlight's `kMDItemComment`. Its words are searchable.
+    public static let comment: Self = "comment"
+    /// Where the file came from (`user.xdg.origin.url`, then `user.xdg.referrer.url`):
+    /// Spotlight's `kMDItemWhereFroms`.
+    public static let whereFroms: Self = "whereFroms"
+    /// The user's rating on Baloo's scale, an integer from 0 to 10: two per star, so 10 is five
+    /// stars and an odd number ends in a half star (`user.baloo.rating`). Spotlight's
+    /// `kMDItemStarRating` counts whole stars from 0 to 5: divide by two to compare.
+    public static let rating: Self = "rating"
     // Bookkeeping.
     /// Which content extractor produced the item (`pdf`, `mail`, ...); absent when none ran.
     public static let extractor: Self = "extractor"
@@ -145,6 +158,7 @@ extension AttributeKey {
         .artist: .string, .album: .string, .composer: .string, .genre: .string, .audioTrackNumber: .integer,
         .recordingDate: .date, .duration: .double, .audioBitRate: .integer, .audioSampleRate: .integer,
         .audioChannelCount: .integer, .memberCount: .integer, .extractor: .string,
+        .userTags: .strings, .comment: .string, .whereFroms: .strings, .rating: .integer,
     ]
 
     /// Attributes whose words go into the full-text index beside the name, title and text.
@@ -152,5 +166,6 @@ extension AttributeKey {
         .subject, .authors, .keywords, .contentDescription, .generator, .producer,
         .authorNames, .authorEmailAddresses, .recipients, .recipientNames, .recipientEmailAddresses,
         .attachmentNames, .artist, .album, .composer, .genre, .acquisitionMake, .acquisitionModel, .publishers,
+        .userTags, .comment,
     ]
 }

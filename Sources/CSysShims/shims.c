@@ -92,3 +92,13 @@ int shim_getrlimit(int resource, uint64_t *soft, uint64_t *hard) {
     *hard = rl.rlim_max == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_max;
     return 0;
 }
+
+#include <sys/xattr.h>
+long shim_llistxattr(const char *path, char *list, unsigned long size) { return (long)llistxattr(path, list, size); }
+long shim_lgetxattr(const char *path, const char *name, void *value, unsigned long size) {
+    return (long)lgetxattr(path, name, value, size);
+}
+int shim_lsetxattr(const char *path, const char *name, const void *value, unsigned long size) {
+    return lsetxattr(path, name, value, size, 0);
+}
+int shim_lremovexattr(const char *path, const char *name) { return lremovexattr(path, name); }

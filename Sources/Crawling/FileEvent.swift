@@ -25,7 +25,8 @@ public enum FileEvent: Sendable, Hashable {
     /// always reported).
     case modified(FilePath)
 
-    /// Permissions, owner or times changed (`IN_ATTRIB`: chmod, chown, touch).
+    /// Permissions, owner, times or extended attributes changed (`IN_ATTRIB`: chmod, chown,
+    /// touch, setfattr, `fsindex tag`).
     case attributesChanged(FilePath)
 
     /// A file or folder went away: deleted, or moved out of the watched trees (an `IN_MOVED_FROM`

@@ -30,6 +30,33 @@ enum Syscalls {
         return buf[0..<n].map { UInt8(bitPattern: $0) }
     }
 
+    // MARK: extended attributes, of the path itself (l*xattr: a final symlink is not followed)
+
+    /// Wraps `llistxattr(2)`: the NUL-separated names into `buffer` (or their total size when
+    /// `buffer` is empty).
+    static func listXattrs(_ path: FilePath, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        SystemCall.retrying {
+            path.withPlatformString { shim_llistxattr($0, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), UInt(buffer.count)) }
+        }
+    }
+
+    /// Wraps `lgetxattr(2)`: the value of `name` into `buffer`; returns its size.
+    static func getXattr(_ path: FilePath, _ name: String, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        SystemCall.retrying { path.withPlatformString { p in shim_lgetxattr(p, name, buffer.baseAddress, UInt(buffer.count)) } }
+    }
+
+    /// Wraps `lsetxattr(2)` (creating or replacing).
+    static func setXattr(_ path: FilePath, _ name: String, _ value: [UInt8]) -> Result<Void, Errno> {
+        SystemCall.retrying {
+            path.withPlatformString { p in value.withUnsafeBytes { shim_lsetxattr(p, name, $0.baseAddress, UInt($0.count)) } }
+        }.map { _ in () }
+    }
+
+    /// Wraps `lremovexattr(2)`.
+    static func removeXattr(_ path: FilePath, _ name: String) -> Result<Void, Errno> {
+        SystemCall.retrying { path.withPlatformString { p in shim_lremovexattr(p, name) } }.map { _ in () }
+    }
+
     // MARK: inotify and the watcher's thread
 
     /// Wraps `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.

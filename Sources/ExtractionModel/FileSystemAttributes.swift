@@ -52,6 +52,14 @@ public struct FileSystemExtractor: Sendable {
         return set
     }
 
+    /// The attributes above that can change while the content does not (chmod, chown, a new
+    /// access time): what an attributes-only refresh takes from fresh facts. The size and the
+    /// content dates are left alone, since a refresh is only made when they did not change
+    /// (and a document may have replaced `contentCreationDate` with the date it states).
+    public static let metadataKeys: Set<AttributeKey> = [
+        .attributeChangeDate, .lastUsedDate, .ownerName, .groupName, .fileIdentifier, .filePermissions,
+    ]
+
     static func date(_ nanos: Int64) -> Date {
         Date(timeIntervalSince1970: Double(nanos / 1_000_000_000) + Double(nanos % 1_000_000_000) / 1e9)
     }

@@ -37,6 +37,10 @@ public enum AttributeNames {
         "kMDItemAudioTrackNumber": .audioTrackNumber, "kMDItemRecordingDate": .recordingDate,
         "kMDItemDurationSeconds": .duration, "kMDItemAudioBitRate": .audioBitRate,
         "kMDItemAudioSampleRate": .audioSampleRate, "kMDItemAudioChannelCount": .audioChannelCount,
+        // From extended attributes. kMDItemStarRating counts 0-5 stars; ours is Baloo's 0-10
+        // (two per star), so `kMDItemStarRating >= 8` means four stars or more.
+        "kMDItemUserTags": .userTags, "kMDItemComment": .comment, "kMDItemFinderComment": .comment,
+        "kMDItemWhereFroms": .whereFroms, "kMDItemStarRating": .rating,
     ]
 
     /// Every name a query accepts, for suggestions: ours and Spotlight's.

@@ -122,7 +122,8 @@ struct SQLBuilder {
         // Text attributes that are also in the full-text index: a word-based match must start
         // with a word the index holds, so the index first narrows the rows the exact test reads
         // (the JSON of every item otherwise: half a second on 110,000 files).
-        if c.op == .equal, case .text(let pattern) = c.operand, pattern.modifiers.contains(.wordBased),
+        // A list element matched whole (`tag:work`) starts with a word of the list too.
+        if c.op == .equal, case .text(let pattern) = c.operand, pattern.modifiers.contains(.wordBased) || c.key.valueType == .strings,
            let column = Self.fullTextColumn(of: c.key), let lead = pattern.leadingASCIIWord,
            let term = SearchPattern.Term(lead, prefix: true), let narrowing = SearchPattern(groups: [[term]], column: column) {
             arguments.append(narrowing.fts5)

@@ -16,7 +16,7 @@ public struct ParsedQuery: Sendable, Hashable {
 /// "annual report"            the exact phrase
 /// budget -draft              "budget" but not "draft"
 /// invoice OR receipt         either (OR binds tighter than the implicit AND)
-/// kind:pdf author:ada modified:>2026-01-01 size:>10MB dir:~/Documents name:*.tex ext:md
+/// kind:pdf author:ada modified:>2026-01-01 size:>10MB dir:~/Documents name:*.tex ext:md tag:work
 /// width:>1000  pages:10..20  encrypted:yes  modified:2026-01..2026-03  created:<7d
 /// ```
 ///
@@ -70,12 +70,12 @@ public struct ShortQueryParser {
         "modified": .fsContentChangeDate, "created": .fsCreationDate, "used": .lastUsedDate,
         "uses": .useCount,
         "type": .contentType, "mime": .mimeType, "lang": .language, "camera": .acquisitionModel,
-        "make": .acquisitionMake, "tag": .keywords, "tags": .keywords, "keyword": .keywords,
+        "make": .acquisitionMake, "keyword": .keywords,
         "track": .audioTrackNumber, "year": .recordingDate, "members": .memberCount, "messages": .messageCount,
     ]
 
     /// The field names with their own meaning, for suggestions.
-    static let fields = ["name", "ext", "kind", "author", "title", "from", "to", "dir", "modified", "created", "size", "domain"]
+    static let fields = ["name", "ext", "kind", "author", "title", "from", "to", "dir", "modified", "created", "size", "domain", "tag"]
 
     /// Parses `query`. `identity` is who `me` stands for in `from:me`, `author:me` and `to:me`
     /// (without one, those are an error that says how to set it).
@@ -333,6 +333,8 @@ public struct ShortQueryParser {
         case "domain":
             // An app's domain (`domain:notes`), matched whole.
             return .domain(value)
+        case "tag", "tags":
+            return Self.tagged(value)
         default:
             let key: AttributeKey
             if let k = Self.aliases[lower] {
@@ -346,6 +348,16 @@ public struct ShortQueryParser {
             }
             return try typed(key, name: name, value)
         }
+    }
+
+    /// `tag:work`: items tagged "work" (`userTags`, from `user.xdg.tags`) or with the keyword
+    /// "work" (`keywords`, which a document states about itself: Spotlight's tags in the wider
+    /// sense, and what `tag:` matched before user tags existed). A whole tag, ignoring case and
+    /// accents: `tag:work` finds "Work" but not "homework" or "work-in-progress"; a wildcard
+    /// makes it a glob over the whole tag (`tag:proj*`).
+    static func tagged(_ value: String) -> ItemPredicate {
+        let pattern = TextPattern(hasWildcard(value) ? value : SQLBuilder.escapeWildcards(value), [.caseInsensitive, .diacriticInsensitive])
+        return .or([AttributeKey.userTags, .keywords].map { .compare(AttributeComparison($0, .equal, .text(pattern))) })
     }
 
     /// The people a field names `me` among: `from:`, `author:` (`authors:`, `by:`) and `to:`.

@@ -166,6 +166,12 @@ public final class IndexUpdater: Sendable {
             }
         } catch { throw .index(error) }
 
+        // An index written before extended attributes were read holds no tags for files that
+        // have not changed since: the first whole crawl of each root reads them once.
+        let sweepKey = "xattrs-read:" + domain
+        let sweepMetadata = wholeDomain && !force && ((try? store.meta(sweepKey)) ?? nil) == nil
+        var unchangedFiles: [FileFacts] = []
+
         // 1. Walk and compare.
         var todo: [FileFacts] = []
         var seen = Set<[UInt8]>()
@@ -183,6 +189,7 @@ public final class IndexUpdater: Sendable {
                    s == FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
                                   changeNanos: facts.changeNanos, inode: facts.inode) {
                     report.unchanged += 1
+                    if sweepMetadata { unchangedFiles.append(facts) }
                 } else {
                     todo.append(facts)
                 }
@@ -228,6 +235,12 @@ public final class IndexUpdater: Sendable {
         report.bytes += result.bytes
         problems += result.problems
         report.updatedIdentifiers += result.written
+
+        if sweepMetadata {
+            report.updatedIdentifiers += try readMetadata(of: unchangedFiles, stored: stored)
+            if isCancelled { throw .cancelled }
+            do { try store.setMeta(sweepKey, "1") } catch { throw .index(error) }
+        }
 
         // 3. Remove items whose files are gone (for a folder that went, everything below it).
         let gone = stored.filter { !seen.contains($0.key) }
@@ -336,6 +349,13 @@ public final class IndexUpdater: Sendable {
                         continue
                     }
                     var attributes = r.attributes
+                    // The user's tags, comment, origin and rating, read here rather than in the
+                    // worker (see `ExtendedAttributeMetadata`); a value left out is reported.
+                    let metadata = ExtendedAttributeMetadata.read(facts.path)
+                    attributes.merge(metadata.attributes)
+                    for note in metadata.notes {
+                        onProblem(CrawlProblem(path: ByteString.escaped(facts.pathBytes), message: note))
+                    }
                     if !r.problems.isEmpty {
                         local.problems += r.problems.count
                         let message = r.problems.map(\.description).joined(separator: "; ")
@@ -386,6 +406,52 @@ public final class IndexUpdater: Sendable {
         let final = state.withLock { $0 }
         if let e = final.error { throw e }
         return final.result
+    }
+
+    /// The one-time sweep of an index written before extended attributes were read: the items
+    /// of unchanged files that have any of ours are refreshed (attributes only). A file without
+    /// extended attributes, most of them, costs one `llistxattr`.
+    private func readMetadata(of files: [FileFacts], stored: [[UInt8]: StoredStamp]) throws(UpdateError) -> [ItemIdentifier] {
+        var updated: [ItemIdentifier] = []
+        for facts in files {
+            if isCancelled { break }
+            let found = ExtendedAttributes.read(facts.path, names: ExtendedAttributeMetadata.names)
+            guard !found.values.isEmpty else { continue }
+            if try refreshAttributes(facts, stored: stored[facts.pathBytes]) {
+                updated.append(ItemIdentifier(bytes: facts.pathBytes))
+            }
+        }
+        return updated
+    }
+
+    /// Brings a stored item's metadata in step with `facts` without reading its content: the
+    /// file-system attributes a chmod, chown or access can change, the extended attributes
+    /// (tags, comment, origin, rating), and the stamp. For `IN_ATTRIB` and `fsindex tag`.
+    ///
+    /// Only when the content cannot have changed: the stored item is current and has the same
+    /// size, mtime and inode (only the ctime moved, as a change of metadata moves it). Returns
+    /// false otherwise (nothing stored, stale, or the content changed), and the caller extracts
+    /// the file as usual. The full crawl does not take this path: there a changed ctime is the
+    /// last guard against content rewritten behind a restored mtime, which the watcher instead
+    /// sees as a write.
+    public func refreshAttributes(_ facts: FileFacts, stored: StoredStamp?) throws(UpdateError) -> Bool {
+        guard let old = stored, let s = old.stamp,
+              ExtractionVersions.forIndex.isCurrent(extractor: old.extractor, version: old.extractorVersion),
+              s.size == facts.size, s.modificationNanos == facts.modificationNanos, s.inode == facts.inode else { return false }
+        var names = UserNameCache()
+        var fresh = FileSystemExtractor().attributes(of: facts, names: &names)
+        let metadata = ExtendedAttributeMetadata.read(facts.path)
+        fresh.merge(metadata.attributes)
+        for note in metadata.notes {
+            onProblem(CrawlProblem(path: ByteString.escaped(facts.pathBytes), message: note))
+        }
+        let stamp = FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
+                              changeNanos: facts.changeNanos, inode: facts.inode)
+        do {
+            return try store.refreshAttributes(of: ItemIdentifier(bytes: facts.pathBytes), stamp: stamp,
+                                               replacing: FileSystemExtractor.metadataKeys.union(ExtendedAttributeMetadata.keys),
+                                               with: fresh)
+        } catch { throw .index(error) }
     }
 
     /// `crawl <done>/<total> <domain>`, cut to Core Spotlight's 250-byte limit.

@@ -15,7 +15,9 @@ import Glibc
 /// looked at again (`statx`) when the batch is applied, so a burst (`tar x`, `rm -rf`,
 /// `git checkout`) collapses into the state the files are in *now*: a file created and deleted
 /// in the same batch costs nothing, a file written ten times is extracted once. Renames move
-/// items with their attributes and text, without extracting anything again.
+/// items with their attributes and text, without extracting anything again; so does a change
+/// of metadata alone (`IN_ATTRIB` with the size and mtime unchanged: new tags, a comment, a
+/// chmod), which refreshes the item's attributes (`IndexUpdater.refreshAttributes`).
 public final class LiveIndexer: Sendable {
     public let updater: IndexUpdater
     public let roots: [FilePath]
@@ -50,10 +52,20 @@ public final class LiveIndexer: Sendable {
         var touched: [[UInt8]: FilePath] = [:]    // files and folders to look at again, in order of first mention
         var order: [[UInt8]] = []
         var rescans: [(FilePath, Bool)] = []
-        func touch(_ p: FilePath) {
+        // Paths named only by `.attributesChanged` in this batch: their content was not written,
+        // so a change of metadata alone (tags, chmod) is applied without extracting again.
+        var metadataOnly = Set<[UInt8]>()
+        var written = Set<[UInt8]>()
+        func touch(_ p: FilePath, metadata: Bool = false) {
             let key = p.bytes
             if touched[key] == nil { order.append(key) }
             touched[key] = p
+            if !metadata {
+                written.insert(key)
+                metadataOnly.remove(key)
+            } else if !written.contains(key) {
+                metadataOnly.insert(key)
+            }
         }
         // An entry created, deleted or renamed changes its folder's mtime and ctime: the folder's
         // item is looked at again too, so its stamp stays the disk's (what `fsindex check` and the
@@ -64,8 +76,10 @@ public final class LiveIndexer: Sendable {
         }
         for event in batch {
             switch event {
-            case .modified(let p), .attributesChanged(let p):
+            case .modified(let p):
                 touch(p)
+            case .attributesChanged(let p):
+                touch(p, metadata: true)
             case .created(let p, _):
                 touch(p)
                 touchFolder(of: p)
@@ -75,7 +89,7 @@ public final class LiveIndexer: Sendable {
             case .moved(let from, let to, let isDirectory):
                 touchFolder(of: from)
                 touchFolder(of: to)
-                try applyMove(from: from, to: to, isDirectory: isDirectory, changes: &changes, touch: touch)
+                try applyMove(from: from, to: to, isDirectory: isDirectory, changes: &changes, touch: { touch($0) })
             case .rescan(let dir, let recursive):
                 rescans.append((dir, recursive))
             case .rootGone:
@@ -101,6 +115,7 @@ public final class LiveIndexer: Sendable {
             }
         }
         var byDomain: [String: [FileFacts]] = [:]
+        var refreshes: [(root: FilePath, facts: FileFacts, stored: StoredStamp?)] = []
         do {
             changes.removed += try store.deleteItems(underEach: vanished)
             let stored = try store.stamps(of: present.map { ItemIdentifier(bytes: $0.facts.pathBytes) })
@@ -110,9 +125,22 @@ public final class LiveIndexer: Sendable {
                                   changeNanos: facts.changeNanos, inode: facts.inode) {
                     continue     // already indexed as it is (e.g. the crawl got there first)
                 }
+                if metadataOnly.contains(facts.pathBytes) {
+                    refreshes.append((root, facts, stored[facts.pathBytes]))
+                    continue
+                }
                 byDomain[IndexUpdater.domainName(root), default: []].append(facts)
             }
         } catch { throw .index(error) }
+        // Tags, comment, permissions changed: the text and content attributes stay, unless the
+        // content turns out to have changed too (then the file is extracted as usual).
+        for (root, facts, stored) in refreshes {
+            if try updater.refreshAttributes(facts, stored: stored) {
+                changes.updated.append(ItemIdentifier(bytes: facts.pathBytes))
+            } else {
+                byDomain[IndexUpdater.domainName(root), default: []].append(facts)
+            }
+        }
         for (domain, files) in byDomain {
             let r = try updater.index(files, domain: domain)
             changes.updated += r.updatedIdentifiers

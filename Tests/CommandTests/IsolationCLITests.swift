@@ -152,7 +152,7 @@ struct IsolationCLITests {
         let json = try #require(try JSONSerialization.jsonObject(with: try f.fsindex("extract", "--json", f.root + "/page.html").stdout)
                                 as? [String: Any])
         let stages = try #require(json["stages"] as? [[String: Any]])
-        #expect(stages.map { $0["name"] as? String } == ["filesystem", "type", "html"])
+        #expect(stages.map { $0["name"] as? String } == ["filesystem", "type", "html", "xattrs"])   // xattrs: read by the parent, as `fsindex index` does
         #expect((json["attributes"] as? [String: Any])?["textContent"] as? String == "termites")
         // Nothing was stored: there is no index at all.
         #expect(!FileManager.default.fileExists(atPath: f.index + "/index.sqlite"))

@@ -210,7 +210,9 @@ struct QuerySafetyTests {
             let op = ["==", "!=", "<", ">", "<=", ">="][rng.next(6)]
             switch type {
             case .string, .strings:
-                let v = ["\"x*\"c", "\"*é*\"cd", "\"xylophone\"w", "\"a?c\"", "\"\\*\"", "\"first\""][rng.next(6)]
+                var v = ["\"x*\"c", "\"*é*\"cd", "\"xylophone\"w", "\"a?c\"", "\"\\*\"", "\"first\""][rng.next(6)]
+                // A literal star alone is no word for the full-text index to search: an error by design.
+                if name == "kMDItemTextContent" && v == "\"\\*\"" { v = "\"first\"" }
                 return "\(name) \(["==", "!="][rng.next(2)]) \(v)"
             case .integer, .double: return "\(name) \(op) \(rng.next(100))"
             case .date:

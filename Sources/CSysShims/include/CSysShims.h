@@ -97,3 +97,12 @@ int shim_getrlimit(int resource, uint64_t *soft, uint64_t *hard);
 long shim_syscall4(long number, long a, long b, long c, long d);
 /// syscall(2) with six arguments, as `shim_syscall4`.
 long shim_syscall6(long number, long a, long b, long c, long d, long e, long f);
+
+/// Extended attributes of `path` itself, never of what a final symlink points to (the l*xattr
+/// calls; <sys/xattr.h> is not exported by the Glibc module). Each returns what the call
+/// returns (a size, or 0) or -1 with errno set (ENOTSUP: the file system stores none; ENODATA:
+/// no such attribute; ERANGE: the buffer is too small).
+long shim_llistxattr(const char *path, char *list, unsigned long size);
+long shim_lgetxattr(const char *path, const char *name, void *value, unsigned long size);
+int shim_lsetxattr(const char *path, const char *name, const void *value, unsigned long size);
+int shim_lremovexattr(const char *path, const char *name);

@@ -53,11 +53,17 @@ extension FSIndexCommand {
                     continue
                 }
                 let start = ContinuousClock.now
-                let r = worker.extract(facts, textCap: settings.index.textCap)
+                var r = worker.extract(facts, textCap: settings.index.textCap)
+                // Tags, comment, origin and rating: read here, as `fsindex index` reads them.
+                let metadataStart = ContinuousClock.now
+                let metadata = ExtendedAttributeMetadata.read(facts.path)
+                r.attributes.merge(metadata.attributes)
+                r.trace.append(ExtractorRun(name: "xattrs", seconds: seconds(ContinuousClock.now - metadataStart),
+                                            keys: metadata.attributes.keys))
                 let total = ContinuousClock.now - start
                 if !r.problems.isEmpty { failed = true }
                 if json {
-                    out.write(render(json: r, path: bytes, total: total) + "\n")
+                    out.write(render(json: r, notes: metadata.notes, path: bytes, total: total) + "\n")
                 } else {
                     out.write(ByteString.escaped(bytes, escapeControls: out.isTerminal) + "\n")
                     let width = max(10, r.trace.map(\.name.count).max() ?? 0)
@@ -68,6 +74,7 @@ extension FSIndexCommand {
                     out.write("  " + "total".padding(width) + "  " + milliseconds(seconds(total)).leftPadded(9)
                               + "  (in a sandboxed worker, its start included)\n")
                     for p in r.problems { out.write("  problem: \(p)\n") }
+                    for n in metadata.notes { out.write("  note: \(n)\n") }
                     for child in r.children {
                         out.write("  inside: \(child.key)  \(child.attributes.title ?? child.attributes.string(.name) ?? "")\n")
                     }
@@ -85,7 +92,7 @@ extension FSIndexCommand {
             if failed { throw ExitCode(2) }
         }
 
-        private func render(json r: ExtractionResult, path: [UInt8], total: Duration) -> String {
+        private func render(json r: ExtractionResult, notes: [String], path: [UInt8], total: Duration) -> String {
             struct Stage: Encodable { var name: String; var milliseconds: Double; var attributes: [String] }
             struct Child: Encodable { var key: String; var attributes: AttributeSet }
             struct Body: Encodable {
@@ -94,6 +101,8 @@ extension FSIndexCommand {
                 var stages: [Stage]
                 var milliseconds: Double
                 var problems: [String]
+                /// What was left out of the extended attributes (a rating that is not 0-10).
+                var notes: [String]
                 var attributes: AttributeSet
                 var items: [Child]
             }
@@ -102,7 +111,7 @@ extension FSIndexCommand {
                             stages: r.trace.map { Stage(name: $0.name, milliseconds: ($0.seconds * 1e6).rounded() / 1e3,
                                                         attributes: $0.keys.map(\.rawValue)) },
                             milliseconds: (seconds(total) * 1e6).rounded() / 1e3,
-                            problems: r.problems.map(\.description), attributes: r.attributes,
+                            problems: r.problems.map(\.description), notes: notes, attributes: r.attributes,
                             items: r.children.map { Child(key: $0.key, attributes: $0.attributes) })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
