@@ -15,7 +15,8 @@ import Glibc
 /// outside the kernel's rules sends one) is left out and reported; names that are not UTF-8 are
 /// skipped (no name we read can be one). A file system that stores none (`ENOTSUP`: /proc,
 /// vfat without them), or a name that vanished between the list and the read (`ENODATA`), is
-/// quietly "no attributes".
+/// quietly "no attributes"; so is a path longer than PATH_MAX (`ENAMETOOLONG`), already reported
+/// by the crawl.
 ///
 /// For example:
 /// ```swift
@@ -111,7 +112,9 @@ public struct ExtendedAttributes: Sendable, Hashable {
 
     /// ENOTSUP (no extended attributes on this file system) and ENODATA (the name went away).
     static func isQuiet(_ e: Errno) -> Bool {
-        e.rawValue == ENOTSUP || e.rawValue == EOPNOTSUPP || e.rawValue == ENODATA
+        // ENAMETOOLONG: a path beyond PATH_MAX, which the crawl already reports once (its name
+        // and facts are indexed through openat); its attributes are not read, like its content.
+        e.rawValue == ENOTSUP || e.rawValue == EOPNOTSUPP || e.rawValue == ENODATA || e.rawValue == ENAMETOOLONG
     }
 }
 
