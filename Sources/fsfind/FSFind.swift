@@ -89,7 +89,7 @@ struct FSFind: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An attribute to include with --json (repeatable; default: name, kind, fileSize, contentModificationDate, score).", valueName: "name"))
     var attr: [String] = []
 
-    @Flag(name: .long, help: "Keep running: after the results, print `+ path` when a file starts matching and `- path` when it stops (needs fsindexd).")
+    @Flag(name: .long, help: "Keep running: after the results, print `+ path` when a file starts matching, `- path` when it stops, `~ path` when its summary arrives (needs fsindexd).")
     var live = false
 
     @Option(name: .long, help: ArgumentHelp("Print at most N results.", valueName: "n"))
