@@ -62,22 +62,16 @@ public struct ExtractiveSummarizer: Sendable, Hashable {
     /// nothing readable (whitespace, binary garbage).
     public func summary(of text: String) -> String? {
         guard Self.qualifies(text) else { return nil }
-        var scalars: [Unicode.Scalar] = []
-        scalars.reserveCapacity(min(analysedLength, text.utf8.count))
-        for s in text.unicodeScalars {
-            if scalars.count >= analysedLength { break }
-            scalars.append(s)
-        }
-        var document = TextUnits(scalars)
+        var document = TextUnits(Array(text.unicodeScalars.prefix(analysedLength)))
         let units = document.split()
         guard !units.isEmpty else { return nil }
         let scores = document.scores(of: units)
-        return select(units, scores: scores)
+        return select(units, scores: scores, document)
     }
 
     // MARK: Selection
 
-    private func select(_ units: [TextUnits.Unit], scores: [Double]) -> String? {
+    private func select(_ units: [TextUnits.Unit], scores: [Double], _ document: TextUnits) -> String? {
         let ranked = units.indices.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }
         func minimum(_ u: TextUnits.Unit) -> Int { u.isCJK ? max(1, minimumSentenceLength / 2) : minimumSentenceLength }
         // The first pool: sentences of a sensible length that read as text.
@@ -98,12 +92,12 @@ public struct ExtractiveSummarizer: Sendable, Hashable {
             total += added
             if chosen.count == maximumSentences { break }
         }
-        guard !chosen.isEmpty else { return Self.cut(units[pool[0]].text, to: maximumLength) }
+        guard !chosen.isEmpty else { return Self.cut(document.text(of: units[pool[0]]), to: maximumLength) }
         chosen.sort()
         var out = ""
         for (n, i) in chosen.enumerated() {
             if n > 0 && !(units[chosen[n - 1]].endsCJK && units[i].startsCJK) { out += " " }
-            out += units[i].text
+            out += document.text(of: units[i])
         }
         return out
     }

@@ -4,10 +4,12 @@
 /// Works on an array of Unicode scalars (the analysed prefix), so every step is one linear pass;
 /// words are hashed (FNV-1a over their lowercased scalars) rather than made into `String`s.
 struct TextUnits {
-    /// One sentence or line: its text with whitespace collapsed, and what selection needs to know.
+    /// One sentence or line: where it is, and what selection needs to know.
     struct Unit: Hashable {
-        var text: String
-        /// In characters (grapheme clusters), as the summary's limit counts.
+        /// Where it is in the analysed text.
+        var range: Range<Int>
+        /// In Unicode scalars, with whitespace collapsed (see `text(of:)`): never fewer than its
+        /// characters, so units that fit by this measure fit the summary's limit.
         var length: Int
         var isCJK: Bool
         var startsCJK: Bool
@@ -128,9 +130,10 @@ struct TextUnits {
     ]
 
     /// A unit from a range of the text, or nil when it holds nothing but space and markup.
+    /// Its words are appended to `words`; its text is made only if it is chosen (`text(of:)`).
     private mutating func unit(_ range: Range<Int>) -> Unit? {
-        var text = ""
-        var lastWasSpace = true
+        var length = 0
+        var pendingSpace = false
         var letters = 0, digits = 0, garbage = 0, cjk = 0, visible = 0
         var firstCJK: Bool?
         var lastCJK = false
@@ -142,7 +145,7 @@ struct TextUnits {
         func endWord() {
             if wordLength > 0 {
                 words.append(hash)
-                wordIsStop.append(wordIsKana || Self.stopwords.contains(hash) || wordLength == 1 && !lastCJK)
+                wordIsStop.append(wordIsKana || wordLength == 1 && !lastCJK || Self.stopwords.contains(hash))
             }
             hash = Self.fnvBasis
             wordLength = 0
@@ -150,19 +153,45 @@ struct TextUnits {
         }
         for i in range {
             let c = s[i]
-            if Self.isSpace(c) || c.properties.generalCategory == .control {
-                endWord()
-                if c.properties.generalCategory == .control && !Self.isSpace(c) { garbage += 1 }
-                if !lastWasSpace { text.unicodeScalars.append(" ") }
-                lastWasSpace = true
+            let v = c.value
+            if v < 0x80 {
+                // ASCII, most text: no Unicode property lookups.
+                if v <= 0x20 || v == 0x7F {
+                    endWord()
+                    if v != 0x20 && v != 0x09 && v != 0x0A && v != 0x0D && v != 0x0B && v != 0x0C { garbage += 1 }
+                    if visible > 0 { pendingSpace = true }
+                    continue
+                }
+                if leading && Self.isLineMarkup(c) { continue }
+                leading = false
+                visible += 1
+                length += pendingSpace ? 2 : 1
+                pendingSpace = false
+                lastCJK = false
+                if firstCJK == nil { firstCJK = false }
+                let lower = v | 0x20
+                if lower >= 0x61 && lower <= 0x7A {
+                    letters += 1
+                    if wordLength > 0 && wordIsKana { endWord() }
+                    hash = Self.fnv(hash, Unicode.Scalar(UInt8(lower)))
+                    wordLength += 1
+                } else {
+                    endWord()
+                    if v >= 0x30 && v <= 0x39 { digits += 1 }
+                }
                 continue
             }
-            // Markup in front of a line (`# `, `- `, `* `, `> `, `• `) is not part of the sentence.
-            if leading && (c == "#" || c == "-" || c == "*" || c == ">" || c == "•" || c == "+" || c == "|") { continue }
+            if Self.isSpace(c) || c.properties.generalCategory == .control {
+                endWord()
+                if !Self.isSpace(c) { garbage += 1 }
+                if visible > 0 { pendingSpace = true }
+                continue
+            }
+            if leading && Self.isLineMarkup(c) { continue }
             leading = false
             visible += 1
-            lastWasSpace = false
-            text.unicodeScalars.append(c)
+            length += pendingSpace ? 2 : 1
+            pendingSpace = false
             let category = c.properties.generalCategory
             if category == .privateUse || category == .unassigned || category == .surrogate || c == "\u{FFFD}" {
                 garbage += 1
@@ -194,12 +223,37 @@ struct TextUnits {
             }
         }
         endWord()
-        while text.unicodeScalars.last == " " { text.unicodeScalars.removeLast() }
         guard visible > 0 else { return nil }
         let clean = garbage * 4 < visible
-        return Unit(text: text, length: text.count, isCJK: cjk * 2 >= visible, startsCJK: firstCJK ?? false,
+        return Unit(range: range, length: length, isCJK: cjk * 2 >= visible, startsCJK: firstCJK ?? false,
                     endsCJK: lastCJK, isMostlyText: clean && letters * 3 >= visible,
                     isReadable: clean && letters + digits > 0, words: wordStart..<words.count)
+    }
+
+    /// A unit's text as a summary prints it: markup in front of the line dropped, every run of
+    /// space, line breaks and control characters one space. `unit.length` scalars long.
+    func text(of unit: Unit) -> String {
+        var text = ""
+        var pendingSpace = false
+        var leading = true
+        for i in unit.range {
+            let c = s[i]
+            if Self.isSpace(c) || c.properties.generalCategory == .control {
+                if !leading { pendingSpace = true }
+                continue
+            }
+            if leading && Self.isLineMarkup(c) { continue }
+            leading = false
+            if pendingSpace { text.unicodeScalars.append(" ") }
+            pendingSpace = false
+            text.unicodeScalars.append(c)
+        }
+        return text
+    }
+
+    /// Markup in front of a line (`# `, `- `, `* `, `> `, `• `), not part of the sentence.
+    static func isLineMarkup(_ c: Unicode.Scalar) -> Bool {
+        c == "#" || c == "-" || c == "*" || c == ">" || c == "•" || c == "+" || c == "|"
     }
 
     // MARK: Scoring

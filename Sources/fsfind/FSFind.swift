@@ -158,9 +158,17 @@ struct FSFind: AsyncParsableCommand {
             else if let stats { .statistic(try AttributeNames.resolveForCommand(stats)) } else { .items }
         return QueryRequest(text: queryText, literal: literal, name: name, scopes: scopes, sort: SortOrder(rawValue: sort) ?? .relevance,
                             reverse: reverse, limit: limit, offset: offset,
-                            fetchAttributes: json ? (attr.isEmpty ? [.name, .kind, .fileSize, .contentModificationDate] : attr.map { AttributeKey($0) }) : [],
+                            fetchAttributes: json ? (attr.isEmpty ? [.name, .kind, .fileSize, .contentModificationDate] : attr.map(Self.attributeKey)) : [],
                             snippet: snippet, onePerFile: !json, answer: answer, ranking: RankingWeights(settings),
                             timeLimit: timeLimit ?? settings.timeLimit)
+    }
+
+    /// An `--attr` name: an attribute's own name, else a short name of the query syntax
+    /// (`summary` for `textContentSummary`), else the name as given.
+    static func attributeKey(_ name: String) -> AttributeKey {
+        let key = AttributeKey(name)
+        if key.valueType != nil { return key }
+        return ShortQueryParser.aliases[name.lowercased()] ?? key
     }
 
     func run() async throws {
