@@ -23,48 +23,51 @@ private enum Texts {
 
 @Suite("Summaries on the command line")
 struct SummaryCLITests {
-    func jsonObjects(_ r: CommandResult) throws -> [[String: Any]] {
+    static func jsonObjects(_ r: CommandResult) throws -> [[String: Any]] {
         try r.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
 
     @Test("fsindex index makes the summary before it returns; show, show --json and fsfind --attr print it; an edit changes it")
-    func indexShowFind() throws {
-        let f = try CLIFixture()
-        try f.tree.create("root/owls.txt", contents: Texts.owls)
-        try f.tree.create("root/short.txt", contents: "An owl, briefly.")
-        let index = try f.fsindex("index", f.root)
-        #expect(index.status == 0, "\(index.stderr)")
-        #expect(index.out.contains("1 summarized in"), "\(index.out)")
+    func indexShowFind() async throws {
+        // Many processes one after another: off the cooperative pool, as the daemon tests.
+        try await offPool {
+            let f = try CLIFixture()
+            try f.tree.create("root/owls.txt", contents: Texts.owls)
+            try f.tree.create("root/short.txt", contents: "An owl, briefly.")
+            let index = try f.fsindex("index", f.root)
+            #expect(index.status == 0, "\(index.stderr)")
+            #expect(index.out.contains("1 summarized in"), "\(index.out)")
 
-        let show = try f.fsindex("show", f.root + "/owls.txt")
-        let line = try #require(show.lines.first { $0.hasPrefix("textContentSummary") }, "\(show.out)")
-        #expect(line.contains("owl"))
-        #expect(!(try f.fsindex("show", f.root + "/short.txt")).out.contains("textContentSummary"))
+            let show = try f.fsindex("show", f.root + "/owls.txt")
+            let line = try #require(show.lines.first { $0.hasPrefix("textContentSummary") }, "\(show.out)")
+            #expect(line.contains("owl"))
+            #expect(!(try f.fsindex("show", f.root + "/short.txt")).out.contains("textContentSummary"))
 
-        let json = try #require(try jsonObjects(try f.fsindex("show", "--json", f.root + "/owls.txt")).first)
-        let summary = try #require(json["textContentSummary"] as? String)
-        #expect(summary.count <= 300 && summary.contains("owl"))
-        #expect(line.contains(summary))
+            let json = try #require(try Self.jsonObjects(try f.fsindex("show", "--json", f.root + "/owls.txt")).first)
+            let summary = try #require(json["textContentSummary"] as? String)
+            #expect(summary.count <= 300 && summary.contains("owl"))
+            #expect(line.contains(summary))
 
-        for name in ["textContentSummary", "summary"] {
-            let found = try jsonObjects(try f.fsfind("--json", "--attr", name, "pellets"))
-            #expect(found.count == 1)
-            #expect(found.first?["textContentSummary"] as? String == summary, "--attr \(name)")
+            for name in ["textContentSummary", "summary"] {
+                let found = try Self.jsonObjects(try f.fsfind("--json", "--attr", name, "pellets"))
+                #expect(found.count == 1)
+                #expect(found.first?["textContentSummary"] as? String == summary, "--attr \(name)")
+            }
+            let byAttribute = try f.fsfind("summary:owl*")
+            #expect(byAttribute.lines == [f.root + "/owls.txt"], "\(byAttribute.out)\(byAttribute.stderr)")
+
+            // A new version of the file: a new summary, of the new text.
+            try f.tree.create("root/owls.txt", contents: Texts.volcanoes + " Extra words make the size differ.")
+            #expect(try f.fsindex("index", f.root).status == 0)
+            let after = try #require(try Self.jsonObjects(try f.fsindex("show", "--json", f.root + "/owls.txt")).first)
+            let newSummary = try #require(after["textContentSummary"] as? String)
+            #expect(newSummary != summary)
+            #expect(newSummary.contains("olcano"))
+            #expect(try f.fsfind("summary:owl*").lines.isEmpty, "the old summary is gone")
+
+            let status = try #require(try Self.jsonObjects(try f.fsindex("status", "--json")).first)
+            #expect(status["summariesPending"] as? Int == 0)
         }
-        let byAttribute = try f.fsfind("summary:owl*")
-        #expect(byAttribute.lines == [f.root + "/owls.txt"], "\(byAttribute.out)\(byAttribute.stderr)")
-
-        // A new version of the file: a new summary, of the new text.
-        try f.tree.create("root/owls.txt", contents: Texts.volcanoes + " Extra words make the size differ.")
-        #expect(try f.fsindex("index", f.root).status == 0)
-        let after = try #require(try jsonObjects(try f.fsindex("show", "--json", f.root + "/owls.txt")).first)
-        let newSummary = try #require(after["textContentSummary"] as? String)
-        #expect(newSummary != summary)
-        #expect(newSummary.contains("olcano"))
-        #expect(try f.fsfind("summary:owl*").lines.isEmpty, "the old summary is gone")
-
-        let status = try #require(try jsonObjects(try f.fsindex("status", "--json")).first)
-        #expect(status["summariesPending"] as? Int == 0)
     }
 
     @Test("fsindexd makes summaries in the background; fsfind --live prints ~ when one arrives")

@@ -191,6 +191,16 @@ struct ExtractiveSummarizerTests {
         #expect(head.count > 250, "cut far too early: \(head.count)")
     }
 
+    @Test("a scrap that fits does not beat a better line that must be cut (a heading above code run together)")
+    func scrapVersusLongLine() throws {
+        let code = (1...40).map { "\($0)let buffer = reader.read(buffer, count: limit);" }.joined(separator: " ")
+        let text = "Skip to main content\nFiles\n" + code
+        let summary = try #require(summarizer.summary(of: text))
+        #expect(summary != "Skip to main content")
+        #expect(summary.contains("buffer") && summary.hasSuffix("…"), "\(summary)")
+        #expect(summary.count <= 300)
+    }
+
     @Test("CJK without sentence ends is cut by characters, to exactly 300")
     func cutCJK() throws {
         let text = String(repeating: "山川草木鳥獣虫魚", count: 60)   // 480 ideographs, no 。
