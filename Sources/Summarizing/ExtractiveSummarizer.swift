@@ -96,6 +96,8 @@ public struct ExtractiveSummarizer: Sendable, Hashable {
             }
             let added = units[i].length + (chosen.isEmpty ? 0 : 1)
             if total + added > maximumLength { continue }
+            // A repeated line (`async def wait(self):` twice in a file) says nothing new.
+            if chosen.contains(where: { document.sameWords(units[$0], units[i]) }) { continue }
             chosen.append(i)
             total += added
             if chosen.count == maximumSentences { break }

@@ -251,6 +251,11 @@ struct TextUnits {
         return text
     }
 
+    /// Whether two units have the same words in the same order (a repeated line or sentence).
+    func sameWords(_ a: Unit, _ b: Unit) -> Bool {
+        a.words.count == b.words.count && a.length == b.length && words[a.words].elementsEqual(words[b.words])
+    }
+
     /// Markup in front of a line (`# `, `- `, `* `, `> `, `• `), not part of the sentence.
     static func isLineMarkup(_ c: Unicode.Scalar) -> Bool {
         c == "#" || c == "-" || c == "*" || c == ">" || c == "•" || c == "+" || c == "|"

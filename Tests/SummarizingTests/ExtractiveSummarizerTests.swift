@@ -135,6 +135,24 @@ struct ExtractiveSummarizerTests {
         #expect(summary.contains("item"), "\(summary)")
     }
 
+    @Test("a repeated line is taken once")
+    func repeatedLines() throws {
+        let text = """
+            class Lock:
+                async def acquire(self):
+                    return await self.waiter.acquire(self)
+                async def wait(self):
+                    return await self.waiter.wait(self)
+                async def wait(self):
+                    return await self.waiter.wait(self)
+                def locked(self):
+                    return self.waiter.locked(self)
+            """
+        let summary = try #require(summarizer.summary(of: text))
+        #expect(summary.components(separatedBy: "async def wait(self):").count <= 2, "\(summary)")
+        #expect(summary.components(separatedBy: "return await self.waiter.wait(self)").count <= 2, "\(summary)")
+    }
+
     @Test("CSV: rows, never a cut in the middle of one when rows fit")
     func csv() throws {
         var text = "name,species,weight_kg,habitat\n"
