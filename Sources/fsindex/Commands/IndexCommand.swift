@@ -121,7 +121,9 @@ extension FSIndexCommand {
                 report.summarySeconds = summaries.seconds
                 // Each batch rewrote its rows of the full-text table: compact it again, as the
                 // crawl did (about 3 s for the bench corpus's 1 GB index).
-                if summaries.summarized > 5000 { try indexStore.optimize() }
+                if summaries.summarized > 5000 {
+                    do { try indexStore.optimize() } catch { throw UpdateError.index(error) }
+                }
             } catch {
                 progress.clear()
                 throw error
