@@ -2,8 +2,9 @@
 // FSIndex: Spotlight-class file search for Linux.
 //
 // The folder tree is the data flow: Crawling -> ExtractionModel (+ Extraction, in workers only)
-// -> Indexing -> Querying, glued by Updating (one crawl into the index), Watching (fsindexd's
-// writer) and the thin executables. The parent processes (fsindex, fsindexd, fsfind) link no
+// -> Indexing -> Querying, glued by Updating (one crawl into the index, then Summarizing's
+// extractive summaries of the stored text, at low priority), Watching (fsindexd's writer) and
+// the thin executables. The parent processes (fsindex, fsindexd, fsfind) link no
 // parser: Extraction and its C libraries are linked only by fsindex-worker, through
 // WorkerRuntime; Isolation is the parent's side of a worker. Configuration reads the settings
 // for every program; Querying's QueryPipeline answers every front end.
@@ -116,9 +117,12 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        // Glue for one crawl: walk, extract, write batches; plus the TOML settings.
+        // Stage 3b: extractive summaries of the stored text (`textContentSummary`), pure Swift.
+        // Imports nothing of ours: text in, two or three of its sentences out.
+        .target(name: "Summarizing", swiftSettings: strict),
+        // Glue for one crawl: walk, extract, write batches; the summary pass after them.
         .target(name: "Updating", dependencies: [
-            "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "SystemCalls",
+            "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Summarizing", "SystemCalls",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -200,7 +204,8 @@ let package = Package(
         .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "QueryingTests", dependencies: ["Querying", "Configuration", "Indexing", "Controlling", "Attributes", "TestSupport"]),
-        .testTarget(name: "UpdatingTests", dependencies: ["Configuration", "Updating", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SummarizingTests", dependencies: ["Summarizing", "TestSupport"]),
+        .testTarget(name: "UpdatingTests", dependencies: ["Configuration", "Updating", "Summarizing", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WatchingTests", dependencies: ["Configuration", "Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CommandTests", dependencies: [

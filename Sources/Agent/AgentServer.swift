@@ -136,7 +136,8 @@ actor ResourceSubscriptions {
     func deliver(_ change: ItemChanges) async {
         guard let notify else { return }
         var told = Set<String>()
-        for id in change.removed + change.updated {
+        // A new summary is a change of the resource too (Core Spotlight's summarization flag).
+        for id in change.removed + change.updated + change.summarized {
             let (file, _) = ItemIdentifier.split(id)
             for uri in uris[file] ?? [] where told.insert(uri).inserted { await notify(uri) }
         }

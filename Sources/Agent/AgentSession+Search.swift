@@ -109,7 +109,8 @@ extension AgentSession {
                 o["contentModificationDate"] = .string(AttributeValue.iso8601(date))
             }
             if let summary = item.attributes.string(.textContentSummary) { o["textContentSummary"] = .string(summary) }
-            for key in fetch { o[key.rawValue] = item.attributes[key].map(ReplyValues.json) ?? .null }
+            // An item without the attribute has no such key (no nulls to read).
+            for key in fetch { if let v = item.attributes[key] { o[key.rawValue] = ReplyValues.json(v) } }
             objects.append(.object(o))
         }
         var s = status.fields
@@ -147,11 +148,6 @@ extension AgentSession {
         let header = status.line + "\n" + (several ? scopes.display.enumerated().map { "[\($0)] \($1)" }.joined(separator: "\n") : scopes.display.joined()) + "\n"
         return ToolReply(structured: .object(s), text: header + columns.joined(separator: "\t") + "\n" + lines.joined(separator: "\n"))
     }
-}
-
-extension AttributeKey {
-    /// The summary of an item's text (Apple Intelligence's `textContentSummary`).
-    static let textContentSummary: Self = "textContentSummary"
 }
 
 extension ReplyValues {

@@ -51,6 +51,10 @@ extension AttributeKey {
     public static let kind: Self = "kind"
     // Content.
     public static let textContent: Self = "textContent"
+    /// Two or three sentences of `textContent` that best represent it (Apple Intelligence's
+    /// `textContentSummary`), for texts of 200 characters or more. Written after extraction by
+    /// the summary pass, so an item may be without it for a while.
+    public static let textContentSummary: Self = "textContentSummary"
     public static let title: Self = "title"
     public static let subject: Self = "subject"
     public static let authors: Self = "authors"
@@ -143,7 +147,7 @@ extension AttributeKey {
         .lastUsedDate: .date, .useCount: .integer, .ownerName: .string, .groupName: .string, .fileIdentifier: .string,
         .filePermissions: .string, .symlinkTarget: .string, .domainIdentifier: .string, .contentURL: .string,
         .contentType: .string, .contentTypeTree: .strings, .mimeType: .string, .kind: .string,
-        .textContent: .string, .title: .string, .subject: .string, .authors: .strings,
+        .textContent: .string, .textContentSummary: .string, .title: .string, .subject: .string, .authors: .strings,
         .keywords: .strings, .contentDescription: .string, .language: .string, .encoding: .string,
         .generator: .string, .extractionError: .string, .textTruncated: .bool,
         .producer: .string, .fsCreationDate: .date, .fsContentChangeDate: .date,
@@ -162,8 +166,10 @@ extension AttributeKey {
     ]
 
     /// Attributes whose words go into the full-text index beside the name, title and text.
+    /// (`textContentSummary` is here so that it ranks like `subject`; its words are in the text
+    /// too, so this weighs them up rather than making new ones findable.)
     public static let otherTextKeys: [AttributeKey] = [
-        .subject, .authors, .keywords, .contentDescription, .generator, .producer,
+        .subject, .textContentSummary, .authors, .keywords, .contentDescription, .generator, .producer,
         .authorNames, .authorEmailAddresses, .recipients, .recipientNames, .recipientEmailAddresses,
         .attachmentNames, .artist, .album, .composer, .genre, .acquisitionMake, .acquisitionModel, .publishers,
         .userTags, .comment,

@@ -17,13 +17,15 @@ extension QueryReply {
         case .table(let rows): !rows.isEmpty
         case .statistic(_, let s): s.count > 0
         case .changes(let added, let removed): !added.isEmpty || !removed.isEmpty
+        case .summarized(let items): !items.isEmpty
         }
     }
 }
 
 /// For people and for `xargs`: paths one per line (or NUL-terminated), each item's snippet on
-/// the next line, `+ path`/`- path` for live changes, aligned tables and statistics. Control
-/// characters are escaped on a terminal only; a pipe gets the raw bytes.
+/// the next line, `+ path`/`- path` for live changes (`~ path`: its summary arrived), aligned
+/// tables and statistics. Control characters are escaped on a terminal only; a pipe gets the
+/// raw bytes.
 public struct PathPrinter: ReplyPrinter {
     public let out: Output
     /// End each path with NUL instead of a newline (no snippets then).
@@ -44,6 +46,8 @@ public struct PathPrinter: ReplyPrinter {
         case .changes(let added, let removed):
             for item in removed { path(item.path, prefix: "- ") }
             for item in added { path(item.path, prefix: "+ ") }
+        case .summarized(let items):
+            for item in items { path(item.path, prefix: "~ ") }
         case .count(let n):
             out.write("\(n)\n")
         case .table(let rows):
@@ -78,7 +82,9 @@ public struct PathPrinter: ReplyPrinter {
 
 /// For scripts: one JSON object per line. Items carry `path` (and `pathBase64` when the path is
 /// not UTF-8), the fetched attributes, `score` when asked for, `item` for an item inside a file
-/// and `snippet` (matched words between `**`); live lines add `change` (`=`, `+`, `-`).
+/// and `snippet` (matched words between `**`); live lines add `change` (`=`, `+`, `-`, and `~`
+/// when an item's summary arrived, with the fetched attributes, so `--attr textContentSummary`
+/// shows the summary itself).
 public struct JSONLinesPrinter: ReplyPrinter {
     public let out: Output
     public let withScore: Bool
@@ -95,6 +101,8 @@ public struct JSONLinesPrinter: ReplyPrinter {
         case .changes(let added, let removed):
             for item in removed { line(item, change: "-") }
             for item in added { line(item, change: "+") }
+        case .summarized(let items):
+            for item in items { line(item, change: "~", keepAttributes: true) }
         case .count(let n):
             out.write("\(n)\n")   // a JSON number, as the plain output
         case .table(let rows):
@@ -111,11 +119,11 @@ public struct JSONLinesPrinter: ReplyPrinter {
         out.flush()
     }
 
-    private func line(_ item: FoundItem, change: String?) {
+    private func line(_ item: FoundItem, change: String?, keepAttributes: Bool = false) {
         var a = item.attributes
         var extra: [String: String] = [:]
         if let change {
-            a = AttributeSet()   // live lines: the path and the change
+            if !keepAttributes { a = AttributeSet() }   // live lines: the path and the change
             extra["change"] = change
         } else {
             if withScore { a["score"] = .double(item.score) }

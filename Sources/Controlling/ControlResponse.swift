@@ -133,41 +133,53 @@ public struct RecordedUses: Sendable, Hashable, Codable {
 /// Every item is listed by its own identifier: when a folder is renamed, moved or deleted, each
 /// item below it (and each item inside a file, `file` NUL `key`) is listed, its old identifier
 /// in `removed` and its new one in `updated`. A subscriber applies `removed` before `updated`.
+/// `summarized` lists items whose `textContentSummary` arrived (Core Spotlight's summarization
+/// flag): made after extraction, it follows the item's `updated` in a later message.
 ///
-/// On the wire: `{"removed":[…],"removedBase64":[…],"updated":[…],"updatedBase64":[…]}`; the
-/// `…Base64` lists are the exact bytes, the others printable.
+/// On the wire: `{"removed":[…],"removedBase64":[…],"summarized":[…],"summarizedBase64":[…],
+/// "updated":[…],"updatedBase64":[…]}`; the `…Base64` lists are the exact bytes, the others
+/// printable. A list that is empty may be left out (`summarized` is, by a daemon older than
+/// summaries), and is read as empty.
 public struct ItemChanges: Sendable, Hashable, Codable {
     /// Items added or rewritten.
     public var updated: [[UInt8]]
     public var removed: [[UInt8]]
+    /// Items whose summary arrived (their other attributes are as they were).
+    public var summarized: [[UInt8]]
 
-    public init(updated: [[UInt8]] = [], removed: [[UInt8]] = []) {
+    public init(updated: [[UInt8]] = [], removed: [[UInt8]] = [], summarized: [[UInt8]] = []) {
         self.updated = updated
         self.removed = removed
+        self.summarized = summarized
     }
 
-    public var isEmpty: Bool { updated.isEmpty && removed.isEmpty }
-    public var count: Int { updated.count + removed.count }
+    public var isEmpty: Bool { updated.isEmpty && removed.isEmpty && summarized.isEmpty }
+    public var count: Int { updated.count + removed.count + summarized.count }
 
-    private enum CodingKeys: String, CodingKey { case updated, updatedBase64, removed, removedBase64 }
+    private enum CodingKeys: String, CodingKey { case updated, updatedBase64, removed, removedBase64, summarized, summarizedBase64 }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         updated = try WirePaths.decode(from: c, exact: .updatedBase64, printable: .updated)
         removed = try WirePaths.decode(from: c, exact: .removedBase64, printable: .removed)
+        summarized = try WirePaths.decode(from: c, exact: .summarizedBase64, printable: .summarized)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try WirePaths.encode(updated, exact: .updatedBase64, printable: .updated, into: &c)
         try WirePaths.encode(removed, exact: .removedBase64, printable: .removed, into: &c)
+        // Left out when empty, so that the lines of ordinary changes are as they were.
+        if !summarized.isEmpty {
+            try WirePaths.encode(summarized, exact: .summarizedBase64, printable: .summarized, into: &c)
+        }
     }
 
     /// Splits into pieces of at most `limit` paths, so that no line grows without bound.
     ///
     /// Removals come first: a subscriber applies a line's removals before its updates (a path in
     /// both was replaced, and is there now), so no update may reach it in an earlier line than a
-    /// removal of the same path.
+    /// removal of the same path. Summaries come last, after the updates they follow.
     func chunked(maxPaths limit: Int) -> [ItemChanges] {
         guard count > limit else { return [self] }
         var pieces: [ItemChanges] = []
@@ -178,6 +190,10 @@ public struct ItemChanges: Sendable, Hashable, Codable {
         }
         for path in updated {
             current.updated.append(path)
+            if current.count == limit { pieces.append(current); current = ItemChanges() }
+        }
+        for path in summarized {
+            current.summarized.append(path)
             if current.count == limit { pieces.append(current); current = ItemChanges() }
         }
         if !current.isEmpty { pieces.append(current) }

@@ -69,6 +69,8 @@ extension IndexStore {
             entry.stamp?.modificationNanos, entry.stamp?.changeNanos, entry.stamp.map { Int64(bitPattern: $0.inode) },
             json, item.expirationDate?.timeIntervalSince1970, entry.extractorVersion, now,
             entry.extractor, a.string(.extractionError), a.date(.lastUsedDate)?.timeIntervalSince1970,
+            // New text: its summary is made again (the one in `stored`, if any, goes with it).
+            a.textContent.map(Self.needsSummary) == true ? 1 : nil,
         ]
         let id: Int64
         if let existing {
@@ -76,7 +78,7 @@ extension IndexStore {
             try db.cachedStatement(sql: """
                 UPDATE items SET path = ?, domain = ?, name = ?, content_type = ?, kind = ?, size = ?, modified = ?,
                 created = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, attributes = ?, expiration = ?,
-                extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ? WHERE id = ?
+                extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ?, summary_pending = ? WHERE id = ?
                 """).execute(arguments: args + [id])
             try db.cachedStatement(sql: "DELETE FROM items_fts WHERE rowid = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM items_names WHERE rowid = ?").execute(arguments: [id])
@@ -84,8 +86,8 @@ extension IndexStore {
         } else {
             try db.cachedStatement(sql: """
                 INSERT INTO items (path, domain, name, content_type, kind, size, modified, created, mtime_ns,
-                ctime_ns, inode, attributes, expiration, extractor_version, indexed_at, extractor, error, used)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ctime_ns, inode, attributes, expiration, extractor_version, indexed_at, extractor, error, used, summary_pending)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: args)
             id = db.lastInsertedRowID
         }

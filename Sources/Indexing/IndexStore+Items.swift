@@ -59,6 +59,8 @@ public struct IndexStatus: Sendable {
     public var clientState: [UInt8]?
     /// Items whose extraction failed, counted per extractor (`fsindex failures` lists them).
     public var failures: [(extractor: String, count: Int)] = []
+    /// Items whose `textContentSummary` is still to be made (by fsindexd or the next `fsindex index`).
+    public var summariesPending = 0
 }
 
 /// One item whose content could not be extracted, as `fsindex failures` shows it.
@@ -128,7 +130,8 @@ extension IndexStore {
             if location.databasePath(suffix: suffix).withPlatformString({ stat($0, &st) }) == 0 { bytes += Int64(st.st_size) }
         }
         return IndexStatus(location: location, itemCount: count, innerItemCount: inner, domains: domains, kinds: kinds,
-                           databaseBytes: bytes, clientState: try fetchLastClientState(), failures: failures)
+                           databaseBytes: bytes, clientState: try fetchLastClientState(), failures: failures,
+                           summariesPending: try pendingSummaryCount())
     }
 
     /// The items whose extraction failed, most recent first.

@@ -103,6 +103,18 @@ public enum Schema {
                 CREATE INDEX items_size ON items(size);
                 """)
         }
+        m.registerMigration("v6-summaries") { db in
+            // Items whose `textContentSummary` is still to be made (text of 200 characters or
+            // more, written since its last summary): the summary pass works through them after
+            // extraction, at low priority. Existing items with such text are marked too, so an
+            // older index gets its summaries without a rebuild.
+            try db.execute(sql: """
+                ALTER TABLE items ADD COLUMN summary_pending INTEGER;
+                CREATE INDEX items_summary_pending ON items(id) WHERE summary_pending;
+                UPDATE items SET summary_pending = 1
+                WHERE id IN (SELECT rowid FROM items_fts WHERE length(text) >= \(IndexStore.summaryMinimumTextLength));
+                """)
+        }
         m.registerMigration("v7-usage") { db in
             // Uses recorded by `fsindex used` and fsindexd's recently-used list, in a table of
             // their own keyed by identifier: a crawl rewrites an item whenever its file changes,

@@ -16,7 +16,8 @@ import Glibc
 ///   either, but is not forgotten: it may come back.
 /// - **Pages count what is shown.** `offset` and `limit` count items after that check and after
 ///   per-file de-duplication, so page two starts where page one ended.
-/// - **Live queries** give the current items, then the difference each change in the index makes.
+/// - **Live queries** give the current items, then the difference each change in the index makes,
+///   and which of the matching items got their summary.
 ///
 /// For example:
 /// ```swift
@@ -157,21 +158,50 @@ public struct QueryPipeline: Sendable {
         diff.start(current.map(\.identifier))
         reply(QueryReply(.items(current), isFinal: false))
         for await change in changes {
-            var narrowed = spec
-            // Each change is a query of its own, with a time limit of its own.
-            narrowed.deadline = spec.deadline.map { QueryDeadline(seconds: $0.seconds) }
-            narrowed.predicate = .and([spec.predicate, .identifiers(change.updated)])
-            var now: [[UInt8]: FoundItem] = [:]
-            for r in try engine.run(narrowed) {
-                let item = FoundItem(r, fetch: request.fetchAttributes)
-                now[item.identifier] = item
+            var added: [FoundItem] = [], removed: [FoundItem] = [], summarized: [FoundItem] = []
+            if !change.updated.isEmpty || !change.removed.isEmpty {
+                let now = try matching(change.updated, spec: spec, request: request)
+                let (a, r) = diff.apply(ItemChanges(updated: change.updated, removed: change.removed), matchingNow: Set(now.keys))
+                added += a.compactMap { now[$0] }
+                removed += r.map(Self.removedItem)
             }
-            let (added, removed) = diff.apply(change, matchingNow: Set(now.keys))
-            guard !added.isEmpty || !removed.isEmpty else { continue }
-            reply(QueryReply(.changes(added: added.compactMap { now[$0] },
-                                      removed: removed.map { id in let (file, key) = ItemIdentifier.split(id); return FoundItem(path: file, childKey: key) }),
-                             isFinal: false))
+            if !change.summarized.isEmpty {
+                // A summary can make an item match (or stop matching) a query on it; one that
+                // matched and still does is reported as summarized.
+                let now = try matching(change.summarized, spec: spec, request: request)
+                let (a, r) = diff.apply(ItemChanges(updated: change.summarized), matchingNow: Set(now.keys))
+                added += a.compactMap { now[$0] }
+                removed += r.map(Self.removedItem)
+                let fresh = Set(a)
+                summarized = change.summarized.filter { !fresh.contains($0) }.compactMap { now[$0] }
+            }
+            if !added.isEmpty || !removed.isEmpty {
+                reply(QueryReply(.changes(added: added, removed: removed), isFinal: false))
+            }
+            if !summarized.isEmpty {
+                reply(QueryReply(.summarized(summarized), isFinal: false))
+            }
         }
+    }
+
+    /// Those of `identifiers` that match the live query now, by identifier.
+    private func matching(_ identifiers: [[UInt8]], spec: QuerySpec, request: QueryRequest) throws(QueryError) -> [[UInt8]: FoundItem] {
+        guard !identifiers.isEmpty else { return [:] }
+        var narrowed = spec
+        // Each change is a query of its own, with a time limit of its own.
+        narrowed.deadline = spec.deadline.map { QueryDeadline(seconds: $0.seconds) }
+        narrowed.predicate = .and([spec.predicate, .identifiers(identifiers)])
+        var now: [[UInt8]: FoundItem] = [:]
+        for r in try engine.run(narrowed) {
+            let item = FoundItem(r, fetch: request.fetchAttributes)
+            now[item.identifier] = item
+        }
+        return now
+    }
+
+    private static func removedItem(_ id: [UInt8]) -> FoundItem {
+        let (file, key) = ItemIdentifier.split(id)
+        return FoundItem(path: file, childKey: key)
     }
 }
 

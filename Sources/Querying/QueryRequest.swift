@@ -145,6 +145,8 @@ public struct QueryReply: Sendable, Hashable {
         case statistic(AttributeKey, AttributeStatistics)
         /// A live query's change: items that started matching and items that stopped.
         case changes(added: [FoundItem], removed: [FoundItem])
+        /// A live query's items whose `textContentSummary` arrived (they matched before and still do).
+        case summarized([FoundItem])
     }
 
     public var content: Content

@@ -72,6 +72,7 @@ public struct ShortQueryParser {
         "type": .contentType, "mime": .mimeType, "lang": .language, "camera": .acquisitionModel,
         "make": .acquisitionMake, "keyword": .keywords,
         "track": .audioTrackNumber, "year": .recordingDate, "members": .memberCount, "messages": .messageCount,
+        "summary": .textContentSummary,
     ]
 
     /// The field names with their own meaning, for suggestions.

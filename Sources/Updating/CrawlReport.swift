@@ -16,13 +16,17 @@ public struct CrawlReport: Sendable, Hashable, Codable {
     public var bytes: Int64 = 0
     public var seconds: Double = 0
     public var problems = 0
+    /// Items that got a `textContentSummary` from the summary pass after the crawl, and how long
+    /// that pass took (`fsindex index` only; fsindexd makes summaries in the background).
+    public var summarized = 0
+    public var summarySeconds: Double = 0
     /// What changed, for live-query subscribers (not part of the JSON summary).
     public var updatedIdentifiers: [ItemIdentifier] = []
     public var removedIdentifiers: [ItemIdentifier] = []
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case roots, seen, indexed, unchanged, removed, bytes, seconds, problems }
+    enum CodingKeys: String, CodingKey { case roots, seen, indexed, unchanged, removed, bytes, seconds, problems, summarized, summarySeconds }
 }
 
 /// A file-level problem met during a crawl; the crawl goes on. `path` is printable (non-UTF-8

@@ -42,6 +42,9 @@ public final class IndexDaemon: ControlHandler, Sendable {
         /// An app's batch, already read (`IndexDaemon+Donations`).
         case donate(domain: String, clientState: String?, items: [SearchableItem], reply: @Sendable (ControlResponse) -> Void)
         case forget(domain: String, ids: [String], reply: @Sendable (ControlResponse) -> Void)
+        /// One small batch of pending summaries (see `IndexDaemon+Summaries`); queued behind
+        /// everything else, one at a time.
+        case summarize
     }
 
     public let store: IndexStore
@@ -65,6 +68,16 @@ public final class IndexDaemon: ControlHandler, Sendable {
     let providersRunning = Atomic<Bool>(false)
     /// Why the daemon stopped on its own (the index went away), for the exit status.
     public var failure: String? { state.withLock { $0.failure } }
+    /// Whether a `.summarize` is queued, so that there is never more than one.
+    let summaryQueued = Atomic<Bool>(false)
+    /// The rowid the next summary batch starts after.
+    let summaryCursor = Atomic<Int64>(0)
+    /// Pending summaries taken per batch: small, so a file event waits for at most one batch.
+    public var summaryBatchSize: Int {
+        get { summaryBatch.load(ordering: .relaxed) }
+        set { summaryBatch.store(newValue, ordering: .relaxed) }
+    }
+    private let summaryBatch = Atomic<Int>(16)
 
     struct State {
         var settings: Settings
@@ -156,7 +169,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
         defer { forwarder.cancel() }
         submit(.addRoots(roots))
         for await item in work {
-            defer { retireWorkersWhenIdle() }
+            // Summaries run no extraction: they do not keep the workers alive.
+            defer { if case .summarize = item {} else { retireWorkersWhenIdle() } }
             if case .fail = item {} else if let problem = indexFileProblem() {
                 submit(.fail(problem))
                 continue
@@ -209,7 +223,12 @@ public final class IndexDaemon: ControlHandler, Sendable {
                 reply(recordUses(paths, title: title))
             case .recentlyUsed:
                 applyRecentlyUsed()
+            case .summarize:
+                summarizeBatch()
+                continue
             }
+            // Whatever was written may wait for its summary.
+            scheduleSummaries()
         }
     }
 

@@ -96,7 +96,7 @@ struct FSFind: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An attribute to include with --json (repeatable; default: name, kind, fileSize, contentModificationDate, score).", valueName: "name"))
     var attr: [String] = []
 
-    @Flag(name: .long, help: "Keep running: after the results, print `+ path` when a file starts matching and `- path` when it stops (needs fsindexd).")
+    @Flag(name: .long, help: "Keep running: after the results, print `+ path` when a file starts matching, `- path` when it stops, `~ path` when its summary arrives (needs fsindexd).")
     var live = false
 
     @Option(name: .long, help: ArgumentHelp("Print at most N results.", valueName: "n"))
@@ -168,11 +168,19 @@ struct FSFind: AsyncParsableCommand {
             else if let stats { .statistic(try AttributeNames.resolveForCommand(stats)) } else { .items }
         var request = QueryRequest(text: queryText, literal: literal, name: name, scopes: scopes, sort: SortOrder(rawValue: sort) ?? .relevance,
                             reverse: reverse, limit: limit, offset: offset,
-                            fetchAttributes: json ? (attr.isEmpty ? [.name, .kind, .fileSize, .contentModificationDate] : attr.map { AttributeKey($0) }) : [],
+                            fetchAttributes: json ? (attr.isEmpty ? [.name, .kind, .fileSize, .contentModificationDate] : attr.map(Self.attributeKey)) : [],
                             snippet: snippet, onePerFile: !json, answer: answer, ranking: RankingWeights(settings),
                             timeLimit: timeLimit ?? settings.timeLimit, identity: identity)
         request.domains = domain
         return request
+    }
+
+    /// An `--attr` name: an attribute's own name, else a short name of the query syntax
+    /// (`summary` for `textContentSummary`), else the name as given.
+    static func attributeKey(_ name: String) -> AttributeKey {
+        let key = AttributeKey(name)
+        if key.valueType != nil { return key }
+        return ShortQueryParser.aliases[name.lowercased()] ?? key
     }
 
     func run() async throws {

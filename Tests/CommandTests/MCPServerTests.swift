@@ -79,9 +79,11 @@ struct MCPServerTests {
             // search: items with the five fields and the fetched attributes; outside/ is not a scope.
             #expect(!t.isError(1), "\(t.text(1))")
             let items = t.items(1)
+            // Fetched attributes are keys of the items that have them: the mails' authors.
+            #expect(items.filter { $0["authors"] != nil }.count == 2, "\(items)")
             #expect(t.paths(1) == Set((1...3).map { x.docs + "/report-\($0).txt" } + [x.docs + "/sub/deep.txt", x.root + "/mail/from-me.eml", x.root + "/mail/from-bob.eml"]))
             for item in items {
-                for key in ["path", "name", "kind", "score", "contentModificationDate", "fileSize", "authors"] {
+                for key in ["path", "name", "kind", "score", "contentModificationDate", "fileSize"] {
                     #expect(item.keys.contains(key), "\(key) missing in \(item)")
                 }
             }
@@ -272,6 +274,29 @@ struct MCPServerTests {
             #expect(t.paths(0) == [x.root + "/mail/from-me.eml"], "\(t.text(0))")
             #expect(t.paths(1) == [x.root + "/mail/from-bob.eml"])
             #expect(t.structured(2)["count"] as? Int == 1)
+        }
+    }
+
+    @Test("summaries: items carry textContentSummary, compact lines cut it short, read_text gives it")
+    func summaries() async throws {
+        try await offPool {
+            let x = try Fixture()
+            let full = try x.session([Step.call("search", ["query": "budget report 1"]),
+                                      Step.call("read_text", ["path": "docs/report-1.txt", "length": 10]),
+                                      Step.call("search", ["query": "deep", "fetchAttributes": ["textContentSummary"]])])
+            let item = full.items(0).first { ($0["path"] as? String)?.hasSuffix("report-1.txt") == true }
+            let summary = item?["textContentSummary"] as? String ?? ""
+            // Extractive: sentences of the text itself, at most 300 characters.
+            #expect(!summary.isEmpty && summary.count <= 300, "\(full.text(0))")
+            #expect(Fixture.sentences.contains { summary.contains($0) }, "\(summary)")
+            #expect(full.structured(1)["textContentSummary"] as? String == summary)
+            // A text under 200 characters has none (asked for, the key is left out).
+            let deep = full.items(2).first
+            #expect(deep != nil && deep?["textContentSummary"] == nil, "\(full.text(2))")
+            let compact = try x.session([Step.call("search", ["query": "budget report 1"])], ["--format", "compact"])
+            let line = (compact.structured(0)["lines"] as? [String] ?? []).first { $0.hasPrefix("docs/report-1.txt") } ?? ""
+            let cut = line.split(separator: "\t", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+            #expect(!cut.isEmpty && cut.count <= 60 && summary.hasPrefix(cut.replacingOccurrences(of: "…", with: "")), "\(line)")
         }
     }
 

@@ -15,6 +15,7 @@ struct ControlMessageTests {
         .ok(message: "line one\nline two"),
         .reindexDone(ScriptedHandler.sampleSummary),
         .itemsChanged(ItemChanges(updated: [[0x80]], removed: [])),
+        .itemsChanged(ItemChanges(summarized: [Array("/s.txt".utf8), [0x2F, 0xFE, 0x00, 0x6B]])),
         .error("refused: \"quoted\""),
         .usesRecorded(RecordedUses(paths: [[0x2F, 0xFF], Array("/b".utf8)], useCounts: [1, 7], indexed: [true, false])),
     ]
@@ -70,5 +71,33 @@ struct ControlMessageTests {
         // replaced) must not have its update arrive in an earlier line than its removal.
         #expect(pieces.first?.removed == removed)
         #expect(pieces.dropFirst().allSatisfy { $0.removed.isEmpty })
+    }
+
+    @Test("summarized items travel exact and printable; a line without them (an older daemon) decodes as none")
+    func summarizedField() throws {
+        let line = try WireFormat.line(ControlResponse.itemsChanged(ItemChanges(updated: [Array("/u".utf8)], summarized: [[0x2F, 0x61, 0xFF]])))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        let changes = try #require(object["changes"] as? [String: Any])
+        #expect(changes["summarizedBase64"] as? [String] == ["L2H/"])
+        #expect(changes["summarized"] as? [String] == ["/a\\xFF"])
+        // Ordinary changes do not grow a field.
+        let plain = String(decoding: try WireFormat.line(ControlResponse.itemsChanged(ItemChanges(updated: [Array("/u".utf8)]))), as: UTF8.self)
+        #expect(!plain.contains("summarized"))
+        let old = Array(#"{"response":"itemsChanged","changes":{"updated":["/u"],"removed":[]}}"#.utf8)
+        let decoded = try WireFormat.decode(ControlResponse.self, from: old[...])
+        #expect(decoded == .itemsChanged(ItemChanges(updated: [Array("/u".utf8)])))
+        let typed = Array(#"{"response":"itemsChanged","changes":{"summarized":["/typed by hand"]}}"#.utf8)
+        #expect(try WireFormat.decode(ControlResponse.self, from: typed[...]) == .itemsChanged(ItemChanges(summarized: [Array("/typed by hand".utf8)])))
+    }
+
+    @Test("summaries come last when a change is split, after the updates they follow")
+    func chunkingSummaries() {
+        let updated = (0..<600).map { Array("/u\($0)".utf8) }
+        let summarized = (0..<600).map { Array("/s\($0)".utf8) }
+        let pieces = ItemChanges(updated: updated, summarized: summarized).chunked(maxPaths: 1024)
+        #expect(pieces.map(\.count) == [1024, 176])
+        #expect(pieces.flatMap(\.summarized) == summarized)
+        #expect(pieces.flatMap(\.updated) == updated)
+        #expect(pieces[0].updated.count == 600 && pieces[1].updated.isEmpty)
     }
 }

@@ -196,4 +196,21 @@ struct QueryPipelineTests {
         #expect(added.map(\.path) == [Array("/r/b.txt".utf8)])
         #expect(removed.map(\.path) == [Array("/r/a.txt".utf8)])
     }
+
+    @Test("live: summarized items that match are reported as summarized; others not; one that starts matching is added")
+    func liveSummaries() async throws {
+        let f = try PipelineFixture([doc("/r/a.txt", text: "numbat"), doc("/r/b.txt", text: "other")])
+        let (changes, feed) = AsyncStream.makeStream(of: ItemChanges.self)
+        var replies: [QueryReply] = []
+        try await f.pipeline.live(QueryRequest(text: "numbat"), changes: changes) { reply in
+            replies.append(reply)
+            guard replies.count == 1 else { return }
+            feed.yield(ItemChanges(summarized: [Array("/r/a.txt".utf8), Array("/r/b.txt".utf8)]))
+            feed.yield(ItemChanges(summarized: [Array("/r/b.txt".utf8)]))   // b does not match: nothing
+            feed.finish()
+        }
+        try #require(replies.count == 2)
+        #expect(replies[1].content == .summarized([FoundItem(path: Array("/r/a.txt".utf8), score: {
+            if case .summarized(let i) = replies[1].content { i.first?.score ?? 0 } else { 0 } }())]))
+    }
 }

@@ -7,6 +7,7 @@ import Foundation
 import Indexing
 import SystemCalls
 import SystemPackage
+import Updating
 
 extension FSIndexCommand {
     struct Donate: ParsableCommand {
@@ -75,6 +76,8 @@ extension FSIndexCommand {
                 } else {
                     let s = try IndexStore(location: location)
                     try s.donate(items, domain: domain, clientState: clientState.map { Array($0.utf8) })
+                    // Summaries of the long texts, as after `fsindex index` (fsindexd makes its own).
+                    _ = try SummaryPass(store: s).runAll(threads: 1)
                     Output.standardOutput.write("donated \(items.count) items to \(domain)" + (clientState.map { " (client state \($0))" } ?? "") + "\n")
                 }
                 Output.standardOutput.flush()

@@ -103,6 +103,8 @@ extension FSIndexCommand {
                     try handler.reindexSearchableItems(withIdentifiers: identifiers.map { ItemIdentifier(bytes: $0) },
                                                        acknowledgementHandler: {})
                 }
+                // The summaries of the texts read again, before returning (as `fsindex index`).
+                _ = try SummaryPass(store: indexStore).runAll(threads: settings.index.threads)
                 let r = handler.lastReport
                 print(summary: ReindexSummaryView(indexed: r.indexed, removed: r.removed, unchanged: r.unchanged,
                                                   seconds: r.seconds, problems: r.problems), via: nil)

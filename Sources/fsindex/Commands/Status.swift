@@ -48,6 +48,8 @@ extension FSIndexCommand {
                     var index: String, items: Int, bytes: Int64, roots: [Root], kinds: [String: Int], clientState: String?
                     var failures: [String: Int]
                     var itemsInsideFiles: Int
+                    /// Items waiting for their `textContentSummary`.
+                    var summariesPending: Int
                     var daemon: DaemonStatus?
                     /// The Landlock ABI extraction workers confine their reads with; absent without Landlock.
                     var landlockABI: Int32?
@@ -68,7 +70,7 @@ extension FSIndexCommand {
                     kinds: Dictionary(status.kinds.map { ($0.kind, $0.count) }, uniquingKeysWith: +),
                     clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) },
                     failures: Dictionary(status.failures.map { ($0.extractor, $0.count) }, uniquingKeysWith: +),
-                    itemsInsideFiles: status.innerItemCount, daemon: daemon,
+                    itemsInsideFiles: status.innerItemCount, summariesPending: status.summariesPending, daemon: daemon,
                     landlockABI: { if case .available(let abi) = confinement { abi } else { nil } }(),
                     sandbox: confinement.description,
                     apps: apps.map { App(domain: $0.name, items: $0.itemCount, clientState: $0.clientState.map { String(decoding: $0, as: UTF8.self) },
@@ -100,6 +102,9 @@ extension FSIndexCommand {
                           + (status.innerItemCount > 0 ? " (\(status.innerItemCount) of them inside files, such as the messages of an mbox)" : "")
                           + "\n")
                 out.write("size:  \(format1(Double(status.databaseBytes) / 1_048_576)) MiB\n")
+                if status.summariesPending > 0 {
+                    out.write("summaries: \(status.summariesPending) pending (made by fsindexd in the background, or by `fsindex index`)\n")
+                }
                 out.write("roots:\n")
                 if status.domains.isEmpty { out.write("  (none)\n") }
                 for d in status.domains {

@@ -1,0 +1,132 @@
+import Foundation
+import SystemPackage
+import TestSupport
+import Testing
+
+/// Two long texts on different topics, so that a new version has another summary.
+private enum Texts {
+    static let owls = """
+        Owls hunt at night and find their prey by sound as much as by sight. \
+        The weather was mild on Tuesday. \
+        An owl's feathers have soft edges, so an owl flies almost without a sound. \
+        Most owls swallow small prey whole and bring up the bones and fur as pellets. \
+        Someone left a blue umbrella at the station.
+        """
+    static let volcanoes = """
+        Volcanoes form where molten rock rises through the crust and erupts at the surface. \
+        The train was late again. \
+        A volcano's shape depends on how runny its lava is and how much gas the magma holds. \
+        Some volcanoes sleep for centuries before they erupt again, which makes volcano forecasts hard. \
+        The bakery sells good bread.
+        """
+}
+
+@Suite("Summaries on the command line")
+struct SummaryCLITests {
+    static func jsonObjects(_ r: CommandResult) throws -> [[String: Any]] {
+        try r.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    @Test("fsindex index makes the summary before it returns; show, show --json and fsfind --attr print it; an edit changes it")
+    func indexShowFind() async throws {
+        // Many processes one after another: off the cooperative pool, as the daemon tests.
+        try await offPool {
+            let f = try CLIFixture()
+            try f.tree.create("root/owls.txt", contents: Texts.owls)
+            try f.tree.create("root/short.txt", contents: "An owl, briefly.")
+            let index = try f.fsindex("index", f.root)
+            #expect(index.status == 0, "\(index.stderr)")
+            #expect(index.out.contains("1 summarized in"), "\(index.out)")
+
+            let show = try f.fsindex("show", f.root + "/owls.txt")
+            let line = try #require(show.lines.first { $0.hasPrefix("textContentSummary") }, "\(show.out)")
+            #expect(line.contains("owl"))
+            #expect(!(try f.fsindex("show", f.root + "/short.txt")).out.contains("textContentSummary"))
+
+            let json = try #require(try Self.jsonObjects(try f.fsindex("show", "--json", f.root + "/owls.txt")).first)
+            let summary = try #require(json["textContentSummary"] as? String)
+            #expect(summary.count <= 300 && summary.contains("owl"))
+            #expect(line.contains(summary))
+
+            for name in ["textContentSummary", "summary"] {
+                let found = try Self.jsonObjects(try f.fsfind("--json", "--attr", name, "pellets"))
+                #expect(found.count == 1)
+                #expect(found.first?["textContentSummary"] as? String == summary, "--attr \(name)")
+            }
+            let byAttribute = try f.fsfind("summary:owl*")
+            #expect(byAttribute.lines == [f.root + "/owls.txt"], "\(byAttribute.out)\(byAttribute.stderr)")
+
+            // A new version of the file: a new summary, of the new text.
+            try f.tree.create("root/owls.txt", contents: Texts.volcanoes + " Extra words make the size differ.")
+            #expect(try f.fsindex("index", f.root).status == 0)
+            let after = try #require(try Self.jsonObjects(try f.fsindex("show", "--json", f.root + "/owls.txt")).first)
+            let newSummary = try #require(after["textContentSummary"] as? String)
+            #expect(newSummary != summary)
+            #expect(newSummary.contains("olcano"))
+            #expect(try f.fsfind("summary:owl*").lines.isEmpty, "the old summary is gone")
+
+            let status = try #require(try Self.jsonObjects(try f.fsindex("status", "--json")).first)
+            #expect(status["summariesPending"] as? Int == 0)
+        }
+    }
+
+    @Test("fsindexd makes summaries in the background; fsfind --live prints ~ when one arrives")
+    func daemonLive() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("root/first.txt", contents: "a kakapo note, short")
+            try d.start()
+            let (p, reader) = try LineReader.live("kakapo", env: d.env)
+            defer {
+                if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+                p.waitUntilExit()
+            }
+            #expect(reader.next(timeout: 10) == d.root + "/first.txt")
+            try d.tree.create("root/long.txt", contents: "The kakapo is a flightless parrot. " + Texts.owls)
+            #expect(reader.next(timeout: 30) == "+ " + d.root + "/long.txt")
+            #expect(reader.next(timeout: 30) == "~ " + d.root + "/long.txt", "the summary arrived; daemon log:\n\(d.log)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(try d.fsindex("show", "--json", d.root + "/long.txt").stdout)) as? [String: Any])
+            #expect((json["textContentSummary"] as? String)?.isEmpty == false)
+            // A short file is never summarized: no ~ line for it.
+            try d.tree.create("root/second.txt", contents: "kakapo again, briefly")
+            #expect(reader.next(timeout: 30) == "+ " + d.root + "/second.txt")
+            #expect(reader.next(timeout: 3) == nil)
+        }
+    }
+
+    @Test("fsfind --live --json: a ~ event object with the summary")
+    func daemonLiveJSON() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("root/marker.txt", contents: "pellets, in brief")
+            try d.start()
+            let p = Process()
+            p.executableURL = Binaries.directory.appendingPathComponent("fsfind")
+            p.arguments = ["--live", "--json", "--attr", "textContentSummary", "pellets"]
+            var e = ProcessInfo.processInfo.environment
+            for (k, v) in d.env { e[k] = v }
+            p.environment = e
+            let pipe = Pipe()
+            p.standardOutput = pipe
+            try p.run()
+            defer {
+                if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+                p.waitUntilExit()
+            }
+            let reader = LineReader(pipe.fileHandleForReading)
+            // The current results come after the subscription: from then on nothing is missed.
+            let current = try #require(reader.next(timeout: 10))
+            #expect(current.contains("marker.txt") && current.contains("\"change\":\"=\""), "\(current)")
+            try d.tree.create("root/owls.txt", contents: Texts.owls)
+            var events: [[String: Any]] = []
+            while events.count < 2, let line = reader.next(timeout: 30) {
+                if let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] { events.append(o) }
+            }
+            try #require(events.count == 2, "daemon log:\n\(d.log)")
+            #expect(events[0]["change"] as? String == "+")
+            #expect(events[1]["change"] as? String == "~")
+            #expect(events[1]["path"] as? String == d.root + "/owls.txt")
+            #expect((events[1]["textContentSummary"] as? String)?.contains("owl") == true)
+        }
+    }
+}
