@@ -50,6 +50,19 @@ struct DonationCLITests {
         #expect(try f.fsfind("budget").lines == [f.root + "/budget.txt"])
     }
 
+    @Test("a use of a donated item (fsindex used DOMAIN:ID) ranks it, like a file's")
+    func usedDonated() throws {
+        let f = try CLIFixture()
+        #expect(try donate(f, [Self.item("n1", title: "Kestrel one", text: "a kestrel note"),
+                               Self.item("n2", title: "Kestrel two", text: "a kestrel note")]).status == 0)
+        let used = try f.fsindex("used", "notes:n2")
+        #expect(used.status == 0 && used.out.contains("used once"), "\(used.stderr)")
+        #expect(try f.fsfind("--sort", "used", "kestrel").lines.first == "notes:n2")
+        #expect(try f.fsfind("used:>2000-01-01").lines == ["notes:n2"])
+        let missing = try f.fsindex("used", "notes:n9")
+        #expect(missing.status == 2 && missing.stderr.contains("no such donated item"), "\(missing.stderr)")
+    }
+
     @Test("an expired item stops matching at once and is purged")
     func expiry() throws {
         let f = try CLIFixture()

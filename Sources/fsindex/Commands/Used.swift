@@ -24,6 +24,7 @@ extension FSIndexCommand {
 
                 Examples:
                   fsindex used ~/Documents/report.pdf
+                  fsindex used notes:n-42             an app's donated item
                   fsindex used --title "Budget review" ~/Documents/budget.ods
                   fsfind --sort used report          most recently used first
                   fsfind 'used:<7d'                  used in the last 7 days
@@ -34,7 +35,7 @@ extension FSIndexCommand {
         @Option(name: .long, help: ArgumentHelp("What you were doing (NSUserActivity's title), kept with the use.", valueName: "text"))
         var title: String?
 
-        @Argument(help: ArgumentHelp("Files or folders that exist.", valueName: "path"))
+        @Argument(help: ArgumentHelp("Files or folders that exist, or donated items as DOMAIN:ID.", valueName: "path"))
         var paths: [String]
 
         func validate() throws {
@@ -43,18 +44,28 @@ extension FSIndexCommand {
         }
 
         func run() throws {
-            // Only paths for now: an item an application donates (NAME:ID) is not indexed yet,
-            // so anything that is not an existing file is refused, by name.
+            // A file that exists, or an app's donated item (`DOMAIN:ID`) that the index holds.
+            let location = IndexLocation.resolve(explicit: store.indexDir)
+            var identifiers: [[UInt8]] = []
             for arg in paths {
+                let id = PathArgument.item(arg)
+                if ItemIdentifier(bytes: id).isDonated {
+                    let held = (try? IndexStore(location: location, readOnly: true).item(ItemIdentifier(bytes: id))) ?? nil
+                    guard held != nil else {
+                        Output.error("fsindex", "\(ArgumentBytes.display(arg)): no such donated item in the index (DOMAIN:ID, as `fsfind --domain DOMAIN` prints it)")
+                        throw ExitCode(2)
+                    }
+                    identifiers.append(id)
+                    continue
+                }
                 var st = stat()
                 guard ArgumentBytes.path(arg).withPlatformString({ lstat($0, &st) }) == 0 else {
                     let reason = String(cString: strerror(errno))
-                    Output.error("fsindex", "\(ArgumentBytes.display(arg)): \(reason.lowercased()); `fsindex used` takes paths of existing files and folders")
+                    Output.error("fsindex", "\(ArgumentBytes.display(arg)): \(reason.lowercased()); `fsindex used` takes paths of existing files and folders, or DOMAIN:ID of donated items")
                     throw ExitCode(2)
                 }
+                identifiers.append(id)
             }
-            let identifiers = paths.map { PathArgument.absolute($0) }
-            let location = IndexLocation.resolve(explicit: store.indexDir)
             if let client = try connectDaemon(location) {
                 do {
                     switch try client.request(.used(paths: identifiers, title: title), timeout: .seconds(120)) {
