@@ -70,7 +70,7 @@ public enum AgentServer {
             return Empty()
         }
 
-        try await server.start(transport: StdioTransport(logger: logger))
+        try await server.start(transport: StdioLineTransport(logger: logger))
         await server.waitUntilCompleted()
         await subscriptions.stop()
     }
