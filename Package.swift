@@ -102,9 +102,11 @@ let package = Package(
             "Attributes", "Crawling", "Extraction", "ExtractionModel", "Isolation", "CSysShims", "CSeccomp", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
+        // The FTS5 tokenizer for every script (unicode61, with Han, Kana and Hangul in bigrams).
+        .target(name: "CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
         .target(name: "Indexing", dependencies: [
-            "Attributes",
+            "Attributes", "CFTS5CJK",
             "SystemCalls",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "SystemPackage", package: "swift-system"),

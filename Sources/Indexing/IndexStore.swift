@@ -1,5 +1,6 @@
 import Attributes
 import FoundationEssentials
+import CFTS5CJK
 import GRDB
 import SystemPackage
 #if canImport(Glibc)
@@ -45,6 +46,7 @@ public final class IndexStore: Sendable {
         config.busyMode = .timeout(10)
         config.label = "fsindex"
         config.prepareDatabase { db in
+            try Self.registerTokenizer(db)
             if !readOnly {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 if let maxPageCount { try db.execute(sql: "PRAGMA max_page_count = \(maxPageCount)") }
@@ -111,4 +113,13 @@ public final class IndexStore: Sendable {
 
     /// The GRDB reader, for the `Querying` stage.
     public var reader: any DatabaseReader { writer }
+}
+
+extension IndexStore {
+    /// Registers the `fsindex_cjk` tokenizer (CFTS5CJK) on a connection: every connection that
+    /// reads or writes `items_fts` needs it, ours and a test's own.
+    public static func registerTokenizer(_ db: Database) throws {
+        let rc = fsindex_fts5_cjk_register(db.sqliteConnection)
+        guard rc == 0 else { throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "cannot register the fsindex_cjk tokenizer") }
+    }
 }

@@ -168,6 +168,20 @@ public enum Schema {
                 );
                 """)
         }
+        m.registerMigration("v10-cjk") { db in
+            // Every script searchable: the full-text table's tokenizer becomes `fsindex_cjk`
+            // (CFTS5CJK: unicode61, with runs of Han, Kana and Hangul as overlapping bigrams).
+            // The text is re-tokenized here, from the table itself, without reading any file.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE items_fts_cjk USING fts5(
+                    name, title, other, text,
+                    tokenize = 'fsindex_cjk remove_diacritics 2'
+                );
+                INSERT INTO items_fts_cjk(rowid, name, title, other, text) SELECT rowid, name, title, other, text FROM items_fts;
+                DROP TABLE items_fts;
+                ALTER TABLE items_fts_cjk RENAME TO items_fts;
+                """)
+        }
         return m
     }()
 

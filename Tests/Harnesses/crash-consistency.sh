@@ -25,8 +25,9 @@
 #   -q  print only the summary
 #   -x  self-check: damage the index after the first crawl in each way the comparison must
 #       notice (a stamp, a lost item, stale text, a full-text page), and report (exit 1)
-# Needs bash, coreutils, findutils, gawk or mawk, od, setsid (util-linux) and sqlite3 (the
-# SQL checks read the database the tools wrote, with no code of ours in between).
+# Needs bash, coreutils, findutils, gawk or mawk, od, setsid (util-linux), sqlite3 (the SQL
+# checks read the database the tools wrote, with no code of ours in between but the full-text
+# tokenizer, built from its C source as an extension) and a C compiler (the toolchain's clang).
 # Exit status: 0 consistent after every round, 1 a mismatch (details on stderr), 2 usage or setup.
 set -uo pipefail
 
@@ -58,6 +59,12 @@ mkdir -p "$root" "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME/fsindex" && chmod 700 "$XD
 # A busy machine would starve a daemon at idle I/O priority.
 printf '[daemon]\nthrottle = "normal"\n' >"$XDG_CONFIG_HOME/fsindex/config.toml"
 log=$work/log
+# The full-text table's tokenizer (fsindex_cjk) as an extension the sqlite3 command line loads.
+cc=${CC:-$(command -v cc || command -v clang || command -v gcc || true)}
+[[ -n $cc ]] || { echo "crash-consistency: no C compiler (cc, clang or gcc) to build the tokenizer extension" >&2; exit 2; }
+"$cc" -shared -fPIC -O1 -I "$here/../../Sources/CFTS5CJK/include" -o "$work/fts5cjk.so" "$here/fts5_cjk_extension.c" \
+    || { echo "crash-consistency: cannot build the tokenizer extension" >&2; exit 2; }
+sqlite3() { command sqlite3 -cmd ".load $work/fts5cjk" "$@"; }
 say() { ((quiet)) || echo "$@"; }
 now_ms() { local t; t=$(date +%s%N); echo $((t / 1000000)); }
 started=$(now_ms)

@@ -1,0 +1,159 @@
+// An FTS5 tokenizer for text in every script: SQLite's unicode61 makes one token of a whole run
+// of Han or Kana ("東京都は日本の首都です" is one word), so no word inside it can be found.
+// This wraps unicode61 and splits such runs (and Hangul, whose words carry particles) into
+// overlapping bigrams, as Lucene's CJK analyzer and Recoll do:
+//   document: 東京 京都 都は ... at consecutive positions, each character colocated with the
+//             bigram it starts (the last with the last bigram), so one character is found too;
+//   query:    bigrams only ("首都" is one token, "東京都" the phrase 東京 京都), or the character
+//             alone for a one-character term.
+// Other text passes through unchanged, so Latin, Cyrillic, Greek and Arabic keep unicode61's
+// behaviour exactly. Offsets always point into the original text, so snippets and highlights
+// cover the matched characters.
+#include "fts5_cjk.h"
+#include <string.h>
+
+typedef struct CjkTokenizer {
+    fts5_tokenizer inner;
+    Fts5Tokenizer *innerInstance;
+} CjkTokenizer;
+
+typedef struct CjkContext {
+    void *ctx;
+    int (*xToken)(void *, int, const char *, int, int, int);
+    int flags;
+} CjkContext;
+
+static int isCJK(unsigned int c) {
+    return (c >= 0x3040 && c <= 0x30FF)      // Hiragana, Katakana
+        || (c >= 0x3400 && c <= 0x4DBF)      // CJK Extension A
+        || (c >= 0x4E00 && c <= 0x9FFF)      // CJK Unified Ideographs
+        || (c >= 0xF900 && c <= 0xFAFF)      // Compatibility Ideographs
+        || (c >= 0xAC00 && c <= 0xD7AF)      // Hangul syllables
+        || (c >= 0x1100 && c <= 0x11FF)      // Hangul Jamo
+        || (c >= 0x3130 && c <= 0x318F)      // Hangul compatibility Jamo
+        || (c >= 0x31F0 && c <= 0x31FF)      // Katakana phonetic extensions
+        || (c >= 0xFF66 && c <= 0xFF9F)      // half-width Katakana
+        || (c >= 0x20000 && c <= 0x3134F);   // Extensions B-G
+}
+
+// The code point at p (n bytes left) and its length; invalid bytes count as one non-CJK byte.
+static unsigned int decode(const unsigned char *p, int n, int *len) {
+    unsigned int c = p[0];
+    if (c < 0x80 || n < 2) { *len = 1; return c; }
+    if ((c & 0xE0) == 0xC0) { *len = 2; return ((c & 0x1F) << 6) | (p[1] & 0x3F); }
+    if ((c & 0xF0) == 0xE0 && n >= 3) { *len = 3; return ((c & 0x0F) << 12) | ((p[1] & 0x3F) << 6) | (p[2] & 0x3F); }
+    if ((c & 0xF8) == 0xF0 && n >= 4) {
+        *len = 4;
+        return ((c & 0x07) << 18) | ((p[1] & 0x3F) << 12) | ((p[2] & 0x3F) << 6) | (p[3] & 0x3F);
+    }
+    *len = 1;
+    return c;
+}
+
+#define MAX_RUN 512
+
+static int emitRun(CjkContext *c, const char *tok, const int *starts, const int *lens, int n, int base, int end, int same) {
+    int rc = SQLITE_OK;
+    int query = (c->flags & FTS5_TOKENIZE_QUERY) != 0;
+    // Source offsets: exact when unicode61 kept the token's bytes (always so for these scripts,
+    // which have no case), else the whole token's span.
+    #define S(i) (same ? base + starts[i] : base)
+    #define E(i) (same ? base + starts[i] + lens[i] : end)
+    if (n == 1) return c->xToken(c->ctx, 0, tok + starts[0], lens[0], S(0), E(0));
+    for (int i = 0; i + 1 < n && rc == SQLITE_OK; i++) {
+        rc = c->xToken(c->ctx, 0, tok + starts[i], lens[i] + lens[i + 1], S(i), E(i + 1));
+        if (rc == SQLITE_OK && !query) rc = c->xToken(c->ctx, FTS5_TOKEN_COLOCATED, tok + starts[i], lens[i], S(i), E(i));
+    }
+    if (rc == SQLITE_OK && !query) rc = c->xToken(c->ctx, FTS5_TOKEN_COLOCATED, tok + starts[n - 1], lens[n - 1], S(n - 1), E(n - 1));
+    #undef S
+    #undef E
+    return rc;
+}
+
+static int onToken(void *pCtx, int tflags, const char *pToken, int nToken, int iStart, int iEnd) {
+    CjkContext *c = (CjkContext *)pCtx;
+    const unsigned char *p = (const unsigned char *)pToken;
+    int any = 0;
+    for (int i = 0; i < nToken; i++) if (p[i] >= 0xE1) { any = 1; break; }
+    if (!any) return c->xToken(c->ctx, tflags, pToken, nToken, iStart, iEnd);
+    // Whether the token's bytes are the source's (offsets map one to one).
+    int same = (iEnd - iStart) == nToken;
+    int starts[MAX_RUN], lens[MAX_RUN];
+    int n = 0, rc = SQLITE_OK, first = 1;
+    int plainStart = -1;
+    for (int i = 0; i < nToken && rc == SQLITE_OK;) {
+        int len;
+        unsigned int cp = decode(p + i, nToken - i, &len);
+        if (isCJK(cp)) {
+            if (plainStart >= 0) {
+                rc = c->xToken(c->ctx, first ? tflags : 0, pToken + plainStart, i - plainStart,
+                               same ? iStart + plainStart : iStart, same ? iStart + i : iEnd);
+                first = 0;
+                plainStart = -1;
+            }
+            if (n == MAX_RUN) {   // a very long run: in pieces, each overlapping the last by one
+                rc = emitRun(c, pToken, starts, lens, n, iStart, iEnd, same);
+                starts[0] = starts[n - 1]; lens[0] = lens[n - 1]; n = 1;
+            }
+            starts[n] = i; lens[n] = len; n++;
+        } else {
+            if (n > 0) {
+                rc = emitRun(c, pToken, starts, lens, n, iStart, iEnd, same);
+                first = 0;
+                n = 0;
+            }
+            if (plainStart < 0) plainStart = i;
+        }
+        i += len;
+    }
+    if (rc == SQLITE_OK && n > 0) rc = emitRun(c, pToken, starts, lens, n, iStart, iEnd, same);
+    if (rc == SQLITE_OK && plainStart >= 0) {
+        rc = c->xToken(c->ctx, first ? tflags : 0, pToken + plainStart, nToken - plainStart,
+                       same ? iStart + plainStart : iStart, iEnd);
+    }
+    return rc;
+}
+
+static int cjkCreate(void *pCtx, const char **azArg, int nArg, Fts5Tokenizer **ppOut) {
+    fts5_api *api = (fts5_api *)pCtx;
+    void *ud = 0;
+    CjkTokenizer *t = sqlite3_malloc(sizeof(CjkTokenizer));
+    if (!t) return SQLITE_NOMEM;
+    memset(t, 0, sizeof(*t));
+    int rc = api->xFindTokenizer(api, "unicode61", &ud, &t->inner);
+    if (rc == SQLITE_OK) rc = t->inner.xCreate(ud, azArg, nArg, &t->innerInstance);
+    if (rc != SQLITE_OK) { sqlite3_free(t); return rc; }
+    *ppOut = (Fts5Tokenizer *)t;
+    return SQLITE_OK;
+}
+
+static void cjkDelete(Fts5Tokenizer *p) {
+    CjkTokenizer *t = (CjkTokenizer *)p;
+    if (!t) return;
+    if (t->innerInstance) t->inner.xDelete(t->innerInstance);
+    sqlite3_free(t);
+}
+
+static int cjkTokenize(Fts5Tokenizer *p, void *pCtx, int flags, const char *pText, int nText,
+                       int (*xToken)(void *, int, const char *, int, int, int)) {
+    CjkTokenizer *t = (CjkTokenizer *)p;
+    CjkContext c = { pCtx, xToken, flags };
+    return t->inner.xTokenize(t->innerInstance, &c, flags, pText, nText, onToken);
+}
+
+static fts5_api *fts5ApiOf(sqlite3 *db) {
+    fts5_api *api = 0;
+    sqlite3_stmt *stmt = 0;
+    if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &stmt, 0) != SQLITE_OK) return 0;
+    sqlite3_bind_pointer(stmt, 1, (void *)&api, "fts5_api_ptr", 0);
+    sqlite3_step(stmt);
+    sqlite3_finalize(stmt);
+    return api;
+}
+
+int fsindex_fts5_cjk_register(sqlite3 *db) {
+    fts5_api *api = fts5ApiOf(db);
+    if (!api) return SQLITE_ERROR;
+    static fts5_tokenizer tokenizer = { cjkCreate, cjkDelete, cjkTokenize };
+    return api->xCreateTokenizer(api, "fsindex_cjk", (void *)api, &tokenizer, 0);
+}

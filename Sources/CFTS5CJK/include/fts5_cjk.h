@@ -1,0 +1,12 @@
+#ifndef FSINDEX_FTS5_CJK_H
+#define FSINDEX_FTS5_CJK_H
+
+#include <sqlite3.h>
+
+/// Registers the FTS5 tokenizer `fsindex_cjk` on `db`: SQLite's `unicode61` (its arguments passed
+/// on), except that runs of Han, Hiragana, Katakana and Hangul become overlapping bigrams (with
+/// each character colocated), so that a word of a script written without spaces can be found.
+/// Returns an SQLite result code.
+int fsindex_fts5_cjk_register(sqlite3 *db);
+
+#endif
