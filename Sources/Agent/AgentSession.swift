@@ -64,7 +64,7 @@ public final class AgentSession: @unchecked Sendable {
             let base = try QueryPipeline.open(location: location).pipeline
             // Readable files only, and no writes: a gone file is reported to fsindexd (if it
             // runs), never deleted from the index here.
-            let p = QueryPipeline(engine: base.engine, fileCheck: Self.readable, repair: DaemonOnlyRepair(location: location))
+            let p = QueryPipeline(engine: base.engine, fileCheck: Self.readable, repair: DaemonOrIndexRepair(location: location, deletesWithoutDaemon: false))
             opened = p
             return p
         } catch {
@@ -160,16 +160,4 @@ public struct ProgressReporter: Sendable {
     public static let none = ProgressReporter { _, _, _ in }
 
     func report(_ progress: Double, of total: Double?, _ message: String) async { await send(progress, total, message) }
-}
-
-/// Results whose files are gone are reported to fsindexd, which re-checks them; without a daemon
-/// nothing is done: this server never writes the index.
-struct DaemonOnlyRepair: StaleResultRepair {
-    let location: IndexLocation
-
-    func forget(_ paths: [[UInt8]]) {
-        guard let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) else { return }
-        _ = try? client.request(.reindex(paths: paths), timeout: .seconds(2))
-        client.close()
-    }
 }

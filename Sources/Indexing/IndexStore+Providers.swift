@@ -1,3 +1,4 @@
+import Attributes
 import FoundationEssentials
 import GRDB
 
@@ -93,18 +94,10 @@ extension IndexStore {
             for d in domains {
                 let paths = try Data.fetchAll(db, sql: "SELECT path FROM items WHERE domain = ? AND expiration IS NOT NULL AND expiration <= ?",
                                               arguments: [d, now.timeIntervalSince1970])
-                let ids = paths.compactMap { ItemIdentifierBytes.donatedID(Array($0), domain: d) }
+                let ids = paths.compactMap { ItemIdentifier(bytes: Array($0)).donatedParts?.id }
                 if !ids.isEmpty { out[d] = ids }
             }
             return out
         }
-    }
-}
-
-enum ItemIdentifierBytes {
-    static func donatedID(_ bytes: [UInt8], domain: String) -> String? {
-        let prefix = Array(domain.utf8) + [UInt8(ascii: ":")]
-        guard bytes.starts(with: prefix) else { return nil }
-        return String(decoding: bytes[prefix.count...], as: UTF8.self)
     }
 }

@@ -319,8 +319,14 @@ public protocol StaleResultRepair: Sendable {
 /// index here.
 public struct DaemonOrIndexRepair: StaleResultRepair {
     public let location: IndexLocation
+    /// Whether, without a daemon, the items are deleted here; false for a front end that must
+    /// never write (fsindex-mcp), which then leaves them to the next crawl.
+    public let deletesWithoutDaemon: Bool
 
-    public init(location: IndexLocation) { self.location = location }
+    public init(location: IndexLocation, deletesWithoutDaemon: Bool = true) {
+        self.location = location
+        self.deletesWithoutDaemon = deletesWithoutDaemon
+    }
 
     public func forget(_ paths: [[UInt8]]) {
         if let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) {
@@ -328,7 +334,7 @@ public struct DaemonOrIndexRepair: StaleResultRepair {
             client.close()
             return
         }
-        guard let store = try? IndexStore(location: location) else { return }
+        guard deletesWithoutDaemon, let store = try? IndexStore(location: location) else { return }
         _ = try? store.deleteItems(identifiers: paths.map { ItemIdentifier(bytes: $0) })
     }
 

@@ -158,10 +158,14 @@ struct DonationCLITests {
                 s2 = socket.socket(socket.AF_UNIX); s2.connect(sys.argv[1])
                 bad = {"request": "donate", "domain": "notes", "items": [{"attributes": {}}]}
                 s2.sendall((json.dumps(bad) + "\\n").encode()); print(s2.makefile().readline().strip())
+                s3 = socket.socket(socket.AF_UNIX); s3.connect(sys.argv[1])
+                s3.sendall((json.dumps({"request": "lastClientState", "domain": "notes"}) + "\\n").encode()); print(s3.makefile().readline().strip())
                 """
             let py = try run(executable: "/usr/bin/env", ["python3", "-c", script, socket], timeout: 60)
             #expect(py.status == 0 && py.lines.first?.contains("\"response\":\"ok\"") == true, "\(py.out)\(py.stderr)")
-            #expect(py.lines.last?.contains("item 1: uniqueIdentifier is missing") == true, "\(py.out)")
+            #expect(py.lines.dropFirst().first?.contains("item 1: uniqueIdentifier is missing") == true, "\(py.out)")
+            // The state of the last committed batch, as an app reads it back (fetchLastClientState).
+            #expect(py.lines.last?.contains("\"response\":\"clientState\"") == true && py.lines.last?.contains("\"state\":\"c2\"") == true, "\(py.out)")
             #expect(Set(try d.find("--domain", "notes")) == ["notes:s1", "notes:s2"])
             #expect(try d.fsindex("donate", "--domain", "notes", "--last-client-state").out == "c2\n")
             #expect(try d.fsindex("forget", "--domain", "notes", "--id", "s1").out.contains("fsindexd: forgot 1 items"))
@@ -195,8 +199,14 @@ struct DonationCLITests {
         // By identifiers, on request.
         let one = try run("fsindex", ["reindex", "--config", config.string, "--domain", "notes", "--id", "n2"], env: ["FSINDEX_INDEX_DIR": f.index])
         #expect(one.status == 0 && one.out.contains("acknowledged 1 items"), "\(one.stderr)")
+        // Items due again: one that expired is asked for by its identifier at the next index.
+        let soon = Date().addingTimeInterval(1.5).timeIntervalSince1970
+        #expect(try donate(f, [Self.item("n3", title: "Soon", text: "x", extra: ", \"expirationDate\": \(soon)")]).status == 0)
+        Thread.sleep(forTimeInterval: 2)
+        #expect(try run("fsindex", ["index", "--config", config.string, f.root], env: ["FSINDEX_INDEX_DIR": f.index]).status == 0)
         let log = (try? String(contentsOfFile: cli.string + ".log", encoding: .utf8)) ?? ""
-        #expect(log.split(separator: "\n") == ["asked: all", "asked: all", "asked: n2"], "\(log)")
+        #expect(log.split(separator: "\n") == ["asked: all", "asked: all", "asked: n2", "asked: n3"], "\(log)")
+        #expect(try f.fsfind("--domain", "notes").lines.contains("notes:n3"))
         // A failing and a hanging command: status says so, with a retry later.
         let failing = try f.tree.create("fail.toml", contents: "[[provider]]\ndomain = \"notes\"\nreindex = [\"/bin/sh\", \"-c\", \"echo broken >&2; exit 3\"]\n")
         let r = try run("fsindex", ["reindex", "--config", failing.string, "--domain", "notes"], env: ["FSINDEX_INDEX_DIR": f.index])

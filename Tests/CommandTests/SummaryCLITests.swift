@@ -3,24 +3,6 @@ import SystemPackage
 import TestSupport
 import Testing
 
-/// Two long texts on different topics, so that a new version has another summary.
-private enum Texts {
-    static let owls = """
-        Owls hunt at night and find their prey by sound as much as by sight. \
-        The weather was mild on Tuesday. \
-        An owl's feathers have soft edges, so an owl flies almost without a sound. \
-        Most owls swallow small prey whole and bring up the bones and fur as pellets. \
-        Someone left a blue umbrella at the station.
-        """
-    static let volcanoes = """
-        Volcanoes form where molten rock rises through the crust and erupts at the surface. \
-        The train was late again. \
-        A volcano's shape depends on how runny its lava is and how much gas the magma holds. \
-        Some volcanoes sleep for centuries before they erupt again, which makes volcano forecasts hard. \
-        The bakery sells good bread.
-        """
-}
-
 @Suite("Summaries on the command line")
 struct SummaryCLITests {
     static func jsonObjects(_ r: CommandResult) throws -> [[String: Any]] {
@@ -32,7 +14,7 @@ struct SummaryCLITests {
         // Many processes one after another: off the cooperative pool, as the daemon tests.
         try await offPool {
             let f = try CLIFixture()
-            try f.tree.create("root/owls.txt", contents: Texts.owls)
+            try f.tree.create("root/owls.txt", contents: SummaryTexts.owls)
             try f.tree.create("root/short.txt", contents: "An owl, briefly.")
             let index = try f.fsindex("index", f.root)
             #expect(index.status == 0, "\(index.stderr)")
@@ -57,7 +39,7 @@ struct SummaryCLITests {
             #expect(byAttribute.lines == [f.root + "/owls.txt"], "\(byAttribute.out)\(byAttribute.stderr)")
 
             // A new version of the file: a new summary, of the new text.
-            try f.tree.create("root/owls.txt", contents: Texts.volcanoes + " Extra words make the size differ.")
+            try f.tree.create("root/owls.txt", contents: SummaryTexts.volcanoes + " Extra words make the size differ.")
             #expect(try f.fsindex("index", f.root).status == 0)
             let after = try #require(try Self.jsonObjects(try f.fsindex("show", "--json", f.root + "/owls.txt")).first)
             let newSummary = try #require(after["textContentSummary"] as? String)
@@ -82,7 +64,7 @@ struct SummaryCLITests {
                 p.waitUntilExit()
             }
             #expect(reader.next(timeout: 10) == d.root + "/first.txt")
-            try d.tree.create("root/long.txt", contents: "The kakapo is a flightless parrot. " + Texts.owls)
+            try d.tree.create("root/long.txt", contents: "The kakapo is a flightless parrot. " + SummaryTexts.owls)
             #expect(reader.next(timeout: 30) == "+ " + d.root + "/long.txt")
             #expect(reader.next(timeout: 30) == "~ " + d.root + "/long.txt", "the summary arrived; daemon log:\n\(d.log)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(try d.fsindex("show", "--json", d.root + "/long.txt").stdout)) as? [String: Any])
@@ -117,7 +99,7 @@ struct SummaryCLITests {
             // The current results come after the subscription: from then on nothing is missed.
             let current = try #require(reader.next(timeout: 10))
             #expect(current.contains("marker.txt") && current.contains("\"change\":\"=\""), "\(current)")
-            try d.tree.create("root/owls.txt", contents: Texts.owls)
+            try d.tree.create("root/owls.txt", contents: SummaryTexts.owls)
             var events: [[String: Any]] = []
             while events.count < 2, let line = reader.next(timeout: 30) {
                 if let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] { events.append(o) }
