@@ -147,14 +147,3 @@ struct CLIFixture {
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withTaskExecutorPreference(ThreadPerJobExecutor()) { try body() }
 }
-
-/// Runs each job it is given on a new thread.
-final class ThreadPerJobExecutor: TaskExecutor, @unchecked Sendable {
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        let thread = Thread { job.runSynchronously(on: executor) }
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-}

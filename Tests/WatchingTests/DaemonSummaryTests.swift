@@ -24,6 +24,12 @@ struct DaemonSummaryTests {
 
     @Test("the first crawl's long texts and a file written later are summarized in batches of the set size, and published")
     func summarizedAndPublished() async throws {
+        // Off the cooperative pool, the daemon and this test's waits: under the whole suite its
+        // two threads can be held by blocking tests for minutes (nothing was published in 90 s).
+        try await withTaskExecutorPreference(ThreadPerJobExecutor()) { try await body() }
+    }
+
+    func body() async throws {
         let tree = try TemporaryTree(prefix: "fsindex-daemon-summaries")
         for i in 0..<5 { try tree.create("root/owl\(i).txt", contents: Self.text + " Note \(i).") }
         try tree.create("root/short.txt", contents: "A short note.")
@@ -34,7 +40,7 @@ struct DaemonSummaryTests {
         daemon.summaryBatchSize = 2
         let published = Mutex<[ItemChanges]>([])
         daemon.setPublisher { c in published.withLock { $0.append(c) } }
-        let running = Task { await daemon.run() }
+        let running = Task(executorPreference: ThreadPerJobExecutor()) { await daemon.run() }
         defer { daemon.submit(.shutdown) }
 
         func summarized() -> [[UInt8]] { published.withLock { $0.flatMap(\.summarized) } }
