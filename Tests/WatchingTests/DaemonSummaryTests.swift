@@ -45,7 +45,9 @@ struct DaemonSummaryTests {
 
         func summarized() -> [[UInt8]] { published.withLock { $0.flatMap(\.summarized) } }
         func waitFor(_ count: Int) async throws {
-            let deadline = Date().addingTimeInterval(90)
+            // Long: the daemon's event source runs on the cooperative pool, which the suite's
+            // minutes-long blocking tests can hold; alone this takes well under a second.
+            let deadline = Date().addingTimeInterval(300)
             while summarized().count < count && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         }
         try await waitFor(5)
