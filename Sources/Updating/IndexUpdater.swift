@@ -7,6 +7,7 @@ import Foundation
 import Indexing
 import Isolation
 import Synchronization
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -313,7 +314,7 @@ public final class IndexUpdater: Sendable {
         let next = Atomic<Int>(0)
         let state = Mutex<(result: BatchResult, error: UpdateError?, lastProgress: UInt64)>((BatchResult(), nil, 0))
         let textCap = settings.index.textCap
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        SystemCall.concurrentPerform(iterations: workers) { _ in
             let pool: WorkerPool
             switch extraction {
             case .workers(let p): pool = p
