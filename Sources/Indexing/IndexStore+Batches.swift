@@ -55,7 +55,7 @@ extension IndexStore {
         let name = a.string(.name) ?? String(decoding: item.uniqueIdentifier.nameBytes, as: UTF8.self)
         var stored = a.removing(.textContent)
         stored[.domainIdentifier] = .string(item.domainIdentifier)
-        let json = String(decoding: try JSONEncoder().encode(stored), as: UTF8.self)
+        let json = try stored.jsonText()
 
         let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE path = ?"), arguments: [pathData])
         if !item.uniqueIdentifier.bytes.contains(0) {
