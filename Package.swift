@@ -227,6 +227,6 @@ let package = Package(
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying", "Configuration", "Attributes", "TestSupport",
                                                        .product(name: "MCP", package: "swift-sdk")]),
-        .testTarget(name: "ControllingTests", dependencies: ["Controlling", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "ControllingTests", dependencies: ["Controlling", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),
     ]
 )

@@ -206,11 +206,11 @@ public struct FSFind: AsyncParsableCommand {
 
     /// Answers a query that is not `--live` into `io`, returning the exit status (0 found,
     /// 1 nothing, 2 error).
-    public func answer(io: FindIO) -> Int32 {
+    public func answer(io: FindIO, reusing store: IndexStore? = nil) -> Int32 {
         let printer: any ReplyPrinter = json ? JSONLinesPrinter(out: io.out, withScore: attr.isEmpty || attr.contains("score")) : PathPrinter(out: io.out, nul: nul)
         do {
             let request = try makeRequest(workingDirectory: io.workingDirectory)
-            let (pipeline, warning) = try QueryPipeline.open(location: indexLocation(workingDirectory: io.workingDirectory))
+            let (pipeline, warning) = try QueryPipeline.open(location: indexLocation(workingDirectory: io.workingDirectory), reusing: store)
             if let warning { io.errors.report("fsfind", "warning: " + warning) }
             if explain {
                 io.out.write("query: \(queryText)\n" + (try pipeline.explain(request)).map { $0 + "\n" }.joined())
