@@ -175,7 +175,9 @@ struct FindSocketServerTests {
         // The four are inside the handler (sleeping) before the fifth comes.
         #expect(eventually(5) { server.activeQueries.load(ordering: .relaxed) == ControlServer.maximumActiveQueries })
         let fifth = try QueryClient(fx.location)
-        #expect(fifth.send(Self.request(["x"]).encoded(), descriptors: [sinks[4].0.write, sinks[4].1.write]))
+        // The server may answer and close before the frame is sent (fsfind then reads the index
+        // itself too): only the answer counts.
+        _ = fifth.send(Self.request(["x"]).encoded(), descriptors: [sinks[4].0.write, sinks[4].1.write])
         #expect(fifth.lines() == ["fallback busy"])
         fifth.close()
         for c in clients {
