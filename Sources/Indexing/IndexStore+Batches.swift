@@ -80,7 +80,8 @@ extension IndexStore {
                 created = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, attributes = ?, expiration = ?,
                 extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ?, summary_pending = ? WHERE id = ?
                 """).execute(arguments: args + [id])
-            try db.cachedStatement(sql: "DELETE FROM items_fts WHERE rowid = ?").execute(arguments: [id])
+            // The old words leave the full-text index through item_texts' delete trigger.
+            try db.cachedStatement(sql: "DELETE FROM item_texts WHERE id = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM items_names WHERE rowid = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM item_types WHERE item_id = ?").execute(arguments: [id])
         } else {
@@ -92,7 +93,8 @@ extension IndexStore {
             id = db.lastInsertedRowID
         }
         let other = AttributeKey.otherTextKeys.flatMap { a.strings($0) }.joined(separator: "\n")
-        try db.cachedStatement(sql: "INSERT INTO items_fts(rowid, name, title, other, text) VALUES (?, ?, ?, ?, ?)")
+        // Compressed by fsindex_zip; the insert trigger indexes it in items_fts.
+        try db.cachedStatement(sql: "INSERT INTO item_texts(id, name, title, other, text) VALUES (?, ?, ?, ?, fsindex_zip(?))")
             .execute(arguments: [id, name, a.title, other.isEmpty ? nil : other, a.textContent])
         try db.cachedStatement(sql: "INSERT INTO items_names(rowid, name) VALUES (?, ?)").execute(arguments: [id, name])
         let types = a.contentTypeTree.isEmpty ? a.contentType.map { [$0] } ?? [] : a.contentTypeTree

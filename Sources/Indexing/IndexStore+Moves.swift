@@ -63,7 +63,7 @@ extension IndexStore {
                 let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
                 try db.execute(sql: "UPDATE items SET path = ?, name = ?, attributes = ?, domain = coalesce(?, domain) WHERE id = ?",
                                arguments: [Data(newPath), name, json, domain, id])
-                try db.execute(sql: "UPDATE items_fts SET name = ? WHERE rowid = ?", arguments: [name, id])
+                try db.execute(sql: "UPDATE item_texts SET name = ? WHERE id = ?", arguments: [name, id])
                 try db.execute(sql: "UPDATE items_names SET name = ? WHERE rowid = ?", arguments: [name, id])
             }
             // A replaced item whose identifier a moved item took is rewritten, not gone.

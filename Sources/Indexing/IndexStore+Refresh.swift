@@ -29,7 +29,8 @@ extension IndexStore {
                 """).execute(arguments: [json, stamp.size, stamp.modificationNanos, stamp.changeNanos,
                                          Int64(bitPattern: stamp.inode), attributes.date(.lastUsedDate)?.timeIntervalSince1970, id])
             let other = AttributeKey.otherTextKeys.flatMap { attributes.strings($0) }.joined(separator: "\n")
-            try db.cachedStatement(sql: "UPDATE \(Schema.ftsTable) SET other = ? WHERE rowid = ?")
+            // item_texts' update trigger indexes the new words (and takes the old ones out).
+            try db.cachedStatement(sql: "UPDATE item_texts SET other = ? WHERE id = ?")
                 .execute(arguments: [other.isEmpty ? nil : other, id])
             return true
         }
