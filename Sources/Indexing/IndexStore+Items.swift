@@ -12,7 +12,7 @@ extension IndexStore {
     public func item(_ identifier: ItemIdentifier, now: Date = Date()) throws(IndexError) -> SearchableItem? {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT id, path, domain, attributes, expiration FROM items
+                SELECT id, expiration, \(Self.attributeSelection) FROM items
                 WHERE path = ? AND (expiration IS NULL OR expiration > ?)
                 """, arguments: [Data(identifier.bytes), now.timeIntervalSince1970]) else { return nil }
             return try Self.decodeItem(row, db, withText: true)
@@ -20,8 +20,7 @@ extension IndexStore {
     }
 
     static func decodeItem(_ row: Row, _ db: Database, withText: Bool) throws -> SearchableItem {
-        let json: String = row["attributes"]
-        var attributes = try JSONDecoder().decode(AttributeSet.self, from: Data(json.utf8))
+        var attributes = try Self.attributes(row)
         if withText, let text = try String.fetchOne(db, sql: "SELECT fsindex_unzip(text) FROM item_texts WHERE id = ?",
                                                         arguments: [row["id"] as Int64]) {
             attributes.textContent = text

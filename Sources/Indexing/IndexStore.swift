@@ -76,7 +76,7 @@ public final class IndexStore: Sendable {
         if !unknown.isEmpty { throw IndexError.schemaTooNew(path: path, unknownMigrations: unknown.sorted()) }
         if migrate {
             try Schema.migrator.migrate(writer)
-            try compactOnce(writer)
+            try compactOnce(writer, migrated: !known.isSubset(of: applied) && !applied.isEmpty)
         } else if applied.isEmpty {
             throw IndexError.missing(path: path)
         } else if !known.isSubset(of: applied) {
@@ -87,12 +87,16 @@ public final class IndexStore: Sendable {
     /// Turns on incremental auto-vacuum, once per index: `optimize()` rewrites the whole
     /// full-text index (about a third of the database) and would otherwise leave the old pages
     /// free inside the file for good. Switching an existing index over takes a VACUUM, which
-    /// also gives back the space `v11-compact` freed; a new index's VACUUM is instant.
-    private static func compactOnce(_ writer: any DatabaseWriter) throws {
+    /// also gives back the space `v11-compact` freed; a new index's VACUUM is instant. After a
+    /// later migration (`migrated`), the pages it freed are given back.
+    private static func compactOnce(_ writer: any DatabaseWriter, migrated: Bool) throws {
         try writer.writeWithoutTransaction { db in
-            guard try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 2 else { return }
-            try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
-            try db.execute(sql: "VACUUM")
+            if try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 2 {
+                try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+                try db.execute(sql: "VACUUM")
+            } else if migrated {
+                try db.execute(sql: "PRAGMA incremental_vacuum")
+            }
         }
     }
 

@@ -208,6 +208,28 @@ public enum Schema {
             try createTextTables(db)
             try db.execute(sql: "INSERT INTO items_fts(items_fts) VALUES('rebuild')")
         }
+        m.registerMigration("v12-omitted") { db in
+            // Half the index, continued: the `attributes` JSON leaves out what the row's columns
+            // hold already (path, names, types, sizes, dates: a third of it); `omitted` has a bit
+            // per attribute left out (see `StoredAttributes`). Rewritten here from the rows.
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN omitted INTEGER")
+            var last: Int64 = -1
+            while true {
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT id, \(StoredAttributes.selection) FROM items WHERE id > ? ORDER BY id LIMIT 2000
+                    """, arguments: [last])
+                guard let end = rows.last else { break }
+                last = end["id"]
+                for row in rows {
+                    // A JSON this build cannot read is left as it is (nothing omitted).
+                    guard let attributes = try? IndexStore.attributes(json: row["attributes"]) else { continue }
+                    let (json, omitted) = try StoredAttributes(row: row).encode(attributes)
+                    guard omitted != nil else { continue }
+                    try db.execute(sql: "UPDATE items SET attributes = ?, omitted = ? WHERE id = ?",
+                                   arguments: [json, omitted, row["id"] as Int64])
+                }
+            }
+        }
         return m
     }()
 
