@@ -31,9 +31,12 @@ struct StoredAttributes {
         """
 
     /// Bit `i` of `items.omitted` stands for `keys[i]`. Append only: the bits are stored.
+    /// Only attributes that queries read from a column (`Schema.attributeColumns`, the path, the
+    /// type tree in `item_types`) are here: any other is matched in the JSON (`json_extract`), so
+    /// `displayName` and `contentModificationDate` stay there even when they equal a column.
     static let keys: [AttributeKey] = [
-        .path, .domainIdentifier, .name, .displayName, .contentType, .kind, .extractor, .fileSize,
-        .contentTypeTree, .fsContentChangeDate, .contentModificationDate, .fsCreationDate, .contentCreationDate,
+        .path, .domainIdentifier, .name, .contentType, .kind, .extractor, .fileSize,
+        .contentTypeTree, .fsContentChangeDate, .fsCreationDate,
     ]
 
     init(path: [UInt8], domain: String, name: String, contentType: String?, kind: String?, extractor: String?,
@@ -60,14 +63,14 @@ struct StoredAttributes {
         switch key {
         case .path: .string(ByteString.escaped(ItemIdentifier.split(path).file))
         case .domainIdentifier: .string(domain)
-        case .name, .displayName: .string(name)
+        case .name: .string(name)
         case .contentType: contentType.map { .string($0) }
         case .kind: kind.map { .string($0) }
         case .extractor: extractor.map { .string($0) }
         case .fileSize: size.map { .integer($0) }
         case .contentTypeTree: contentType.map { .strings(ContentType(rawValue: $0).tree.map(\.rawValue)) }
-        case .fsContentChangeDate, .contentModificationDate: modified.map { Self.stored(.date(Date(timeIntervalSince1970: $0))) }
-        case .fsCreationDate, .contentCreationDate: created.map { Self.stored(.date(Date(timeIntervalSince1970: $0))) }
+        case .fsContentChangeDate: modified.map { Self.stored(.date(Date(timeIntervalSince1970: $0))) }
+        case .fsCreationDate: created.map { Self.stored(.date(Date(timeIntervalSince1970: $0))) }
         default: nil
         }
     }
