@@ -34,9 +34,11 @@ struct StoredAttributes {
     /// Only attributes that queries read from a column (`Schema.attributeColumns`, the path, the
     /// type tree in `item_types`) are here: any other is matched in the JSON (`json_extract`), so
     /// `displayName` and `contentModificationDate` stay there even when they equal a column.
+    /// `contentTypeTree` has two bits: its type's tree as `ContentType.tree` gives it, and the
+    /// form a crawl stores (`public.content`, `public.data`, `public.item` moved to the end).
     static let keys: [AttributeKey] = [
         .path, .domainIdentifier, .name, .contentType, .kind, .extractor, .fileSize,
-        .contentTypeTree, .fsContentChangeDate, .fsCreationDate,
+        .contentTypeTree, .fsContentChangeDate, .fsCreationDate, .contentTypeTree,
     ]
 
     init(path: [UInt8], domain: String, name: String, contentType: String?, kind: String?, extractor: String?,
@@ -58,9 +60,11 @@ struct StoredAttributes {
                   kind: row["kind"], extractor: row["extractor"], size: row["size"], modified: row["modified"], created: row["created"])
     }
 
-    /// The value the columns give for `key`, as the JSON would decode it; nil when they give none.
-    func value(_ key: AttributeKey) -> AttributeValue? {
-        switch key {
+    /// The value the columns give for bit `bit` (its key is `keys[bit]`), as the JSON would decode
+    /// it; nil when they give none.
+    func value(bit: Int) -> AttributeValue? {
+        if bit == 10 { return contentType.map { .strings(Self.crawledTree(ContentType(rawValue: $0)).map(\.rawValue)) } }
+        return switch Self.keys[bit] {
         case .path: .string(ByteString.escaped(ItemIdentifier.split(path).file))
         case .domainIdentifier: .string(domain)
         case .name: .string(name)
@@ -75,6 +79,19 @@ struct StoredAttributes {
         }
     }
 
+    /// A type's tree as the crawl's type detection stores it (`TypeDetector.normalized`): the
+    /// roots last. Written out here, not called: stored bits must keep their meaning.
+    static func crawledTree(_ type: ContentType) -> [ContentType] {
+        let tree = type.tree
+        let roots: Set<ContentType> = [.content, .data, .item]
+        var out: [ContentType] = []
+        for t in tree where !roots.contains(t) && !out.contains(t) { out.append(t) }
+        if tree.contains(.content) { out.append(.content) }
+        out.append(.data)
+        out.append(.item)
+        return out
+    }
+
     /// A value as it comes back from the JSON (a date to the millisecond).
     static func stored(_ value: AttributeValue) -> AttributeValue {
         guard case .date(let d) = value, let back = AttributeValue.parseISO8601(AttributeValue.iso8601(d)) else { return value }
@@ -86,7 +103,7 @@ struct StoredAttributes {
         var out = attributes
         var bits: Int64 = 0
         for (i, key) in Self.keys.enumerated() {
-            guard let v = attributes[key], let column = value(key), Self.stored(v) == column else { continue }
+            guard let v = out[key], let column = value(bit: i), Self.stored(v) == column else { continue }
             out = out.removing(key)
             bits |= 1 << Int64(i)
         }
@@ -98,7 +115,7 @@ struct StoredAttributes {
         guard let omitted, omitted != 0 else { return attributes }
         var out = attributes
         for (i, key) in Self.keys.enumerated() where omitted & (1 << Int64(i)) != 0 {
-            out[key] = value(key)
+            out[key] = value(bit: i)
         }
         return out
     }

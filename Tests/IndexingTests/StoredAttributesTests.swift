@@ -73,6 +73,27 @@ struct StoredAttributesTests {
         #expect(omitted != nil)
     }
 
+    @Test("a type tree in the crawl's form (roots last) is left out and comes back in that order")
+    func crawledTree() throws {
+        let t = try TestIndex()
+        var page = Self.crawled("/d/page.html")
+        page.attributes.contentType = .html
+        let tree: [ContentType] = [.html, "public.text", .content, .data, .item]
+        page.attributes.contentTypeTree = tree
+        try t.store.index([IndexEntry(item: page, extractor: "plain-text")])
+        let got = try #require(try t.store.item(ItemIdentifier("/d/page.html")))
+        #expect(got.attributes.contentTypeTree == tree)
+        #expect(got.attributes == (try Self.expected(page)))
+        #expect(!(try Self.stored(t.store, "/d/page.html").json.contains("contentTypeTree")))
+        // Any other order stays in the JSON, as it is.
+        var odd = Self.crawled("/d/odd.html")
+        odd.attributes.contentType = .html
+        odd.attributes.contentTypeTree = [.html, .item]
+        try t.store.index([IndexEntry(item: odd, extractor: "plain-text")])
+        #expect(try t.store.item(ItemIdentifier("/d/odd.html"))?.attributes.contentTypeTree == [.html, .item])
+        #expect(try Self.stored(t.store, "/d/odd.html").json.contains("contentTypeTree"))
+    }
+
     @Test("an attribute the column does not match stays in the JSON; one that is absent does not appear")
     func mismatchesAndAbsences() throws {
         let t = try TestIndex()
