@@ -86,15 +86,16 @@ extension IndexStore {
             var stored: [ItemIdentifier] = []
             for made in summaries {
                 guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT \(Self.attributeSelection) FROM items WHERE id = ? AND indexed_at = ? AND summary_pending
+                    SELECT path, attributes FROM items WHERE id = ? AND indexed_at = ? AND summary_pending
                     """), arguments: [made.rowID, made.version]) else { continue }
-                let columns = StoredAttributes(row: row)
-                var attributes = columns.restoring(try Self.attributes(json: row["attributes"]), omitted: row["omitted"])
+                // The JSON as stored: what it leaves out (`omitted`, see StoredAttributes) is
+                // neither the summary nor a text of `other`, and stays left out.
+                var attributes = try Self.attributes(json: row["attributes"])
                 let had = attributes[.textContentSummary] != nil
                 attributes[.textContentSummary] = made.summary.map { .string($0) }
-                let (json, omitted) = try columns.encode(attributes)
-                try db.cachedStatement(sql: "UPDATE items SET attributes = ?, omitted = ?, summary_pending = NULL WHERE id = ?")
-                    .execute(arguments: [json, omitted, made.rowID])
+                let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
+                try db.cachedStatement(sql: "UPDATE items SET attributes = ?, summary_pending = NULL WHERE id = ?")
+                    .execute(arguments: [json, made.rowID])
                 // Rewriting an FTS5 row tokenizes its text again: skipped when `other` stays as it is.
                 if made.summary != nil || had {
                     let other = AttributeKey.otherTextKeys.flatMap { attributes.strings($0) }.joined(separator: "\n")

@@ -98,12 +98,33 @@ struct StoredAttributes {
         return .date(back)
     }
 
+    /// Whether the columns give back `v` for bit `bit`. Dates are compared by the millisecond the
+    /// JSON stores (`AttributeValue.iso8601` depends on nothing else), without formatting one:
+    /// a crawl writes two per item.
+    func matches(_ v: AttributeValue, bit: Int) -> Bool {
+        switch Self.keys[bit] {
+        case .fsContentChangeDate, .fsCreationDate:
+            guard case .date(let d) = v, let column = Self.keys[bit] == .fsCreationDate ? created : modified,
+                  let a = Self.millisecond(d.timeIntervalSince1970), let b = Self.millisecond(column) else { return false }
+            return a == b
+        default:
+            return value(bit: bit) == v
+        }
+    }
+
+    /// The millisecond `AttributeValue.iso8601` writes for a time (nil outside its exact range).
+    static func millisecond(_ t: Double) -> Int64? {
+        let ms = (t * 1000).rounded()
+        guard ms.isFinite, abs(ms) < 1e15 else { return nil }
+        return Int64(ms)
+    }
+
     /// `attributes` without what the columns give back, and the bits of what was left out.
     func omitting(_ attributes: AttributeSet) -> (attributes: AttributeSet, omitted: Int64?) {
         var out = attributes
         var bits: Int64 = 0
         for (i, key) in Self.keys.enumerated() {
-            guard let v = out[key], let column = value(bit: i), Self.stored(v) == column else { continue }
+            guard let v = out[key], matches(v, bit: i) else { continue }
             out = out.removing(key)
             bits |= 1 << Int64(i)
         }
