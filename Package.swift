@@ -103,8 +103,9 @@ let package = Package(
             "Attributes", "Crawling", "Extraction", "ExtractionModel", "Isolation", "CSysShims", "CSeccomp", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        // The FTS5 tokenizer for every script (unicode61, with Han, Kana and Hangul in bigrams).
-        .target(name: "CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // The FTS5 tokenizer for every script (unicode61, with Han, Kana and Hangul in bigrams),
+        // and the zlib compression of the stored full text (fsindex_zip/fsindex_unzip).
+        .target(name: "CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("z")]),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
         .target(name: "Indexing", dependencies: [
             "Attributes", "CFTS5CJK",
