@@ -52,6 +52,9 @@ let package = Package(
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         // Linux calls the Glibc module does not export (statx, prctl, ...).
         .target(name: "CSysShims"),
+        // fsindexd's global executor: Swift's global jobs on libdispatch's overcommit queue, so
+        // the process has no once-a-second workqueue monitor (issue 14; see the header).
+        .target(name: "CGlobalExecutor"),
         // TagLib through a descriptor (C++: the C API opens files only by name).
         .target(name: "CTagLibStream", linkerSettings: [.linkedLibrary("tag")]),
         // The one system-call layer: Result<_, Errno> with EINTR retried, threads, process
@@ -157,7 +160,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         .executableTarget(name: "fsindexd", dependencies: [
-            "CommandSupport", "FindCommand", "Configuration", "Watching", "Updating", "Indexing", "Controlling", "Crawling", "CSysShims", "SystemCalls",
+            "CommandSupport", "FindCommand", "Configuration", "Watching", "Updating", "Indexing", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),

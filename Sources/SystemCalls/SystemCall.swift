@@ -38,12 +38,47 @@ public enum SystemCall {
         return .success(thread)
     }
 
+    /// Runs `body(0)` ... `body(iterations - 1)` at once, each on a thread of its own (the
+    /// caller's thread runs `body(0)`), and returns when all have returned; an iteration whose
+    /// thread cannot be started runs on the caller's thread afterwards.
+    ///
+    /// In place of `DispatchQueue.concurrentPerform`, whose libdispatch threads start the
+    /// workqueue monitor, a timer that wakes the process once a second for the rest of its
+    /// life, idle or not (issue 14). Meant for a few long iterations (one per core), not for
+    /// many short ones: each costs a thread.
+    public static func concurrentPerform(iterations: Int, _ body: (Int) -> Void) {
+        guard iterations > 1 else {
+            if iterations == 1 { body(0) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            let shared = UncheckedBody(body)
+            var threads: [pthread_t] = []
+            var inline: [Int] = []
+            for i in 1..<iterations {
+                switch startThread({ shared.body(i) }) {
+                case .success(let t): threads.append(t)
+                case .failure: inline.append(i)
+                }
+            }
+            body(0)
+            for i in inline { body(i) }
+            for t in threads { pthread_join(t, nil) }
+        }
+    }
+
     /// Calls `body` with `bytes` as a NUL-terminated C string.
     public static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
         (bytes + [0]).withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
         }
     }
+}
+
+/// A body shared by `concurrentPerform`'s threads, which all end before it returns.
+private struct UncheckedBody: @unchecked Sendable {
+    let body: (Int) -> Void
+    init(_ body: @escaping (Int) -> Void) { self.body = body }
 }
 
 private final class ThreadBody: Sendable {

@@ -7,6 +7,7 @@ import Foundation
 import Indexing
 import Isolation
 import Synchronization
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -181,6 +182,9 @@ public final class IndexUpdater: Sendable {
         var options = settings.walkOptions
         options.recursive = recursive
         let walker = DirectoryWalker(root: directory, options: options)
+        // For a first crawl (fsindexd's), the names and facts of new files are written while the
+        // walk goes on, then the content of everything.
+        let names = namesFirst ? NamesFirstWriter(updater: self, domain: domain) : nil
         do {
             try walker.walk(stop: { self.isCancelled }, { facts in
                 let key = facts.pathBytes
@@ -192,6 +196,7 @@ public final class IndexUpdater: Sendable {
                     if sweepMetadata { unchangedFiles.append(facts) }
                 } else {
                     todo.append(facts)
+                    if stored[key] == nil { names?.add(facts) }
                 }
                 report.seen += 1
                 if let onProgress, DispatchTime.now().uptimeNanoseconds - lastProgress.uptimeNanoseconds > 200_000_000 {
@@ -204,6 +209,7 @@ public final class IndexUpdater: Sendable {
                 onProblem(CrawlProblem(path: ByteString.escaped(p.path.bytes), message: p.reason))
             })
         } catch {
+            names?.finish()
             if error.errno == .noSuchFileOrDirectory && !wholeDomain {
                 // The folder itself is gone: so is everything the index had below it.
                 do {
@@ -216,18 +222,11 @@ public final class IndexUpdater: Sendable {
             throw .badRoot(path: ByteString.escaped(directory.bytes), reason: error.reason)
         }
 
+        if let e = names?.finish() { throw e }
         // A walk cut short saw only part of the tree: nothing may be removed on its strength.
         if isCancelled { throw .cancelled }
         afterWalk?()
-        // 2. Extract and write what changed: for a first crawl, names and facts of the new files
-        // first (a quick pass without opening them), then the content of everything.
-        if namesFirst {
-            let fresh = todo.filter { stored[$0.pathBytes] == nil }
-            if fresh.count > 1000 {
-                _ = try extractAndWrite(fresh, domain: domain, seenSoFar: report.seen, indexedBefore: report.indexed,
-                                        start: start, namesOnly: true)
-            }
-        }
+        // 2. Extract and write what changed.
         let result = try extractAndWrite(todo, domain: domain, seenSoFar: report.seen, indexedBefore: report.indexed,
                                          start: start)
         report.indexed += result.indexed
@@ -304,7 +303,7 @@ public final class IndexUpdater: Sendable {
     /// Extracts `todo` on worker threads and writes batches. A write error (disk full) stops
     /// every worker and is thrown; batches already committed stay.
     private func extractAndWrite(_ todo: [FileFacts], domain: String, seenSoFar: Int, indexedBefore: Int,
-                                 start: DispatchTime, namesOnly: Bool = false) throws(UpdateError) -> BatchResult {
+                                 start: DispatchTime) throws(UpdateError) -> BatchResult {
         guard !todo.isEmpty else { return BatchResult() }
         let batchSize = max(1, settings.index.batchSize)
         let chunks = stride(from: 0, to: todo.count, by: batchSize).map { $0..<min($0 + batchSize, todo.count) }
@@ -313,7 +312,7 @@ public final class IndexUpdater: Sendable {
         let next = Atomic<Int>(0)
         let state = Mutex<(result: BatchResult, error: UpdateError?, lastProgress: UInt64)>((BatchResult(), nil, 0))
         let textCap = settings.index.textCap
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        SystemCall.concurrentPerform(iterations: workers) { _ in
             let pool: WorkerPool
             switch extraction {
             case .workers(let p): pool = p
@@ -339,8 +338,7 @@ public final class IndexUpdater: Sendable {
                     // A folder is its file-system facts and a type, which the worker would compute
                     // the same way without opening anything: no round trip (and no worker to start
                     // when the watcher refreshes the folder of a deleted file).
-                    let r = namesOnly ? names.extract(facts)
-                        : facts.type == .directory ? names.extract(facts, extractor: nil, version: ExtractionVersions.version(of: nil))
+                    let r = facts.type == .directory ? names.extract(facts, extractor: nil, version: ExtractionVersions.version(of: nil))
                         : Self.tooLongToRead(facts, names: names) ?? worker.extract(facts, textCap: textCap)
                     if r.problems.contains(where: \.meansVanished) {
                         // Deleted since the walk: the index must not keep (or gain) it.

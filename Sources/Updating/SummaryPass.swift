@@ -3,6 +3,7 @@ import Dispatch
 import Indexing
 import Summarizing
 import Synchronization
+import SystemCalls
 
 /// Makes the `textContentSummary` of the items that wait for one, after extraction: the stage
 /// between the crawl and the finished index.
@@ -85,7 +86,7 @@ public struct SummaryPass: Sendable {
         if workers == 1 { return pending.map { MadeSummary($0, summary: summarizer.summary(of: $0.text)) } }
         let results = Mutex<[MadeSummary?]>(Array(repeating: nil, count: pending.count))
         let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        SystemCall.concurrentPerform(iterations: workers) { _ in
             while true {
                 let i = next.add(1, ordering: .relaxed).oldValue
                 guard i < pending.count else { return }

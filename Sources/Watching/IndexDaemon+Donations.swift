@@ -86,8 +86,7 @@ extension IndexDaemon {
                 for r in results where r.error != nil { record(error: "provider \(r.domain): \(r.error ?? "")") }
                 if let next = try requests.nextRetry() {
                     let wait = max(1, next.timeIntervalSinceNow)
-                    Task.detached { [self] in
-                        try? await Task.sleep(for: .seconds(wait))
+                    after(.seconds(wait)) { [self] in
                         if !stopping.load(ordering: .relaxed) { askProviders() }
                     }
                 }

@@ -54,8 +54,7 @@ extension IndexDaemon {
             purgeMissing(root, generation: generation)
             return
         }
-        Task.detached { [self] in
-            try? await Task.sleep(for: .seconds(grace))
+        after(.seconds(grace)) { [self] in
             submit(.purgeMissing(root, generation: generation))
         }
     }

@@ -148,12 +148,26 @@ public final class IndexDaemon: ControlHandler, Sendable {
     private func retireWorkersWhenIdle() {
         let generation = workGeneration.add(1, ordering: .relaxed).newValue
         let updater = self.updater
-        Task.detached { [self] in
-            try? await Task.sleep(for: workerIdleTime)
+        after(workerIdleTime) { [self] in
             guard workGeneration.load(ordering: .relaxed) == generation else { return }
             if case .workers(let pool) = updater.extraction { pool.stopIdle() }
         }
     }
+
+    /// Runs `body` once, `delay` from now, on a serial queue of the daemon's.
+    ///
+    /// In place of `Task.sleep` in a detached task: on Linux, Swift 6.3's `Task.sleep` schedules
+    /// through the default executor's dispatch timer straight onto libdispatch's global queue,
+    /// whose first thread starts the workqueue monitor, a timer that then wakes the process once
+    /// a second for the rest of its life (issue 14). A one-shot timer fires once, when there is
+    /// work, and an idle daemon has none armed.
+    func after(_ delay: Duration, _ body: @escaping @Sendable () -> Void) {
+        let (seconds, attoseconds) = delay.components
+        let nanos = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
+        Self.timers.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanos)), execute: body)
+    }
+
+    private static let timers = DispatchQueue(label: "fsindexd.timers")
 
     // MARK: Running
 

@@ -27,7 +27,9 @@ public final class IndexFileMonitor {
             close(fd)
             return nil
         }
-        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .global())
+        // A serial queue of its own, not `.global()`: the global queue's first thread starts
+        // libdispatch's once-a-second workqueue monitor (issue 14; CGlobalExecutor).
+        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "fsindex.index-file-monitor"))
         source.setEventHandler {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}

@@ -30,7 +30,9 @@ public final class RecentlyUsedMonitor {
             close(fd)
             throw e
         }
-        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .global())
+        // A serial queue of its own, not `.global()`: the global queue's first thread starts
+        // libdispatch's once-a-second workqueue monitor (issue 14; CGlobalExecutor).
+        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "fsindex.recently-used-monitor"))
         source.setEventHandler {
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
             var wake = false

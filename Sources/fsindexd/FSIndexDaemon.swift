@@ -1,5 +1,6 @@
 import Configuration
 import ArgumentParser
+import CGlobalExecutor
 import CSysShims
 import CommandSupport
 import Controlling
@@ -18,8 +19,13 @@ import Watching
 @main
 struct FSIndexDaemon: AsyncParsableCommand {
     /// Parses the process's arguments as bytes (`ArgumentBytes`), so a path that is not UTF-8
-    /// keeps its bytes instead of turning into U+FFFD.
-    static func main() async { await main(ArgumentBytes.arguments()) }
+    /// keeps its bytes instead of turning into U+FFFD. First of all, Swift's global jobs go to
+    /// libdispatch's overcommit queue: an idle daemon then has no thread that wakes (issue 14;
+    /// `CGlobalExecutor`).
+    static func main() async {
+        fsindex_install_overcommit_executor()
+        await main(ArgumentBytes.arguments())
+    }
 
     static let configuration = CommandConfiguration(
         commandName: "fsindexd",

@@ -9,12 +9,15 @@ struct MCPIdleTests {
     /// The context switches of all of a process's threads, from /proc.
     static func switches(_ pid: Int32) -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0) { $0 + switches(pid, task: $1) }
+    }
+
+    /// The voluntary and involuntary context switches of one thread, from /proc.
+    static func switches(_ pid: Int32, task: String) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
         var total = 0
-        for t in tasks {
-            let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(t)/status", encoding: .utf8)) ?? ""
-            for line in status.split(separator: "\n") where line.contains("ctxt_switches") {
-                total += Int(line.split(separator: "\t").last.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
-            }
+        for line in status.split(separator: "\n") where line.contains("ctxt_switches") {
+            total += Int(line.split(separator: "\t").last.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
         }
         return total
     }

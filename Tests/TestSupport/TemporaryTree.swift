@@ -9,8 +9,9 @@ public final class TemporaryTree: @unchecked Sendable {
     public let root: FilePath
     public var rootBytes: [UInt8] { Array(root.string.utf8) }
 
-    public init(prefix: String = "fsindex-test") throws {
-        var template = Array("\(NSTemporaryDirectory())/\(prefix)-XXXXXX".utf8CString)
+    /// A fresh folder in `parent` (default: the temporary folder, usually /tmp).
+    public init(prefix: String = "fsindex-test", in parent: String? = nil) throws {
+        var template = Array("\(parent ?? NSTemporaryDirectory())/\(prefix)-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard let made else { throw Errno(rawValue: errno) }
         // Resolve symlinks in the temporary directory so that paths compare with what a crawl sees.

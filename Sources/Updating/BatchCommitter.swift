@@ -1,0 +1,66 @@
+import Dispatch
+import Indexing
+import Attributes
+import Synchronization
+import SystemCalls
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Commits the batches that a crawl's extraction threads make, in the order they come, on a
+/// thread of its own.
+///
+/// Why: SQLite takes one writer at a time, and a batch's transaction (its rows, the full-text
+/// tables, the client state) is a large part of the parent's work. Committed by the extraction
+/// thread itself, that thread's worker process waited idle through every transaction; handed
+/// over, the thread sends the worker its next file at once. At most `capacity` batches wait, so
+/// the extraction threads are held back (and memory stays bounded) when writing is the slower
+/// side.
+///
+/// For example:
+/// ```swift
+/// let committer = BatchCommitter<[IndexEntry]>(capacity: 2) { entries in try? store.index(entries) }
+/// committer.submit(entries)
+/// committer.finish()   // returns once every batch handed over was committed
+/// ```
+final class BatchCommitter<Batch: Sendable>: @unchecked Sendable {
+    private let commit: @Sendable (Batch) -> Void
+    private let waiting = Mutex<[Batch?]>([])   // nil: no more batches
+    private let ready = DispatchSemaphore(value: 0)
+    private let slots: DispatchSemaphore
+    private var thread: pthread_t?
+
+    /// Starts the committing thread; without one (it could not be started), `submit` commits on
+    /// the caller's thread.
+    init(capacity: Int, commit: @escaping @Sendable (Batch) -> Void) {
+        self.commit = commit
+        slots = DispatchSemaphore(value: max(1, capacity))
+        if case .success(let t) = SystemCall.startThread({ [self] in run() }) { thread = t }
+    }
+
+    /// Hands a batch over; waits while `capacity` batches are already waiting.
+    func submit(_ batch: Batch) {
+        guard thread != nil else { return commit(batch) }
+        slots.wait()
+        waiting.withLock { $0.append(batch) }
+        ready.signal()
+    }
+
+    /// Returns once every batch handed over was committed. Call once, after the last `submit`.
+    func finish() {
+        guard let thread else { return }
+        waiting.withLock { $0.append(nil) }
+        ready.signal()
+        pthread_join(thread, nil)
+        self.thread = nil
+    }
+
+    private func run() {
+        while true {
+            ready.wait()
+            guard let batch = waiting.withLock({ $0.removeFirst() }) else { return }
+            commit(batch)
+            slots.signal()
+        }
+    }
+}
