@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .executable(name: "fsindex", targets: ["fsindex"]),
         .executable(name: "fsfind", targets: ["fsfind"]),
+        .executable(name: "fsfind-direct", targets: ["fsfind-direct"]),
         .executable(name: "fsindexd", targets: ["fsindexd"]),
         .executable(name: "fsindex-worker", targets: ["fsindex-worker"]),
         .executable(name: "fsindex-mcp", targets: ["fsindex-mcp"]),
@@ -105,8 +106,9 @@ let package = Package(
             "Attributes", "Crawling", "Extraction", "ExtractionModel", "Isolation", "CSysShims", "CSeccomp", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        // The FTS5 tokenizer for every script (unicode61, with Han, Kana and Hangul in bigrams).
-        .target(name: "CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // The FTS5 tokenizer for every script (unicode61, with Han, Kana and Hangul in bigrams),
+        // and the zlib compression of the stored full text (fsindex_zip/fsindex_unzip).
+        .target(name: "CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("z")]),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
         .target(name: "Indexing", dependencies: [
             "Attributes", "CFTS5CJK",
@@ -134,7 +136,7 @@ let package = Package(
 
         // The daemon's control channel: a Unix socket with JSON lines (status, pause, reindex, subscribe).
         .target(name: "Controlling", dependencies: [
-            "Attributes", "CSysShims", "SystemCalls",
+            "Attributes", "CSysShims", "QueryWire", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
@@ -158,7 +160,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         .executableTarget(name: "fsindexd", dependencies: [
-            "CommandSupport", "Configuration", "Watching", "Updating", "Indexing", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
+            "CommandSupport", "FindCommand", "Configuration", "Watching", "Updating", "Indexing", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -184,11 +186,20 @@ let package = Package(
             .product(name: "MCP", package: "swift-sdk"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
-        .executableTarget(name: "fsfind", dependencies: [
-            "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls",
+        // The query socket's protocol between the small fsfind and fsindexd: the C library only,
+        // no Foundation, so that fsfind starts in a millisecond.
+        .target(name: "QueryWire", swiftSettings: strict),
+        // The fsfind command itself (options, output, exit status), run by fsfind-direct and by
+        // fsindexd for the small fsfind (FindService).
+        .target(name: "FindCommand", dependencies: [
+            "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "QueryWire", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
+        // fsfind: hands the query to the warm fsindexd over the query socket, or becomes
+        // fsfind-direct. Links no Foundation and none of our Swift modules but QueryWire.
+        .executableTarget(name: "fsfind", dependencies: ["CSysShims", "QueryWire"], swiftSettings: strict),
+        .executableTarget(name: "fsfind-direct", dependencies: ["FindCommand"], swiftSettings: strict),
 
         // Fuzzing: one libFuzzer executable for every target (Tests/Harnesses/fuzz.sh builds it
         // with -sanitize=fuzzer,address into .build/fuzz); a plain build links CFuzzDriver's
@@ -220,6 +231,6 @@ let package = Package(
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying", "Configuration", "Attributes", "TestSupport",
                                                        .product(name: "MCP", package: "swift-sdk")]),
-        .testTarget(name: "ControllingTests", dependencies: ["Controlling", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "ControllingTests", dependencies: ["Controlling", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),
     ]
 )

@@ -161,6 +161,51 @@ long shim_receive_with_fd(int socket, void *buffer, unsigned long len, int *fd) 
     return n;
 }
 
+long shim_send_with_fds(int socket, const void *buffer, unsigned long len, const int *fds, int count) {
+    if (count < 0 || count > 8) { errno = EINVAL; return -1; }
+    struct iovec iov = { (void *)buffer, len };
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    union { char bytes[CMSG_SPACE(8 * sizeof(int))]; struct cmsghdr align; } control;
+    if (count > 0) {
+        memset(&control, 0, sizeof control);
+        msg.msg_control = control.bytes;
+        msg.msg_controllen = CMSG_SPACE(count * sizeof(int));
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(count * sizeof(int));
+        memcpy(CMSG_DATA(c), fds, count * sizeof(int));
+    }
+    return sendmsg(socket, &msg, MSG_NOSIGNAL);
+}
+
+long shim_receive_with_fds(int socket, void *buffer, unsigned long len, int *fds, int max, int *count) {
+    struct iovec iov = { buffer, len };
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    union { char bytes[CMSG_SPACE(8 * sizeof(int))]; struct cmsghdr align; } control;
+    msg.msg_control = control.bytes;
+    msg.msg_controllen = sizeof control.bytes;
+    *count = 0;
+    long n = recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+    if (n < 0) return n;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        int received_count = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        for (int i = 0; i < received_count; i++) {
+            int received;
+            memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            if (*count < max && *count < 8) fds[(*count)++] = received; else close(received);
+        }
+    }
+    return n;
+}
+
 int shim_socketpair_cloexec(int fds[2]) { return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds); }
 
 long shim_syscall4(long number, long a, long b, long c, long d) { return syscall(number, a, b, c, d); }

@@ -19,16 +19,43 @@ public final class Output: Sendable {
     public let fd: Int32
     public let isTerminal: Bool
     private let buffer = Mutex<[UInt8]>([])
+    /// `NO_COLOR` as the program's user set it: nil reads this process's environment.
+    private let noColor: Bool?
+    /// Whether a closed pipe ends the process (a command) or only this output (a query that
+    /// fsindexd answers into a client's descriptor: the daemon goes on).
+    private let exitsOnClosedPipe: Bool
+    /// Asked before each write: true when whoever reads has gone (fsfind was interrupted).
+    private let abandoned: (@Sendable () -> Bool)?
+    private let closed = Mutex(false)
 
     init(fd: Int32) {
         self.fd = fd
         self.isTerminal = isatty(fd) == 1
+        self.noColor = nil
+        self.exitsOnClosedPipe = true
+        self.abandoned = nil
         signal(SIGPIPE, SIG_IGN)
     }
+
+    /// An output into a descriptor a client handed over (fsfind's stdout or stderr, written by
+    /// fsindexd): a closed pipe or an `abandoned` client stops the writing, never the process.
+    /// The descriptor stays the caller's to close.
+    public init(clientDescriptor fd: Int32, noColor: Bool, abandoned: @escaping @Sendable () -> Bool) {
+        self.fd = fd
+        self.isTerminal = isatty(fd) == 1
+        self.noColor = noColor
+        self.exitsOnClosedPipe = false
+        self.abandoned = abandoned
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Whether writing stopped because the reader went away (a client's output only).
+    public var isClosed: Bool { closed.withLock { $0 } }
 
     /// Whether colour may be used: a terminal, and `NO_COLOR` unset or empty.
     public var useColor: Bool {
         guard isTerminal else { return false }
+        if let noColor { return !noColor }
         if let v = getenv("NO_COLOR"), v.pointee != 0 { return false }
         return true
     }
@@ -53,27 +80,44 @@ public final class Output: Sendable {
     }
 
     public func flush() {
-        buffer.withLock { Self.drain(fd, &$0) }
+        buffer.withLock { buffer in
+            if closed.withLock({ $0 }) || abandoned?() == true {
+                closed.withLock { $0 = true }
+                buffer.removeAll()
+                return
+            }
+            if !Self.drain(fd, &buffer) {
+                if exitsOnClosedPipe { exit(0) }
+                closed.withLock { $0 = true }
+            }
+        }
     }
 
-    private static func drain(_ fd: Int32, _ buffer: inout [UInt8]) {
+    /// Writes the buffer out; false when the reader has gone (EPIPE).
+    private static func drain(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
         var offset = 0
+        defer { buffer.removeAll(keepingCapacity: true) }
         while offset < buffer.count {
             let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                if errno == EPIPE { exit(0) }
+                if errno == EPIPE { return false }
                 break
             }
             offset += n
         }
-        buffer.removeAll(keepingCapacity: true)
+        return true
     }
 
     /// Prints `program: message` on stderr.
     public static func error(_ program: String, _ message: String) {
-        standardError.write("\(program): \(message)\n")
-        standardError.flush()
+        standardError.report(program, message)
+    }
+
+    /// Prints `program: message` on this output (an error stream).
+    public func report(_ program: String, _ message: String) {
+        write("\(program): \(message)\n")
+        flush()
     }
 }
 
@@ -114,10 +158,14 @@ public enum PathArgument {
         return p.bytes
     }
 
-    /// Resolves a folder argument fully (for `--onlyin`).
-    public static func folder(_ argument: String) -> [UInt8]? {
+    /// Resolves a folder argument fully (for `--onlyin`); a relative one against
+    /// `workingDirectory` when given (a client's, when fsindexd answers for fsfind), else
+    /// against this process's.
+    public static func folder(_ argument: String, workingDirectory: [UInt8]? = nil) -> [UInt8]? {
         var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard ArgumentBytes.path(argument).withPlatformString({ realpath($0, &buf) }) != nil else { return nil }
+        var path = ArgumentBytes.path(argument)
+        if let workingDirectory, !path.isAbsolute { path = FilePath(bytes: workingDirectory).pushing(path) }
+        guard path.withPlatformString({ realpath($0, &buf) }) != nil else { return nil }
         return FilePath(platformString: buf).bytes
     }
 }

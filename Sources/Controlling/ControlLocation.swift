@@ -1,4 +1,5 @@
 import Attributes
+import QueryWire
 import FoundationEssentials
 import SystemCalls
 import SystemPackage
@@ -29,6 +30,8 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     public var owner: uid_t
 
     public var socketPath: FilePath { directory.appending("\(name).sock") }
+    /// The query socket of the small fsfind (`FindWire`), beside the control socket.
+    public var findSocketPath: FilePath { directory.appending("\(name).find.sock") }
     public var lockPath: FilePath { directory.appending("\(name).lock") }
     public var description: String { socketPath.string }
 
@@ -49,27 +52,13 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The first 16 hex digits of the 64-bit FNV-1a hash of the directory's bytes.
     public static func socketName(forIndexDirectory indexDirectory: FilePath) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in indexDirectory.bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        FindWire.socketName(forIndexDirectory: indexDirectory.bytes)
     }
 
     /// `$XDG_RUNTIME_DIR/fsindex` when that variable names an absolute folder of ours that we can
     /// write, else `/tmp/fsindex-<uid>`.
     static func runtimeDirectory(environment: [String: String], owner: uid_t) -> FilePath {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            let bytes = Array(runtime.utf8)
-            if case let .success(st) = system_lstat(bytes),
-               st.st_mode & S_IFMT == S_IFDIR, st.st_uid == owner,
-               system_access(bytes, W_OK | X_OK) {
-                return FilePath(runtime).appending("fsindex")
-            }
-        }
-        return FilePath("/tmp/fsindex-\(owner)")
+        FilePath(bytes: FindWire.runtimeDirectory(runtime: environment["XDG_RUNTIME_DIR"].map { Array($0.utf8) }, owner: owner))
     }
 
     /// Creates the folder with mode 0700 if needed, and checks that it is a real folder that

@@ -43,6 +43,12 @@ public final class ControlServer: Sendable {
     private let wakeWrite: Int32
     private let socketIdentity: (device: UInt64, inode: UInt64)
     private let registry = Mutex(Registry())
+    /// The query socket (`<name>.find.sock`, ``FindWire``) when a ``FindHandler`` was given, else -1.
+    let findListenFD: Int32
+    let findHandler: (any FindHandler)?
+    let findSocketIdentity: (device: UInt64, inode: UInt64)
+    /// Queries being answered now, each on a thread of its own.
+    let activeQueries = Atomic<Int>(0)
 
     private struct Registry {
         var connections: [Int: Connection] = [:]
@@ -66,9 +72,11 @@ public final class ControlServer: Sendable {
     /// - Throws: ``ControlError/alreadyRunning(socket:)`` when another daemon serves this index,
     ///   ``ControlError/unsafeDirectory(path:reason:)``, ``ControlError/notASocket(path:)``,
     ///   ``ControlError/pathTooLong(path:limit:)``, or ``ControlError/system(operation:path:errno:)``.
+    ///   - findHandler: answers the small fsfind's queries on the query socket beside this one
+    ///     (`<name>.find.sock`); nil: no query socket.
     public init(location: ControlLocation, handler: any ControlHandler, allowedUID: uid_t = geteuid(),
-                maxPendingBytes: Int = 1 << 20) throws(ControlError) {
-        let claimed = try Self.claim(location)
+                maxPendingBytes: Int = 1 << 20, findHandler: (any FindHandler)? = nil) throws(ControlError) {
+        let claimed = try Self.claim(location, withFindSocket: findHandler != nil)
         self.location = location
         self.handler = handler
         self.allowedUID = allowedUID
@@ -78,6 +86,9 @@ public final class ControlServer: Sendable {
         self.wakeRead = claimed.wakeRead
         self.wakeWrite = claimed.wakeWrite
         self.socketIdentity = claimed.identity
+        self.findListenFD = claimed.findListenFD
+        self.findSocketIdentity = claimed.findIdentity
+        self.findHandler = findHandler
 
         switch system_startThread({ [self] in self.runLoop() }) {
         case let .success(thread):
@@ -132,9 +143,11 @@ public final class ControlServer: Sendable {
     private struct Claimed {
         var listenFD: Int32, lockFD: Int32, wakeRead: Int32, wakeWrite: Int32
         var identity: (device: UInt64, inode: UInt64)
+        var findListenFD: Int32 = -1
+        var findIdentity: (device: UInt64, inode: UInt64) = (0, 0)
     }
 
-    private static func claim(_ location: ControlLocation) throws(ControlError) -> Claimed {
+    private static func claim(_ location: ControlLocation, withFindSocket: Bool) throws(ControlError) -> Claimed {
         try location.prepareDirectory()
         let address = try location.socketAddress()
         let socketPath = location.socketBytes
@@ -181,9 +194,19 @@ public final class ControlServer: Sendable {
             _ = system_unlink(socketPath)
             throw .system(operation: "socketpair", path: nil, errno: errno)
         }
+        opened += [wake.0, wake.1]
+        var claimed = Claimed(listenFD: listenFD, lockFD: lockFD, wakeRead: wake.0, wakeWrite: wake.1,
+                              identity: (UInt64(st.st_dev), UInt64(st.st_ino)))
+        if withFindSocket {
+            do {
+                (claimed.findListenFD, claimed.findIdentity) = try listenForQueries(location)
+            } catch {
+                _ = system_unlink(socketPath)
+                throw error
+            }
+        }
         succeeded = true
-        return Claimed(listenFD: listenFD, lockFD: lockFD, wakeRead: wake.0, wakeWrite: wake.1,
-                       identity: (UInt64(st.st_dev), UInt64(st.st_ino)))
+        return claimed
     }
 
     /// With the lock held: a socket file nobody listens on is left over from a crash and goes; a
@@ -221,7 +244,8 @@ public final class ControlServer: Sendable {
             let (stopping, connections) = registry.withLock { ($0.stopRequested, Array($0.connections.values)) }
             if stopping { break }
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: findListenFD, events: Int16(POLLIN), revents: 0)]
             var polled: [Connection] = []
             for connection in connections {
                 let state = connection.pollState()
@@ -240,8 +264,9 @@ public final class ControlServer: Sendable {
             }
             if fds[0].revents != 0 { drainWake() }
             if fds[1].revents & Int16(POLLIN) != 0 { acceptAll() }
+            if fds[2].revents & Int16(POLLIN) != 0 { acceptQueries() }
             for (index, connection) in polled.enumerated() {
-                let revents = fds[index + 2].revents
+                let revents = fds[index + 3].revents
                 if revents & Int16(POLLOUT) != 0 { connection.flushNow() }
                 if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                     read(connection, into: &inputs[connection.id, default: LineBuffer()], chunk: &chunk)
@@ -381,6 +406,7 @@ public final class ControlServer: Sendable {
            UInt64(st.st_dev) == socketIdentity.device, UInt64(st.st_ino) == socketIdentity.inode {
             _ = system_unlink(path)
         }
+        releaseFindSocket()
         system_close(lockFD)   // after the unlink, so a new daemon never sees our socket as its own
         registry.withLock { r in
             r.finished = true

@@ -23,10 +23,13 @@ public struct IndexLocation: Sendable, Hashable {
     public init(directory: FilePath) { self.directory = directory }
 
     /// Resolves the location from an explicit directory, then `FSINDEX_INDEX_DIR`, then XDG.
+    /// A relative directory is taken from `workingDirectory` when given (a client's: fsindexd
+    /// answering for fsfind), else from this process's.
     public static func resolve(explicit: String?, name: String = "default",
-                               environment: [String: String] = ProcessInfo.processInfo.environment) -> IndexLocation {
-        if let explicit, !explicit.isEmpty { return IndexLocation(directory: absolute(explicit)) }
-        if let env = environment["FSINDEX_INDEX_DIR"], !env.isEmpty { return IndexLocation(directory: absolute(env)) }
+                               environment: [String: String] = ProcessInfo.processInfo.environment,
+                               workingDirectory: [UInt8]? = nil) -> IndexLocation {
+        if let explicit, !explicit.isEmpty { return IndexLocation(directory: absolute(explicit, workingDirectory)) }
+        if let env = environment["FSINDEX_INDEX_DIR"], !env.isEmpty { return IndexLocation(directory: absolute(env, workingDirectory)) }
         return IndexLocation(directory: xdgDataHome(environment).appending("fsindex").appending(name))
     }
 
@@ -37,9 +40,10 @@ public struct IndexLocation: Sendable, Hashable {
     }
 
     /// `s` as given on a command line (`ArgumentBytes`: a name that is not UTF-8 keeps its bytes).
-    static func absolute(_ s: String) -> FilePath {
+    static func absolute(_ s: String, _ workingDirectory: [UInt8]? = nil) -> FilePath {
         let p = ArgumentBytes.path(s)
         if p.isAbsolute { return p.lexicallyNormalized() }
+        if let workingDirectory { return FilePath(bytes: workingDirectory).pushing(p).lexicallyNormalized() }
         var buf = [CChar](repeating: 0, count: 4097)
         guard getcwd(&buf, buf.count) != nil else { return p }
         return FilePath(platformString: buf).pushing(p).lexicallyNormalized()

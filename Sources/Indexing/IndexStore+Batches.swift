@@ -55,7 +55,13 @@ extension IndexStore {
         let name = a.string(.name) ?? String(decoding: item.uniqueIdentifier.nameBytes, as: UTF8.self)
         var stored = a.removing(.textContent)
         stored[.domainIdentifier] = .string(item.domainIdentifier)
-        let json = try stored.jsonText()
+        let modified = (a.date(.fsContentChangeDate) ?? a.date(.contentModificationDate))?.timeIntervalSince1970
+        let created = (a.date(.fsCreationDate) ?? a.date(.contentCreationDate))?.timeIntervalSince1970
+        let size = entry.stamp?.size ?? a.fileSize
+        // The JSON leaves out what these columns hold (`omitted` says which).
+        let (json, omitted) = try StoredAttributes(
+            path: item.uniqueIdentifier.bytes, domain: item.domainIdentifier, name: name, contentType: a.string(.contentType),
+            kind: a.kind, extractor: entry.extractor, size: size, modified: modified, created: created).encode(stored)
 
         let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE path = ?"), arguments: [pathData])
         if !item.uniqueIdentifier.bytes.contains(0) {
@@ -63,14 +69,12 @@ extension IndexStore {
             try deleteChildren(of: item.uniqueIdentifier.bytes, db)
         }
         let args: StatementArguments = [
-            pathData, item.domainIdentifier, name, a.string(.contentType), a.kind, entry.stamp?.size ?? a.fileSize,
-            (a.date(.fsContentChangeDate) ?? a.date(.contentModificationDate))?.timeIntervalSince1970,
-            (a.date(.fsCreationDate) ?? a.date(.contentCreationDate))?.timeIntervalSince1970,
+            pathData, item.domainIdentifier, name, a.string(.contentType), a.kind, size, modified, created,
             entry.stamp?.modificationNanos, entry.stamp?.changeNanos, entry.stamp.map { Int64(bitPattern: $0.inode) },
             json, item.expirationDate?.timeIntervalSince1970, entry.extractorVersion, now,
             entry.extractor, a.string(.extractionError), a.date(.lastUsedDate)?.timeIntervalSince1970,
             // New text: its summary is made again (the one in `stored`, if any, goes with it).
-            a.textContent.map(Self.needsSummary) == true ? 1 : nil,
+            a.textContent.map(Self.needsSummary) == true ? 1 : nil, omitted,
         ]
         let id: Int64
         if let existing {
@@ -78,21 +82,24 @@ extension IndexStore {
             try db.cachedStatement(sql: """
                 UPDATE items SET path = ?, domain = ?, name = ?, content_type = ?, kind = ?, size = ?, modified = ?,
                 created = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, attributes = ?, expiration = ?,
-                extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ?, summary_pending = ? WHERE id = ?
+                extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ?, summary_pending = ?, omitted = ? WHERE id = ?
                 """).execute(arguments: args + [id])
-            try db.cachedStatement(sql: "DELETE FROM items_fts WHERE rowid = ?").execute(arguments: [id])
+            // The old words leave the full-text index through item_texts' delete trigger.
+            try db.cachedStatement(sql: "DELETE FROM item_texts WHERE id = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM items_names WHERE rowid = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM item_types WHERE item_id = ?").execute(arguments: [id])
         } else {
             try db.cachedStatement(sql: """
                 INSERT INTO items (path, domain, name, content_type, kind, size, modified, created, mtime_ns,
-                ctime_ns, inode, attributes, expiration, extractor_version, indexed_at, extractor, error, used, summary_pending)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ctime_ns, inode, attributes, expiration, extractor_version, indexed_at, extractor, error, used, summary_pending,
+                omitted)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: args)
             id = db.lastInsertedRowID
         }
         let other = AttributeKey.otherTextKeys.flatMap { a.strings($0) }.joined(separator: "\n")
-        try db.cachedStatement(sql: "INSERT INTO items_fts(rowid, name, title, other, text) VALUES (?, ?, ?, ?, ?)")
+        // Compressed by fsindex_zip; the insert trigger indexes it in items_fts.
+        try db.cachedStatement(sql: "INSERT INTO item_texts(id, name, title, other, text) VALUES (?, ?, ?, ?, fsindex_zip(?))")
             .execute(arguments: [id, name, a.title, other.isEmpty ? nil : other, a.textContent])
         try db.cachedStatement(sql: "INSERT INTO items_names(rowid, name) VALUES (?, ?)").execute(arguments: [id, name])
         let types = a.contentTypeTree.isEmpty ? a.contentType.map { [$0] } ?? [] : a.contentTypeTree

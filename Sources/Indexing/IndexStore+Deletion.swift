@@ -62,7 +62,7 @@ extension IndexStore {
         try write { db in
             var n = 0
             for d in domains {
-                try db.execute(sql: "DELETE FROM items_fts WHERE rowid IN (SELECT id FROM items WHERE domain = ?)", arguments: [d])
+                try db.execute(sql: "DELETE FROM item_texts WHERE id IN (SELECT id FROM items WHERE domain = ?)", arguments: [d])
                 try db.execute(sql: "DELETE FROM items_names WHERE rowid IN (SELECT id FROM items WHERE domain = ?)", arguments: [d])
                 try db.execute(sql: "DELETE FROM items WHERE domain = ?", arguments: [d])
                 n += db.changesCount
@@ -80,7 +80,7 @@ extension IndexStore {
             for d in domains {
                 out += try Data.fetchAll(db, sql: "SELECT path FROM items WHERE domain = ?", arguments: [d])
                     .map { ItemIdentifier(bytes: Array($0)) }
-                try db.execute(sql: "DELETE FROM items_fts WHERE rowid IN (SELECT id FROM items WHERE domain = ?)", arguments: [d])
+                try db.execute(sql: "DELETE FROM item_texts WHERE id IN (SELECT id FROM items WHERE domain = ?)", arguments: [d])
                 try db.execute(sql: "DELETE FROM items_names WHERE rowid IN (SELECT id FROM items WHERE domain = ?)", arguments: [d])
                 try db.execute(sql: "DELETE FROM items WHERE domain = ?", arguments: [d])
                 try db.execute(sql: "DELETE FROM domains WHERE name = ?", arguments: [d])
@@ -94,14 +94,15 @@ extension IndexStore {
     public func deleteAllItems() throws(IndexError) {
         try write { db in
             try db.execute(sql: """
-                DELETE FROM items_fts; DELETE FROM items_names; DELETE FROM item_types; DELETE FROM items;
+                DELETE FROM item_texts; DELETE FROM items_names; DELETE FROM item_types; DELETE FROM items;
                 DELETE FROM domains; DELETE FROM client_state;
                 """)
         }
     }
 
     static func delete(rowid id: Int64, _ db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM items_fts WHERE rowid = ?").execute(arguments: [id])
+        // item_texts' delete trigger takes the item's words out of items_fts.
+        try db.cachedStatement(sql: "DELETE FROM item_texts WHERE id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM items_names WHERE rowid = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [id])
     }

@@ -12,7 +12,7 @@ extension IndexStore {
     public func item(_ identifier: ItemIdentifier, now: Date = Date()) throws(IndexError) -> SearchableItem? {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT id, path, domain, attributes, expiration FROM items
+                SELECT id, expiration, \(Self.attributeSelection) FROM items
                 WHERE path = ? AND (expiration IS NULL OR expiration > ?)
                 """, arguments: [Data(identifier.bytes), now.timeIntervalSince1970]) else { return nil }
             return try Self.decodeItem(row, db, withText: true)
@@ -20,9 +20,9 @@ extension IndexStore {
     }
 
     static func decodeItem(_ row: Row, _ db: Database, withText: Bool) throws -> SearchableItem {
-        let json: String = row["attributes"]
-        var attributes = try JSONDecoder().decode(AttributeSet.self, from: Data(json.utf8))
-        if withText, let text = try String.fetchOne(db, sql: "SELECT text FROM items_fts WHERE rowid = ?", arguments: [row["id"] as Int64]) {
+        var attributes = try Self.attributes(row)
+        if withText, let text = try String.fetchOne(db, sql: "SELECT fsindex_unzip(text) FROM item_texts WHERE id = ?",
+                                                        arguments: [row["id"] as Int64]) {
             attributes.textContent = text
         }
         let path: Data = row["path"]
@@ -151,11 +151,15 @@ extension IndexStore {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0 }
     }
 
-    /// Compacts the full-text indexes after a large crawl (FTS5 'optimize').
+    /// Compacts the full-text indexes after a large crawl (FTS5 'optimize'), and gives the
+    /// pages that frees back to the file system (incremental auto-vacuum).
     public func optimize() throws(IndexError) {
         try write { db in
             try db.execute(sql: "INSERT INTO items_fts(items_fts) VALUES('optimize')")
             try db.execute(sql: "INSERT INTO items_names(items_names) VALUES('optimize')")
         }
+        do {
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA incremental_vacuum") }
+        } catch { throw Self.map(error, path: location.directory.string) }
     }
 }

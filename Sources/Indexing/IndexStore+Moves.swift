@@ -31,7 +31,7 @@ extension IndexStore {
             // A rename over an existing file or folder replaces it.
             let replaced = try Self.deleteTreeListing(new.bytes, db)
             let rows = try Row.fetchAll(db, sql: """
-                SELECT id, path, attributes FROM items WHERE \(Self.treeCondition)
+                SELECT id, \(Self.attributeSelection) FROM items WHERE \(Self.treeCondition)
                 """, arguments: Self.treeArguments(old.bytes))
             let oldBase = Self.treeBase(old.bytes), newBase = Self.treeBase(new.bytes)
             for row in rows {
@@ -42,12 +42,15 @@ extension IndexStore {
                 result.added.append(ItemIdentifier(bytes: newPath))
                 if case (let file, _?) = ItemIdentifier.split(Array(newPath)) {
                     // An item inside a file (a message of an mbox): only its file's path changes.
-                    var attributes = try JSONDecoder().decode(AttributeSet.self, from: Data((row["attributes"] as String).utf8))
+                    var columns = StoredAttributes(row: row)
+                    var attributes = try Self.attributes(row)
                     attributes[.path] = .string(ByteString.escaped(file))
                     if let domain { attributes[.domainIdentifier] = .string(domain) }
-                    let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
-                    try db.execute(sql: "UPDATE items SET path = ?, attributes = ?, domain = coalesce(?, domain) WHERE id = ?",
-                                   arguments: [Data(newPath), json, domain, id])
+                    columns.path = newPath
+                    columns.domain = domain ?? columns.domain
+                    let (json, omitted) = try columns.encode(attributes)
+                    try db.execute(sql: "UPDATE items SET path = ?, attributes = ?, omitted = ?, domain = coalesce(?, domain) WHERE id = ?",
+                                   arguments: [Data(newPath), json, omitted, domain, id])
                     continue
                 }
                 // Its recorded uses go with it, as its attributes do.
@@ -55,15 +58,20 @@ extension IndexStore {
                                arguments: [Data(newPath), Data(path)])
                 let ident = ItemIdentifier(bytes: newPath)
                 let name = ByteString.escaped(ident.nameBytes)
-                var attributes = try JSONDecoder().decode(AttributeSet.self, from: Data((row["attributes"] as String).utf8))
+                var columns = StoredAttributes(row: row)
+                var attributes = try Self.attributes(row)
                 attributes[.path] = .string(ByteString.escaped(newPath))
                 attributes[.name] = .string(name)
                 attributes[.displayName] = .string(name)
                 if let domain { attributes[.domainIdentifier] = .string(domain) }
-                let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
-                try db.execute(sql: "UPDATE items SET path = ?, name = ?, attributes = ?, domain = coalesce(?, domain) WHERE id = ?",
-                               arguments: [Data(newPath), name, json, domain, id])
-                try db.execute(sql: "UPDATE items_fts SET name = ? WHERE rowid = ?", arguments: [name, id])
+                columns.path = newPath
+                columns.name = name
+                columns.domain = domain ?? columns.domain
+                let (json, omitted) = try columns.encode(attributes)
+                try db.execute(sql: """
+                    UPDATE items SET path = ?, name = ?, attributes = ?, omitted = ?, domain = coalesce(?, domain) WHERE id = ?
+                    """, arguments: [Data(newPath), name, json, omitted, domain, id])
+                try db.execute(sql: "UPDATE item_texts SET name = ? WHERE id = ?", arguments: [name, id])
                 try db.execute(sql: "UPDATE items_names SET name = ? WHERE rowid = ?", arguments: [name, id])
             }
             // A replaced item whose identifier a moved item took is rewritten, not gone.

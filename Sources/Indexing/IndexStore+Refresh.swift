@@ -17,19 +17,22 @@ extension IndexStore {
     public func refreshAttributes(of identifier: ItemIdentifier, stamp: FileStamp, replacing keys: Set<AttributeKey>,
                                   with fresh: AttributeSet) throws(IndexError) -> Bool {
         try write { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, attributes FROM items WHERE path = ?"),
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, \(Self.attributeSelection) FROM items WHERE path = ?"),
                                              arguments: [Data(identifier.bytes)]) else { return false }
             let id: Int64 = row["id"]
-            var attributes = try Self.attributes(json: row["attributes"])
+            var columns = StoredAttributes(row: row)
+            var attributes = columns.restoring(try Self.attributes(json: row["attributes"]), omitted: row["omitted"])
             for key in keys { attributes = attributes.removing(key) }
             for key in keys { if let value = fresh[key] { attributes[key] = value } }
-            let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
+            columns.size = stamp.size   // the column the UPDATE writes
+            let (json, omitted) = try columns.encode(attributes)
             try db.cachedStatement(sql: """
-                UPDATE items SET attributes = ?, size = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, used = ? WHERE id = ?
-                """).execute(arguments: [json, stamp.size, stamp.modificationNanos, stamp.changeNanos,
+                UPDATE items SET attributes = ?, omitted = ?, size = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, used = ? WHERE id = ?
+                """).execute(arguments: [json, omitted, stamp.size, stamp.modificationNanos, stamp.changeNanos,
                                          Int64(bitPattern: stamp.inode), attributes.date(.lastUsedDate)?.timeIntervalSince1970, id])
             let other = AttributeKey.otherTextKeys.flatMap { attributes.strings($0) }.joined(separator: "\n")
-            try db.cachedStatement(sql: "UPDATE \(Schema.ftsTable) SET other = ? WHERE rowid = ?")
+            // item_texts' update trigger indexes the new words (and takes the old ones out).
+            try db.cachedStatement(sql: "UPDATE item_texts SET other = ? WHERE id = ?")
                 .execute(arguments: [other.isEmpty ? nil : other, id])
             return true
         }

@@ -58,8 +58,8 @@ extension IndexStore {
     public func pendingSummaries(limit: Int, textLimit: Int = 65_536, after: Int64 = 0) throws(IndexError) -> [PendingSummary] {
         try read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT items.id, items.path, items.indexed_at, substr(items_fts.text, 1, ?) AS text
-                FROM items CROSS JOIN items_fts ON items_fts.rowid = items.id
+                SELECT items.id, items.path, items.indexed_at, substr(fsindex_unzip(item_texts.text), 1, ?) AS text
+                FROM items CROSS JOIN item_texts ON item_texts.id = items.id
                 WHERE items.summary_pending AND items.id > ? ORDER BY items.id LIMIT ?
                 """), arguments: [textLimit, after, limit]).map { row in
                 PendingSummary(rowID: row["id"], identifier: ItemIdentifier(bytes: Array(row["path"] as Data)),
@@ -88,6 +88,8 @@ extension IndexStore {
                 guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                     SELECT path, attributes FROM items WHERE id = ? AND indexed_at = ? AND summary_pending
                     """), arguments: [made.rowID, made.version]) else { continue }
+                // The JSON as stored: what it leaves out (`omitted`, see StoredAttributes) is
+                // neither the summary nor a text of `other`, and stays left out.
                 var attributes = try Self.attributes(json: row["attributes"])
                 let had = attributes[.textContentSummary] != nil
                 attributes[.textContentSummary] = made.summary.map { .string($0) }
@@ -97,7 +99,7 @@ extension IndexStore {
                 // Rewriting an FTS5 row tokenizes its text again: skipped when `other` stays as it is.
                 if made.summary != nil || had {
                     let other = AttributeKey.otherTextKeys.flatMap { attributes.strings($0) }.joined(separator: "\n")
-                    try db.cachedStatement(sql: "UPDATE items_fts SET other = ? WHERE rowid = ?")
+                    try db.cachedStatement(sql: "UPDATE item_texts SET other = ? WHERE id = ?")
                         .execute(arguments: [other.isEmpty ? nil : other, made.rowID])
                 }
                 if made.summary != nil { stored.append(ItemIdentifier(bytes: Array(row["path"] as Data))) }

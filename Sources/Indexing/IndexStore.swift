@@ -76,10 +76,27 @@ public final class IndexStore: Sendable {
         if !unknown.isEmpty { throw IndexError.schemaTooNew(path: path, unknownMigrations: unknown.sorted()) }
         if migrate {
             try Schema.migrator.migrate(writer)
+            try compactOnce(writer, migrated: !known.isSubset(of: applied) && !applied.isEmpty)
         } else if applied.isEmpty {
             throw IndexError.missing(path: path)
         } else if !known.isSubset(of: applied) {
             throw IndexError.schemaTooOld(path: path)
+        }
+    }
+
+    /// Turns on incremental auto-vacuum, once per index: `optimize()` rewrites the whole
+    /// full-text index (about a third of the database) and would otherwise leave the old pages
+    /// free inside the file for good. Switching an existing index over takes a VACUUM, which
+    /// also gives back the space `v11-compact` freed; a new index's VACUUM is instant. After a
+    /// later migration (`migrated`), the pages it freed are given back.
+    private static func compactOnce(_ writer: any DatabaseWriter, migrated: Bool) throws {
+        try writer.writeWithoutTransaction { db in
+            if try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 2 {
+                try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+                try db.execute(sql: "VACUUM")
+            } else if migrated {
+                try db.execute(sql: "PRAGMA incremental_vacuum")
+            }
         }
     }
 
@@ -116,10 +133,13 @@ public final class IndexStore: Sendable {
 }
 
 extension IndexStore {
-    /// Registers the `fsindex_cjk` tokenizer (CFTS5CJK) on a connection: every connection that
-    /// reads or writes `items_fts` needs it, ours and a test's own.
+    /// Registers the `fsindex_cjk` tokenizer and the `fsindex_zip`/`fsindex_unzip` functions
+    /// (CFTS5CJK) on a connection: every connection that reads or writes `items_fts` or
+    /// `item_texts` needs them, ours and a test's own.
     public static func registerTokenizer(_ db: Database) throws {
         let rc = fsindex_fts5_cjk_register(db.sqliteConnection)
         guard rc == 0 else { throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "cannot register the fsindex_cjk tokenizer") }
+        let zip = fsindex_text_zip_register(db.sqliteConnection)
+        guard zip == 0 else { throw DatabaseError(resultCode: ResultCode(rawValue: zip), message: "cannot register fsindex_zip/fsindex_unzip") }
     }
 }

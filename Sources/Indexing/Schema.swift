@@ -8,10 +8,12 @@ import GRDB
 /// the rest of the attribute set as JSON. `textContent` is not in the JSON: it lives only in the
 /// full-text table, so it is stored once.
 ///
-/// A key design decision: the full-text table `items_fts` is a regular (not external-content)
-/// FTS5 table keyed by the item's rowid, because Debian 12's SQLite 3.40 lacks
-/// `contentless_delete` and an external-content table would need the text twice.
-/// `items_names` is a trigram index of names for substring search, as plocate offers.
+/// The full-text table `items_fts` is an external-content FTS5 table keyed by the item's rowid:
+/// its columns are stored once, in `item_texts`, with the text compressed (zlib through
+/// `fsindex_zip`), and read back through the view `items_fts_source` (`fsindex_unzip`).
+/// Triggers on `item_texts` keep the index in step, so code writes only `item_texts`.
+/// (Debian 12's SQLite 3.40 lacks `contentless_delete`, and a contentless table could not
+/// give snippets.) `items_names` is a trigram index of names for substring search, as plocate offers.
 public enum Schema {
     /// Bumped when a migration needs the items rebuilt from the files.
     static let migrator: DatabaseMigrator = {
@@ -182,8 +184,81 @@ public enum Schema {
                 ALTER TABLE items_fts_cjk RENAME TO items_fts;
                 """)
         }
+        m.registerMigration("v11-compact") { db in
+            // Half the index (issue 14): the full-text table's own copy of the text was 45% of
+            // the bench corpus's index. The four columns now live in `item_texts`, the text
+            // compressed by `fsindex_zip` (zlib, CFTS5CJK), and `items_fts` becomes an
+            // external-content table over the view `items_fts_source`, which inflates it with
+            // `fsindex_unzip` for snippets and highlights. The triggers keep the index in step
+            // with `item_texts` (an external-content table must be given a row's old values to
+            // take its words out: the delete trigger passes them). The words are indexed again
+            // from the stored text, without reading any file.
+            try db.execute(sql: """
+                CREATE TABLE item_texts (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT,
+                    title TEXT,
+                    other TEXT,
+                    text
+                );
+                INSERT INTO item_texts(id, name, title, other, text)
+                    SELECT rowid, name, title, other, fsindex_zip(text) FROM items_fts;
+                DROP TABLE items_fts;
+                """)
+            try createTextTables(db)
+            try db.execute(sql: "INSERT INTO items_fts(items_fts) VALUES('rebuild')")
+        }
+        m.registerMigration("v12-omitted") { db in
+            // Half the index, continued: the `attributes` JSON leaves out what the row's columns
+            // hold already (path, names, types, sizes, dates: a third of it); `omitted` has a bit
+            // per attribute left out (see `StoredAttributes`). Rewritten here from the rows.
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN omitted INTEGER")
+            var last: Int64 = -1
+            while true {
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT id, \(StoredAttributes.selection) FROM items WHERE id > ? ORDER BY id LIMIT 2000
+                    """, arguments: [last])
+                guard let end = rows.last else { break }
+                last = end["id"]
+                for row in rows {
+                    // A JSON this build cannot read is left as it is (nothing omitted).
+                    guard let attributes = try? IndexStore.attributes(json: row["attributes"]) else { continue }
+                    let (json, omitted) = try StoredAttributes(row: row).encode(attributes)
+                    guard omitted != nil else { continue }
+                    try db.execute(sql: "UPDATE items SET attributes = ?, omitted = ? WHERE id = ?",
+                                   arguments: [json, omitted, row["id"] as Int64])
+                }
+            }
+        }
         return m
     }()
+
+    /// The full-text table over `item_texts` (through the inflating view) and its triggers.
+    private static func createTextTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE VIEW items_fts_source AS
+                SELECT id, name, title, other, fsindex_unzip(text) AS text FROM item_texts;
+            CREATE VIRTUAL TABLE items_fts USING fts5(
+                name, title, other, text,
+                content = 'items_fts_source', content_rowid = 'id',
+                tokenize = 'fsindex_cjk remove_diacritics 2'
+            );
+            CREATE TRIGGER item_texts_insert AFTER INSERT ON item_texts BEGIN
+                INSERT INTO items_fts(rowid, name, title, other, text)
+                    VALUES (new.id, new.name, new.title, new.other, fsindex_unzip(new.text));
+            END;
+            CREATE TRIGGER item_texts_delete AFTER DELETE ON item_texts BEGIN
+                INSERT INTO items_fts(items_fts, rowid, name, title, other, text)
+                    VALUES ('delete', old.id, old.name, old.title, old.other, fsindex_unzip(old.text));
+            END;
+            CREATE TRIGGER item_texts_update AFTER UPDATE ON item_texts BEGIN
+                INSERT INTO items_fts(items_fts, rowid, name, title, other, text)
+                    VALUES ('delete', old.id, old.name, old.title, old.other, fsindex_unzip(old.text));
+                INSERT INTO items_fts(rowid, name, title, other, text)
+                    VALUES (new.id, new.name, new.title, new.other, fsindex_unzip(new.text));
+            END;
+            """)
+    }
 
     /// Column weights for bm25 over `items_fts(name, title, other, text)`: a name match counts
     /// ten times a body match, title five times, subject/authors/keywords three times.
@@ -192,7 +267,7 @@ public enum Schema {
 
     // The names `Querying` builds its SQL with, written once beside the statements that create
     // them. The main table is `items` (its columns are named in `attributeColumns`).
-    /// The full-text table: `name`, `title`, `other`, `text`.
+    /// The full-text table: `name`, `title`, `other`, `text` (external content: `item_texts`).
     public static let ftsTable = "items_fts"
     /// The trigram table over names, for substrings and globs.
     public static let namesTable = "items_names"

@@ -27,7 +27,7 @@ public struct QueryEngine: Sendable {
             var results = try Row.fetchAll(db, sql: sql, arguments: args).map { row in
                 let path: Data = row["path"]
                 let attributes = spec.includeAttributes
-                    ? (try? IndexStore.attributes(json: row["attributes"])) ?? AttributeSet() : AttributeSet()
+                    ? (try? IndexStore.attributes(row)) ?? AttributeSet() : AttributeSet()
                 return QueryResult(identifier: ItemIdentifier(bytes: Array(path)), domain: row["domain"],
                                    attributes: attributes, score: row["score"], rowID: row["id"])
             }
@@ -46,7 +46,10 @@ public struct QueryEngine: Sendable {
         var b = SQLBuilder()
         var plan: [String] = []
         let (pattern, rest) = predicate.splittingText()
-        let attributesColumn = spec.includeAttributes ? "items.attributes" : "NULL AS attributes"
+        // The JSON and the columns that hold the attributes it leaves out (IndexStore.attributes(_:)).
+        let attributesColumn = spec.includeAttributes
+            ? "items.attributes, items.omitted, items.content_type, items.kind, items.extractor, items.size, items.modified, items.created"
+            : "NULL AS attributes"
         var sql: String
         var conditions: [String] = []
         let w = spec.ranking

@@ -11,7 +11,7 @@ extension IndexUpdater {
     /// Why while the walk goes on: written after the walk, as before, no name was searchable
     /// until every entry of the root had been listed and `statx`ed (111,246 entries: seconds).
     /// Now the walk only hands entries over; a `BatchCommitter` thread makes and commits them, the
-    /// first batch after 64 entries, so the first names are searchable at once and each next one
+    /// first batch after 64 entries (up to 256 later: a SIGTERM waits for the one being written), so the first names are searchable at once and each next one
     /// as soon as the writing catches up, on the other core. Items keep extractor version 0, so
     /// the content pass that follows extracts every one of them.
     final class NamesFirstWriter: @unchecked Sendable {
@@ -75,7 +75,7 @@ extension IndexUpdater {
             pending.reserveCapacity(batchSize)
             // Small first batches: the first names are in at once; larger ones later write
             // faster (one transaction each).
-            batchSize = min(batchSize * 2, 1024)
+            batchSize = min(batchSize * 2, 256)
         }
     }
 }

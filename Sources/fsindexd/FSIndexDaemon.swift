@@ -4,6 +4,7 @@ import CGlobalExecutor
 import CSysShims
 import CommandSupport
 import Controlling
+import FindCommand
 import Crawling
 import Dispatch
 import Foundation
@@ -106,7 +107,9 @@ struct FSIndexDaemon: AsyncParsableCommand {
                                  rootsFromCommandLine: !roots.isEmpty)
         let server: ControlServer
         do {
-            server = try ControlServer(location: ControlLocation.forIndex(directory: location.directory), handler: daemon)
+            // The query socket beside it answers the small fsfind from this warm process.
+            server = try ControlServer(location: ControlLocation.forIndex(directory: location.directory), handler: daemon,
+                                       findHandler: FindService(location: location))
         } catch {
             Output.error("fsindexd", error.description)
             throw ExitCode(2)

@@ -26,7 +26,9 @@
 # found) are named in the note.
 # fsfind rows: fsfind (plain form), fsfind-nameq ('name:X'), fsfind-mdq (Spotlight syntax).
 # After the table: a summary, per query, of each fsfind row's median against the best peer's.
-# Progress goes to stderr. fsindex/fsfind run with private XDG_* dirs (no config, no daemon).
+# Progress goes to stderr. fsindex/fsfind run with private XDG_* dirs (no config). Unless
+# QB_DAEMON=0, fsindexd then runs for the index (started after the build, its first reconcile
+# waited for): fsfind rows go through it, fsfind-direct rows read the index themselves.
 #
 # Queries (the words are shared/bench/peers.sh's; hits of `rg -l -i -w` on the full corpus:
 # inotify 12, deprecated 1809, function 35091):
@@ -236,6 +238,25 @@ measure() {
 }
 FSF="$BIN/fsfind"
 fsf() { "$FSF" --index-dir "$IX" "$@"; }
+fsd() { "$BIN/fsfind-direct" --index-dir "$IX" "$@"; }
+# fsindexd for the index (QB_DAEMON=0: none): the small fsfind hands each query to it over the
+# query socket; fsfind-direct rows read the index in their own process (what fsfind does when no
+# daemon runs). The daemon's first reconcile is waited for, so it does not share the CPU.
+DAEMON=""
+if [ "${QB_DAEMON:-1}" = 1 ] && [ -x "$BIN/fsindexd" ] && [ -x "$BIN/fsfind-direct" ]; then
+  log "fsindexd --foreground --index-dir $IX --root $CORPUS"
+  setsid "$BIN/fsindexd" --foreground --index-dir "$IX" --root "$CORPUS" > "$TMPROOT/fsindexd.log" 2>&1 &
+  DAEMON=$!; BG_PIDS+=("$DAEMON")
+  for _ in $(seq 1 600); do
+    "$BIN/fsindex" status --index-dir "$IX" 2>/dev/null | grep -q '^fsindexd: watching' && break
+    sleep 0.2
+  done
+  sleep 2
+  meta "fsindexd: $("$BIN/fsindex" status --index-dir "$IX" 2>&1 | head -1); fsfind rows go through it, fsfind-direct rows do not"
+  FSFIND_TRACE=1 fsf --count "$W_RARE" 2>&1 >/dev/null | grep -q 'answered by fsindexd' || meta "WARNING: fsindexd did not answer fsfind"
+else
+  meta "no fsindexd: fsfind reads the index itself (fsfind-direct)"
+fi
 # peers (pipelines return 0: their status says nothing about errors)
 rg_and() { rg -l -0 -i -F -- "$1" "$CORPUS" | xargs -0 -r rg -l -i -F -- "$2"; return 0; }
 rg_head() { rg -l -i -F -- "$1" "$CORPUS" | head -n "$2"; return 0; }
@@ -248,17 +269,20 @@ printf 'system\tquery\tmedian_ms\tp95_ms\thits\tnote\n'
 L="name:$W_NAME"
 measure fsfind "$L" 1 count_lines "--name" fsf --name "$W_NAME"
 measure fsfind-nameq "$L" 1 count_lines "'name:X'" fsf "name:$W_NAME"
+[ -n "$DAEMON" ] && measure fsfind-direct "$L" 1 count_lines "--name, no daemon" fsd --name "$W_NAME"
 [ -n "$PLDB" ] && measure plocate "$L" 1 count_lines "whole path" plocate -d "$PLDB" -- "$W_NAME"
 [ -n "$FD" ] && measure fd "$L" 1 count_lines "$FD -F (skips hidden/ignored)" "$FD" -F -- "$W_NAME" "$CORPUS"
 
 for e in "word-rare:$W_RARE" "word-common:$W_COMMON" "word-vcommon-all:$W_VCOMMON"; do
   w="${e#*:}"
   measure fsfind "$e" 1 count_lines "" fsf "$w"
+  [ -n "$DAEMON" ] && measure fsfind-direct "$e" 1 count_lines "no daemon" fsd "$w"
   [ -n "$RC" ] && measure recoll "$e" 0 count_recoll "-n 0${RN:+; $RN}" rq -n 0 "$w"
   have rg && measure rg "$e" 1 count_lines "" rg -l -i -F -- "$w" "$CORPUS"
 done
 L="word-vcommon-limit100:$W_VCOMMON"
 measure fsfind "$L" 1 count_lines "--limit 100" fsf --limit 100 "$W_VCOMMON"
+[ -n "$DAEMON" ] && measure fsfind-direct "$L" 1 count_lines "--limit 100, no daemon" fsd --limit 100 "$W_VCOMMON"
 [ -n "$RC" ] && measure recoll "$L" 0 count_recoll "-n 100${RN:+; $RN}" rq -n 100 "$W_VCOMMON"
 have rg && measure rg "$L" 0 count_lines "rg | head -n 100" rg_head "$W_VCOMMON" 100
 

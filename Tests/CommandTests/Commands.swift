@@ -40,8 +40,8 @@ struct CommandTimedOut: Error, CustomStringConvertible {
 /// (tests as root).
 @discardableResult
 func run(_ tool: String, _ args: [String], env: [String: String] = [:], asUser: String? = nil,
-         timeout: TimeInterval = 300) throws -> CommandResult {
-    try run(executable: Binaries.directory.appendingPathComponent(tool).path, args, env: env, asUser: asUser, timeout: timeout)
+         timeout: TimeInterval = 300, cwd: String? = nil) throws -> CommandResult {
+    try run(executable: Binaries.directory.appendingPathComponent(tool).path, args, env: env, asUser: asUser, timeout: timeout, cwd: cwd)
 }
 
 /// Runs an executable given by its absolute path and waits at most `timeout` seconds: a command
@@ -49,8 +49,9 @@ func run(_ tool: String, _ args: [String], env: [String: String] = [:], asUser: 
 /// thrown, so that a hung binary fails its own test, not the whole run.
 @discardableResult
 func run(executable: String, _ args: [String], env: [String: String] = [:], asUser: String? = nil,
-         timeout: TimeInterval) throws -> CommandResult {
+         timeout: TimeInterval, cwd: String? = nil) throws -> CommandResult {
     let p = Process()
+    if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
     if let asUser {
         p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         p.arguments = ["--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups", "--", executable] + args

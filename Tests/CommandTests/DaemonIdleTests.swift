@@ -10,8 +10,9 @@ struct DaemonIdleTests {
     @Test("issue 14: watching every folder with nothing changing, the daemon's threads do not wake")
     func idle() throws {
         // Not in /tmp: fsindexd watches the folders above a root for it being moved or deleted
-        // (`RootGuard`), so every file the machine's other programs create in /tmp wakes it
-        // (an event, not a timer; /var/tmp is quiet).
+        // (`RootGuard`, IN_CREATE | IN_DELETE | ...), so every file the machine's other programs
+        // create in /tmp wakes it (an event, not a timer). /var/tmp is quieter; a test run that
+        // creates files in /var/tmp meanwhile still wakes it (see the windows below).
         let quiet = FileManager.default.fileExists(atPath: "/var/tmp") ? "/var/tmp" : nil
         let d = try DaemonFixture(tree: TemporaryTree(prefix: "fsindex-daemon-idle", in: quiet))
         defer { d.tree.remove() }

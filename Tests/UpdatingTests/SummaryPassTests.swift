@@ -133,8 +133,11 @@ struct SummaryPassTests {
             a.textContent = SummaryTexts.owls
             try store.indexSearchableItems([SearchableItem(uniqueIdentifier: ItemIdentifier("/d/owls.txt"), domainIdentifier: "/d", attributes: a)])
         }
-        // Back to the schema before v6-summaries, as an older fsindex left it.
-        let queue = try DatabaseQueue(path: location.databasePath.string)
+        // Back to the schema before v6-summaries, as an older fsindex left it. (ALTER TABLE
+        // checks item_texts' triggers, which name items_fts: the connection needs its tokenizer.)
+        var config = Configuration()
+        config.prepareDatabase { db in try IndexStore.registerTokenizer(db) }
+        let queue = try DatabaseQueue(path: location.databasePath.string, configuration: config)
         try queue.write { db in
             try db.execute(sql: """
                 DROP INDEX items_summary_pending;

@@ -2,6 +2,7 @@
 #define FSINDEX_FTS5_CJK_H
 
 #include <sqlite3.h>
+#include "text_zip.h"
 
 /// Registers the FTS5 tokenizer `fsindex_cjk` on `db`: SQLite's `unicode61` (its arguments passed
 /// on), except that runs of Han, Hiragana, Katakana and Hangul become overlapping bigrams (with

@@ -88,6 +88,14 @@ long shim_send_with_fd(int socket, const void *buffer, unsigned long len, int fd
 /// recvmsg(2) of up to `len` bytes; `*fd` is a descriptor that came with them (close-on-exec)
 /// or -1. Returns the bytes read, 0 at the end, or -1 with errno set.
 long shim_receive_with_fd(int socket, void *buffer, unsigned long len, int *fd);
+/// sendmsg(2) of `len` bytes with `count` descriptors attached (SCM_RIGHTS, at most 8);
+/// MSG_NOSIGNAL. fsfind hands its stdout and stderr to fsindexd this way. Returns the bytes sent
+/// or -1 with errno set.
+long shim_send_with_fds(int socket, const void *buffer, unsigned long len, const int *fds, int count);
+/// recvmsg(2) of up to `len` bytes and up to `max` (at most 8) descriptors that came with them
+/// (close-on-exec; any beyond `max` are closed), their number in `*count`. Returns the bytes read,
+/// 0 at the end, or -1 with errno set.
+long shim_receive_with_fds(int socket, void *buffer, unsigned long len, int *fds, int max, int *count);
 /// socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC). Returns 0 or -1 with errno set.
 int shim_socketpair_cloexec(int fds[2]);
 /// getrlimit(2) with a plain int resource; RLIM_INFINITY is spelled UINT64_MAX. 0 or -1.

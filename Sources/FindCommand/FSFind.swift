@@ -15,9 +15,14 @@ import Glibc
 /// `fsfind`: find indexed files by words, names, types and any attribute, best first.
 ///
 /// Exit status follows grep: 0 something found, 1 nothing, 2 error.
-@main
-struct FSFind: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+///
+/// The command lives in a library because two programs run it: `fsfind-direct`, which reads the
+/// index itself, and fsindexd, which answers the small `fsfind`'s queries over the query socket
+/// (`FindService`) into the client's own descriptors, byte for byte the same.
+public struct FSFind: AsyncParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "fsfind",
         abstract: "Find indexed files by words, name, kind, dates, size or any attribute.",
         discussion: """
@@ -111,7 +116,7 @@ struct FSFind: AsyncParsableCommand {
     /// The command line as bytes (`ArgumentBytes`: a path that is not UTF-8 keeps its bytes
     /// instead of turning into U+FFFD), rearranged so that the argument parser's cost stays
     /// linear (see `QueryArguments`).
-    static func main() async {
+    public static func main() async {
         await main(QueryArguments.arrange(ArgumentBytes.arguments()))
     }
 
@@ -127,7 +132,7 @@ struct FSFind: AsyncParsableCommand {
         return q.joined(separator: " ")
     }
 
-    func validate() throws {
+    public func validate() throws {
         // An unknown `--option` is a mistake, unless it comes after a lone `--` (`main` puts
         // the query words there, and unknown options before it).
         if let option = query.prefix(while: { $0 != "--" }).first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
@@ -151,10 +156,10 @@ struct FSFind: AsyncParsableCommand {
     }
 
     /// The command line as a pipeline request.
-    func makeRequest() throws(QueryError) -> QueryRequest {
+    func makeRequest(workingDirectory: [UInt8]? = nil) throws(QueryError) -> QueryRequest {
         var scopes: [[UInt8]] = []
         for dir in onlyin {
-            guard let f = PathArgument.folder(dir) else { throw .badValue(attribute: "--onlyin", value: ArgumentBytes.display(dir), reason: "is not a folder (no such folder)") }
+            guard let f = PathArgument.folder(dir, workingDirectory: workingDirectory) else { throw .badValue(attribute: "--onlyin", value: ArgumentBytes.display(dir), reason: "is not a folder (no such folder)") }
             scopes.append(f)
         }
         let all: Settings
@@ -183,28 +188,53 @@ struct FSFind: AsyncParsableCommand {
         return ShortQueryParser.aliases[name.lowercased()] ?? key
     }
 
-    func run() async throws {
-        let printer: any ReplyPrinter = json ? JSONLinesPrinter(withScore: attr.isEmpty || attr.contains("score")) : PathPrinter(nul: nul)
-        do {
-            let request = try makeRequest()
-            let (pipeline, warning) = try QueryPipeline.open(location: IndexLocation.resolve(explicit: indexDir))
-            if let warning { Output.error("fsfind", "warning: " + warning) }
-            if explain {
-                Output.standardOutput.write("query: \(queryText)\n" + (try pipeline.explain(request)).map { $0 + "\n" }.joined())
-                Output.standardOutput.flush()
-                return
+    public func run() async throws {
+        if live && !explain {
+            let printer: any ReplyPrinter = json ? JSONLinesPrinter(withScore: attr.isEmpty || attr.contains("score")) : PathPrinter(nul: nul)
+            do {
+                let request = try makeRequest()
+                let (pipeline, warning) = try QueryPipeline.open(location: IndexLocation.resolve(explicit: indexDir))
+                if let warning { Output.error("fsfind", "warning: " + warning) }
+                return try await runLive(request, pipeline: pipeline, printer: printer)
+            } catch let error as QueryError {
+                Output.error("fsfind", error.description)
+                throw ExitCode(2)
             }
-            if live { return try await runLive(request, pipeline: pipeline, printer: printer) }
+        }
+        throw ExitCode(answer(io: FindIO(out: .standardOutput, errors: .standardError)))
+    }
+
+    /// Answers a query that is not `--live` into `io`, returning the exit status (0 found,
+    /// 1 nothing, 2 error).
+    public func answer(io: FindIO, reusing store: IndexStore? = nil) -> Int32 {
+        let printer: any ReplyPrinter = json ? JSONLinesPrinter(out: io.out, withScore: attr.isEmpty || attr.contains("score")) : PathPrinter(out: io.out, nul: nul)
+        do {
+            let request = try makeRequest(workingDirectory: io.workingDirectory)
+            let (pipeline, warning) = try QueryPipeline.open(location: indexLocation(workingDirectory: io.workingDirectory), reusing: store)
+            if let warning { io.errors.report("fsfind", "warning: " + warning) }
+            if explain {
+                io.out.write("query: \(queryText)\n" + (try pipeline.explain(request)).map { $0 + "\n" }.joined())
+                io.out.flush()
+                return 0
+            }
             var found = false
             try pipeline.run(request) { reply in
                 printer.print(reply)
                 found = found || reply.foundSomething
             }
-            throw ExitCode(found ? 0 : 1)
-        } catch let error as QueryError {
-            Output.error("fsfind", error.description)
-            throw ExitCode(2)
+            io.out.flush()
+            return found ? 0 : 1
+        } catch {
+            io.errors.report("fsfind", error.description)
+            return 2
         }
+    }
+
+    /// The index this command reads (`--index-dir`, `FSINDEX_INDEX_DIR`, XDG), a relative
+    /// folder taken from `workingDirectory` when given.
+    public func indexLocation(workingDirectory: [UInt8]? = nil, environment: [String: String]? = nil) -> IndexLocation {
+        if let environment { return IndexLocation.resolve(explicit: indexDir, environment: environment, workingDirectory: workingDirectory) }
+        return IndexLocation.resolve(explicit: indexDir, workingDirectory: workingDirectory)
     }
 
     /// `--live`: subscribe first, so that no change between the query and the subscription is

@@ -1,0 +1,23 @@
+#ifndef FSINDEX_TEXT_ZIP_H
+#define FSINDEX_TEXT_ZIP_H
+
+#include <sqlite3.h>
+
+/// Registers the SQL functions `fsindex_zip(text)` and `fsindex_unzip(value)` on `db`: the
+/// full text is stored compressed (issue 14) and read back through `fsindex_unzip`, which the
+/// full-text table's content view calls. Returns an SQLite result code.
+///
+/// - `fsindex_zip(x)`: NULL stays NULL; a text shorter than 128 bytes, or one that zlib cannot
+///   shrink, stays the same text; any other text becomes a BLOB: its length in bytes (4 bytes,
+///   little-endian) and then a zlib stream of its UTF-8 bytes. A number is returned unchanged; a
+///   BLOB is an error (so a BLOB in the column is always a compressed text).
+/// - `fsindex_unzip(x)`: the inverse. A text or number is returned as it is; a BLOB is inflated
+///   back to the text (an error if it is not one of ours).
+int fsindex_text_zip_register(sqlite3 *db);
+
+/// The zlib level `fsindex_zip` uses (1 fastest ... 9 smallest).
+#define FSINDEX_ZIP_LEVEL 6
+/// Texts shorter than this are stored as they are.
+#define FSINDEX_ZIP_MINIMUM 128
+
+#endif

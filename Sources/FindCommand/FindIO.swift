@@ -1,0 +1,19 @@
+import CommandSupport
+
+/// Where one `fsfind` query writes, and the folder its relative paths start from.
+///
+/// `fsfind-direct` uses its own stdout, stderr and working folder; fsindexd, answering for the
+/// small `fsfind`, uses the descriptors the client handed over and the client's folder (the
+/// daemon's own is `/`, and a process has only one).
+public struct FindIO: Sendable {
+    public var out: Output
+    public var errors: Output
+    /// The client's working folder; nil: this process's.
+    public var workingDirectory: [UInt8]?
+
+    public init(out: Output, errors: Output, workingDirectory: [UInt8]? = nil) {
+        self.out = out
+        self.errors = errors
+        self.workingDirectory = workingDirectory
+    }
+}

@@ -1,0 +1,263 @@
+import CSysShims
+import Foundation
+import QueryWire
+import Synchronization
+import SystemPackage
+import Testing
+@testable import Controlling
+
+/// Writes what it was asked into the client's descriptors: `args: A B` on stdout, `cwd: D` on
+/// stderr; declines a query whose first argument is `decline`; sleeps for `slow`.
+final class EchoFindHandler: FindHandler {
+    let answered = Atomic<Int>(0)
+    func answer(_ request: FindWire.Request, output: Int32, errors: Int32, peer: PeerCredentials,
+                start: () -> Bool, abandoned: @escaping @Sendable () -> Bool) -> FindWire.Reply {
+        let words = request.arguments.map { String(decoding: $0, as: UTF8.self) }
+        if words.first == "decline" { return .fallback("asked to") }
+        if words.first == "slow" { usleep(1_500_000) }
+        guard start() else { return .exit(2) }
+        let out = Array("args: \(words.joined(separator: " "))\n".utf8)
+        let err = Array("cwd: \(String(decoding: request.workingDirectory, as: UTF8.self))\n".utf8)
+        _ = out.withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+        _ = err.withUnsafeBytes { write(errors, $0.baseAddress, $0.count) }
+        answered.add(1, ordering: .relaxed)
+        return .exit(3)
+    }
+}
+
+/// A client of the query socket as fsfind is one: connect, send the frame with two descriptors
+/// (here the write ends of two pipes), read reply lines.
+struct QueryClient {
+    let fd: Int32
+
+    init(_ location: ControlLocation) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard let address = makeUnixAddress(location.findSocketPath.bytes) else { throw ControlError.disconnected }
+        var a = address
+        let rc = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        guard rc == 0 else { _ = Glibc.close(fd); throw ControlError.system(operation: "connect", path: nil, errno: Errno(rawValue: errno)) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    func send(_ bytes: [UInt8], descriptors: [Int32]) -> Bool {
+        var fds = descriptors
+        let n = bytes.withUnsafeBytes { shim_send_with_fds(fd, $0.baseAddress, UInt($0.count), &fds, Int32(fds.count)) }
+        return n == bytes.count
+    }
+
+    /// Every line until the server closes.
+    func lines() -> [String] {
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            data += chunk[..<n]
+        }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    func close() { _ = Glibc.close(fd) }
+}
+
+/// A pipe whose read end collects what the server writes into its write end.
+struct Collector {
+    let read: Int32, write: Int32
+    init() { var p: [Int32] = [0, 0]; _ = pipe(&p); read = p[0]; write = p[1] }
+    /// Closes the write end and reads everything.
+    func text() -> String {
+        _ = Glibc.close(write)
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(read, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            data += chunk[..<n]
+        }
+        _ = Glibc.close(read)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+@Suite("The query socket of the small fsfind", .timeLimit(.minutes(1)))
+struct FindSocketServerTests {
+    static func request(_ words: [String], cwd: String = "/home/ada") -> FindWire.Request {
+        FindWire.Request(arguments: words.map { Array($0.utf8) }, workingDirectory: Array(cwd.utf8),
+                         environment: [Array("TZ=UTC".utf8)], groups: [0])
+    }
+
+    @Test("a query is answered into the descriptors that came with it, then `exit N`")
+    func answered() throws {
+        let fx = try Fixture()
+        let handler = EchoFindHandler()
+        let server = try ControlServer(location: fx.location, handler: ScriptedHandler(), findHandler: handler)
+        defer { server.stop() }
+        let mode = try #require(fileMode(fx.location.findSocketPath.string))
+        #expect(mode & S_IFMT == S_IFSOCK)
+        #expect(mode & 0o777 == 0o600)
+        let out = Collector(), err = Collector()
+        let client = try QueryClient(fx.location)
+        defer { client.close() }
+        #expect(client.send(Self.request(["budget", "--limit", "3"], cwd: "/srv/x").encoded(), descriptors: [out.write, err.write]))
+        #expect(client.lines() == ["serving", "exit 3"])
+        #expect(out.text() == "args: budget --limit 3\n")
+        #expect(err.text() == "cwd: /srv/x\n")
+    }
+
+    @Test("a declined query gets `fallback REASON` and nothing is written")
+    func declined() throws {
+        let fx = try Fixture()
+        let server = try ControlServer(location: fx.location, handler: ScriptedHandler(), findHandler: EchoFindHandler())
+        defer { server.stop() }
+        let out = Collector(), err = Collector()
+        let client = try QueryClient(fx.location)
+        defer { client.close() }
+        #expect(client.send(Self.request(["decline"]).encoded(), descriptors: [out.write, err.write]))
+        #expect(client.lines() == ["fallback asked to"])
+        #expect(out.text().isEmpty)
+        #expect(err.text().isEmpty)
+    }
+
+    @Test("garbage, a cut frame and a frame without descriptors are declined; the server goes on")
+    func malformed() throws {
+        let fx = try Fixture()
+        let handler = EchoFindHandler()
+        let server = try ControlServer(location: fx.location, handler: ScriptedHandler(), findHandler: handler)
+        defer { server.stop() }
+        let out = Collector(), err = Collector()
+        var frame = Self.request(["x"]).encoded()
+
+        let garbage = try QueryClient(fx.location)
+        #expect(garbage.send(Array("GET / HTTP/1.0\r\n\r\n".utf8), descriptors: [out.write, err.write]))
+        #expect(garbage.lines() == ["fallback not a query of this version"])
+        garbage.close()
+
+        let huge = try QueryClient(fx.location)
+        #expect(huge.send(FindWire.magic + [0xff, 0xff, 0xff, 0x7f], descriptors: [out.write, err.write]))
+        #expect(huge.lines() == ["fallback not a query of this version"])
+        huge.close()
+
+        let bare = try QueryClient(fx.location)
+        #expect(bare.send(frame, descriptors: []))
+        #expect(bare.lines() == ["fallback no descriptors came with the query"])
+        bare.close()
+
+        // A payload whose counts do not add up (one byte too many).
+        frame.append(0)
+        frame[4] &+= 1
+        let wrong = try QueryClient(fx.location)
+        #expect(wrong.send(frame, descriptors: [out.write, err.write]))
+        #expect(wrong.lines() == ["fallback malformed query"])
+        wrong.close()
+
+        let good = try QueryClient(fx.location)
+        #expect(good.send(Self.request(["after"]).encoded(), descriptors: [out.write, err.write]))
+        #expect(good.lines() == ["serving", "exit 3"])
+        good.close()
+        #expect(handler.answered.load(ordering: .relaxed) == 1)
+        #expect(out.text() == "args: after\n")
+        _ = err.text()
+    }
+
+    @Test("more than four queries at once: the fifth is told to fall back (busy), none waits")
+    func busy() throws {
+        let fx = try Fixture()
+        let server = try ControlServer(location: fx.location, handler: ScriptedHandler(), findHandler: EchoFindHandler())
+        defer { server.stop() }
+        let sinks = (0..<5).map { _ in (Collector(), Collector()) }
+        var clients: [QueryClient] = []
+        for (out, err) in sinks.prefix(4) {
+            let c = try QueryClient(fx.location)
+            #expect(c.send(Self.request(["slow"]).encoded(), descriptors: [out.write, err.write]))
+            clients.append(c)
+        }
+        // The four are inside the handler (sleeping) before the fifth comes.
+        #expect(eventually(5) { server.activeQueries.load(ordering: .relaxed) == ControlServer.maximumActiveQueries })
+        let fifth = try QueryClient(fx.location)
+        // The server may answer and close before the frame is sent (fsfind then reads the index
+        // itself too): only the answer counts.
+        _ = fifth.send(Self.request(["x"]).encoded(), descriptors: [sinks[4].0.write, sinks[4].1.write])
+        #expect(fifth.lines() == ["fallback busy"])
+        fifth.close()
+        for c in clients {
+            #expect(c.lines() == ["serving", "exit 3"])
+            c.close()
+        }
+        for (out, err) in sinks { _ = out.text(); _ = err.text() }
+    }
+
+    @Test("a server without a find handler has no query socket; stopping removes it")
+    func socketLifetime() throws {
+        let fx = try Fixture()
+        let plain = try ControlServer(location: fx.location, handler: ScriptedHandler())
+        #expect(fileMode(fx.location.findSocketPath.string) == nil)
+        plain.stop()
+        let server = try ControlServer(location: fx.location, handler: ScriptedHandler(), findHandler: EchoFindHandler())
+        #expect(fileMode(fx.location.findSocketPath.string) != nil)
+        server.stop()
+        #expect(fileMode(fx.location.findSocketPath.string) == nil)
+    }
+}
+
+@Suite("FindWire: the query socket's frames")
+struct FindWireTests {
+    @Test("a request makes the round trip byte for byte, names that are not UTF-8 included")
+    func roundTrip() throws {
+        let request = FindWire.Request(arguments: [Array("caf".utf8) + [0xE9], [], Array("--json".utf8)],
+                                       workingDirectory: [0x2F, 0xFF, 0x00, 0x41],
+                                       environment: [Array("NO_COLOR=1".utf8), Array("HOME=/home/ada".utf8)],
+                                       groups: [0, 27, 4_000_000_000])
+        let frame = request.encoded()
+        let length = try #require(FindWire.Request.payloadLength(header: Array(frame[..<8])))
+        #expect(length == frame.count - 8)
+        #expect(FindWire.Request(payload: Array(frame[8...])) == request)
+        #expect(request.variable("HOME") == Array("/home/ada".utf8))
+        #expect(request.variable("HOM") == nil)
+        #expect(request.variable("TZ") == nil)
+    }
+
+    @Test("every cut of a frame is refused, never misread")
+    func truncated() {
+        let frame = FindWire.Request(arguments: [Array("a b".utf8)], workingDirectory: Array("/".utf8),
+                                     environment: [Array("TZ=UTC".utf8)], groups: [1]).encoded()
+        let payload = Array(frame[8...])
+        for cut in 0..<payload.count {
+            #expect(FindWire.Request(payload: Array(payload[..<cut])) == nil, "cut at \(cut)")
+        }
+        // A count far beyond what the bytes can hold.
+        #expect(FindWire.Request(payload: [0xff, 0xff, 0xff, 0xff]) == nil)
+        #expect(FindWire.Request.payloadLength(header: Array("FSQ2".utf8) + [0, 0, 0, 0]) == nil)
+    }
+
+    @Test("reply lines parse back")
+    func replies() {
+        for reply in [FindWire.Reply.serving, .exit(0), .exit(2), .fallback("TZ differs from fsindexd's")] {
+            var line = reply.line
+            #expect(line.removeLast() == UInt8(ascii: "\n"))
+            #expect(FindWire.Reply(line: line) == reply)
+        }
+        #expect(FindWire.Reply(line: Array("exit x".utf8)) == nil)
+        #expect(FindWire.Reply.fallback("a\nb").line == Array("fallback ab\n".utf8))
+    }
+
+    @Test("the index folder is found as IndexLocation finds it, and normalized as FilePath does")
+    func indexDirectory() {
+        func guess(_ args: [String], _ env: [String: String], cwd: String = "/work") -> String {
+            String(decoding: FindWire.indexDirectory(arguments: args.map { Array($0.utf8) },
+                                                     variable: { env[String(decoding: $0, as: UTF8.self)].map { Array($0.utf8) } },
+                                                     cwd: Array(cwd.utf8)), as: UTF8.self)
+        }
+        #expect(guess(["--index-dir", "idx", "x"], [:]) == "/work/idx")
+        #expect(guess(["--index-dir=/a/./b/../c/", "x"], [:]) == "/a/c")
+        #expect(guess(["--index-dir", "/a", "--index-dir", "/b"], [:]) == "/b")
+        #expect(guess(["--", "--index-dir", "/a"], ["FSINDEX_INDEX_DIR": "/e"]) == "/e")
+        #expect(guess(["x"], ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/fsindex/default")
+        #expect(guess(["x"], ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/fsindex/default")
+        for path in ["/", "/a/b", "/a//b/", "/a/./b", "/a/../../b", "/../x", "/a/b/..", "/a/.../b"] {
+            #expect(String(decoding: FindWire.normalized(Array(path.utf8)), as: UTF8.self) == FilePath(path).lexicallyNormalized().string, "\(path)")
+        }
+        #expect(FindWire.socketName(forIndexDirectory: Array("/home/ada/.local/share/fsindex/default".utf8))
+                == ControlLocation.socketName(forIndexDirectory: FilePath("/home/ada/.local/share/fsindex/default")))
+    }
+}

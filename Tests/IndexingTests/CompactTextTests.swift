@@ -1,0 +1,170 @@
+import Attributes
+import Foundation
+import GRDB
+@testable import Indexing
+import SystemPackage
+import TestSupport
+import Testing
+
+/// Issue 14, "Half the index": the text is stored once, compressed, in `item_texts`, and
+/// `items_fts` is an external-content table over it. These catch the classic mistakes of that
+/// design: text that does not come back as it went in, words of an old version left in the index
+/// (an external-content table must be told a row's old values), and snippets that cannot read
+/// the content.
+@Suite("IndexStore: compressed text and the external-content full-text table")
+struct CompactTextTests {
+    static let long = String(repeating: "The quick brown fox jumps over the lazy dog near the riverbank. ", count: 40)
+    static let cjk = String(repeating: "東京都は日本の首都です。ひらがなとカタカナ、한국어 문장도 있습니다。", count: 20)
+
+    /// Rows of `items_fts` that match `pattern`.
+    static func matches(_ store: IndexStore, _ pattern: String) throws -> [Int64] {
+        try store.read { db in
+            try Int64.fetchAll(db, sql: "SELECT rowid FROM items_fts WHERE items_fts MATCH ? ORDER BY rowid", arguments: [pattern])
+        }
+    }
+
+    static func integrityCheck(_ store: IndexStore) throws {
+        // For an external-content table this compares the index with the text read through the view.
+        try store.write { db in try db.execute(sql: "INSERT INTO items_fts(items_fts) VALUES('integrity-check')") }
+    }
+
+    @Test("every text comes back as it went in: long, CJK, short, odd characters, empty")
+    func roundTrip() throws {
+        let t = try TestIndex()
+        let texts: [String: String] = [
+            "/d/long.txt": Self.long,
+            "/d/cjk.txt": Self.cjk,
+            "/d/short.txt": "tiny text",
+            // (No NUL: GRDB reads a text up to its first NUL, as it did before compression.)
+            "/d/odd.txt": "odd \u{FFFD} e\u{301}\u{1F600} \r\n\t" + String(repeating: "\u{7F}\u{85}\u{2028}ÿ", count: 60),
+            "/d/random.txt": String((0..<3000).map { _ in Character(UnicodeScalar(UInt8.random(in: 32...126))) }),
+            "/d/empty.txt": "",
+        ]
+        try t.store.indexSearchableItems(texts.map { item($0.key, text: $0.value) } + [item("/d/none.txt")])
+        for (path, text) in texts {
+            let got = try #require(try t.store.item(ItemIdentifier(path)))
+            #expect(got.attributes.textContent == text, "\(path)")
+        }
+        #expect(try t.store.item(ItemIdentifier("/d/none.txt"))?.attributes.textContent == nil)
+        // Long texts are stored compressed (a BLOB), short ones as they are.
+        let kinds = try t.store.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+                SELECT items.name, typeof(item_texts.text) AS k, length(item_texts.text) AS n
+                FROM items JOIN item_texts ON item_texts.id = items.id
+                """).map { ($0["name"] as String, ($0["k"] as String, $0["n"] as Int?)) })
+        }
+        #expect(kinds["long.txt"]?.0 == "blob")
+        #expect((kinds["long.txt"]?.1 ?? .max) < Self.long.utf8.count / 5)
+        #expect(kinds["cjk.txt"]?.0 == "blob")
+        #expect(kinds["short.txt"]?.0 == "text")
+        #expect(kinds["none.txt"]?.0 == "null")
+        try Self.integrityCheck(t.store)
+    }
+
+    @Test("the SQL functions: NULL, numbers and short texts pass through, a foreign blob is an error")
+    func functions() throws {
+        let t = try TestIndex()
+        let db = t.store.reader
+        #expect(try db.read { try Bool.fetchOne($0, sql: "SELECT fsindex_zip(NULL) IS NULL") } == true)
+        #expect(try db.read { try Int.fetchOne($0, sql: "SELECT fsindex_unzip(fsindex_zip(42))") } == 42)
+        #expect(try db.read { try String.fetchOne($0, sql: "SELECT fsindex_unzip(fsindex_zip('abc'))") } == "abc")
+        #expect(try db.read { try String.fetchOne($0, sql: "SELECT fsindex_unzip(fsindex_zip(?))", arguments: [Self.long]) } == Self.long)
+        for bad in ["SELECT fsindex_unzip(x'0102030405060708')", "SELECT fsindex_unzip(x'01')", "SELECT fsindex_zip(x'01')"] {
+            #expect(throws: DatabaseError.self, "\(bad)") { try db.read { try Row.fetchOne($0, sql: bad) } }
+        }
+    }
+
+    @Test("snippets, phrases, prefixes and CJK words work on the external-content table")
+    func searchOnCompressedText() throws {
+        let t = try TestIndex()
+        try t.store.indexSearchableItems([item("/d/a.txt", text: Self.long + " zebrafish"), item("/d/b.txt", text: Self.cjk)])
+        #expect(try Self.matches(t.store, "\"lazy dog\"").count == 1)
+        #expect(try Self.matches(t.store, "\"dog lazy\"").isEmpty)
+        #expect(try Self.matches(t.store, "zebra*").count == 1)
+        #expect(try Self.matches(t.store, "首都").count == 1)
+        #expect(try Self.matches(t.store, "\"한국어\"").count == 1)
+        let (snippet, highlighted) = try t.store.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: """
+                SELECT snippet(items_fts, 3, '[', ']', '…', 6) AS s, highlight(items_fts, 3, '<', '>') AS h
+                FROM items_fts WHERE items_fts MATCH ?
+                """, arguments: ["zebrafish"]))
+            return (row["s"] as String, row["h"] as String)
+        }
+        #expect(snippet.contains("[zebrafish]"))
+        #expect(highlighted.hasSuffix("<zebrafish>"))
+        let cjkSnippet = try t.store.read { db in
+            try String.fetchOne(db, sql: "SELECT snippet(items_fts, 3, '[', ']', '…', 6) FROM items_fts WHERE items_fts MATCH '首都'")
+        }
+        #expect(cjkSnippet?.contains("[首都]") == true)
+    }
+
+    @Test("a rewritten, renamed, summarized or deleted item leaves none of its old words in the index")
+    func oldWordsLeave() throws {
+        let t = try TestIndex()
+        try t.store.indexSearchableItems([item("/d/a.txt", title: "Aardvark", text: Self.long + " oldword"),
+                                          item("/d/b.txt", text: "keepword " + Self.long)])
+        #expect(try Self.matches(t.store, "oldword").count == 1)
+        try t.store.indexSearchableItems([item("/d/a.txt", title: "Badger", text: Self.long + " newword")])
+        #expect(try Self.matches(t.store, "oldword").isEmpty)
+        #expect(try Self.matches(t.store, "aardvark").isEmpty)
+        #expect(try Self.matches(t.store, "newword").count == 1)
+        #expect(try Self.matches(t.store, "badger").count == 1)
+        try Self.integrityCheck(t.store)
+
+        try t.store.deleteItems(identifiers: [ItemIdentifier("/d/a.txt")])
+        #expect(try Self.matches(t.store, "newword").isEmpty)
+        #expect(try Self.matches(t.store, "badger").isEmpty)
+        #expect(try Self.matches(t.store, "keepword").count == 1)
+        try Self.integrityCheck(t.store)
+
+        try t.store.deleteItems(domains: ["/d"])
+        #expect(try Self.matches(t.store, "keepword").isEmpty)
+        try t.store.indexSearchableItems([item("/d/c.txt", text: "lastword " + Self.long)])
+        try t.store.deleteAllItems()
+        #expect(try Self.matches(t.store, "lastword").isEmpty)
+        #expect(try t.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item_texts") } == 0)
+        try Self.integrityCheck(t.store)
+        try t.store.optimize()
+        try Self.integrityCheck(t.store)
+    }
+
+    @Test("an index of v10 (text in the full-text table) is migrated: every text kept and searchable")
+    func migrationFromV10() throws {
+        let tree = try TemporaryTree(prefix: "fsindex-index")
+        let location = IndexLocation(directory: tree.path("index"))
+        try location.prepare()
+        var config = Configuration()
+        config.prepareDatabase { db in try IndexStore.registerTokenizer(db) }
+        let texts = [Self.long + " alphaone", Self.cjk, "short betatwo", "", Self.long + " gammathree"]
+        do {
+            let queue = try DatabaseQueue(path: location.databasePath.string, configuration: config)
+            try Schema.migrator.migrate(queue, upTo: "v10-cjk")
+            try queue.write { db in
+                for (i, text) in texts.enumerated() {
+                    try db.execute(sql: """
+                        INSERT INTO items(id, path, domain, name, attributes, indexed_at) VALUES (?, ?, '/d', ?, '{"title":"T"}', 0)
+                        """, arguments: [i + 1, Data("/d/\(i).txt".utf8), "\(i).txt"])
+                    try db.execute(sql: "INSERT INTO items_fts(rowid, name, title, other, text) VALUES (?, ?, 'T', NULL, ?)",
+                                   arguments: [i + 1, "\(i).txt", text])
+                }
+            }
+        }
+        let store = try IndexStore(location: location)
+        for (i, text) in texts.enumerated() {
+            #expect(try store.item(ItemIdentifier("/d/\(i).txt"))?.attributes.textContent == text)
+        }
+        #expect(try Self.matches(store, "alphaone") == [1])
+        #expect(try Self.matches(store, "東京") == [2])
+        #expect(try Self.matches(store, "betatwo") == [3])
+        #expect(try Self.matches(store, "\"lazy dog\"") == [1, 5])
+        #expect(try Self.matches(store, "gamma*") == [5])
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") } == 2)
+        try Self.integrityCheck(store)
+        // Its items are then rewritten and deleted like any other.
+        try store.indexSearchableItems([item("/d/0.txt", text: "replaced")])
+        #expect(try Self.matches(store, "alphaone").isEmpty)
+        try store.deleteItems(identifiers: [ItemIdentifier("/d/4.txt")])
+        #expect(try Self.matches(store, "gammathree").isEmpty)
+        try Self.integrityCheck(store)
+    }
+}
