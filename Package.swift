@@ -231,6 +231,7 @@ let package = Package(
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying", "Configuration", "Attributes", "TestSupport",
                                                        .product(name: "MCP", package: "swift-sdk")]),
+        .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "TestSupport"]),
         .testTarget(name: "ControllingTests", dependencies: ["Controlling", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),
     ]
 )

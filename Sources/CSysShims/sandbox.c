@@ -118,46 +118,15 @@ int shim_landlock_confine(const char *const *paths, int count) {
 }
 
 long shim_send_with_fd(int socket, const void *buffer, unsigned long len, int fd) {
-    struct iovec iov = { (void *)buffer, len };
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    union { char bytes[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
-    if (fd >= 0) {
-        memset(&control, 0, sizeof control);
-        msg.msg_control = control.bytes;
-        msg.msg_controllen = sizeof control.bytes;
-        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &fd, sizeof(int));
-    }
-    return sendmsg(socket, &msg, MSG_NOSIGNAL);
+    return shim_send_with_fds(socket, buffer, len, &fd, fd >= 0 ? 1 : 0);
 }
 
 long shim_receive_with_fd(int socket, void *buffer, unsigned long len, int *fd) {
-    struct iovec iov = { buffer, len };
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    union { char bytes[CMSG_SPACE(4 * sizeof(int))]; struct cmsghdr align; } control;
-    msg.msg_control = control.bytes;
-    msg.msg_controllen = sizeof control.bytes;
+    /* One descriptor per frame; any more is a bug, and is closed. */
+    int count = 0;
     *fd = -1;
-    long n = recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
-    if (n < 0) return n;
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-        int count = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-        for (int i = 0; i < count; i++) {
-            int received;
-            memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-            if (*fd < 0) *fd = received; else close(received);   /* one per frame; more is a bug */
-        }
-    }
+    long n = shim_receive_with_fds(socket, buffer, len, fd, 1, &count);
+    if (count == 0) *fd = -1;
     return n;
 }
 

@@ -189,29 +189,23 @@ public struct FSFind: AsyncParsableCommand {
     }
 
     public func run() async throws {
-        if live && !explain {
-            let printer: any ReplyPrinter = json ? JSONLinesPrinter(withScore: attr.isEmpty || attr.contains("score")) : PathPrinter(nul: nul)
-            do {
-                let request = try makeRequest()
-                let (pipeline, warning) = try QueryPipeline.open(location: IndexLocation.resolve(explicit: indexDir))
-                if let warning { Output.error("fsfind", "warning: " + warning) }
-                return try await runLive(request, pipeline: pipeline, printer: printer)
-            } catch let error as QueryError {
-                Output.error("fsfind", error.description)
-                throw ExitCode(2)
-            }
+        let io = FindIO(out: .standardOutput, errors: .standardError)
+        guard live && !explain else { throw ExitCode(answer(io: io)) }
+        do {
+            let (request, pipeline) = try prepare(io: io, reusing: nil)
+            try await runLive(request, pipeline: pipeline, printer: printer(io))
+        } catch let error as QueryError {
+            io.errors.report("fsfind", error.description)
+            throw ExitCode(2)
         }
-        throw ExitCode(answer(io: FindIO(out: .standardOutput, errors: .standardError)))
     }
 
     /// Answers a query that is not `--live` into `io`, returning the exit status (0 found,
     /// 1 nothing, 2 error).
     public func answer(io: FindIO, reusing store: IndexStore? = nil) -> Int32 {
-        let printer: any ReplyPrinter = json ? JSONLinesPrinter(out: io.out, withScore: attr.isEmpty || attr.contains("score")) : PathPrinter(out: io.out, nul: nul)
+        let printer = printer(io)
         do {
-            let request = try makeRequest(workingDirectory: io.workingDirectory)
-            let (pipeline, warning) = try QueryPipeline.open(location: indexLocation(workingDirectory: io.workingDirectory), reusing: store)
-            if let warning { io.errors.report("fsfind", "warning: " + warning) }
+            let (request, pipeline) = try prepare(io: io, reusing: store)
             if explain {
                 io.out.write("query: \(queryText)\n" + (try pipeline.explain(request)).map { $0 + "\n" }.joined())
                 io.out.flush()
@@ -230,17 +224,29 @@ public struct FSFind: AsyncParsableCommand {
         }
     }
 
+    /// The request and the opened index, a rebuild under way said on `io.errors`.
+    private func prepare(io: FindIO, reusing store: IndexStore?) throws(QueryError) -> (QueryRequest, QueryPipeline) {
+        let request = try makeRequest(workingDirectory: io.workingDirectory)
+        let (pipeline, warning) = try QueryPipeline.open(location: indexLocation(workingDirectory: io.workingDirectory), reusing: store)
+        if let warning { io.errors.report("fsfind", "warning: " + warning) }
+        return (request, pipeline)
+    }
+
+    private func printer(_ io: FindIO) -> any ReplyPrinter {
+        json ? JSONLinesPrinter(out: io.out, withScore: attr.isEmpty || attr.contains("score")) : PathPrinter(out: io.out, nul: nul)
+    }
+
     /// The index this command reads (`--index-dir`, `FSINDEX_INDEX_DIR`, XDG), a relative
     /// folder taken from `workingDirectory` when given.
-    public func indexLocation(workingDirectory: [UInt8]? = nil, environment: [String: String]? = nil) -> IndexLocation {
-        if let environment { return IndexLocation.resolve(explicit: indexDir, environment: environment, workingDirectory: workingDirectory) }
-        return IndexLocation.resolve(explicit: indexDir, workingDirectory: workingDirectory)
+    public func indexLocation(workingDirectory: [UInt8]? = nil,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) -> IndexLocation {
+        IndexLocation.resolve(explicit: indexDir, environment: environment, workingDirectory: workingDirectory)
     }
 
     /// `--live`: subscribe first, so that no change between the query and the subscription is
     /// lost; then the pipeline prints the results and every difference a change makes.
     private func runLive(_ request: QueryRequest, pipeline: QueryPipeline, printer: any ReplyPrinter) async throws {
-        let location = IndexLocation.resolve(explicit: indexDir)
+        let location = indexLocation()
         let client: ControlClient
         let changes: AsyncStream<ItemChanges>
         do {

@@ -96,8 +96,7 @@ public struct IndexCheck: Sendable {
                     diffs.append(Difference(kind: .missing, path: key))
                     return
                 }
-                let now = FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
-                                    changeNanos: facts.changeNanos, inode: facts.inode)
+                let now = FileStamp(facts)
                 if old.stamp != now { diffs.append(Difference(kind: .stale, path: key)) }
             }, problem: { p in
                 problems.append("\(ByteString.escaped(p.path.bytes)): \(p.reason)")

@@ -39,8 +39,7 @@ extension IndexUpdater {
                     let item = SearchableItem(uniqueIdentifier: ItemIdentifier(bytes: f.pathBytes),
                                               domainIdentifier: domain, attributes: attributes)
                     entries.append(IndexEntry(item: item,
-                                              stamp: FileStamp(size: f.size, modificationNanos: f.modificationNanos,
-                                                               changeNanos: f.changeNanos, inode: f.inode),
+                                              stamp: FileStamp(f),
                                               extractorVersion: r.extractorVersion, extractor: r.extractor))
                 }
                 let done = shared.written.add(entries.count, ordering: .relaxed).newValue

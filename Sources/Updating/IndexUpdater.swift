@@ -190,8 +190,7 @@ public final class IndexUpdater: Sendable {
                 let key = facts.pathBytes
                 seen.insert(key)
                 if !force, let old = stored[key], versions.isCurrent(extractor: old.extractor, version: old.extractorVersion), let s = old.stamp,
-                   s == FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
-                                  changeNanos: facts.changeNanos, inode: facts.inode) {
+                   s == FileStamp(facts) {
                     report.unchanged += 1
                     if sweepMetadata { unchangedFiles.append(facts) }
                 } else {
@@ -364,8 +363,7 @@ public final class IndexUpdater: Sendable {
                     let item = SearchableItem(uniqueIdentifier: ItemIdentifier(bytes: facts.pathBytes),
                                               domainIdentifier: domain, attributes: attributes)
                     entries.append(IndexEntry(item: item,
-                                              stamp: FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
-                                                               changeNanos: facts.changeNanos, inode: facts.inode),
+                                              stamp: FileStamp(facts),
                                               extractorVersion: r.extractorVersion, extractor: r.extractor))
                     for child in r.children {
                         var a = child.attributes
@@ -443,8 +441,7 @@ public final class IndexUpdater: Sendable {
         for note in metadata.notes {
             onProblem(CrawlProblem(path: ByteString.escaped(facts.pathBytes), message: note))
         }
-        let stamp = FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
-                              changeNanos: facts.changeNanos, inode: facts.inode)
+        let stamp = FileStamp(facts)
         do {
             return try store.refreshAttributes(of: ItemIdentifier(bytes: facts.pathBytes), stamp: stamp,
                                                replacing: FileSystemExtractor.metadataKeys.union(ExtendedAttributeMetadata.keys),

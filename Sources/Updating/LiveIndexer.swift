@@ -121,8 +121,7 @@ public final class LiveIndexer: Sendable {
             let stored = try store.stamps(of: present.map { ItemIdentifier(bytes: $0.facts.pathBytes) })
             for (root, facts) in present {
                 if let old = stored[facts.pathBytes], let s = old.stamp, ExtractionVersions.forIndex.isCurrent(extractor: old.extractor, version: old.extractorVersion),
-                   s == FileStamp(size: facts.size, modificationNanos: facts.modificationNanos,
-                                  changeNanos: facts.changeNanos, inode: facts.inode) {
+                   s == FileStamp(facts) {
                     continue     // already indexed as it is (e.g. the crawl got there first)
                 }
                 if metadataOnly.contains(facts.pathBytes) {
