@@ -178,7 +178,11 @@ struct InotifyWatchingTests {
         let began = ContinuousClock.now
         for i in 0..<500 { _ = try fd.writeAll(Array("line \(i)\n".utf8)) }
         try await Task.sleep(for: .milliseconds(200))
-        #expect(w.collector.events.isEmpty, "nothing before the close: \(w.collector.events)")
+        // Within the 1 s debounce nothing may come before the close; a loaded machine that took
+        // longer than that to get here may see the once-a-second report (the branch below).
+        if ContinuousClock.now - began < .milliseconds(900) {
+            #expect(w.collector.events.isEmpty, "nothing before the close: \(w.collector.events)")
+        }
         try fd.close()
         let closedAfter = ContinuousClock.now - began
         #expect(await w.collector.wait(for: .modified(p)))
