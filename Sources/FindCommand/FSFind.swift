@@ -192,7 +192,7 @@ public struct FSFind: AsyncParsableCommand {
         let io = FindIO(out: .standardOutput, errors: .standardError)
         guard live && !explain else { throw ExitCode(answer(io: io)) }
         do {
-            let (request, pipeline) = try prepare(io: io, reusing: nil)
+            let (request, pipeline) = try prepare(io: io)
             try await runLive(request, pipeline: pipeline, printer: printer(io))
         } catch let error as QueryError {
             io.errors.report("fsfind", error.description)
@@ -202,10 +202,10 @@ public struct FSFind: AsyncParsableCommand {
 
     /// Answers a query that is not `--live` into `io`, returning the exit status (0 found,
     /// 1 nothing, 2 error).
-    public func answer(io: FindIO, reusing store: IndexStore? = nil) -> Int32 {
+    public func answer(io: FindIO) -> Int32 {
         let printer = printer(io)
         do {
-            let (request, pipeline) = try prepare(io: io, reusing: store)
+            let (request, pipeline) = try prepare(io: io)
             if explain {
                 io.out.write("query: \(queryText)\n" + (try pipeline.explain(request)).map { $0 + "\n" }.joined())
                 io.out.flush()
@@ -225,9 +225,9 @@ public struct FSFind: AsyncParsableCommand {
     }
 
     /// The request and the opened index, a rebuild under way said on `io.errors`.
-    private func prepare(io: FindIO, reusing store: IndexStore?) throws(QueryError) -> (QueryRequest, QueryPipeline) {
+    private func prepare(io: FindIO) throws(QueryError) -> (QueryRequest, QueryPipeline) {
         let request = try makeRequest(workingDirectory: io.workingDirectory)
-        let (pipeline, warning) = try QueryPipeline.open(location: indexLocation(workingDirectory: io.workingDirectory), reusing: store)
+        let (pipeline, warning) = try QueryPipeline.open(location: indexLocation(workingDirectory: io.workingDirectory))
         if let warning { io.errors.report("fsfind", "warning: " + warning) }
         return (request, pipeline)
     }

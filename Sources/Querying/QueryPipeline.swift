@@ -39,16 +39,10 @@ public struct QueryPipeline: Sendable {
     /// (after damage or a schema change) would answer with files missing: that is an error,
     /// unless fsindexd is already rebuilding it, when the answers come with `warning`.
     public static func open(location: IndexLocation) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
-        try open(location: location, reusing: nil)
-    }
-
-    /// `open(location:)` over a store already open (read-only) for `location`, when given: a
-    /// warm daemon answers many queries with the same connection.
-    public static func open(location: IndexLocation, reusing: IndexStore?) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
         let store: IndexStore
         let reason: String?
         do {
-            if let reusing { store = reusing } else { store = try IndexStore(location: location, readOnly: true) }
+            store = try IndexStore(location: location, readOnly: true)
             reason = try store.meta("rebuild_required")
         } catch {
             // The other cases name their fix; SQLite's own text stays out of the message.
