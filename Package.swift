@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // The Model Context Protocol, for fsindex-mcp only (the other tools do not link it).
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // C libraries of the field, through tiny system-library shims.
@@ -117,8 +118,18 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 4: queries over the store.
+        // The shared index on a PostgreSQL server (issue 15): schema, publishing a local index's
+        // items to it, and the connection; the query side is in Querying.
+        .target(name: "SharedIndex", dependencies: [
+            "Attributes", "CFTS5CJK", "Indexing", "SystemCalls",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
         .target(name: "Querying", dependencies: [
-            "Attributes", "Indexing", "Controlling", "Configuration",
+            "Attributes", "Indexing", "Controlling", "Configuration", "SharedIndex",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "GRDB", package: "GRDB.swift"),
             // sqlite3_progress_handler, for the query time limit (QueryDeadline).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -46,7 +46,7 @@ extension AttributeSet {
     }
 
     /// `s` as a JSON string, escaped as swift-foundation's `JSONEncoder` escapes it.
-    static func appendJSONString(_ s: String, to out: inout [UInt8]) {
+    public static func appendJSONString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for b in s.utf8 {
             switch b {

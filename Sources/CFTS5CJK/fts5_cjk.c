@@ -157,3 +157,41 @@ int fsindex_fts5_cjk_register(sqlite3 *db) {
     static fts5_tokenizer tokenizer = { cjkCreate, cjkDelete, cjkTokenize };
     return api->xCreateTokenizer(api, "fsindex_cjk", (void *)api, &tokenizer, 0);
 }
+
+// Tokenizing outside any table, for the PostgreSQL backend's tsvector and tsquery (issue 15): the
+// very tokenizer items_fts uses, so both backends see the same words. One in-memory connection
+// per thread holds the registered tokenizers.
+typedef struct ForwardContext {
+    void *ctx;
+    int (*callback)(void *, int, const char *, int);
+} ForwardContext;
+
+static int forward(void *pCtx, int tflags, const char *pToken, int nToken, int iStart, int iEnd) {
+    (void)iStart; (void)iEnd;
+    ForwardContext *f = (ForwardContext *)pCtx;
+    return f->callback(f->ctx, (tflags & FTS5_TOKEN_COLOCATED) != 0, pToken, nToken);
+}
+
+int fsindex_tokenize(int query, const char *text, int length, void *ctx,
+                     int (*callback)(void *ctx, int colocated, const char *token, int length)) {
+    static __thread sqlite3 *db = 0;
+    static __thread Fts5Tokenizer *instance = 0;
+    static __thread fts5_tokenizer methods;
+    if (!instance) {
+        if (!db) {
+            if (sqlite3_open(":memory:", &db) != SQLITE_OK) return SQLITE_ERROR;
+            int rc = fsindex_fts5_cjk_register(db);
+            if (rc != SQLITE_OK) return rc;
+        }
+        fts5_api *api = fts5ApiOf(db);
+        if (!api) return SQLITE_ERROR;
+        void *ud = 0;
+        int rc = api->xFindTokenizer(api, "fsindex_cjk", &ud, &methods);
+        if (rc != SQLITE_OK) return rc;
+        const char *args[] = { "remove_diacritics", "2" };
+        rc = methods.xCreate(ud, args, 2, &instance);
+        if (rc != SQLITE_OK) { instance = 0; return rc; }
+    }
+    ForwardContext f = { ctx, callback };
+    return methods.xTokenize(instance, &f, query ? FTS5_TOKENIZE_QUERY : FTS5_TOKENIZE_DOCUMENT, text, length, forward);
+}

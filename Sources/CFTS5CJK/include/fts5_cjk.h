@@ -10,4 +10,10 @@
 /// Returns an SQLite result code.
 int fsindex_fts5_cjk_register(sqlite3 *db);
 
+/// Cuts `text` into the tokens `items_fts` would hold (`query`: as a query's words), calling
+/// `callback` for each; `colocated` marks a token at the same position as the one before.
+/// Returns SQLITE_OK or the tokenizer's error.
+int fsindex_tokenize(int query, const char *text, int length, void *ctx,
+                     int (*callback)(void *ctx, int colocated, const char *token, int length));
+
 #endif

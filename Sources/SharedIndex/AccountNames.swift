@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The users of this host and their groups, which a watcher publishes so that the shared
+/// index can answer each role with what the user of that name may read here.
+public struct Account: Sendable, Hashable {
+    public var name: String
+    public var uid: UInt32
+    public var gids: [UInt32]
+}
+
+public enum AccountNames {
+    /// The login name of `uid`, if it has one.
+    public static func name(ofUser uid: uid_t) -> String? {
+        var pw = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16384)
+        guard getpwuid_r(uid, &pw, &buffer, buffer.count, &result) == 0, result != nil, let name = pw.pw_name else { return nil }
+        return String(cString: name)
+    }
+
+    /// Every account in the passwd database (files, LDAP… as NSS has them) with its groups.
+    public static func all() -> [Account] {
+        var out: [Account] = []
+        setpwent()
+        defer { endpwent() }
+        while let p = getpwent() {
+            guard let n = p.pointee.pw_name else { continue }
+            let name = String(cString: n)
+            out.append(Account(name: name, uid: p.pointee.pw_uid, gids: groups(name, p.pointee.pw_gid)))
+        }
+        return out
+    }
+
+    static func groups(_ name: String, _ primary: gid_t) -> [UInt32] {
+        var count: Int32 = 64
+        var list = [gid_t](repeating: 0, count: Int(count))
+        if getgrouplist(name, primary, &list, &count) < 0 {
+            list = [gid_t](repeating: 0, count: Int(count))
+            if getgrouplist(name, primary, &list, &count) < 0 { return [primary] }
+        }
+        return Array(Set(list.prefix(Int(count)))).sorted()
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// A value bound to a statement's `$n`: user text only ever reaches PostgreSQL this way.
+public enum SQLValue: Sendable, Hashable {
+    case text(String?)
+    case int(Int64?)
+    case double(Double?)
+    case bytes([UInt8]?)
+    case bool(Bool)
+    case texts([String])
+    case ints([Int32])
+    case byteArrays([[UInt8]])
+}
+
+/// One connection to the shared index, used synchronously: FSIndex's stages are synchronous
+/// and run on threads of their own, so each request waits on its future; NIO's event loop does
+/// the work, and no Swift concurrency thread is ever blocked waiting for another.
+public final class PostgresLink: @unchecked Sendable {
+    public let url: SharedIndexURL
+    let connection: PostgresConnection
+    let logger: Logger
+    private let lock = NSLock()
+
+    private init(url: SharedIndexURL, connection: PostgresConnection, logger: Logger) {
+        self.url = url
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Connects; the error says whether the server is missing, refused us, or failed otherwise.
+    public static func connect(_ url: SharedIndexURL, timeout: Double = 10) throws(SharedIndexError) -> PostgresLink {
+        var logger = Logger(label: "fsindex.postgres")
+        logger.logLevel = .critical
+        let configuration: PostgresConnection.Configuration
+        switch url.endpoint {
+        case .socket(let path):
+            configuration = .init(unixSocketPath: path, username: url.user, password: url.password, database: url.database)
+        case .tcp(let host, let port):
+            configuration = .init(host: host, port: port, username: url.user, password: url.password, database: url.database, tls: .disable)
+        }
+        var config = configuration
+        config.options.connectTimeout = .milliseconds(Int64(timeout * 1000))
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        do {
+            let connection = try PostgresConnection.connect(on: loop, configuration: config, id: 1, logger: logger).wait()
+            return PostgresLink(url: url, connection: connection, logger: logger)
+        } catch {
+            throw map(error, url: url, connecting: true)
+        }
+    }
+
+    /// Runs one statement with bound values and returns its rows.
+    @discardableResult
+    public func query(_ sql: String, _ values: [SQLValue] = []) throws(SharedIndexError) -> [PostgresRow] {
+        var binds = PostgresBindings(capacity: values.count)
+        for v in values {
+            switch v {
+            case .text(let s): binds.append(s)
+            case .int(let i): binds.append(i)
+            case .double(let d): binds.append(d)
+            case .bytes(let b): if let b { binds.append(ByteBuffer(bytes: b)) } else { binds.appendNull() }
+            case .bool(let b): binds.append(b)
+            case .texts(let a): binds.append(a)
+            case .ints(let a): binds.append(a)
+            case .byteArrays(let a): binds.append(a.map { ByteBuffer(bytes: $0) })
+            }
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait().rows
+        } catch {
+            throw Self.map(error, url: url, connecting: false)
+        }
+    }
+
+    /// Runs statements without bound values (several, separated by `;`): the schema's.
+    public func execute(_ sql: String) throws(SharedIndexError) {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            _ = try connection.simpleQuery(sql).wait()
+        } catch {
+            throw Self.map(error, url: url, connecting: false)
+        }
+    }
+
+    /// Runs `body` in one transaction: committed whole, or (an error, a lost connection) not at all.
+    public func transaction<T>(_ body: () throws(SharedIndexError) -> T) throws(SharedIndexError) -> T {
+        try execute("BEGIN")
+        do {
+            let out = try body()
+            try execute("COMMIT")
+            return out
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Calls `handler` with each notification's payload on `channel` until `close`.
+    public func listen(_ channel: String, handler: @escaping @Sendable (String) -> Void) throws(SharedIndexError) {
+        connection.addListener(channel: channel) { _, message in handler(message.payload) }
+        try execute("LISTEN " + channel)
+    }
+
+    public var isClosed: Bool { connection.isClosed }
+
+    public func close() {
+        try? connection.close().wait()
+    }
+
+    deinit {
+        if !connection.isClosed { connection.close().whenComplete { _ in } }
+    }
+
+    /// PostgreSQL's and NIO's errors as `SharedIndexError`s.
+    static func map(_ error: any Error, url: SharedIndexURL, connecting: Bool) -> SharedIndexError {
+        let u = url.description
+        guard let e = error as? PSQLError else {
+            let text = "\(error)"
+            return connecting ? .unreachable(url: u, detail: text) : .connectionLost(url: u, detail: text)
+        }
+        if let info = e.serverInfo {
+            let code = info[.sqlState] ?? "XX000"
+            let message = info[.message] ?? "no message"
+            if code == "28000" || code == "28P01" || code == "3D000" || code == "42501" && connecting {
+                return .refused(url: u, detail: message)
+            }
+            if code.hasPrefix("57P") || code.hasPrefix("08") {
+                return .connectionLost(url: u, detail: message)
+            }
+            return .server(url: u, code: code, message: message)
+        }
+        let detail = e.underlying.map { "\($0)" } ?? "\(e.code)"
+        if connecting { return .unreachable(url: u, detail: detail) }
+        return .connectionLost(url: u, detail: detail)
+    }
+}
+
+extension PostgresRow {
+    /// The column's value, or nil when it is NULL or of another type.
+    public func value<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) -> T? {
+        try? makeRandomAccess()[column].decode(T.self)
+    }
+
+    /// A bytea column's bytes.
+    public func bytes(_ column: String) -> [UInt8]? {
+        guard let buffer = try? makeRandomAccess()[column].decode(ByteBuffer.self) else { return nil }
+        return Array(buffer.readableBytesView)
+    }
+}

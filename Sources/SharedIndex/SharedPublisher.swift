@@ -1,0 +1,339 @@
+import Attributes
+import Foundation
+import Indexing
+import NIOCore
+import PostgresNIO
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one publishing pass did.
+public struct PublishReport: Sendable, Hashable {
+    public var written = 0
+    public var removed = 0
+    /// Domains whose client state showed them unchanged since the last pass.
+    public var unchanged: [String] = []
+    public var domains: [String] = []
+    public var batches = 0
+}
+
+/// Feeds the shared PostgreSQL index from a watcher's local index, with Core Spotlight's
+/// contract: each batch of items is written in one transaction with the domain's client state,
+/// so it is committed once or not at all.
+///
+/// The local index is the watcher's journal. fsindexd and `fsindex index` keep it as always,
+/// and the publisher sends what it holds: after a failure (the server went away in the middle
+/// of a batch) the next pass compares the two and sends again what is missing, so nothing is
+/// lost while the server is down. A domain is host plus root: rows are keyed by host and path,
+/// and each (host, domain) is claimed by one watcher, so no watcher can clobber another's.
+public final class SharedPublisher: @unchecked Sendable {
+    public let url: SharedIndexURL
+    public let host: String
+    /// Stable across restarts and rebuilds of the same local index.
+    public let watcher: String
+    public let store: IndexStore
+    public var batchSize = 256
+    private var link: PostgresLink?
+    private var claimed: Set<String> = []
+    private let lock = NSLock()
+
+    public init(store: IndexStore, url: SharedIndexURL, host: String? = nil) {
+        self.store = store
+        self.url = url
+        self.host = host ?? Self.hostName()
+        watcher = self.host + ":" + store.location.directory.string
+    }
+
+    /// This machine's name, as `hostname` prints it.
+    public static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Forgets the connection (after an error), so the next call connects again.
+    public func disconnect() {
+        lock.lock()
+        defer { lock.unlock() }
+        link?.close()
+        link = nil
+        claimed = []
+    }
+
+    /// The connection, made (and the schema, host and accounts set up) when there is none.
+    func connection() throws(SharedIndexError) -> PostgresLink {
+        if let link, !link.isClosed { return link }
+        let link = try PostgresLink.connect(url)
+        do {
+            try SharedSchema.migrate(link)
+            try link.query("INSERT INTO hosts(host, first_seen) VALUES ($1, $2) ON CONFLICT (host) DO NOTHING",
+                           [.text(host), .double(Date().timeIntervalSince1970)])
+            try publishAccounts(link)
+        } catch {
+            link.close()
+            throw error
+        }
+        self.link = link
+        claimed = []
+        return link
+    }
+
+    /// The host's users and their groups, replaced as a whole.
+    private func publishAccounts(_ link: PostgresLink) throws(SharedIndexError) {
+        let accounts = AccountNames.all()
+        try link.transaction { () throws(SharedIndexError) in
+            try link.query("DELETE FROM accounts WHERE host = $1", [.text(host)])
+            for a in accounts {
+                try link.query("INSERT INTO accounts(host, role, uid, gids) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                               [.text(host), .text(a.name), .int(Int64(Int32(bitPattern: a.uid))), .ints(a.gids.map { Int32(bitPattern: $0) })])
+            }
+        }
+    }
+
+    /// Claims `domain` of this host for this watcher, or says who has it.
+    private func claim(_ domain: String, _ link: PostgresLink) throws(SharedIndexError) {
+        if claimed.contains(domain) { return }
+        try link.query("INSERT INTO domains(host, domain, watcher) VALUES ($1, $2, $3) ON CONFLICT (host, domain) DO NOTHING",
+                       [.text(host), .text(domain), .text(watcher)])
+        let owner = try link.query("SELECT watcher FROM domains WHERE host = $1 AND domain = $2", [.text(host), .text(domain)])
+            .first?.value("watcher", as: String.self)
+        guard owner == watcher else { throw .domainOwned(host: host, domain: domain, watcher: owner ?? "unknown") }
+        claimed.insert(domain)
+    }
+
+    /// Sends every local domain: for each, the items whose version differs from the shared
+    /// one, and the removal of shared items the local index no longer has. A domain whose
+    /// client state matches the local index is skipped without reading the shared rows.
+    public func publishAll() throws(SharedIndexError) -> PublishReport {
+        lock.lock()
+        defer { lock.unlock() }
+        let link = try connection()
+        var report = PublishReport()
+        let domains: [String]
+        do { domains = try store.domainNames() } catch { throw .local(error.description) }
+        for domain in domains {
+            try claim(domain, link)
+            report.domains.append(domain)
+            let local: [[UInt8]: String]
+            do { local = try store.versions(domain: domain) } catch { throw .local(error.description) }
+            let state = Self.digest(local)
+            let stored = try link.query("SELECT client_state FROM domains WHERE host = $1 AND domain = $2",
+                                        [.text(host), .text(domain)]).first?.bytes("client_state")
+            if stored == state { report.unchanged.append(domain); continue }
+            var remote: [[UInt8]: String] = [:]
+            for row in try link.query("SELECT path, version FROM items WHERE host = $1 AND domain = $2", [.text(host), .text(domain)]) {
+                let access = row.makeRandomAccess()
+                guard let path = try? access["path"].decode(ByteBuffer.self), let version = try? access["version"].decode(String.self) else { continue }
+                remote[Array(path.readableBytesView)] = version
+            }
+            let changed = local.filter { remote[$0.key] != $0.value }.map(\.key).sorted { $0.lexicographicallyPrecedes($1) }
+            let gone = remote.keys.filter { local[$0] == nil }.sorted { $0.lexicographicallyPrecedes($1) }
+            var removals = gone[...]
+            var start = 0
+            repeat {
+                let slice = Array(changed[start..<min(start + batchSize, changed.count)])
+                let deleting = Array(removals.prefix(max(batchSize - slice.count, slice.isEmpty ? batchSize : 0)))
+                removals = removals.dropFirst(deleting.count)
+                start += slice.count
+                let last = start >= changed.count && removals.isEmpty
+                let items: [ExportedItem]
+                do { items = try store.exportItems(slice) } catch { throw .local(error.description) }
+                // An item deleted locally since the versions were read is removed too.
+                let vanished = Set(slice).subtracting(items.map(\.item.uniqueIdentifier.bytes))
+                try write(items, removing: deleting + vanished.sorted { $0.lexicographicallyPrecedes($1) }, domain: domain,
+                          clientState: last ? state : nil, link)
+                report.written += items.count
+                report.removed += deleting.count + vanished.count
+                report.batches += 1
+            } while start < changed.count || !removals.isEmpty
+        }
+        return report
+    }
+
+    /// Sends these items as they are in the local index now (fsindexd calls it with each change
+    /// it commits): those it holds are written, the others removed with the items inside them.
+    public func publish(_ identifiers: [[UInt8]]) throws(SharedIndexError) -> PublishReport {
+        lock.lock()
+        defer { lock.unlock() }
+        let link = try connection()
+        var report = PublishReport()
+        for start in stride(from: 0, to: identifiers.count, by: batchSize) {
+            let slice = Array(identifiers[start..<min(start + batchSize, identifiers.count)])
+            let items: [ExportedItem]
+            do { items = try store.exportItems(slice) } catch { throw .local(error.description) }
+            let present = Set(items.map(\.item.uniqueIdentifier.bytes))
+            let gone = slice.filter { !present.contains($0) }
+            var byDomain: [String: [ExportedItem]] = [:]
+            for item in items { byDomain[item.item.domainIdentifier, default: []].append(item) }
+            if byDomain.isEmpty, !gone.isEmpty { byDomain[""] = [] }
+            var first = true
+            for (domain, group) in byDomain {
+                if !domain.isEmpty { try claim(domain, link) }
+                try write(group, removing: first ? gone : [], domain: domain.isEmpty ? nil : domain, clientState: nil, link)
+                first = false
+                report.batches += 1
+            }
+            report.written += items.count
+            report.removed += gone.count
+        }
+        return report
+    }
+
+    /// One batch, one transaction: upserts, removals (with the items inside removed files),
+    /// the domain's client state, the host's last batch, and a notification for live queries.
+    private func write(_ items: [ExportedItem], removing: [[UInt8]], domain: String?, clientState: [UInt8]?,
+                       _ link: PostgresLink) throws(SharedIndexError) {
+        let rows = rowsJSON(items)
+        let now = Date().timeIntervalSince1970
+        try link.transaction { () throws(SharedIndexError) in
+            if !items.isEmpty {
+                try link.query(Self.upsertSQL, [.text(host), .text(rows)])
+            }
+            if !removing.isEmpty {
+                try link.query("""
+                    DELETE FROM items i USING domains d
+                    WHERE i.host = $1 AND d.host = i.host AND d.domain = i.domain AND d.watcher = $3
+                      AND EXISTS (SELECT 1 FROM unnest($2::bytea[]) AS p(path)
+                                  WHERE i.path = p.path OR (i.path >= p.path || '\\x00'::bytea AND i.path < p.path || '\\x01'::bytea))
+                    """, [.text(host), .byteArrays(removing), .text(watcher)])
+            }
+            if let domain {
+                // A pass that is not the last of a full comparison leaves no client state: the
+                // next pass must compare again.
+                try link.query("UPDATE domains SET client_state = $3, updated = $4 WHERE host = $1 AND domain = $2",
+                               [.text(host), .text(domain), .bytes(clientState), .double(now)])
+            }
+            try link.query("UPDATE hosts SET last_batch = $2, last_batch_items = $3 WHERE host = $1",
+                           [.text(host), .double(now), .int(Int64(items.count + removing.count))])
+            var payload: [UInt8] = Array("{\"host\":".utf8)
+            AttributeSet.appendJSONString(host, to: &payload)
+            payload += Array(",\"written\":\(items.count),\"removed\":\(removing.count)}".utf8)
+            try link.query("SELECT pg_notify('fsindex_items', $1)", [.text(String(decoding: payload, as: UTF8.self))])
+        }
+    }
+
+    static let upsertSQL = """
+        INSERT INTO items (host, path, domain, name, content_type, kind, extractor, error, size, modified, created, used,
+                           expiration, attributes, types, title, other, body, words, owner, grp, mode, access, version)
+        SELECT $1, decode(r.path, 'hex'), r.domain, r.name, r.content_type, r.kind, r.extractor, r.error, r.size, r.modified,
+               r.created, r.used, r.expiration, r.attributes, coalesce(r.types, '{}'), r.title, r.other, r.body, r.words::tsvector,
+               r.owner, r.grp, r.mode, coalesce(r.access, '{}'), r.version
+        FROM jsonb_to_recordset($2::jsonb) AS r(path text, domain text, name text, content_type text, kind text, extractor text,
+             error text, size bigint, modified double precision, created double precision, used double precision,
+             expiration double precision, attributes jsonb, types text[], title text, other text, body text, words text,
+             owner integer, grp integer, mode integer, access integer[], version text)
+        ON CONFLICT (host, path) DO UPDATE SET
+            domain = excluded.domain, name = excluded.name, content_type = excluded.content_type, kind = excluded.kind,
+            extractor = excluded.extractor, error = excluded.error, size = excluded.size, modified = excluded.modified,
+            created = excluded.created, used = excluded.used, expiration = excluded.expiration,
+            attributes = excluded.attributes, types = excluded.types, title = excluded.title, other = excluded.other,
+            body = excluded.body, words = excluded.words, owner = excluded.owner, grp = excluded.grp, mode = excluded.mode,
+            access = excluded.access, version = excluded.version
+        """
+
+    /// The batch as a JSON array of rows for `jsonb_to_recordset`: NULLs and arrays cross as
+    /// JSON, and the whole batch is one bound value.
+    func rowsJSON(_ items: [ExportedItem]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        var folders = FolderAccess()
+        for (n, e) in items.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            let item = e.item
+            let a = item.attributes
+            var stored = a.removing(.textContent)
+            stored[.domainIdentifier] = .string(item.domainIdentifier)
+            let name = a.string(.name) ?? String(decoding: item.uniqueIdentifier.nameBytes, as: UTF8.self)
+            let other = AttributeKey.otherTextKeys.flatMap { a.strings($0) }.joined(separator: "\n")
+            let access = folders.access(of: item.uniqueIdentifier.bytes)
+            var fields: [(String, JSONField)] = [
+                ("path", .string(Self.hex(item.uniqueIdentifier.bytes))),
+                ("domain", .string(item.domainIdentifier)),
+                ("name", .string(name)),
+                ("content_type", .optional(a.string(.contentType))),
+                ("kind", .optional(a.kind)),
+                ("extractor", .optional(e.extractor)),
+                ("error", .optional(a.string(.extractionError))),
+                ("size", .number(e.size.map { Double($0) })),
+                ("modified", .number(e.modified)),
+                ("created", .number(e.created)),
+                ("used", .number(e.used)),
+                ("expiration", .number(item.expirationDate?.timeIntervalSince1970)),
+                ("attributes", .raw((try? stored.jsonText()) ?? "{}")),
+                ("types", .strings(e.types)),
+                ("title", .optional(a.title)),
+                ("other", .optional(other.isEmpty ? nil : other)),
+                ("body", .optional(a.textContent)),
+                ("words", .string(WordVector.literal(name: name, title: a.title, other: other, text: a.textContent))),
+                ("version", .string(e.version)),
+            ]
+            if let access {
+                fields += [("owner", .number(Double(access.owner))), ("grp", .number(Double(access.group))),
+                           ("mode", .number(Double(access.mode))), ("access", .numbers(access.folders))]
+            }
+            out.append(UInt8(ascii: "{"))
+            for (i, (key, value)) in fields.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                AttributeSet.appendJSONString(key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                value.append(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// An order-free digest of a domain's (path, version) pairs: its client state.
+    static func digest(_ versions: [[UInt8]: String]) -> [UInt8] {
+        var sum: UInt64 = 0, xor: UInt64 = 0
+        for (path, version) in versions {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in path { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+            h = (h ^ 0xff) &* 0x0000_0100_0000_01B3
+            for b in version.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+            sum &+= h
+            xor ^= h
+        }
+        return Array("v1:\(versions.count):\(String(sum, radix: 16)):\(String(xor, radix: 16))".utf8)
+    }
+}
+
+/// One value of a row in `rowsJSON`.
+enum JSONField {
+    case string(String)
+    case optional(String?)
+    case number(Double?)
+    case strings([String])
+    case numbers([Int32])
+    case raw(String)
+
+    func append(to out: inout [UInt8]) {
+        switch self {
+        case .string(let s): AttributeSet.appendJSONString(s, to: &out)
+        case .optional(let s):
+            if let s { AttributeSet.appendJSONString(s, to: &out) } else { out += Array("null".utf8) }
+        case .number(let d):
+            guard let d, d.isFinite else { out += Array("null".utf8); return }
+            out += Array((d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)).utf8)
+        case .strings(let a):
+            out.append(UInt8(ascii: "["))
+            for (i, s) in a.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                AttributeSet.appendJSONString(s, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .numbers(let a):
+            out += Array(("[" + a.map(String.init).joined(separator: ",") + "]").utf8)
+        case .raw(let s): out += Array(s.utf8)
+        }
+    }
+}

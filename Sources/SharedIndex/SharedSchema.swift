@@ -1,0 +1,137 @@
+/// The shared index's tables, created and migrated by fsindex itself, in the order given; each
+/// migration runs once, in a transaction, and is recorded in `fsindex_migrations`.
+///
+/// - `items`: one row per item of every host, keyed by host and path. `domain` is the root's
+///   name (or an app's domain) on that host, so a domain is host plus root. The words are a
+///   `tsvector` built from the very tokens `items_fts` holds locally (`WordVector`), with
+///   weights A name, B title, C the other text attributes, D the text; `name` has a trigram
+///   index for names and wildcards; `types` is the type tree, for `kind:`.
+/// - `owner`, `grp`, `mode` and `access` (owner, group and mode of every folder above, from `/`)
+///   decide who may see a row: see `fsindex_readable` and the policy below.
+/// - `domains`: each domain's watcher and client state; `hosts`: each host's last batch.
+/// - `accounts`: the users of each host (name, uid, groups), which the watchers publish; a
+///   query made as a role sees the rows that the user of the same name could read on the
+///   host that indexed them. The table owner (the watchers' role) sees every row.
+public enum SharedSchema {
+    public static let migrations: [(id: String, sql: String)] = [
+        ("v1-items", """
+            CREATE EXTENSION IF NOT EXISTS pg_trgm;
+            CREATE TABLE hosts (
+                host text PRIMARY KEY,
+                first_seen double precision NOT NULL,
+                last_batch double precision,
+                last_batch_items integer,
+                watchers integer NOT NULL DEFAULT 0
+            );
+            CREATE TABLE domains (
+                host text NOT NULL REFERENCES hosts ON DELETE CASCADE,
+                domain text NOT NULL,
+                watcher text NOT NULL,
+                client_state bytea,
+                updated double precision,
+                PRIMARY KEY (host, domain)
+            );
+            CREATE TABLE items (
+                id bigserial PRIMARY KEY,
+                host text NOT NULL,
+                path bytea NOT NULL,
+                domain text NOT NULL,
+                name text NOT NULL,
+                content_type text,
+                kind text,
+                extractor text,
+                error text,
+                size bigint,
+                modified double precision,
+                created double precision,
+                used double precision,
+                expiration double precision,
+                attributes jsonb NOT NULL,
+                types text[] NOT NULL DEFAULT '{}',
+                title text,
+                other text,
+                body text,
+                words tsvector NOT NULL,
+                owner integer,
+                grp integer,
+                mode integer,
+                access integer[] NOT NULL DEFAULT '{}',
+                version text NOT NULL,
+                UNIQUE (host, path)
+            );
+            CREATE INDEX items_words ON items USING gin (words);
+            CREATE INDEX items_name_trgm ON items USING gin (name gin_trgm_ops);
+            CREATE INDEX items_types ON items USING gin (types);
+            CREATE INDEX items_domain ON items (host, domain);
+            CREATE INDEX items_path ON items (path);
+            CREATE INDEX items_modified ON items (modified);
+            CREATE INDEX items_size ON items (size);
+            CREATE INDEX items_kind ON items (kind);
+            CREATE INDEX items_expiration ON items (expiration) WHERE expiration IS NOT NULL;
+            CREATE TABLE accounts (
+                host text NOT NULL REFERENCES hosts ON DELETE CASCADE,
+                role text NOT NULL,
+                uid integer NOT NULL,
+                gids integer[] NOT NULL,
+                PRIMARY KEY (host, role)
+            );
+            -- May `uid` (in `gids`) do `bit` (4 read, 1 search) to a file of owner, group and mode?
+            CREATE FUNCTION fsindex_allows(uid integer, gids integer[], owner integer, grp integer, mode integer, bit integer)
+            RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                SELECT CASE WHEN uid = 0 THEN true
+                            WHEN owner IS NULL OR mode IS NULL THEN false
+                            WHEN uid = owner THEN (mode >> 6) & bit <> 0
+                            WHEN grp = ANY (gids) THEN (mode >> 3) & bit <> 0
+                            ELSE mode & bit <> 0 END
+            $$;
+            -- Could the user read the item on its host: read the item itself, and search every folder above it.
+            CREATE FUNCTION fsindex_readable(uid integer, gids integer[], owner integer, grp integer, mode integer, access integer[])
+            RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                SELECT uid = 0 OR (fsindex_allows(uid, gids, owner, grp, mode, 4) AND NOT EXISTS (
+                    SELECT 1 FROM generate_series(1, coalesce(array_length(access, 1), 0), 3) AS i
+                    WHERE NOT fsindex_allows(uid, gids, access[i], access[i + 1], access[i + 2], 1)))
+            $$;
+            ALTER TABLE items ENABLE ROW LEVEL SECURITY;
+            CREATE POLICY items_readable ON items FOR SELECT USING (EXISTS (
+                SELECT 1 FROM accounts a
+                WHERE a.host = items.host AND a.role = current_user
+                  AND fsindex_readable(a.uid, a.gids, items.owner, items.grp, items.mode, items.access)));
+            GRANT SELECT ON items, hosts, domains TO PUBLIC;
+            """),
+    ]
+
+    /// Creates or upgrades the schema. Several watchers may start at once: an advisory lock
+    /// makes them take turns, and each sees what the one before did.
+    public static func migrate(_ link: PostgresLink) throws(SharedIndexError) {
+        try link.execute("SELECT pg_advisory_lock(7400115)")
+        defer { try? link.execute("SELECT pg_advisory_unlock(7400115)") }
+        try link.execute("CREATE TABLE IF NOT EXISTS fsindex_migrations (id text PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())")
+        let applied = Set(try link.query("SELECT id FROM fsindex_migrations").compactMap { $0.value("id", as: String.self) })
+        let known = Set(migrations.map(\.id))
+        let unknown = applied.subtracting(known)
+        if !unknown.isEmpty { throw .schemaTooNew(url: link.url.description, unknownMigrations: unknown.sorted()) }
+        for m in migrations where !applied.contains(m.id) {
+            try link.transaction { () throws(SharedIndexError) in
+                try link.execute(m.sql)
+                try link.query("INSERT INTO fsindex_migrations(id) VALUES ($1)", [.text(m.id)])
+            }
+        }
+    }
+
+    /// Checks, for a reader, that the schema is there and not newer than this fsindex.
+    public static func check(_ link: PostgresLink) throws(SharedIndexError) {
+        let rows: [PostgresRowLike]
+        do {
+            rows = try link.query("SELECT id FROM fsindex_migrations").map { PostgresRowLike(id: $0.value("id", as: String.self)) }
+        } catch {
+            if case .server(_, "42P01", _) = error {
+                throw .server(url: link.url.description, code: "42P01", message: "there is no index in this database yet; run `fsindex publish` or start fsindexd with this URL")
+            }
+            throw error
+        }
+        let unknown = Set(rows.compactMap(\.id)).subtracting(migrations.map(\.id))
+        if !unknown.isEmpty { throw .schemaTooNew(url: link.url.description, unknownMigrations: unknown.sorted()) }
+    }
+
+    struct PostgresRowLike { var id: String? }
+}
