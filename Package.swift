@@ -165,7 +165,7 @@ let package = Package(
         ], swiftSettings: strict),
 
         .executableTarget(name: "fsindex", dependencies: [
-            "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "Updating", "SystemCalls",
+            "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Updating", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -203,7 +203,7 @@ let package = Package(
         // The fsfind command itself (options, output, exit status), run by fsfind-direct and by
         // fsindexd for the small fsfind (FindService).
         .target(name: "FindCommand", dependencies: [
-            "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "QueryWire", "SystemCalls",
+            "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "QueryWire", "SharedIndex", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),

@@ -15,7 +15,7 @@ extension AgentSession {
         let path = try resolve(argument)
         try available(path)
         let item: SearchableItem?
-        do { item = try pipeline().engine.store.item(ItemIdentifier(bytes: path)) } catch {
+        do { item = try pipeline().engine.item(ItemIdentifier(bytes: path)) } catch {
             throw .query("\(error)")
         }
         guard let item else { throw .notAvailable(path: ReplyValues.path(path), reason: "is not in the index (not indexed yet, or left out by the crawl rules)") }

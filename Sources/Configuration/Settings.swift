@@ -40,6 +40,10 @@ public struct Settings: Sendable, Hashable {
         public var batchSize = 256
         /// 0: one per CPU core.
         public var threads = 0
+        /// The shared PostgreSQL index (`postgresql://…`), or empty for the embedded SQLite one.
+        public var url = ""
+        /// The name this machine's items carry in the shared index (empty: the host name).
+        public var host = ""
         public init() {}
     }
 
@@ -180,6 +184,16 @@ public struct Settings: Sendable, Hashable {
         case "index.text_cap": index.textCap = try r.int(v, full, 0...Int.max, "a number of bytes (0 or more)")
         case "index.batch_size": index.batchSize = try r.int(v, full, 1...100_000, "a number from 1 to 100000")
         case "index.threads": index.threads = try r.int(v, full, 0...256, "a number from 0 to 256")
+        case "index.url":
+            guard let u = v.string, u.isEmpty || u.hasPrefix("postgresql://") || u.hasPrefix("postgres://") else {
+                throw r.bad(full, "a PostgreSQL URL (postgresql://user@/database?host=/run/postgresql), or \"\" for the embedded index")
+            }
+            index.url = u
+        case "index.host":
+            guard let h = v.string, h.utf8.count <= 255, !h.contains(where: { $0.isWhitespace || $0 == "/" }) else {
+                throw r.bad(full, "a host name without spaces or slashes, or \"\" for this machine's name")
+            }
+            index.host = h
         case "extraction.memory_limit":
             extraction.memoryLimitMiB = try r.int(v, full, 256...65_536, "a number of MiB from 256 to 65536")
         case "extraction.cpu_limit":

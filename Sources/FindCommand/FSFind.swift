@@ -7,6 +7,7 @@ import Controlling
 import Foundation
 import Indexing
 import Querying
+import SharedIndex
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -55,6 +56,9 @@ public struct FSFind: AsyncParsableCommand {
 
     @Option(name: .customLong("index-dir"), help: ArgumentHelp("Folder of the index (default: $XDG_DATA_HOME/fsindex/default).", valueName: "dir"))
     var indexDir: String?
+
+    @Option(name: .customLong("index-url"), help: ArgumentHelp("Query the shared index on this PostgreSQL server instead (default: [index] url).", valueName: "url"))
+    var indexURL: String?
 
     @Option(name: .long, help: ArgumentHelp("A config file to read [query] and [agent] me from (default: ~/.config/fsindex/config.toml).", valueName: "file"))
     var config: String?
@@ -227,6 +231,11 @@ public struct FSFind: AsyncParsableCommand {
     /// The request and the opened index, a rebuild under way said on `io.errors`.
     private func prepare(io: FindIO) throws(QueryError) -> (QueryRequest, QueryPipeline) {
         let request = try makeRequest(workingDirectory: io.workingDirectory)
+        if let url = sharedURL(settings: try? Settings.load(explicit: config)) {
+            let shared: SharedIndexURL
+            do { shared = try SharedIndexURL(url) } catch { throw .index(error.description) }
+            return (request, try QueryPipeline.open(url: shared))
+        }
         let (pipeline, warning) = try QueryPipeline.open(location: indexLocation(workingDirectory: io.workingDirectory))
         if let warning { io.errors.report("fsfind", "warning: " + warning) }
         return (request, pipeline)
@@ -234,6 +243,14 @@ public struct FSFind: AsyncParsableCommand {
 
     private func printer(_ io: FindIO) -> any ReplyPrinter {
         json ? JSONLinesPrinter(out: io.out, withScore: attr.isEmpty || attr.contains("score")) : PathPrinter(out: io.out, nul: nul)
+    }
+
+    /// The shared index's URL, when this command queries one: `--index-url`, else `[index] url`
+    /// (unless `--index-dir` names a local index).
+    public func sharedURL(settings: Settings?) -> String? {
+        if let indexURL { return indexURL }
+        guard indexDir == nil, let url = settings?.index.url, !url.isEmpty else { return nil }
+        return url
     }
 
     /// The index this command reads (`--index-dir`, `FSINDEX_INDEX_DIR`, XDG), a relative

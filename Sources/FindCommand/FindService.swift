@@ -1,3 +1,4 @@
+import Configuration
 import ArgumentParser
 import CommandSupport
 import Controlling
@@ -36,6 +37,8 @@ public struct FindService: FindHandler {
             return .fallback("the command line is for fsfind-direct to answer (help or an error)")
         }
         if command.live { return .fallback("--live") }
+        // The shared index answers each user as that user's role: the client connects itself.
+        if command.sharedURL(settings: try? Settings.load(explicit: command.config)) != nil { return .fallback("the shared index") }
         if let config = command.config, !ArgumentBytes.path(config).isAbsolute { return .fallback("a relative --config") }
         var environment: [String: String] = [:]
         for key in ["HOME", "XDG_DATA_HOME", "FSINDEX_INDEX_DIR"] {

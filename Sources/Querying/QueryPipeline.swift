@@ -1,6 +1,7 @@
 import Attributes
 import Controlling
 import Indexing
+import SharedIndex
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -25,13 +26,14 @@ import Glibc
 /// try pipeline.run(QueryRequest(text: "kind:pdf budget", limit: 10)) { reply in print(reply) }
 /// ```
 public struct QueryPipeline: Sendable {
-    public let engine: QueryEngine
+    public let engine: any SearchBackend
     public let fileCheck: FileCheck
     public let repair: any StaleResultRepair
 
-    public init(engine: QueryEngine, fileCheck: FileCheck = .lstat, repair: any StaleResultRepair) {
+    public init(engine: any SearchBackend, fileCheck: FileCheck = .lstat, repair: any StaleResultRepair) {
         self.engine = engine
-        self.fileCheck = fileCheck
+        // The shared index holds other hosts' files: the server decides who sees what.
+        self.fileCheck = engine.checksFilesOnDisk ? fileCheck : .trusting
         self.repair = repair
     }
 
@@ -57,6 +59,11 @@ public struct QueryPipeline: Sendable {
             warning = "fsindexd is rebuilding the index (\(reason)); results may be incomplete until it is done (see `fsindex status`)"
         }
         return (QueryPipeline(engine: QueryEngine(store: store), repair: DaemonOrIndexRepair(location: location)), warning)
+    }
+
+    /// Opens the shared index on a PostgreSQL server: answers come as the URL's role sees them.
+    public static func open(url: SharedIndexURL) throws(QueryError) -> QueryPipeline {
+        QueryPipeline(engine: try SharedQueryEngine(url: url), repair: NoRepair())
     }
 
     /// Answers a request that is not live: one final reply.
@@ -131,7 +138,7 @@ public struct QueryPipeline: Sendable {
         var page = page
         if !donated.isEmpty {
             let urls: [[UInt8]: String]
-            do { urls = try engine.store.contentURLs(donated) } catch { throw .index(error.description) }
+            urls = try engine.contentURLs(donated)
             page.setURLs(urls)
         }
         guard request.snippet else { return page.items }
@@ -301,6 +308,9 @@ public struct FileCheck: Sendable {
         path.first == UInt8(ascii: "/") ? check(path) : .exists
     }
 
+    /// Every item exists: for the shared index, whose files may be on other hosts.
+    public static let trusting = FileCheck { _ in .exists }
+
     /// `lstat(2)`: the file itself, never a link's target.
     public static let lstat = FileCheck { path in
         var st = stat()
@@ -344,4 +354,10 @@ public struct DaemonOrIndexRepair: StaleResultRepair {
         client.close()
         return true
     }
+}
+
+/// Nothing to repair: the shared index is kept by its watchers, each comparing its own disk.
+public struct NoRepair: StaleResultRepair {
+    public init() {}
+    public func forget(_ paths: [[UInt8]]) {}
 }

@@ -253,7 +253,7 @@ struct SQLBuilder {
     /// `s` with Spotlight's wildcards made literal.
     static func escapeWildcards(_ s: String) -> String { escape(s, ["*", "?", "\\"]) }
 
-    private static func escape(_ s: String, _ special: Set<Character>) -> String {
+    static func escape(_ s: String, _ special: Set<Character>) -> String {
         var out = ""
         for c in s {
             if special.contains(c) { out.append("\\") }

@@ -115,12 +115,24 @@ public final class PostgresLink: @unchecked Sendable {
     }
 
     deinit {
-        if !connection.isClosed { connection.close().whenComplete { _ in } }
+        // PostgresNIO requires a closed connection before it goes away (debug builds assert).
+        if !connection.isClosed { try? connection.close().wait() }
     }
 
     /// PostgreSQL's and NIO's errors as `SharedIndexError`s.
     static func map(_ error: any Error, url: SharedIndexURL, connecting: Bool) -> SharedIndexError {
         let u = url.description
+        if let legacy = error as? PostgresError {
+            switch legacy {
+            case .server(let m):
+                let code = m.fields[.sqlState] ?? "XX000"
+                let message = m.fields[.message] ?? "no message"
+                if code.hasPrefix("57P") || code.hasPrefix("08") { return .connectionLost(url: u, detail: message) }
+                return .server(url: u, code: code, message: message)
+            case .protocol(let m): return .connectionLost(url: u, detail: m)
+            case .connectionClosed: return .connectionLost(url: u, detail: "the server closed the connection")
+            }
+        }
         guard let e = error as? PSQLError else {
             let text = "\(error)"
             return connecting ? .unreachable(url: u, detail: text) : .connectionLost(url: u, detail: text)

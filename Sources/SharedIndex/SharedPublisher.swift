@@ -151,6 +151,33 @@ public final class SharedPublisher: @unchecked Sendable {
         return report
     }
 
+    /// `publishAll`, again and again while the server is unreachable or goes away, waiting
+    /// 0.5 s, then twice as long each time up to 30 s; gives up after `giveUpAfter` seconds
+    /// (nil: never). A batch cut off by a lost connection was rolled back by the server; the
+    /// next pass compares again, so it is sent once more and committed once.
+    public func publishAllRetrying(giveUpAfter: Double? = nil, log: (String) -> Void = { _ in }) throws(SharedIndexError) -> PublishReport {
+        let start = Date()
+        var delay = 0.5
+        var total = PublishReport()
+        while true {
+            do {
+                let report = try publishAll()
+                total.written += report.written
+                total.removed += report.removed
+                total.batches += report.batches
+                total.domains = report.domains
+                total.unchanged = report.unchanged
+                return total
+            } catch where error.isTransient {
+                disconnect()
+                if let giveUpAfter, Date().timeIntervalSince(start) + delay > giveUpAfter { throw error }
+                log("\(error.description); trying again in \(delay) s")
+                usleep(useconds_t(delay * 1_000_000))
+                delay = min(delay * 2, 30)
+            }
+        }
+    }
+
     /// Sends these items as they are in the local index now (fsindexd calls it with each change
     /// it commits): those it holds are written, the others removed with the items inside them.
     public func publish(_ identifiers: [[UInt8]]) throws(SharedIndexError) -> PublishReport {

@@ -75,14 +75,14 @@ public enum SharedSchema {
                 gids integer[] NOT NULL,
                 PRIMARY KEY (host, role)
             );
-            -- May `uid` (in `gids`) do `bit` (4 read, 1 search) to a file of owner, group and mode?
-            CREATE FUNCTION fsindex_allows(uid integer, gids integer[], owner integer, grp integer, mode integer, bit integer)
+            -- May `uid` (in `gids`) do `need` (4 read, 1 search) to a file of owner, group and mode?
+            CREATE FUNCTION fsindex_allows(uid integer, gids integer[], owner integer, grp integer, mode integer, need integer)
             RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT CASE WHEN uid = 0 THEN true
                             WHEN owner IS NULL OR mode IS NULL THEN false
-                            WHEN uid = owner THEN (mode >> 6) & bit <> 0
-                            WHEN grp = ANY (gids) THEN (mode >> 3) & bit <> 0
-                            ELSE mode & bit <> 0 END
+                            WHEN uid = owner THEN (mode >> 6) & need <> 0
+                            WHEN grp = ANY (gids) THEN (mode >> 3) & need <> 0
+                            ELSE mode & need <> 0 END
             $$;
             -- Could the user read the item on its host: read the item itself, and search every folder above it.
             CREATE FUNCTION fsindex_readable(uid integer, gids integer[], owner integer, grp integer, mode integer, access integer[])
@@ -112,7 +112,11 @@ public enum SharedSchema {
         if !unknown.isEmpty { throw .schemaTooNew(url: link.url.description, unknownMigrations: unknown.sorted()) }
         for m in migrations where !applied.contains(m.id) {
             try link.transaction { () throws(SharedIndexError) in
-                try link.execute(m.sql)
+                // One statement at a time: the extended protocol takes no more (no migration
+                // has a `;` at the end of a line but between statements).
+                for statement in m.sql.split(separator: ";\n") where !statement.allSatisfy(\.isWhitespace) {
+                    try link.execute(String(statement))
+                }
                 try link.query("INSERT INTO fsindex_migrations(id) VALUES ($1)", [.text(m.id)])
             }
         }

@@ -1,6 +1,7 @@
 import SystemCalls
 import Configuration
 import ArgumentParser
+import SharedIndex
 
 @main
 struct FSIndexCommand: ParsableCommand {
@@ -24,12 +25,14 @@ struct FSIndexCommand: ParsableCommand {
               fsindex forget --domain notes      delete an app's items (--id ID: some of them)
               fsindex pause | resume             hold or resume fsindexd's indexing
               fsindex erase                      delete the index
+              fsindex publish --index-url URL    send this machine's items to a shared PostgreSQL index
+              fsindex forget --host NAME         drop a host's items from the shared index
 
             The index lives in $XDG_DATA_HOME/fsindex/default/ (~/.local/share/fsindex/default/)
             unless --index-dir or FSINDEX_INDEX_DIR says otherwise. Settings are read from
             $XDG_CONFIG_HOME/fsindex/config.toml or --config FILE.
             """,
-        subcommands: [IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Used.self, Tag.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self])
+        subcommands: [IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Used.self, Tag.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self, Publish.self])
 }
 
 /// Options every subcommand that touches the index shares.
@@ -39,4 +42,25 @@ struct StoreOptions: ParsableArguments {
 
     @Option(name: .customLong("config"), help: ArgumentHelp("Settings file (default: $XDG_CONFIG_HOME/fsindex/config.toml).", valueName: "file"))
     var config: String?
+
+    @Option(name: .customLong("index-url"), help: ArgumentHelp("The shared index on a PostgreSQL server (default: [index] url): status lists its hosts, show reads it, and index, donate and publish send it this machine's items.", valueName: "url"))
+    var indexURL: String?
+
+    @Option(name: .customLong("host"), help: ArgumentHelp("This machine's name in the shared index (default: [index] host, else the host name).", valueName: "name"))
+    var host: String?
+
+    /// The shared index's URL, when one is given or configured.
+    func sharedURL() throws -> SharedIndexURL? {
+        let settings = try Settings.load(explicit: config)
+        let text = indexURL ?? (settings.index.url.isEmpty ? nil : settings.index.url)
+        guard let text else { return nil }
+        return try SharedIndexURL(text)
+    }
+
+    /// The host name items are published under.
+    func hostName() throws -> String? {
+        if let host { return host }
+        let configured = try Settings.load(explicit: config).index.host
+        return configured.isEmpty ? nil : configured
+    }
 }

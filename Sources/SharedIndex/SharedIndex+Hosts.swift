@@ -1,0 +1,43 @@
+import Foundation
+import PostgresNIO
+
+/// A host of the shared index, as `fsindex status` lists it.
+public struct SharedHost: Sendable, Hashable, Codable {
+    public var host: String
+    public var items: Int
+    public var domains: [String]
+    public var lastBatch: Date?
+    public var lastBatchItems: Int?
+}
+
+/// The shared index as a whole: its hosts, and forgetting one.
+public enum SharedIndexHosts {
+    /// Every host with its item count, domains and last batch (as the URL's role sees them).
+    public static func list(_ link: PostgresLink) throws(SharedIndexError) -> [SharedHost] {
+        try SharedSchema.check(link)
+        return try link.query("""
+            SELECT h.host, h.last_batch, h.last_batch_items,
+                   (SELECT count(*) FROM items i WHERE i.host = h.host) AS n,
+                   (SELECT coalesce(array_agg(d.domain ORDER BY d.domain), '{}') FROM domains d WHERE d.host = h.host) AS domains
+            FROM hosts h ORDER BY h.host
+            """).map { row in
+            let r = row.makeRandomAccess()
+            return SharedHost(host: (try? r["host"].decode(String.self)) ?? "", items: Int((try? r["n"].decode(Int64.self)) ?? 0),
+                              domains: (try? r["domains"].decode([String].self)) ?? [],
+                              lastBatch: (try? r["last_batch"].decode(Double.self)).map { Date(timeIntervalSince1970: $0) },
+                              lastBatchItems: (try? r["last_batch_items"].decode(Int32.self)).map(Int.init))
+        }
+    }
+
+    /// Drops a host: its items, domains, accounts and record, in one transaction. Returns the
+    /// number of items removed. Its watchers, if still running, publish it again from scratch.
+    public static func forget(host: String, _ link: PostgresLink) throws(SharedIndexError) -> Int {
+        try SharedSchema.check(link)
+        return try link.transaction { () throws(SharedIndexError) -> Int in
+            let rows = try link.query("WITH gone AS (DELETE FROM items WHERE host = $1 RETURNING 1) SELECT count(*) AS n FROM gone", [.text(host)])
+            try link.query("DELETE FROM hosts WHERE host = $1", [.text(host)])
+            try link.query("SELECT pg_notify('fsindex_items', $1)", [.text("{\"forgotten\":true}")])
+            return Int(rows.first.flatMap { try? $0.makeRandomAccess()["n"].decode(Int64.self) } ?? 0)
+        }
+    }
+}
