@@ -2,6 +2,7 @@ import Attributes
 import Foundation
 import Indexing
 import Querying
+import SharedIndex
 import TestSupport
 import Testing
 
@@ -111,20 +112,42 @@ struct LanguageFixture {
 
     let tree: TemporaryTree
     let engine: QueryEngine
+    /// The same items in a shared PostgreSQL index, when the suite runs under `onPostgres`:
+    /// every query is then answered by both backends, which must agree.
+    let shared: SharedQueryEngine?
+
+    /// Set by `SharedQueryLanguageTests` to run this suite on both backends.
+    @TaskLocal static var onPostgres: ThrowawayPostgres?
 
     init() throws {
         tree = try TemporaryTree(prefix: "fsindex-qlang")
         let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
         try store.indexSearchableItems(Self.items)
         engine = QueryEngine(store: store)
+        if let pg = Self.onPostgres {
+            let url = try SharedIndexURL(try pg.makeDatabase())
+            let publisher = SharedPublisher(store: store, url: url, host: "qlang")
+            _ = try publisher.publishAll()
+            publisher.disconnect()
+            shared = try SharedQueryEngine(url: url)
+        } else {
+            shared = nil
+        }
     }
 
     /// The names of the files the query finds.
     func names(_ query: String) throws -> Set<String> {
         let parsed = try ShortQueryParser.parse(query, clock: Self.clock)
-        let results = try engine.run(QuerySpec(predicate: parsed.predicate, now: Self.now, exactNameHint: parsed.nameHint))
+        let spec = QuerySpec(predicate: parsed.predicate, now: Self.now, exactNameHint: parsed.nameHint)
+        let results = try engine.run(spec)
         let names = results.map { String($0.identifier.description.split(separator: "/").last!) }
         #expect(names.count == Set(names).count, "\(query): a result appears twice")
+        if let shared {
+            let other = try shared.run(spec).map { String($0.identifier.description.split(separator: "/").last!) }
+            #expect(Set(other) == Set(names) && other.count == names.count,
+                    "\(query): PostgreSQL finds \(other.sorted()), SQLite \(names.sorted())")
+            SharedQueryCount.add()
+        }
         return Set(names)
     }
 

@@ -1,0 +1,197 @@
+import Foundation
+#if canImport(Testing)
+import Testing
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real PostgreSQL server for the shared-index tests: a throwaway cluster in a temporary
+/// folder, listening only on a Unix socket there, made with Debian's `initdb` and started with
+/// `pg_ctl` as an unprivileged user (`postgres` when the tests run as root, which initdb
+/// refuses to be). One cluster serves the whole test process; each test makes its own database.
+/// It is stopped when the process exits.
+///
+/// Authentication: the role `fsindex` (the watchers') is trusted on the socket; every other
+/// role must be the OS user of the same name (peer), so the two-user test is real.
+public final class ThrowawayPostgres: @unchecked Sendable {
+    public let folder: String
+    public let port: Int
+    public let bin: String
+    let runAs: String?
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var started: Result<ThrowawayPostgres, Unavailable>?
+    nonisolated(unsafe) private static var counter = 0
+
+    public struct Unavailable: Error, CustomStringConvertible { public var description: String }
+
+    public static let skipReason = "needs a PostgreSQL 15+ server with pg_trgm (Debian: apt install postgresql postgresql-contrib)"
+
+    /// The PostgreSQL binaries, newest first, if version 15 or later and pg_trgm are installed.
+    static func binaries() -> (bin: String, version: Int)? {
+        guard let versions = try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql") else { return nil }
+        for v in versions.compactMap({ Int($0) }).sorted(by: >) where v >= 15 {
+            let bin = "/usr/lib/postgresql/\(v)/bin"
+            if FileManager.default.isExecutableFile(atPath: bin + "/initdb"),
+               FileManager.default.fileExists(atPath: "/usr/share/postgresql/\(v)/extension/pg_trgm.control") {
+                return (bin, v)
+            }
+        }
+        return nil
+    }
+
+    public static var isAvailable: Bool {
+        guard binaries() != nil else { return false }
+        return geteuid() != 0 || getpwnam("postgres") != nil
+    }
+
+    /// The process's cluster, started on first use.
+    public static func shared() throws -> ThrowawayPostgres {
+        lock.lock()
+        defer { lock.unlock() }
+        if let started { return try started.get() }
+        let result: Result<ThrowawayPostgres, Unavailable>
+        do { result = .success(try ThrowawayPostgres()) } catch let e as Unavailable { result = .failure(e) } catch {
+            result = .failure(Unavailable(description: "\(error)"))
+        }
+        started = result
+        if case .success(let pg) = result {
+            current = pg
+            atexit {
+                guard let pg = ThrowawayPostgres.current else { return }
+                pg.stop(immediate: true)
+                try? FileManager.default.removeItem(atPath: pg.folder)
+            }
+        }
+        return try result.get()
+    }
+    nonisolated(unsafe) static var current: ThrowawayPostgres?
+
+    private init() throws {
+        guard let (bin, _) = Self.binaries() else { throw Unavailable(description: Self.skipReason) }
+        self.bin = bin
+        runAs = geteuid() == 0 ? "postgres" : nil
+        Self.removeAbandoned(bin: bin, runAs: runAs)
+        var template = Array("/tmp/fsindex-pg-\(getpid())-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw Unavailable(description: "mkdtemp failed") }
+        folder = String(cString: made)
+        chmod(folder, 0o755)
+        if runAs != nil, let pw = getpwnam("postgres") { chown(folder, pw.pointee.pw_uid, pw.pointee.pw_gid) }
+        port = 54_400 + Int(getpid() % 500)
+        try run(bin + "/initdb", ["-D", folder + "/data", "-U", "fsindex", "--locale=C.UTF-8", "-E", "UTF8", "-A", "peer", "--auth-local=peer"])
+        let hba = "local all fsindex trust\nlocal all all peer\n"
+        try writeAsOwner(folder + "/data/pg_hba.conf", hba)
+        try start()
+        try psql("postgres", "SELECT 1")
+    }
+
+    /// Stops and removes the clusters of test processes that are gone (a crash, or an exit
+    /// that skipped `atexit`), so none is left running.
+    static func removeAbandoned(bin: String, runAs: String?) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/tmp") else { return }
+        for name in names where name.hasPrefix("fsindex-pg-") {
+            let parts = name.split(separator: "-")
+            guard parts.count >= 4, let pid = Int32(parts[2]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let folder = "/tmp/" + name
+            let stopper = try? ThrowawayPostgres.cleanup(folder: folder, bin: bin, runAs: runAs)
+            _ = stopper
+        }
+    }
+
+    private static func cleanup(folder: String, bin: String, runAs: String?) throws {
+        var argv = [bin + "/pg_ctl", "-D", folder + "/data", "-m", "immediate", "stop"]
+        if let runAs { argv = ["/usr/sbin/runuser", "-u", runAs, "--"] + argv }
+        var pid = pid_t()
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { for a in cArgs { free(a) } }
+        if posix_spawn(&pid, argv[0], nil, nil, &cArgs, environ) == 0 {
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Starts the server (again, after `stop`).
+    public func start() throws {
+        try run(bin + "/pg_ctl", ["-D", folder + "/data", "-w", "-t", "60", "-l", folder + "/log",
+                                  "-o", "-k \(folder) -c listen_addresses='' -p \(port) -c fsync=off -c max_connections=60", "start"])
+    }
+
+    /// Stops the server: `immediate` is a crash for the clients (connections cut mid-request).
+    public func stop(immediate: Bool = false) {
+        try? run(bin + "/pg_ctl", ["-D", folder + "/data", "-w", "-m", immediate ? "immediate" : "fast", "stop"])
+    }
+
+    /// A new, empty database with pg_trgm, and its URL for the `fsindex` role.
+    public func makeDatabase() throws -> String {
+        Self.lock.lock()
+        Self.counter += 1
+        let name = "t\(getpid())_\(Self.counter)"
+        Self.lock.unlock()
+        try psql("postgres", "CREATE DATABASE \(name)")
+        try psql(name, "CREATE EXTENSION pg_trgm")
+        return url(database: name)
+    }
+
+    public func url(database: String, user: String = "fsindex") -> String {
+        "postgresql://\(user)@/\(database)?host=\(folder)&port=\(port)"
+    }
+
+    /// Runs SQL as the `fsindex` role; returns psql's unaligned output.
+    @discardableResult
+    public func psql(_ database: String, _ sql: String) throws -> String {
+        try run("/usr/bin/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port), "-U", "fsindex", "-d", database, "-c", sql], asOwner: false)
+    }
+
+    /// Runs a tool and waits for it, its output in a file. posix_spawn and waitpid, not
+    /// Foundation's Process: the server pg_ctl starts would inherit the descriptor Process
+    /// watches for the child's end (and a pipe), and the wait would never end.
+    @discardableResult
+    func run(_ tool: String, _ arguments: [String], asOwner: Bool = true) throws -> String {
+        let argv = (asOwner && runAs != nil) ? ["/usr/sbin/runuser", "-u", runAs!, "--", tool] + arguments : [tool] + arguments
+        let outputPath = folder + "/tool-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).out"
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { for a in cArgs { free(a) } }
+        var pid = pid_t()
+        let rc = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environ)
+        guard rc == 0 else { throw Unavailable(description: "cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        guard exited == 0 else {
+            throw Unavailable(description: "\(tool) \(arguments.joined(separator: " ")) failed (\(exited)): \(text)")
+        }
+        return text
+    }
+
+    private func writeAsOwner(_ path: String, _ text: String) throws {
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        if runAs != nil, let pw = getpwnam("postgres") { chown(path, pw.pointee.pw_uid, pw.pointee.pw_gid) }
+    }
+}
+
+#if canImport(Testing)
+extension Trait where Self == ConditionTrait {
+    /// For a test that needs a real PostgreSQL server: skipped, with the reason, where Debian's
+    /// postgresql and postgresql-contrib are not installed. `.ci/run` installs them and fails
+    /// when these tests were skipped.
+    public static var postgres: Self {
+        .enabled(if: ThrowawayPostgres.isAvailable, Comment(rawValue: ThrowawayPostgres.skipReason))
+    }
+}
+#endif
