@@ -171,7 +171,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         .executableTarget(name: "fsindexd", dependencies: [
-            "CommandSupport", "FindCommand", "Configuration", "Watching", "Updating", "Indexing", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
+            "CommandSupport", "FindCommand", "Configuration", "Watching", "Updating", "Indexing", "SharedIndex", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),

@@ -9,6 +9,7 @@ import Crawling
 import Dispatch
 import Foundation
 import Indexing
+import SharedIndex
 import Logging
 import SystemCalls
 import SystemPackage
@@ -51,6 +52,12 @@ struct FSIndexDaemon: AsyncParsableCommand {
 
     @Option(name: .customLong("config"), help: ArgumentHelp("Settings file (default: $XDG_CONFIG_HOME/fsindex/config.toml).", valueName: "file"))
     var config: String?
+
+    @Option(name: .customLong("index-url"), help: ArgumentHelp("Also feed the shared index on this PostgreSQL server (default: [index] url).", valueName: "url"))
+    var indexURL: String?
+
+    @Option(name: .customLong("host"), help: ArgumentHelp("This machine's name in the shared index (default: [index] host, else the host name).", valueName: "name"))
+    var host: String?
 
     @Option(name: .customLong("root"), help: ArgumentHelp("A folder to watch instead of the config's roots (repeatable).", valueName: "path"))
     var roots: [String] = []
@@ -114,7 +121,26 @@ struct FSIndexDaemon: AsyncParsableCommand {
             Output.error("fsindexd", error.description)
             throw ExitCode(2)
         }
-        daemon.setPublisher { server.publish($0) }
+        // The shared index, when one is configured: this machine's items go there too.
+        var feeder: SharedFeeder?
+        let sharedURL = indexURL ?? (settings.index.url.isEmpty ? nil : settings.index.url)
+        if let sharedURL {
+            do {
+                let url = try SharedIndexURL(sharedURL)
+                let host = self.host ?? (settings.index.host.isEmpty ? nil : settings.index.host)
+                let publisher = SharedPublisher(store: store, url: url, host: host)
+                feeder = SharedFeeder(publisher: publisher) { logger.notice("\($0)") }
+                logger.info("publishing to the shared index \(url) as host \(publisher.host)")
+            } catch {
+                Output.error("fsindexd", error.description)
+                throw ExitCode(2)
+            }
+        }
+        daemon.setPublisher { [feeder] changes in
+            server.publish(changes)
+            feeder?.changed(changes.updated + changes.removed + changes.summarized)
+        }
+        feeder?.start()
         let monitor = IndexFileMonitor(location: location) {
             if let problem = daemon.indexFileProblem() { daemon.submit(.fail(problem)) }
         }

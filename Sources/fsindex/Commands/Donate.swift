@@ -5,6 +5,7 @@ import Controlling
 import Donating
 import Foundation
 import Indexing
+import SharedIndex
 import SystemCalls
 import SystemPackage
 import Updating
@@ -107,18 +108,44 @@ extension FSIndexCommand {
                 Examples:
                   fsindex forget --domain notes --id n-42 --id n-43
                   fsindex forget --domain notes          every item of the domain, and its client state
+                  fsindex forget --host lab-3 --index-url URL   every item of a host in the shared index
                 """)
 
         @OptionGroup var store: StoreOptions
 
         @Option(name: .long, help: ArgumentHelp("The app's domain.", valueName: "name"))
-        var domain: String
+        var domain: String?
 
         @Option(name: .customLong("id"), help: ArgumentHelp("An item's uniqueIdentifier (repeatable); none: the whole domain.", valueName: "id"))
         var ids: [String] = []
 
+        func validate() throws {
+            if (domain == nil) == (store.host == nil) {
+                throw ValidationError("give --domain NAME (an app's items) or --host NAME (a host's items in the shared index)")
+            }
+        }
+
         func run() throws {
             let location = IndexLocation.resolve(explicit: store.indexDir)
+            guard let domain else {
+                do {
+                    guard let url = try store.sharedURL() else {
+                        Output.error("fsindex", "forget --host needs the shared index: give --index-url postgresql://… or set [index] url")
+                        throw ExitCode(2)
+                    }
+                    let link = try PostgresLink.connect(url)
+                    defer { link.close() }
+                    let n = try SharedIndexHosts.forget(host: store.host!, link)
+                    Output.standardOutput.write("forgot \(n) items of host \(store.host!) in \(url)\n")
+                    Output.standardOutput.flush()
+                    return
+                } catch let e as ExitCode {
+                    throw e
+                } catch {
+                    Output.error("fsindex", "\(error)")
+                    throw ExitCode(2)
+                }
+            }
             do {
                 try DonationReader.validate(domain: domain)
                 if let client = try connectDaemon(location) {

@@ -5,6 +5,7 @@ import Controlling
 import FoundationEssentials
 import Indexing
 import Isolation
+import SharedIndex
 import SystemPackage
 
 extension FSIndexCommand {
@@ -18,6 +19,10 @@ extension FSIndexCommand {
         var json = false
 
         func run() throws {
+            if store.indexDir == nil, let url = try sharedURLOrExit() {
+                try sharedStatus(url)
+                return
+            }
             let location = IndexLocation.resolve(explicit: store.indexDir)
             let status: IndexStatus
             let apps: [DonatedDomain]
@@ -148,4 +153,44 @@ extension FSIndexCommand {
 
 extension String {
     func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}
+
+extension FSIndexCommand.Status {
+    func sharedURLOrExit() throws -> SharedIndexURL? {
+        do { return try store.sharedURL() } catch {
+            Output.error("fsindex", "\(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The shared index: each host with its items, domains and last batch.
+    func sharedStatus(_ url: SharedIndexURL) throws {
+        let hosts: [SharedHost]
+        do {
+            let link = try PostgresLink.connect(url)
+            defer { link.close() }
+            hosts = try SharedIndexHosts.list(link)
+        } catch {
+            Output.error("fsindex", error.description)
+            throw ExitCode(2)
+        }
+        let out = Output.standardOutput
+        if json {
+            struct Host: Encodable { var host: String, items: Int, domains: [String], lastBatch: String?, lastBatchItems: Int? }
+            struct Body: Encodable { var index: String, items: Int, hosts: [Host] }
+            let body = Body(index: url.description, items: hosts.reduce(0) { $0 + $1.items }, hosts: hosts.map {
+                Host(host: $0.host, items: $0.items, domains: $0.domains, lastBatch: $0.lastBatch.map { AttributeValue.iso8601($0) }, lastBatchItems: $0.lastBatchItems)
+            })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
+        } else {
+            out.write("index: \(url) (shared)\nitems: \(hosts.reduce(0) { $0 + $1.items })\nhosts:\n")
+            for h in hosts {
+                let last = h.lastBatch.map { "last batch \(AttributeValue.iso8601($0)) (\(h.lastBatchItems ?? 0) items)" } ?? "no batch yet"
+                out.write("  \(h.host): \(h.items) items, domains \(h.domains.joined(separator: ", ")); \(last)\n")
+            }
+        }
+        out.flush()
+    }
 }

@@ -1,0 +1,83 @@
+import Foundation
+
+/// fsindexd's side of the shared index: a thread of its own that sends each change the daemon
+/// commits to its local index, a moment later and in batches, and compares everything again
+/// (`publishAll`) when it starts and after any failure. While the server is away it waits,
+/// 0.5 s doubling to 30 s, and loses nothing: the local index keeps every change meanwhile.
+public final class SharedFeeder: @unchecked Sendable {
+    public let publisher: SharedPublisher
+    private let log: @Sendable (String) -> Void
+    private let condition = NSCondition()
+    private var pending: [[UInt8]] = []
+    private var needsFullPass = true
+    private var stopped = false
+    private var thread: Thread?
+
+    public init(publisher: SharedPublisher, log: @escaping @Sendable (String) -> Void) {
+        self.publisher = publisher
+        self.log = log
+    }
+
+    public func start() {
+        let t = Thread { [self] in loop() }
+        t.name = "fsindexd.shared"
+        thread = t
+        t.start()
+    }
+
+    /// Items that changed in the local index (written, removed or summarized).
+    public func changed(_ identifiers: [[UInt8]]) {
+        guard !identifiers.isEmpty else { return }
+        condition.lock()
+        pending += identifiers
+        condition.signal()
+        condition.unlock()
+    }
+
+    public func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func loop() {
+        var delay = 0.5
+        while true {
+            condition.lock()
+            while !stopped && pending.isEmpty && !needsFullPass { condition.wait() }
+            if stopped { condition.unlock(); break }
+            let full = needsFullPass
+            condition.unlock()
+            // Changes come in bursts (a crawl, a save): gather a moment's worth.
+            if !full { Thread.sleep(forTimeInterval: 0.2) }
+            condition.lock()
+            let batch = full ? [] : Array(Set(pending))
+            if !full { pending = [] } else { pending = [] }
+            condition.unlock()
+            do {
+                if full {
+                    let r = try publisher.publishAll()
+                    log("shared index: published \(r.written) items, removed \(r.removed) (\(r.unchanged.count) of \(r.domains.count) domains unchanged)")
+                } else {
+                    _ = try publisher.publish(batch)
+                }
+                condition.lock()
+                if full { needsFullPass = false }
+                condition.unlock()
+                delay = 0.5
+            } catch {
+                publisher.disconnect()
+                condition.lock()
+                needsFullPass = true
+                condition.unlock()
+                log("shared index: \(error.description); comparing everything again in \(delay) s")
+                condition.lock()
+                if !stopped { _ = condition.wait(until: Date().addingTimeInterval(delay)) }
+                condition.unlock()
+                delay = min(delay * 2, 30)
+            }
+        }
+        publisher.disconnect()
+    }
+}
