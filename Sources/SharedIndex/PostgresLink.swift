@@ -72,7 +72,8 @@ public final class PostgresLink: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         do {
-            return try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait().rows
+            try checkOpen()
+            return try bounded(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)).rows
         } catch {
             throw Self.map(error, url: url, connecting: false)
         }
@@ -83,7 +84,8 @@ public final class PostgresLink: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         do {
-            _ = try connection.simpleQuery(sql).wait()
+            try checkOpen()
+            _ = try bounded(connection.simpleQuery(sql))
         } catch {
             throw Self.map(error, url: url, connecting: false)
         }
@@ -109,6 +111,32 @@ public final class PostgresLink: @unchecked Sendable {
     }
 
     public var isClosed: Bool { connection.isClosed }
+
+    /// Longest wait for one request: past it the connection is taken for lost (a server that
+    /// vanished without closing the socket), and closed.
+    public static let requestTimeout: TimeAmount = .seconds(300)
+
+    private func checkOpen() throws {
+        if connection.isClosed { throw PostgresError.connectionClosed }
+    }
+
+    /// Waits for `future`, at most `requestTimeout`.
+    private func bounded<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+        let promise = future.eventLoop.makePromise(of: T.self)
+        let timer = future.eventLoop.scheduleTask(in: Self.requestTimeout) {
+            promise.fail(PostgresError.connectionClosed)
+        }
+        future.whenComplete { result in
+            timer.cancel()
+            promise.completeWith(result)
+        }
+        do {
+            return try promise.futureResult.wait()
+        } catch {
+            if case PostgresError.connectionClosed = error { connection.close().whenComplete { _ in } }
+            throw error
+        }
+    }
 
     public func close() {
         try? connection.close().wait()

@@ -34,6 +34,14 @@ public final class SharedFeeder: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Compares everything again soon (after a crawl, whose items came in no change list).
+    public func requestFullPass() {
+        condition.lock()
+        needsFullPass = true
+        condition.signal()
+        condition.unlock()
+    }
+
     public func stop() {
         condition.lock()
         stopped = true
@@ -53,7 +61,9 @@ public final class SharedFeeder: @unchecked Sendable {
             if !full { Thread.sleep(forTimeInterval: 0.2) }
             condition.lock()
             let batch = full ? [] : Array(Set(pending))
-            if !full { pending = [] } else { pending = [] }
+            // A full pass covers what is pending; a request made while it runs makes another.
+            pending = []
+            needsFullPass = false
             condition.unlock()
             do {
                 if full {
@@ -62,9 +72,6 @@ public final class SharedFeeder: @unchecked Sendable {
                 } else {
                     _ = try publisher.publish(batch)
                 }
-                condition.lock()
-                if full { needsFullPass = false }
-                condition.unlock()
                 delay = 0.5
             } catch {
                 publisher.disconnect()

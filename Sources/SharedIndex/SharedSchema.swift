@@ -96,7 +96,8 @@ public enum SharedSchema {
                 SELECT 1 FROM accounts a
                 WHERE a.host = items.host AND a.role = current_user
                   AND fsindex_readable(a.uid, a.gids, items.owner, items.grp, items.mode, items.access)));
-            GRANT SELECT ON items, hosts, domains TO PUBLIC;
+            -- The policy reads accounts as the querying role; like /etc/passwd, it is readable by all.
+            GRANT SELECT ON items, hosts, domains, accounts, fsindex_migrations TO PUBLIC;
             """),
     ]
 

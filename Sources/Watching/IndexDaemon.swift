@@ -58,6 +58,13 @@ public final class IndexDaemon: ControlHandler, Sendable {
     private let eventsInFlight = Atomic<Int>(0)
     /// Publishes item changes to live-query subscribers (set once the server is up).
     let publisher = Mutex<(@Sendable (ItemChanges) -> Void)?>(nil)
+    /// Called after each root's crawl, whose items are not published one by one: the shared
+    /// index's feeder then compares everything (`SharedFeeder.requestFullPass`).
+    let crawled = Mutex<(@Sendable () -> Void)?>(nil)
+
+    public func setCrawlHandler(_ handler: @escaping @Sendable () -> Void) {
+        crawled.withLock { $0 = handler }
+    }
     /// The desktop's recently-used list fsindexd follows, if any (`followRecentlyUsed`).
     let recentlyUsedFile = Mutex<FilePath?>(nil)
     /// Whether a `.recentlyUsed` is queued already (a burst of writes reads the list once).
@@ -274,6 +281,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
                 let report = try updater.crawl(roots: [root])
                 logger.info("reconciled \(ByteString.escaped(root.bytes)): \(report.indexed) indexed, \(report.unchanged) unchanged, \(report.removed) removed in \(report.seconds) s")
                 state.withLock { $0.indexedSinceStart += report.indexed }
+                crawled.withLock { $0 }?()
             } catch .cancelled {
                 logger.info("crawl of \(ByteString.escaped(root.bytes)) stopped; the next start resumes it")
                 return

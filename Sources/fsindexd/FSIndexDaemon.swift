@@ -140,6 +140,7 @@ struct FSIndexDaemon: AsyncParsableCommand {
             server.publish(changes)
             feeder?.changed(changes.updated + changes.removed + changes.summarized)
         }
+        if let feeder { daemon.setCrawlHandler { feeder.requestFullPass() } }
         feeder?.start()
         let monitor = IndexFileMonitor(location: location) {
             if let problem = daemon.indexFileProblem() { daemon.submit(.fail(problem)) }

@@ -58,16 +58,29 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         if case .success(let pg) = result {
             current = pg
             atexit {
-                guard let pg = ThrowawayPostgres.current else { return }
-                pg.stop(immediate: true)
-                try? FileManager.default.removeItem(atPath: pg.folder)
+                for pg in [ThrowawayPostgres.current].compactMap({ $0 }) + ThrowawayPostgres.others {
+                    pg.stop(immediate: true)
+                    try? FileManager.default.removeItem(atPath: pg.folder)
+                }
             }
         }
         return try result.get()
     }
     nonisolated(unsafe) static var current: ThrowawayPostgres?
+    nonisolated(unsafe) static var others: [ThrowawayPostgres] = []
 
-    private init() throws {
+    /// A cluster of its own, for a test that stops and starts the server (the shared one serves
+    /// other tests meanwhile). Stopped when the process exits.
+    public static func dedicated() throws -> ThrowawayPostgres {
+        _ = try shared()
+        lock.lock()
+        defer { lock.unlock() }
+        let pg = try ThrowawayPostgres(portOffset: 500 + others.count + 1)
+        others.append(pg)
+        return pg
+    }
+
+    private init(portOffset: Int = 0) throws {
         guard let (bin, _) = Self.binaries() else { throw Unavailable(description: Self.skipReason) }
         self.bin = bin
         runAs = geteuid() == 0 ? "postgres" : nil
@@ -77,7 +90,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         folder = String(cString: made)
         chmod(folder, 0o755)
         if runAs != nil, let pw = getpwnam("postgres") { chown(folder, pw.pointee.pw_uid, pw.pointee.pw_gid) }
-        port = 54_400 + Int(getpid() % 500)
+        port = 54_400 + Int(getpid() % 500) + portOffset
         try run(bin + "/initdb", ["-D", folder + "/data", "-U", "fsindex", "--locale=C.UTF-8", "-E", "UTF8", "-A", "peer", "--auth-local=peer"])
         let hba = "local all fsindex trust\nlocal all all peer\n"
         try writeAsOwner(folder + "/data/pg_hba.conf", hba)
@@ -124,13 +137,18 @@ public final class ThrowawayPostgres: @unchecked Sendable {
 
     /// A new, empty database with pg_trgm, and its URL for the `fsindex` role.
     public func makeDatabase() throws -> String {
+        url(database: try makeDatabaseNamed())
+    }
+
+    /// A new, empty database with pg_trgm; its name.
+    public func makeDatabaseNamed() throws -> String {
         Self.lock.lock()
         Self.counter += 1
         let name = "t\(getpid())_\(Self.counter)"
         Self.lock.unlock()
         try psql("postgres", "CREATE DATABASE \(name)")
         try psql(name, "CREATE EXTENSION pg_trgm")
-        return url(database: name)
+        return name
     }
 
     public func url(database: String, user: String = "fsindex") -> String {

@@ -181,8 +181,27 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         return out
     }
 
+    /// The rows of the spec's filter (no ranking) as `FROM … WHERE …`, when the server decides
+    /// it all; nil when a residual test must run here.
+    func serverFilter(_ spec: QuerySpec) -> (from: String, values: [SQLValue])? {
+        let predicate = spec.predicate.simplified
+        var b = SharedSQLBuilder()
+        var conditions = [b.condition(predicate)]
+        guard !b.residual else { return nil }
+        conditions.append("(items.expiration IS NULL OR items.expiration > \(b.bind(.double(spec.now.timeIntervalSince1970))))")
+        if let c = b.onlyIn(spec.onlyIn) { conditions.append(c) }
+        return ("FROM items WHERE " + conditions.joined(separator: " AND "), b.values)
+    }
+
+    // Summaries ignore `keep`: the pipeline checks no file on disk for the shared index (its
+    // files may be on other hosts), so it would keep every item anyway.
     public func count(_ spec: QuerySpec, keep: ItemKeeper?) throws(QueryError) -> Int {
-        try matches(spec).filter { keep?($0.path) ?? true }.count
+        if spec.predicate.simplified == .none { return 0 }
+        if let (from, values) = serverFilter(spec) {
+            let rows = try query("SELECT count(*) AS n " + from, values, spec)
+            return Int((try? rows.first?.makeRandomAccess()["n"].decode(Int64.self)) ?? 0)
+        }
+        return try matches(spec).count
     }
 
     public func groupCounts(_ spec: QuerySpec, by group: GroupKey, keep: ItemKeeper?) throws(QueryError) -> [GroupCount] {
@@ -190,8 +209,23 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
             throw .badValue(attribute: group.key.rawValue, value: "--group-by", reason: "cannot be grouped: it is free text; group by an attribute such as kind, authors or contentModificationDate")
         }
         var counts: [String?: Int] = [:]
-        for var c in try matches(spec) where keep?(c.path) ?? true {
-            for v in c.groupValues(group) { counts[v, default: 0] += 1 }
+        // Attributes in a column, and the type tree, are counted by the server.
+        let serverColumn: String? = switch SQLBuilder.storage(of: group.key) {
+        case .typeTree: "unnest(items.types)"
+        case .column where group.key.valueType != .date && group.derivedExpression == nil && group.key != .path:
+            SharedSQLBuilder.columns[group.key]
+        default: nil
+        }
+        if spec.predicate.simplified == .none { return [] }
+        if let serverColumn, let (from, values) = serverFilter(spec) {
+            for row in try query("SELECT \(serverColumn)::text AS v, count(*) AS n \(from) GROUP BY 1", values, spec) {
+                let r = row.makeRandomAccess()
+                counts[try? r["v"].decode(String.self), default: 0] += Int((try? r["n"].decode(Int64.self)) ?? 0)
+            }
+        } else {
+            for var c in try matches(spec) {
+                for v in c.groupValues(group) { counts[v, default: 0] += 1 }
+            }
         }
         // As SQLite orders them: most first, then the value (NULL first, then bytes).
         return counts.map { GroupCount(value: $0.key, count: $0.value) }.sorted { a, b in
@@ -211,7 +245,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         }
         var total = 0
         var values: [Double] = []
-        for var c in try matches(spec) where keep?(c.path) ?? true {
+        for var c in try matches(spec) {
             total += 1
             if let v = c.number(key) { values.append(v) }
         }

@@ -25,6 +25,9 @@ extension FSIndexCommand {
         @Option(name: .customLong("retry-for"), help: ArgumentHelp("Seconds to keep trying while the server is unreachable (0: fail at once).", valueName: "seconds"))
         var retryFor: Double = 60
 
+        @Option(name: .customLong("batch-size"), help: ArgumentHelp("Items per transaction.", valueName: "n"))
+        var batchSize: Int = 256
+
         func run() throws {
             let location = IndexLocation.resolve(explicit: store.indexDir)
             do {
@@ -34,6 +37,7 @@ extension FSIndexCommand {
                 }
                 let local = try IndexStore(location: location, readOnly: true)
                 let publisher = SharedPublisher(store: local, url: url, host: try store.hostName())
+                publisher.batchSize = max(1, min(batchSize, 10_000))
                 let report = try publisher.publishAllRetrying(giveUpAfter: retryFor) { Output.error("fsindex", $0) }
                 publisher.disconnect()
                 let unchanged = report.unchanged.isEmpty ? "" : ", \(report.unchanged.count) unchanged"
