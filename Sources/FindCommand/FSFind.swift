@@ -263,6 +263,11 @@ public struct FSFind: AsyncParsableCommand {
     /// `--live`: subscribe first, so that no change between the query and the subscription is
     /// lost; then the pipeline prints the results and every difference a change makes.
     private func runLive(_ request: QueryRequest, pipeline: QueryPipeline, printer: any ReplyPrinter) async throws {
+        if let shared = pipeline.engine as? SharedQueryEngine {
+            let signals = try shared.notifications()
+            try await pipeline.liveShared(request, signals: signals) { printer.print($0) }
+            return
+        }
         let location = indexLocation()
         let client: ControlClient
         let changes: AsyncStream<ItemChanges>

@@ -361,3 +361,33 @@ public struct NoRepair: StaleResultRepair {
     public init() {}
     public func forget(_ paths: [[UInt8]]) {}
 }
+
+extension QueryPipeline {
+    /// A live query on the shared index: the current items, then, at each notification of a
+    /// committed batch (PostgreSQL's LISTEN/NOTIFY, channel `fsindex_items`), the items that
+    /// came and went, found by running the query again and comparing.
+    public func liveShared<Signals: AsyncSequence<Void, Never>>(
+        _ request: QueryRequest, signals: Signals, reply: (QueryReply) -> Void
+    ) async throws(QueryError) {
+        var spec = try request.makeSpec()
+        spec.limit = nil
+        spec.offset = 0
+        func current() throws(QueryError) -> [[UInt8]: FoundItem] {
+            var out: [[UInt8]: FoundItem] = [:]
+            for r in try engine.run(spec) {
+                let item = FoundItem(r, fetch: request.fetchAttributes)
+                out[item.identifier] = item
+            }
+            return out
+        }
+        var shown = try current()
+        reply(QueryReply(.items(Array(shown.values).sorted { $0.identifier.lexicographicallyPrecedes($1.identifier) }), isFinal: false))
+        for await _ in signals {
+            let now = try current()
+            let added = now.filter { shown[$0.key] == nil }.map(\.value).sorted { $0.identifier.lexicographicallyPrecedes($1.identifier) }
+            let removed = shown.filter { now[$0.key] == nil }.map(\.value).sorted { $0.identifier.lexicographicallyPrecedes($1.identifier) }
+            shown = now
+            if !added.isEmpty || !removed.isEmpty { reply(QueryReply(.changes(added: added, removed: removed), isFinal: false)) }
+        }
+    }
+}

@@ -31,6 +31,22 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
 
     public var checksFilesOnDisk: Bool { false }
 
+    /// One element per batch committed to the shared index from now on (a connection of its
+    /// own LISTENs on `fsindex_items`); it ends when the connection is lost.
+    public func notifications() throws(QueryError) -> AsyncStream<Void> {
+        let listener: PostgresLink
+        do { listener = try PostgresLink.connect(url) } catch { throw .index(error.description) }
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        do {
+            try listener.listen("fsindex_items") { _ in continuation.yield() }
+        } catch {
+            listener.close()
+            throw .index(error.description)
+        }
+        continuation.onTermination = { _ in listener.close() }
+        return stream
+    }
+
     /// Runs a statement, connecting again once if the connection was lost since the last one.
     func query(_ sql: String, _ values: [SQLValue], _ spec: QuerySpec?) throws(QueryError) -> [PostgresRow] {
         lock.lock()

@@ -1,0 +1,65 @@
+import Attributes
+import Foundation
+import Indexing
+import Querying
+import SharedIndex
+import TestSupport
+import Testing
+
+/// Live queries on the shared index: LISTEN/NOTIFY wakes the query at each committed batch.
+@Suite("Live queries on the shared index", .postgres)
+struct SharedLiveTests {
+    final class Replies: @unchecked Sendable {
+        let lock = NSLock()
+        var list: [QueryReply] = []
+        func add(_ r: QueryReply) { lock.lock(); list.append(r); lock.unlock() }
+        var all: [QueryReply] { lock.lock(); defer { lock.unlock() }; return list }
+    }
+
+    static func item(_ path: String, _ text: String) -> SearchableItem {
+        var a = AttributeSet()
+        a[.name] = .string(String(path.split(separator: "/").last!))
+        a.contentType = .plainText
+        a.textContent = text
+        return SearchableItem(uniqueIdentifier: ItemIdentifier(path), domainIdentifier: "live", attributes: a)
+    }
+
+    @Test("a batch published by a watcher reaches a live query as added and removed items")
+    func liveThroughNotify() async throws {
+        let pg = try ThrowawayPostgres.shared()
+        let url = try SharedIndexURL(try pg.makeDatabase())
+        let tree = try TemporaryTree(prefix: "fsindex-shared-live")
+        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        try store.indexSearchableItems([Self.item("/live/a.txt", "a zebra here")])
+        let publisher = SharedPublisher(store: store, url: url, host: "w")
+        _ = try publisher.publishAll()
+        let engine = try SharedQueryEngine(url: url)
+        let pipeline = QueryPipeline(engine: engine, repair: NoRepair())
+        let signals = try engine.notifications()
+        let replies = Replies()
+        let task = Task {
+            try await pipeline.liveShared(QueryRequest(text: "zebra"), signals: signals) { replies.add($0) }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        try store.indexSearchableItems([Self.item("/live/b.txt", "another zebra")])
+        try store.deleteItems(identifiers: [ItemIdentifier("/live/a.txt")])
+        _ = try publisher.publishAll()
+        publisher.disconnect()
+        var changes: [(added: [String], removed: [String])] = []
+        for _ in 0..<100 {
+            changes = replies.all.compactMap {
+                if case .changes(let added, let removed) = $0.content {
+                    return (added.map { String(decoding: $0.path, as: UTF8.self) }, removed.map { String(decoding: $0.path, as: UTF8.self) })
+                }
+                return nil
+            }
+            if changes.contains(where: { $0.added == ["/live/b.txt"] }) && changes.contains(where: { $0.removed == ["/live/a.txt"] }) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        task.cancel()
+        guard case .items(let first)? = replies.all.first?.content else { Issue.record("no first reply"); return }
+        #expect(first.map { String(decoding: $0.path, as: UTF8.self) } == ["/live/a.txt"])
+        #expect(changes.contains { $0.added == ["/live/b.txt"] }, "\(changes)")
+        #expect(changes.contains { $0.removed == ["/live/a.txt"] }, "\(changes)")
+    }
+}
