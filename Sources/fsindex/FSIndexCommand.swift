@@ -43,7 +43,7 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("config"), help: ArgumentHelp("Settings file (default: $XDG_CONFIG_HOME/fsindex/config.toml).", valueName: "file"))
     var config: String?
 
-    @Option(name: .customLong("index-url"), help: ArgumentHelp("The shared index on a PostgreSQL server (default: [index] url): status lists its hosts, show reads it, and index, donate and publish send it this machine's items.", valueName: "url"))
+    @Option(name: .customLong("index-url"), help: ArgumentHelp("The shared index on a PostgreSQL server (default: [index] url): status lists its hosts, publish sends it this machine's items, forget --host drops a host's.", valueName: "url"))
     var indexURL: String?
 
     @Option(name: .customLong("host"), help: ArgumentHelp("This machine's name in the shared index (default: [index] host, else the host name).", valueName: "name"))
