@@ -185,7 +185,7 @@ let package = Package(
         // MCP): tools, their schemas, scopes, guidance, the compact format and resources. Only
         // fsindex-mcp links it, and with it the MCP SDK.
         .target(name: "Agent", dependencies: [
-            "Attributes", "CommandSupport", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls",
+            "Attributes", "CommandSupport", "Configuration", "Controlling", "Indexing", "Querying", "SharedIndex", "SystemCalls",
             .product(name: "MCP", package: "swift-sdk"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),

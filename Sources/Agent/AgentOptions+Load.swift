@@ -25,10 +25,12 @@ extension AgentOptions {
                 throw .options("no scope given and the index at \(location.directory.string) has no roots; give --scope DIR or run `fsindex index DIR` first")
             }
         }
-        return try AgentOptions(scopes: scopeSet, maxResults: maxResults ?? agent.maxResults, format: f,
+        var options = try AgentOptions(scopes: scopeSet, maxResults: maxResults ?? agent.maxResults, format: f,
                                 guidance: try Guidance.parse(guidance ?? agent.guidance),
                                 identity: Identity.resolve(configured: agent.me),
                                 ranking: RankingWeights(settings.query), timeLimit: settings.query.timeLimit)
+        options.sharedURL = settings.index.url.isEmpty ? nil : settings.index.url
+        return options
     }
 }
 

@@ -23,6 +23,8 @@ public struct AgentOptions: Sendable {
     public var ranking: RankingWeights
     /// Seconds one query may run.
     public var timeLimit: Double
+    /// The shared PostgreSQL index to query instead of the local one (`[index] url`, `--index-url`).
+    public var sharedURL: String?
 
     public init(scopes: ScopeSet, maxResults: Int = 20, format: Format = .full, guidance: Guidance = .complete,
                 identity: Identity? = nil, ranking: RankingWeights = RankingWeights(), timeLimit: Double = 10) throws(AgentError) {

@@ -5,6 +5,7 @@ import Foundation
 import Indexing
 import MCP
 import Querying
+import SharedIndex
 import SystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -60,6 +61,16 @@ public final class AgentSession: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let opened { return opened }
+        if let shared = options.sharedURL {
+            // The shared index decides who sees what itself (row-level security).
+            do {
+                let p = try QueryPipeline.open(url: try SharedIndexURL(shared))
+                opened = p
+                return p
+            } catch {
+                throw .query("\(error)")
+            }
+        }
         do {
             let base = try QueryPipeline.open(location: location).pipeline
             // Readable files only, and no writes: a gone file is reported to fsindexd (if it

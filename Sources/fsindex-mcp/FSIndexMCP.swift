@@ -40,6 +40,9 @@ struct FSIndexMCP: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("complete, focused:KIND,... or dynamic:TECHNIQUE,... (text, names, dates, numbers, people, places).", valueName: "guidance"))
     var guidance: String?
 
+    @Option(name: .customLong("index-url"), help: ArgumentHelp("Serve the shared index on this PostgreSQL server (default: [index] url); give --scope.", valueName: "url"))
+    var indexURL: String?
+
     @Flag(name: .long, help: "Log each call to stderr.")
     var verbose = false
 
@@ -58,8 +61,9 @@ struct FSIndexMCP: AsyncParsableCommand {
         let location = IndexLocation.resolve(explicit: indexDir)
         let session: AgentSession
         do {
-            let options = try AgentOptions.load(config: config, location: location, scopes: scope, maxResults: maxResults,
+            var options = try AgentOptions.load(config: config, location: location, scopes: scope, maxResults: maxResults,
                                                 format: format, guidance: guidance)
+            if let indexURL { options.sharedURL = indexURL }
             session = AgentSession(options: options, location: location)
         } catch {
             FileHandle.standardError.write(Data("fsindex-mcp: \(error.description)\n".utf8))
