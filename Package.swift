@@ -222,7 +222,7 @@ let package = Package(
         ], swiftSettings: strict),
 
         .target(name: "TestSupport", dependencies: [
-            "Attributes", "CSysShims",
+            "Attributes", "CSysShims", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),

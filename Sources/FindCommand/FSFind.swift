@@ -161,14 +161,19 @@ public struct FSFind: AsyncParsableCommand {
 
     /// The command line as a pipeline request.
     func makeRequest(workingDirectory: [UInt8]? = nil) throws(QueryError) -> QueryRequest {
+        let all: Settings
+        do { all = try Settings.load(explicit: config) } catch {
+            throw .settings(error.description)
+        }
+        return try makeRequest(workingDirectory: workingDirectory, settings: all)
+    }
+
+    /// The command line as a pipeline request, with the settings already read.
+    func makeRequest(workingDirectory: [UInt8]?, settings all: Settings) throws(QueryError) -> QueryRequest {
         var scopes: [[UInt8]] = []
         for dir in onlyin {
             guard let f = PathArgument.folder(dir, workingDirectory: workingDirectory) else { throw .badValue(attribute: "--onlyin", value: ArgumentBytes.display(dir), reason: "is not a folder (no such folder)") }
             scopes.append(f)
-        }
-        let all: Settings
-        do { all = try Settings.load(explicit: config) } catch {
-            throw .settings(error.description)
         }
         let settings = all.query
         // `me` needs the identity; the git config files are read only for a query that may say it.
@@ -230,8 +235,10 @@ public struct FSFind: AsyncParsableCommand {
 
     /// The request and the opened index, a rebuild under way said on `io.errors`.
     private func prepare(io: FindIO) throws(QueryError) -> (QueryRequest, QueryPipeline) {
-        let request = try makeRequest(workingDirectory: io.workingDirectory)
-        if let url = sharedURL(settings: try? Settings.load(explicit: config)) {
+        let settings: Settings
+        do { settings = try Settings.load(explicit: config) } catch { throw .settings(error.description) }
+        let request = try makeRequest(workingDirectory: io.workingDirectory, settings: settings)
+        if let url = sharedURL(settings: settings) {
             let shared: SharedIndexURL
             do { shared = try SharedIndexURL(url) } catch { throw .index(error.description) }
             return (request, try QueryPipeline.open(url: shared))

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 #if canImport(Testing)
 import Testing
 #endif
@@ -105,22 +106,14 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         for name in names where name.hasPrefix("fsindex-pg-") {
             let parts = name.split(separator: "-")
             guard parts.count >= 4, let pid = Int32(parts[2]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            let folder = "/tmp/" + name
-            let stopper = try? ThrowawayPostgres.cleanup(folder: folder, bin: bin, runAs: runAs)
-            _ = stopper
+            cleanup(folder: "/tmp/" + name, bin: bin, runAs: runAs)
         }
     }
 
-    private static func cleanup(folder: String, bin: String, runAs: String?) throws {
+    private static func cleanup(folder: String, bin: String, runAs: String?) {
         var argv = [bin + "/pg_ctl", "-D", folder + "/data", "-m", "immediate", "stop"]
         if let runAs { argv = ["/usr/sbin/runuser", "-u", runAs, "--"] + argv }
-        var pid = pid_t()
-        var cArgs = argv.map { strdup($0) } + [nil]
-        defer { for a in cArgs { free(a) } }
-        if posix_spawn(&pid, argv[0], nil, nil, &cArgs, environ) == 0 {
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
+        _ = try? runAndWait(argv, output: "/dev/null")
         try? FileManager.default.removeItem(atPath: folder)
     }
 
@@ -161,7 +154,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         try run("/usr/bin/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port), "-U", "fsindex", "-d", database, "-c", sql], asOwner: false)
     }
 
-    /// Runs a tool and waits for it, its output in a file. posix_spawn and waitpid, not
+    /// Runs a tool and waits for it, its output in a file. `Spawn` and waitpid, not
     /// Foundation's Process: the server pg_ctl starts would inherit the descriptor Process
     /// watches for the child's end (and a pipe), and the wait would never end.
     @discardableResult
@@ -169,32 +162,29 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         let argv = (asOwner && runAs != nil) ? ["/usr/sbin/runuser", "-u", runAs!, "--", tool] + arguments : [tool] + arguments
         let outputPath = folder + "/tool-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).out"
         defer { unlink(outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var cArgs = argv.map { strdup($0) } + [nil]
-        defer { for a in cArgs { free(a) } }
-        var pid = pid_t()
-        let rc = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environ)
-        guard rc == 0 else { throw Unavailable(description: "cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = try Self.runAndWait(argv, output: outputPath)
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let exited = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         guard exited == 0 else {
             throw Unavailable(description: "\(tool) \(arguments.joined(separator: " ")) failed (\(exited)): \(text)")
         }
         return text
+    }
+
+    /// Starts `argv` with stdin from /dev/null and stdout and stderr into `output`; its exit status.
+    static func runAndWait(_ argv: [String], output: String) throws -> Int32 {
+        let spawn = Spawn(executable: argv[0], arguments: argv, actions: [
+            .open(fd: 0, path: "/dev/null", flags: O_RDONLY, mode: 0),
+            .open(fd: 1, path: output, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644),
+            .dup(1, 2),
+        ])
+        let pid: pid_t
+        switch spawn.run() {
+        case .success(let p): pid = p
+        case .failure(let e): throw Unavailable(description: "cannot start \(argv[0]): \(e)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     private func writeAsOwner(_ path: String, _ text: String) throws {
