@@ -77,6 +77,32 @@ struct FSFindBoundsTests {
         #expect(long.status == 2 && long.stderr.contains("bytes long; the limit is 131072 bytes"), "\(long.stderr.prefix(300))")
     }
 
+    @Test("issue 11, fuzz finding: two long OR chains ANDed are answered within the time limit, with the right files")
+    func orChainsAnded() throws {
+        // CI's fuzz run (seed 20783) had fsfind killed after 10 s on `name == … || …` AND
+        // `name:… OR …`: SQLite took minutes (115 s for 2,000 and 2,000) to compile a statement
+        // of thousands of subqueries, before the time limit, which is checked while a statement
+        // runs, could apply. Each chain is now one subquery (or one IN list).
+        var files: [String: String] = [:]
+        for name in ["f100.txt", "f200.txt", "f300.txt", "g200.txt", "other.md"] { files[name] = "content of \(name)" }
+        let f = try indexedTree(files)
+        let exact = (1...2000).map { "kMDItemFSName == \"f\($0).txt\"" }.joined(separator: " || ")
+        let names = ((1...2000).map { "name:zz\($0)" } + ["name:f20", "name:300"]).joined(separator: " OR ")
+        let start = Date()
+        let r = try f.fsfind("--time-limit", "5", exact, names)
+        #expect(r.status == 0, "exit \(r.status): \(r.stderr.prefix(300))")
+        #expect(Set(r.lines) == [f.root + "/f200.txt", f.root + "/f300.txt"], "\(r.lines)")
+        #expect(Date().timeIntervalSince(start) < 5, "the answer, not the time limit, ended the query")
+        // Words and types the same way: an OR of 2,000 words ANDed with an OR of types.
+        let words = ((1...2000).map { "w\($0)" } + ["content"]).joined(separator: " OR ")
+        let kinds = ((1...1000).map { "kMDItemContentTypeTree == \"public.x\($0)\"" } + ["kMDItemContentTypeTree == \"net.daringfireball.markdown\""]).joined(separator: " || ")
+        let w = try f.fsfind("--time-limit", "5", words, kinds)
+        #expect(w.status == 0 && w.lines == [f.root + "/other.md"], "exit \(w.status): \(w.lines) \(w.stderr.prefix(300))")
+        // The merged form keeps AND: both name parts must be in the name.
+        let both = try f.fsfind("name:f20 name:200.t")
+        #expect(both.lines == [f.root + "/f200.txt"], "\(both.lines) \(both.stderr)")
+    }
+
     @Test("issue 11: 1,000 repeated words (\"NOT NOT …\") answer at once instead of taking minutes")
     func repeatedWords() throws {
         var files: [String: String] = [:]
@@ -138,6 +164,10 @@ struct FSFindBoundsTests {
         let explain = try f.fsfind("--explain", "marzipan OR kMDItemFSName == \"a*\"")
         #expect(explain.status == 0 && !leaksSQLite(explain), "\(explain.out)")
         #expect(explain.out.contains("database plan:"))
+        // A folder query's plan reads the path's unique index, which SQLite names after itself.
+        let folder = try f.fsfind("--explain", "dir:" + f.root)
+        #expect(folder.status == 0 && !leaksSQLite(folder), "\(folder.out)")
+        #expect(folder.out.contains("the unique key of items"), "\(folder.out)")
     }
 
     @Test("issue 11: --count, --group-by and --stats leave out deleted files and drop them from the index")

@@ -24,7 +24,11 @@ SEED=${3:-1}
 BOUND=${4:-10}
 FSFIND="$BIN/fsfind"
 [ -x "$FSFIND" ] && [ -x "$BIN/fsindex" ] || { echo "fuzz-queries: no fsfind/fsindex in $BIN" >&2; exit 2; }
-RANDOM=$SEED
+STATE=$SEED
+# A generator of our own rather than $RANDOM: bash 5.1 and later reseed RANDOM in every
+# subshell, so query makers run in $(…) made a different run of each seed. These set globals
+# (R, P, Q) instead of printing, so no subshell is needed and a seed is always the same run.
+rand() { STATE=$(( (STATE * 1103515245 + 12345) & 0x7fffffff )); R=$(( STATE >> 16 )); }
 
 WORK=$(mktemp -d /tmp/fsindex-fuzz.XXXXXX) || exit 2
 trap 'rm -rf "$WORK"' EXIT
@@ -33,7 +37,7 @@ mkdir -p "$ROOT/docs/sub" "$ROOT/notes" "$ROOT/café"
 printf 'marzipan budget quarterly zeppelin alpha\n' > "$ROOT/docs/alpha.txt"
 printf '# Beta\n\nmarzipan overview of the plan not a budget\n' > "$ROOT/docs/beta.md"
 printf '<html><head><title>Gamma</title></head><body>gamma notes é ü 日本語</body></html>' > "$ROOT/docs/gamma.html"
-for i in $(seq 1 40); do printf 'note %d lorem ipsum dolor not a a a %d\n' "$i" "$RANDOM" > "$ROOT/notes/n$i.txt"; done
+for i in $(seq 1 40); do rand; printf 'note %d lorem ipsum dolor not a a a %d\n' "$i" "$R" > "$ROOT/notes/n$i.txt"; done
 printf 'crème brûlée\n' > "$ROOT/café/recette.txt"
 printf 'bytes\n' > "$ROOT/docs/sub/$(printf 'bad\xffname.txt')"
 printf 'line one\nline two\n' > "$ROOT/docs/sub/with space.txt"
@@ -56,56 +60,62 @@ REPEATED=(a '(' '!' '"' '*' '-' '\\' ' ' ')' "'")
 OPTIONS_WITH_TEXT=(--name --onlyin --group-by --stats --attr --sort --limit --offset --time-limit)
 FLAGS=(--literal --count --snippet --json -0 --explain --reverse)
 
-pick() { local -n arr=$1; printf '%s' "${arr[RANDOM % ${#arr[@]}]}"; }
+pick() { local -n arr=$1; rand; P=${arr[R % ${#arr[@]}]}; }
 
 soup() {   # 1-30 tokens, with or without spaces between them
-    local n=$(( RANDOM % 30 + 1 )) s="" i
+    rand; local n=$(( R % 30 + 1 )) i
+    Q=""
     for (( i = 0; i < n; i++ )); do
-        s+=$(pick TOKENS)
-        (( RANDOM % 4 )) && s+=" "
+        pick TOKENS; Q+=$P
+        rand; (( R % 4 )) && Q+=" "
     done
-    printf '%s' "$s"
 }
 
-bytes() {  # random bytes, NUL-free (argv cannot hold NUL)
-    head -c $(( RANDOM % 300 + 1 )) /dev/urandom | tr -d '\000'
+bytes() {  # 1-300 pseudo-random bytes, NUL-free (argv cannot hold NUL)
+    rand; local n=$(( R % 300 + 1 )) i esc="" oct
+    for (( i = 0; i < n; i++ )); do
+        rand; printf -v oct '%03o' $(( R % 255 + 1 )); esc+="\\$oct"
+    done
+    printf -v Q "$esc"
 }
 
 nested() { # deep nesting: ( … ), ! …, - …, mixed
-    local depth=$(( (RANDOM * 32768 + RANDOM) % 60000 + 1 )) open close
-    case $(( RANDOM % 4 )) in
-        0) open=$(head -c "$depth" /dev/zero | tr '\0' '('); close=$(head -c "$depth" /dev/zero | tr '\0' ')')
-           printf '%s%s%s' "$open" "$(soup)" "$close" ;;
-        1) printf '%s%s' "$(head -c "$depth" /dev/zero | tr '\0' '!')" 'kMDItemFSName == "a*"' ;;
-        2) printf 'x %s%s' "$(head -c "$depth" /dev/zero | tr '\0' '-')" marzipan ;;
-        3) printf '%s' "$(head -c "$depth" /dev/zero | tr '\0' '(')" ;;
+    rand; local depth=$R; rand; depth=$(( (depth * 32768 + R) % 60000 + 1 ))
+    rand
+    case $(( R % 4 )) in
+        0) soup; Q="$(head -c "$depth" /dev/zero | tr '\0' '(')$Q$(head -c "$depth" /dev/zero | tr '\0' ')')" ;;
+        1) Q="$(head -c "$depth" /dev/zero | tr '\0' '!')kMDItemFSName == \"a*\"" ;;
+        2) Q="x $(head -c "$depth" /dev/zero | tr '\0' '-')marzipan" ;;
+        3) Q=$(head -c "$depth" /dev/zero | tr '\0' '(') ;;
     esac
 }
 
 chain() {  # huge || / OR chains of one kind of term, up to past the term limit (but within the
            # 128 KiB Linux allows one argument: 4,000 of the longest kind)
-    local kind=$(( RANDOM % 4 )) i s="" n
-    n=$(( RANDOM % (kind == 0 ? 4000 : 6000) + 1 ))
+    rand; local kind=$(( R % 4 )) i n
+    rand; n=$(( R % (kind == 0 ? 4000 : 6000) + 1 ))
+    Q=""
     for (( i = 1; i <= n; i++ )); do
         case $kind in
-            0) s+="kMDItemFSName == \"n$i.txt\"" ;;
-            1) s+="w$i" ;;
-            2) s+="name:n$i" ;;
-            3) s+="NOT" ;;
+            0) Q+="kMDItemFSName == \"n$i.txt\"" ;;
+            1) Q+="w$i" ;;
+            2) Q+="name:n$i" ;;
+            3) Q+="NOT" ;;
         esac
-        (( i < n )) && case $kind in 0) s+=" || " ;; 1|2) s+=" OR " ;; 3) s+=" " ;; esac
+        (( i < n )) && case $kind in 0) Q+=" || " ;; 1|2) Q+=" OR " ;; 3) Q+=" " ;; esac
     done
-    printf '%s' "$s"
 }
 
-query() {
-    case $(( RANDOM % 10 )) in
+query() {  # one query, in Q
+    local a b
+    rand
+    case $(( R % 10 )) in
         0|1|2|3) soup ;;
         4|5) bytes ;;
         6) nested ;;
         7) chain ;;
-        8) printf '%s' "$(soup)$(bytes)$(soup)" ;;
-        9) printf '%s' "$(pick TOKENS)$(head -c $(( RANDOM % 2000 )) /dev/zero | tr '\0' "$(pick REPEATED)")" ;;
+        8) soup; a=$Q; bytes; b=$Q; soup; Q="$a$b$Q" ;;
+        9) pick TOKENS; a=$P; pick REPEATED; rand; Q="$a$(head -c $(( R % 2000 )) /dev/zero | tr '\0' "$P")" ;;
     esac
 }
 
@@ -116,14 +126,15 @@ start=$SECONDS
 KEEP=${FUZZ_KEEP:-/tmp/fsindex-fuzz-violations.$$}
 for (( q = 1; q <= N; q++ )); do
     args=(--index-dir "$INDEX" --config "$WORK/config.toml")
-    (( RANDOM % 3 == 0 )) && args+=("$(pick FLAGS)")
-    if (( RANDOM % 4 == 0 )); then
-        args+=("$(pick OPTIONS_WITH_TEXT)" "$(query)")
-        (( RANDOM % 2 )) && args+=(marzipan)
+    rand; (( R % 3 == 0 )) && { pick FLAGS; args+=("$P"); }
+    rand
+    if (( R % 4 == 0 )); then
+        pick OPTIONS_WITH_TEXT; query; args+=("$P" "$Q")
+        rand; (( R % 2 )) && args+=(marzipan)
     else
-        (( RANDOM % 3 == 0 )) && args+=(--)
-        args+=("$(query)")
-        (( RANDOM % 5 == 0 )) && args+=("$(query)")
+        rand; (( R % 3 == 0 )) && args+=(--)
+        query; args+=("$Q")
+        rand; (( R % 5 == 0 )) && { query; args+=("$Q"); }
     fi
     timeout -s KILL "$BOUND" "$FSFIND" "${args[@]}" > "$WORK/out" 2> "$WORK/err"
     rc=$?

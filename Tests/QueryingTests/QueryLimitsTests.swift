@@ -121,12 +121,23 @@ struct QueryLimitsTests {
         var items: [SearchableItem] = []
         for i in 1...30 { items.append(doc("/r/f\(i).txt", text: "body \(i)")) }
         let f = try QueryFixture(items)
-        let query = (1...3000).map { "kMDItemFSName == \"f\($0).txt\"" }.joined(separator: " || ")
+        // Case-insensitive, so each stays a condition of its own (LIKE) in the balanced tree.
+        let query = (1...3000).map { "kMDItemFSName == \"f\($0).txt\"c" }.joined(separator: " || ")
         let parsed = try ShortQueryParser.parse(query)
         let found = try f.engine.run(QuerySpec(predicate: parsed.predicate))
         #expect(found.count == 30)
         let sql = try #require(f.engine.select(QuerySpec(predicate: parsed.predicate)).sql)
         #expect(sql.count > 3000 * 10)
+        // Exact names ORed are one IN list, and names and words ORed one MATCH each (SQLite's
+        // compiler is quadratic in subqueries: see `SQLBuilder.joined`).
+        for (text, oneOf) in [((1...3000).map { "kMDItemFSName == \"f\($0).txt\"" }.joined(separator: " || "), "IN ("),
+                              ((1...3000).map { "name:f\($0).txt" }.joined(separator: " OR "), "MATCH ?"),
+                              ((1...3000).map { "w\($0)" }.joined(separator: " OR ") + " OR body", "MATCH ?")] {
+            let p = try ShortQueryParser.parse(text).predicate
+            #expect(try f.engine.run(QuerySpec(predicate: p)).count == 30)
+            let merged = try #require(f.engine.select(QuerySpec(predicate: p)).sql)
+            #expect(merged.components(separatedBy: oneOf).count - 1 == 1, "\(merged.prefix(400))")
+        }
     }
 
     @Test("issue 11: the time limit stops a running statement with an error naming the limit")
