@@ -199,7 +199,7 @@ public struct FSFind: AsyncParsableCommand {
 
     public func run() async throws {
         let io = FindIO(out: .standardOutput, errors: .standardError)
-        guard live && !explain else { throw ExitCode(answer(io: io)) }
+        guard live && !explain else { throw ExitCode(answer(io: io, watchdog: AnswerWatchdog(errors: io.errors))) }
         do {
             let (request, pipeline) = try prepare(io: io)
             try await runLive(request, pipeline: pipeline, printer: printer(io))
@@ -210,24 +210,31 @@ public struct FSFind: AsyncParsableCommand {
     }
 
     /// Answers a query that is not `--live` into `io`, returning the exit status (0 found,
-    /// 1 nothing, 2 error).
-    public func answer(io: FindIO) -> Int32 {
+    /// 1 nothing, 2 error). A `watchdog` (a process of our own only) ends the process if nothing
+    /// is answered by the time limit, however the time is spent.
+    public func answer(io: FindIO, watchdog: AnswerWatchdog? = nil) -> Int32 {
         let printer = printer(io)
+        defer { watchdog?.standDown() }
         do {
             let (request, pipeline) = try prepare(io: io)
+            if let limit = request.timeLimit { watchdog?.arm(limit: limit) }
             if explain {
-                io.out.write("query: \(queryText)\n" + (try pipeline.explain(request)).map { $0 + "\n" }.joined())
+                let plan = try pipeline.explain(request)
+                watchdog?.standDown()
+                io.out.write("query: \(queryText)\n" + plan.map { $0 + "\n" }.joined())
                 io.out.flush()
                 return 0
             }
             var found = false
             try pipeline.run(request) { reply in
+                watchdog?.standDown()
                 printer.print(reply)
                 found = found || reply.foundSomething
             }
             io.out.flush()
             return found ? 0 : 1
         } catch {
+            watchdog?.standDown()
             io.errors.report("fsfind", error.description)
             return 2
         }

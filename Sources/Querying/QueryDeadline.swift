@@ -17,7 +17,9 @@ import GRDBSQLite
 /// phrases is a handful of instructions taking milliseconds, and a 10 s limit ended after 22 s.
 ///
 /// Caveat: SQLite 3.40 calls the handler between instructions only, so one instruction that
-/// runs long by itself (an FTS5 function over one huge row) finishes before the query stops.
+/// runs long by itself (an FTS5 function over one huge row) finishes before the query stops;
+/// nor is it called while SQLite compiles a statement, which can take seconds for thousands of
+/// terms. `fsfind-direct` has a watchdog for both (`AnswerWatchdog`).
 public struct QueryDeadline: Sendable, Hashable {
     /// The limit as configured, for the message.
     public var seconds: Double

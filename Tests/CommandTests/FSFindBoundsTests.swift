@@ -103,6 +103,20 @@ struct FSFindBoundsTests {
         #expect(both.lines == [f.root + "/f200.txt"], "\(both.lines) \(both.stderr)")
     }
 
+    @Test("issue 11: a query that takes SQLite seconds to compile still ends at its time limit")
+    func compileBounded() throws {
+        let f = try indexedTree(["a.txt": "alpha"])
+        // 4,000 author terms are within every limit, but each is three tests with a subquery:
+        // SQLite compiles the statement for about 8 s, and looks at no clock while it does.
+        let authors = (1...2000).map { "author:a\($0)" }.joined(separator: " OR ")
+        let start = Date()
+        let r = try f.fsfind("--time-limit", "0.5", authors, authors)
+        let took = Date().timeIntervalSince(start)
+        #expect(r.status == 2 && r.out.isEmpty, "exit \(r.status): \(r.stderr.prefix(300))")
+        #expect(r.stderr.contains("time limit of 0.5 s"), "\(r.stderr.prefix(300))")
+        #expect(took < 4, "ended after \(took) s: the limit and its 1 s grace, not the compiling, should end it")
+    }
+
     @Test("issue 11: 1,000 repeated words (\"NOT NOT …\") answer at once instead of taking minutes")
     func repeatedWords() throws {
         var files: [String: String] = [:]
