@@ -29,7 +29,7 @@ extension AgentOptions {
                                 guidance: try Guidance.parse(guidance ?? agent.guidance),
                                 identity: Identity.resolve(configured: agent.me),
                                 ranking: RankingWeights(settings.query), timeLimit: settings.query.timeLimit)
-        options.sharedURL = settings.index.url.isEmpty ? nil : settings.index.url
+        options.sharedURL = settings.index.sharedURL(explicit: nil)
         return options
     }
 }

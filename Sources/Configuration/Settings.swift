@@ -45,6 +45,17 @@ public struct Settings: Sendable, Hashable {
         /// The name this machine's items carry in the shared index (empty: the host name).
         public var host = ""
         public init() {}
+
+        /// The shared index's URL a command uses: its `--index-url`, else `url`; nil for none.
+        public func sharedURL(explicit: String?) -> String? {
+            explicit ?? (url.isEmpty ? nil : url)
+        }
+
+        /// The host name a watcher publishes under: its `--host`, else `host`; nil: the
+        /// machine's own name.
+        public func hostName(explicit: String?) -> String? {
+            explicit ?? (host.isEmpty ? nil : host)
+        }
     }
 
     /// `[extraction]`: the limits of each sandboxed worker.

@@ -159,15 +159,6 @@ public struct FSFind: AsyncParsableCommand {
         }
     }
 
-    /// The command line as a pipeline request.
-    func makeRequest(workingDirectory: [UInt8]? = nil) throws(QueryError) -> QueryRequest {
-        let all: Settings
-        do { all = try Settings.load(explicit: config) } catch {
-            throw .settings(error.description)
-        }
-        return try makeRequest(workingDirectory: workingDirectory, settings: all)
-    }
-
     /// The command line as a pipeline request, with the settings already read.
     func makeRequest(workingDirectory: [UInt8]?, settings all: Settings) throws(QueryError) -> QueryRequest {
         var scopes: [[UInt8]] = []
@@ -263,8 +254,8 @@ public struct FSFind: AsyncParsableCommand {
     /// (unless `--index-dir` names a local index).
     public func sharedURL(settings: Settings?) -> String? {
         if let indexURL { return indexURL }
-        guard indexDir == nil, let url = settings?.index.url, !url.isEmpty else { return nil }
-        return url
+        guard indexDir == nil else { return nil }
+        return settings?.index.sharedURL(explicit: nil)
     }
 
     /// The index this command reads (`--index-dir`, `FSINDEX_INDEX_DIR`, XDG), a relative

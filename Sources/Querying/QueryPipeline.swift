@@ -380,12 +380,15 @@ extension QueryPipeline {
             }
             return out
         }
+        func ordered(_ items: some Sequence<FoundItem>) -> [FoundItem] {
+            items.sorted { $0.identifier.lexicographicallyPrecedes($1.identifier) }
+        }
         var shown = try current()
-        reply(QueryReply(.items(Array(shown.values).sorted { $0.identifier.lexicographicallyPrecedes($1.identifier) }), isFinal: false))
+        reply(QueryReply(.items(ordered(shown.values)), isFinal: false))
         for await _ in signals {
             let now = try current()
-            let added = now.filter { shown[$0.key] == nil }.map(\.value).sorted { $0.identifier.lexicographicallyPrecedes($1.identifier) }
-            let removed = shown.filter { now[$0.key] == nil }.map(\.value).sorted { $0.identifier.lexicographicallyPrecedes($1.identifier) }
+            let added = ordered(now.filter { shown[$0.key] == nil }.values)
+            let removed = ordered(shown.filter { now[$0.key] == nil }.values)
             shown = now
             if !added.isEmpty || !removed.isEmpty { reply(QueryReply(.changes(added: added, removed: removed), isFinal: false)) }
         }

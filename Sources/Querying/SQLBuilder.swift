@@ -78,21 +78,19 @@ struct SQLBuilder {
         var columnValues: [(column: String, values: [String])] = []
         var conditions: [String] = []
         for part in parts {
-            switch part {
-            case .nameContains(let text) where Self.trigramPhrase(text) != nil:
-                names.append(Self.trigramPhrase(text)!)
-            case .text(let pattern):
+            if case .nameContains(let text) = part, let phrase = Self.trigramPhrase(text) {
+                names.append(phrase)
+            } else if case .text(let pattern) = part {
                 texts.append(pattern.fts5)
-            case .conformsTo(let type) where op == "OR":
+            } else if op == "OR", case .conformsTo(let type) = part {
                 types.append(type.rawValue)
-            case .compare(let c) where op == "OR" && Self.literalColumnValue(c) != nil:
-                let (column, value) = Self.literalColumnValue(c)!
+            } else if op == "OR", case .compare(let c) = part, let (column, value) = Self.literalColumnValue(c) {
                 if let i = columnValues.firstIndex(where: { $0.column == column }) {
                     columnValues[i].values.append(value)
                 } else {
                     columnValues.append((column, [value]))
                 }
-            default:
+            } else {
                 conditions.append(condition(part))
             }
         }

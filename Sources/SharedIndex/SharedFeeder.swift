@@ -75,11 +75,9 @@ public final class SharedFeeder: @unchecked Sendable {
                 delay = 0.5
             } catch {
                 publisher.disconnect()
-                condition.lock()
-                needsFullPass = true
-                condition.unlock()
                 log("shared index: \(error.description); comparing everything again in \(delay) s")
                 condition.lock()
+                needsFullPass = true
                 if !stopped { _ = condition.wait(until: Date().addingTimeInterval(delay)) }
                 condition.unlock()
                 delay = min(delay * 2, 30)

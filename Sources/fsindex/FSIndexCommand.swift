@@ -51,16 +51,13 @@ struct StoreOptions: ParsableArguments {
 
     /// The shared index's URL, when one is given or configured.
     func sharedURL() throws -> SharedIndexURL? {
-        let settings = try Settings.load(explicit: config)
-        let text = indexURL ?? (settings.index.url.isEmpty ? nil : settings.index.url)
-        guard let text else { return nil }
+        guard let text = try Settings.load(explicit: config).index.sharedURL(explicit: indexURL) else { return nil }
         return try SharedIndexURL(text)
     }
 
     /// The host name items are published under.
     func hostName() throws -> String? {
         if let host { return host }
-        let configured = try Settings.load(explicit: config).index.host
-        return configured.isEmpty ? nil : configured
+        return try Settings.load(explicit: config).index.hostName(explicit: nil)
     }
 }

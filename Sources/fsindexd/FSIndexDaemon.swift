@@ -123,12 +123,10 @@ struct FSIndexDaemon: AsyncParsableCommand {
         }
         // The shared index, when one is configured: this machine's items go there too.
         var feeder: SharedFeeder?
-        let sharedURL = indexURL ?? (settings.index.url.isEmpty ? nil : settings.index.url)
-        if let sharedURL {
+        if let sharedURL = settings.index.sharedURL(explicit: indexURL) {
             do {
                 let url = try SharedIndexURL(sharedURL)
-                let host = self.host ?? (settings.index.host.isEmpty ? nil : settings.index.host)
-                let publisher = SharedPublisher(store: store, url: url, host: host)
+                let publisher = SharedPublisher(store: store, url: url, host: settings.index.hostName(explicit: host))
                 feeder = SharedFeeder(publisher: publisher) { logger.notice("\($0)") }
                 logger.info("publishing to the shared index \(url) as host \(publisher.host)")
             } catch {

@@ -66,6 +66,31 @@ struct SharedIndexCommandTests {
         }
     }
 
+    @Test("[index] url and host in the config choose the shared index and the host name; --index-dir reads the local one")
+    func fromConfig() throws {
+        let pg = try ThrowawayPostgres.shared()
+        let url = try pg.makeDatabase()
+        let tree = try TemporaryTree(prefix: "fsindex-shared-config")
+        try tree.create("root/a.txt", contents: "configured walrus")
+        let local = tree.path("local").string
+        let config = tree.path("config.toml").string
+        try "[index]\nurl = \"\(url)\"\nhost = \"cfg-host\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let env = ["FSINDEX_INDEX_DIR": local]
+        #expect(try run("fsindex", ["index", tree.path("root").string], env: env).status == 0)
+        let publish = try run("fsindex", ["publish", "--config", config], env: env)
+        #expect(publish.status == 0, "\(publish.stderr)")
+        #expect(try Self.status(url) == ["cfg-host": 2])
+        // The file leaves the local index only: fsfind with the config reads the shared one,
+        // and with --index-dir the local one.
+        #expect(try run("fsindex", ["erase"], env: env).status == 0)
+        try tree.createDirectory("empty")
+        #expect(try run("fsindex", ["index", tree.path("empty").string], env: env).status == 0)
+        let shared = try run("fsfind", ["--config", config, "walrus"], env: env)
+        #expect(shared.lines == [tree.path("root/a.txt").string], "\(shared.stderr)")
+        let direct = try run("fsfind", ["--config", config, "--index-dir", local, "walrus"], env: env)
+        #expect(direct.status == 1 && direct.lines.isEmpty, "\(direct.out) \(direct.stderr)")
+    }
+
     @Test("a second watcher cannot publish a domain another watcher of the same host owns")
     func noClobbering() throws {
         let pg = try ThrowawayPostgres.shared()

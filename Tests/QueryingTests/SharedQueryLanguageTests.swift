@@ -2,15 +2,15 @@ import Foundation
 import Indexing
 import Querying
 import SharedIndex
+import Synchronization
 import TestSupport
 import Testing
 
 /// How many queries both backends answered, so the suite below cannot pass without comparing.
 enum SharedQueryCount {
-    nonisolated(unsafe) private static var count = 0
-    private static let lock = NSLock()
-    static func add() { lock.lock(); count += 1; lock.unlock() }
-    static var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    private static let count = Atomic<Int>(0)
+    static func add() { count.add(1, ordering: .relaxed) }
+    static var value: Int { count.load(ordering: .relaxed) }
 }
 
 /// Every test of the query-language suite again, with each query also answered by the shared
