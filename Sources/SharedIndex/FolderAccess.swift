@@ -1,3 +1,4 @@
+import CSysShims
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -96,12 +97,12 @@ struct FolderAccess {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = path.withUnsafeBufferPointer { p in
             p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { name in
-                lgetxattr(name, "system.posix_acl_access", &buffer, buffer.count)
+                shim_lgetxattr(name, "system.posix_acl_access", &buffer, UInt(buffer.count))
             }
         }
         // ERANGE (more than 4 KiB of entries, some 500 users): treated as denying all but the owner.
         if n < 0 { return errno == ERANGE ? [] : nil }
-        return Array(buffer.prefix(n))
+        return Array(buffer.prefix(Int(n)))
     }
 
     /// `mode` with the group and other permissions no wider than the ACL grants anyone of

@@ -1,4 +1,5 @@
 import Attributes
+import Foundation
 import Indexing
 
 /// The rows a batch sends, and the digest a domain's client state is.

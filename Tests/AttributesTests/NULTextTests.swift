@@ -4,7 +4,7 @@ import Testing
 @Suite("NUL in text (issue 22, F3 F16)")
 struct NULTextTests {
     @Test("each NUL of a name, a string or a list becomes a space; numbers, dates and NUL-free sets stay as they are")
-    func replaced() {
+    func replaced() throws {
         var set = AttributeSet()
         set[.comment] = .string("draft\0final")
         set[.keywords] = .strings(["a\0b", "plain", "\0"])
