@@ -268,8 +268,11 @@ public final class SharedPublisher: @unchecked Sendable {
                 let changed = try accessChanges(items, access: access, link)
                 try link.query(Self.upsertSQL, [.text(host), .text(rows)])
                 for change in changed { try refreshBelow(change, link) }
+            }
+            // What went in (or went away) is no failure any more.
+            if !items.isEmpty || !removing.isEmpty {
                 try link.query("DELETE FROM failures WHERE host = $1 AND path = ANY($2::bytea[])",
-                               [.text(host), .byteArrays(items.map(\.item.uniqueIdentifier.bytes))])
+                               [.text(host), .byteArrays(items.map(\.item.uniqueIdentifier.bytes) + removing)])
             }
             if !removing.isEmpty {
                 try link.query("""

@@ -62,6 +62,12 @@ struct SharedIndexFaultTests {
         var p = try Self.indexAndPublish(tree, url, roots: [root])
         #expect(p.status == 0, "\(p.stderr)")
         #expect(try Self.findAsNobody(pg, db, "yak") == [top, inner])
+        // Another role may read the status, the failures table's counts included (not its paths).
+        let status = try run("fsindex", ["status", "--index-url", pg.url(database: db, user: "nobody")], asUser: "65534")
+        #expect(status.status == 0 && status.out.contains("h: "), "\(status.out) \(status.stderr)")
+        let paths = try run(executable: pg.bin + "/psql", ["-h", pg.folder, "-p", String(pg.port), "-U", "nobody", "-d", db, "-Atc", "SELECT path FROM failures"],
+                            asUser: "65534", timeout: 30)
+        #expect(paths.status != 0 && paths.stderr.contains("permission denied"), "\(paths.out) \(paths.stderr)")
 
         // The owner closes the subfolder: nobody can no longer read inside it, nor find it.
         chmod(tree.path("top/root/open/sub").string, 0o700)
