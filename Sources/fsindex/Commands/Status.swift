@@ -176,10 +176,11 @@ extension FSIndexCommand.Status {
         }
         let out = Output.standardOutput
         if json {
-            struct Host: Encodable { var host: String, items: Int, domains: [String], lastBatch: String?, lastBatchItems: Int? }
+            struct Host: Encodable { var host: String, items: Int, domains: [String], lastBatch: String?, lastBatchItems: Int?, failures: [SharedFailureCount] }
             struct Body: Encodable { var index: String, items: Int, hosts: [Host] }
             let body = Body(index: url.description, items: hosts.reduce(0) { $0 + $1.items }, hosts: hosts.map {
-                Host(host: $0.host, items: $0.items, domains: $0.domains, lastBatch: $0.lastBatch.map { AttributeValue.iso8601($0) }, lastBatchItems: $0.lastBatchItems)
+                Host(host: $0.host, items: $0.items, domains: $0.domains, lastBatch: $0.lastBatch.map { AttributeValue.iso8601($0) }, lastBatchItems: $0.lastBatchItems,
+                     failures: $0.failures)
             })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -189,6 +190,9 @@ extension FSIndexCommand.Status {
             for h in hosts {
                 let last = h.lastBatch.map { "last batch \(AttributeValue.iso8601($0)) (\(h.lastBatchItems ?? 0) items)" } ?? "no batch yet"
                 out.write("  \(h.host): \(h.items) items, domains \(h.domains.joined(separator: ", ")); \(last)\n")
+                for f in h.failures {
+                    out.write("    not published in \(f.domain): \(f.count) (\(f.error)); the next pass tries again\n")
+                }
             }
         }
         out.flush()
