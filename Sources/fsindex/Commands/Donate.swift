@@ -68,7 +68,7 @@ extension FSIndexCommand {
                     let objects = try text.split(separator: 0x0A).filter { !$0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
                         .map { try JSONDecoder().decode(JSONValue.self, from: Data($0)) }
                     switch try client.request(.donate(domain: domain, clientState: clientState, items: objects), timeout: .seconds(600)) {
-                    case .ok(let message): Output.standardOutput.write("fsindexd: \(message)\n")
+                    case .ok(let message): Output.standardOutput.write("fsindexd: \(Output.field(message))\n")
                     case .error(let message):
                         Output.error("fsindex", message)
                         throw ExitCode(2)
@@ -79,7 +79,7 @@ extension FSIndexCommand {
                     try s.donate(items, domain: domain, clientState: clientState.map { Array($0.utf8) })
                     // Summaries of the long texts, as after `fsindex index` (fsindexd makes its own).
                     _ = try SummaryPass(store: s).runAll(threads: 1)
-                    Output.standardOutput.write("donated \(items.count) items to \(domain)" + (clientState.map { " (client state \($0))" } ?? "") + "\n")
+                    Output.standardOutput.write("donated \(items.count) items to \(Output.field(domain))" + (clientState.map { " (client state \($0))" } ?? "") + "\n")
                 }
                 Output.standardOutput.flush()
             } catch let e as ExitCode {
@@ -151,7 +151,7 @@ extension FSIndexCommand {
                 if let client = try connectDaemon(location) {
                     defer { client.close() }
                     switch try client.request(.forget(domain: domain, ids: ids), timeout: .seconds(600)) {
-                    case .ok(let message): Output.standardOutput.write("fsindexd: \(message)\n")
+                    case .ok(let message): Output.standardOutput.write("fsindexd: \(Output.field(message))\n")
                     case .error(let message):
                         Output.error("fsindex", message)
                         throw ExitCode(2)
@@ -159,7 +159,7 @@ extension FSIndexCommand {
                     }
                 } else {
                     let gone = try IndexStore(location: location).forget(domain: domain, ids: ids)
-                    Output.standardOutput.write("forgot \(gone.count) items of \(domain)\n")
+                    Output.standardOutput.write("forgot \(gone.count) items of \(Output.field(domain))\n")
                 }
                 Output.standardOutput.flush()
             } catch let e as ExitCode {
