@@ -74,6 +74,8 @@ public struct ScopeSet: Sendable, Hashable {
             // Before the file system is asked: neither inside a scope nor holding one.
             guard contains(lexical) || folders.contains(where: { Self.isInside($0, folder: lexical) }) else { throw outside }
             guard let folder = PathArgument.folder(argument) else {
+                // Missing behind a link out of the scopes is outside too, not "no such folder".
+                if contains(lexical) && !admits(lexical) { throw outside }
                 throw .notAvailable(path: ArgumentBytes.display(argument), reason: "is not a folder (no such folder, or it cannot be read)")
             }
             if contains(folder) {
@@ -103,7 +105,7 @@ public struct ScopeSet: Sendable, Hashable {
         var rest: [UInt8] = []
         while true {
             if let real = PathArgument.folder(ArgumentBytes.encode(folder)) {
-                return contains(rest.isEmpty || real == [0x2F] ? (rest.isEmpty ? real : rest) : real + rest)
+                return contains(rest.isEmpty ? real : real == [0x2F] ? rest : real + rest)
             }
             guard folder != [0x2F], let up = folder.lastIndex(of: 0x2F) else { return false }
             rest = Array(folder[up...]) + rest

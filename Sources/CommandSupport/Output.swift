@@ -82,14 +82,9 @@ public final class Output: Sendable {
         }
     }
 
-    /// Writes a piece of data that is text (a URL, an identifier, a title, a tag, a value, a
-    /// message that quotes one) with its control characters escaped (``field(_:)``), on a
-    /// terminal and in a pipe alike.
-    public func writeField(_ text: String) { write(Self.field(text)) }
-
-    /// The one escaping of text that is data, for every printer: control characters (C0, DEL,
-    /// C1) as `\n`, `\t`, `\xNN` (`ByteString.escaped`). On a terminal that keeps an item from
-    /// rewriting the screen (`ESC ]0;…`, `ESC [2J`); in a pipe it keeps a record on its line, so
+    /// The one escaping of text that is data (a URL, an identifier, a title, a tag, a value),
+    /// for every printer: control characters (C0, DEL, C1) as `\n`, `\t`, `\xNN`
+    /// (`ByteString.escaped`). On a terminal that keeps an item from rewriting the screen (`ESC ]0;…`, `ESC [2J`); in a pipe it keeps a record on its line, so
     /// a URL holding a newline cannot pass for two results. `-0` and `--json` are the forms
     /// that keep such text exact. (File paths are bytes and follow `writePath`.)
     public static func field(_ text: String) -> String { field(Array(text.utf8)) }
@@ -137,7 +132,7 @@ public final class Output: Sendable {
         }
     }
 
-    enum Drained { case written, readerGone, failed(Errno) }
+    private enum Drained { case written, readerGone, failed(Errno) }
 
     /// Writes the buffer out: all of it, or until the reader has gone (EPIPE, or `abandoned`)
     /// or a write fails. A full non-blocking descriptor (EAGAIN) is waited on with `poll`; a

@@ -31,6 +31,8 @@ extension MCPServerTests {
                 Step.call("count", ["query": "budget", "scopes": ["/no-such-folder-zq7"]]),
                 Step.call("search", ["query": "budget", "fetchAttributes": ["domainIdentifier"]]),
                 Step.read("file://" + x.docs + "/./sub/../report-2.txt"),
+                Step.call("count", ["query": "budget", "scopes": [x.docs + "/sys/etc"]]),
+                Step.call("count", ["query": "budget", "scopes": [x.docs + "/sys/no-such-folder-zq7"]]),
             ], server: MCPClient.server(["--config", x.config, "--scope", x.docs]), env: x.env)
 
             // resources/read and resources/subscribe: outside, whether the file is there or not.
@@ -43,6 +45,8 @@ extension MCPServerTests {
             #expect(t.isError(8) && t.isError(9))
             #expect(Self.withoutPath(t.text(8), "/etc") == Self.withoutPath(t.text(9), "/no-such-folder-zq7"), "\(t.text(8)) against \(t.text(9))")
 
+            #expect(t.isError(12) && t.text(12).contains("outside the folders"), "\(t.text(12))")
+            #expect(Self.withoutPath(t.text(12), "/etc") == Self.withoutPath(t.text(13), "/no-such-folder-zq7"), "\(t.text(12)) against \(t.text(13))")
             // The index's root (x.root) is above the scope: the items say the scope instead.
             let domains = Set(t.items(10).compactMap { $0["domainIdentifier"] as? String })
             #expect(!t.items(10).isEmpty && domains == [x.docs], "\(domains)")
