@@ -55,7 +55,7 @@ public struct PathPrinter: ReplyPrinter {
             for row in rows {
                 let n = String(row.count)
                 out.write(String(repeating: " ", count: width - n.count) + n + "  ")
-                out.write(clean(row.value ?? "(none)") + "\n")
+                out.write(Output.field(row.value ?? "(none)") + "\n")
             }
         case .statistic(let key, let s):
             let v = StatisticText(key: key, json: false)
@@ -84,8 +84,6 @@ public struct PathPrinter: ReplyPrinter {
         }
         out.writeBytes([nul ? 0 : 0x0A])
     }
-
-    private func clean(_ s: String) -> String { Output.field(s) }
 }
 
 /// For scripts: one JSON object per line. Items carry `path` (and `pathBase64` when the path is
