@@ -137,11 +137,24 @@ public final class Output: Sendable {
     /// Writes the buffer out: all of it, or until the reader has gone (EPIPE, or `abandoned`)
     /// or a write fails. A full non-blocking descriptor (EAGAIN) is waited on with `poll`; a
     /// client's is looked at again every second, in case the client has gone.
+    ///
+    /// A client's descriptor (fsindexd writing for fsfind) is never written blindly: its reader
+    /// may never read (`fsfind x | sleep 1000`), and a blocking write would then hold the
+    /// daemon's query thread for good, even after the client was killed. So the daemon waits for
+    /// room with `poll` (asking every second whether the client has gone), then writes at most
+    /// `PIPE_BUF` bytes, which a pipe with room takes without blocking.
     private static func drain(_ fd: Int32, _ buffer: inout [UInt8], abandoned: (@Sendable () -> Bool)?) -> Drained {
         var offset = 0
         defer { buffer.removeAll(keepingCapacity: true) }
         while offset < buffer.count {
-            let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if let abandoned {
+                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                let ready = poll(&p, 1, 1000)
+                if abandoned() { return .readerGone }
+                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            }
+            let chunk = abandoned == nil ? buffer.count - offset : min(buffer.count - offset, Int(PIPE_BUF))
+            let n = buffer[offset..<(offset + chunk)].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n >= 0 { offset += n; continue }
             switch errno {
             case EINTR: continue

@@ -117,6 +117,50 @@ struct DaemonDoorTests {
         }
     }
 
+    @Test("F18: fsfinds killed while their reader never reads do not hold the daemon's query slots")
+    func killedClientsFreeTheirSlots() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            for i in 0..<1000 { try d.tree.create("root/many/f\(i).txt", contents: "budget line \(i)\n") }
+            try d.start()
+            try d.waitFor("the files to be indexed") { try run("fsfind-direct", ["--count", "budget"], env: d.env).out == "1000\n" }
+            // Six fsfinds (more than the daemon's 4 slots) whose stdout is a pipe nobody reads:
+            // each answer (250 KB) fills the pipe; then the fsfinds are killed, the pipes stay open.
+            let script = #"""
+            import os, signal, subprocess, sys, time
+            readers, procs = [], []
+            for _ in range(6):
+                r, w = os.pipe()
+                procs.append(subprocess.Popen([sys.argv[1], "--json", "budget"], stdout=w))
+                os.close(w); readers.append(r)
+            time.sleep(3)
+            for p in procs: p.send_signal(signal.SIGKILL)
+            for p in procs: p.wait()
+            print("killed", flush=True)
+            time.sleep(30)   # the read ends stay open, unread
+            """#
+            let py = try d.tree.create("stuck.py", contents: script).string
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            p.arguments = [py, Binaries.directory.appendingPathComponent("fsfind").path]
+            var e = ProcessInfo.processInfo.environment
+            for (k, v) in d.env { e[k] = v }
+            p.environment = e
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            defer { p.terminate(); p.waitUntilExit() }
+            _ = out.fileHandleForReading.availableData   // "killed"
+            var answered = false
+            try d.waitFor("a query answered by fsindexd after its clients were killed", seconds: 20) {
+                let r = try run("fsfind", ["--count", "budget"], env: d.env.merging(["FSFIND_TRACE": "1"]) { $1 }, timeout: 30)
+                answered = r.stderr.contains("answered by fsindexd") && r.out == "1000\n"
+                return answered
+            }
+            #expect(answered)
+        }
+    }
+
     /// The control socket's path, as `fsindex status --json` names it.
     static func controlSocket(_ d: DaemonFixture) throws -> String? {
         let r = try d.fsindex("status", "--json")
