@@ -32,8 +32,9 @@ public enum ControlRequest: Sendable, Hashable, Codable {
     ///
     ///     {"request":"donate","domain":"notes","clientState":"v42","items":[{"uniqueIdentifier":"n1","attributes":{"title":"Budget"}}]}
     case donate(domain: String, clientState: String?, items: [JSONValue])
-    /// Deletes a domain's items by identifier, or the whole domain when `ids` is empty.
-    case forget(domain: String, ids: [String])
+    /// Deletes a domain's items by identifier, or the whole domain when `ids` is nil (the
+    /// field left out). `"ids": []` forgets nothing; `"ids": null` is refused as ambiguous.
+    case forget(domain: String, ids: [String]?)
     /// Answered with `.clientState`: the state of the domain's last committed batch.
     case lastClientState(domain: String)
 
@@ -72,7 +73,14 @@ public enum ControlRequest: Sendable, Hashable, Codable {
             self = .donate(domain: try c.decode(String.self, forKey: .domain), clientState: try c.decodeIfPresent(String.self, forKey: .clientState),
                            items: try c.decode([JSONValue].self, forKey: .items))
         case "forget":
-            self = .forget(domain: try c.decode(String.self, forKey: .domain), ids: try c.decodeIfPresent([String].self, forKey: .ids) ?? [])
+            // Left out: the whole domain. null is neither "these" nor "all": refused, since
+            // an app that meant a list it computed must not lose its domain (issue 22, F18).
+            if c.contains(.ids), try c.decodeNil(forKey: .ids) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .ids, in: c,
+                    debugDescription: "ids is null: give a list of identifiers to forget ([] forgets nothing), or leave ids out to forget the whole domain")
+            }
+            self = .forget(domain: try c.decode(String.self, forKey: .domain), ids: try c.decodeIfPresent([String].self, forKey: .ids))
         case "lastClientState": self = .lastClientState(domain: try c.decode(String.self, forKey: .domain))
         default:
             throw DecodingError.dataCorruptedError(
@@ -96,7 +104,7 @@ public enum ControlRequest: Sendable, Hashable, Codable {
             try c.encode(items, forKey: .items)
         case let .forget(domain, ids):
             try c.encode(domain, forKey: .domain)
-            try c.encode(ids, forKey: .ids)
+            try c.encodeIfPresent(ids, forKey: .ids)
         case let .lastClientState(domain):
             try c.encode(domain, forKey: .domain)
         default:
