@@ -236,13 +236,13 @@ let package = Package(
         .testTarget(name: "WatchingTests", dependencies: ["Configuration", "Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CommandTests", dependencies: [
-            "TestSupport", "Indexing",
+            "TestSupport", "Indexing", "QueryWire",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying", "Configuration", "Attributes", "TestSupport",
                                                        .product(name: "MCP", package: "swift-sdk")]),
         .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "TestSupport"]),
-        .testTarget(name: "ControllingTests", dependencies: ["Controlling", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "ControllingTests", dependencies: ["Controlling", "Attributes", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),
     ]
 )

@@ -39,7 +39,10 @@ public final class ControlClient {
     ///   served by anyone else is refused, so a planted socket cannot collect our requests.
     /// - Throws: ``ControlError/noDaemon(socket:)`` when there is no socket or nobody listens
     ///   (ENOENT, ECONNREFUSED): the caller can then work on the index itself.
+    ///   ``ControlError/unsafeDirectory(path:reason:)`` when the socket's folder is not ours
+    ///   alone: nothing is sent then, and no daemon of ours can be listening there.
     public static func connect(_ location: ControlLocation, expectedServerUID: uid_t = geteuid()) throws(ControlError) -> ControlClient {
+        try location.checkDirectory()
         let address = try location.socketAddress()
         let shown = location.shownSocket
         let fd: Int32
@@ -78,13 +81,18 @@ public final class ControlClient {
         try sendLine(line)
     }
 
-    /// Sends raw bytes as they are (tests use it to send garbage).
+    /// Sends raw bytes as they are, whatever their length (tests use it to send garbage).
     public func sendRaw(_ bytes: [UInt8]) throws(ControlError) {
         guard fd >= 0 else { throw .connectionHandedOver }
-        try sendLine(bytes)
+        try sendBytes(bytes)
     }
 
     private func sendLine(_ line: [UInt8]) throws(ControlError) {
+        guard line.count <= WireFormat.maxRequestLine + 1 else { throw .requestTooLarge(size: line.count - 1, limit: WireFormat.maxRequestLine) }
+        try sendBytes(line)
+    }
+
+    private func sendBytes(_ line: [UInt8]) throws(ControlError) {
         var offset = 0
         while offset < line.count {
             let result = line.withUnsafeBytes { system_send(fd, UnsafeRawBufferPointer(rebasing: $0[offset...]), nonBlocking: false) }

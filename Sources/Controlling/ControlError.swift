@@ -30,6 +30,9 @@ public enum ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     case protocolViolation(String)
     /// This client handed its connection to a subscription stream; use a new client.
     case connectionHandedOver
+    /// A request line longer than the daemon takes (`WireFormat.maxRequestLine`): refused before
+    /// anything is sent, rather than cut off half-way by the daemon.
+    case requestTooLarge(size: Int, limit: Int)
     /// A system call failed.
     case system(operation: String, path: String?, errno: Errno)
 
@@ -53,6 +56,8 @@ public enum ControlError: Error, Sendable, Hashable, CustomStringConvertible {
             "the daemon did not answer within \(seconds) s; it may be busy or hung (check its log)"
         case let .protocolViolation(reason):
             "the other side sent something that is not a control message (\(reason)); are the daemon and the tool the same version?"
+        case let .requestTooLarge(size, limit):
+            "the request is \(size) bytes; fsindexd takes request lines of at most \(limit) bytes (\(limit >> 20) MiB); send the items in several batches"
         case .connectionHandedOver:
             "this control connection was handed to a subscription; open a new connection for other requests"
         case let .system(operation, path, errno):

@@ -7,8 +7,9 @@ import SystemPackage
 import Glibc
 #endif
 
-/// Where the control socket of one index lives: `$XDG_RUNTIME_DIR/fsindex/<name>.sock`, or
-/// `/tmp/fsindex-<uid>/<name>.sock` when `XDG_RUNTIME_DIR` is unset or unusable.
+/// Where the control socket of one index lives: `$XDG_RUNTIME_DIR/fsindex/<name>.sock`, else
+/// `/run/user/<uid>/fsindex/<name>.sock`, or `/tmp/fsindex-<uid>/<name>.sock` when neither
+/// runtime folder is usable (see `FindWire.runtimeDirectory`).
 ///
 /// `<name>` is the first 16 hex digits of the FNV-1a hash of the index directory's bytes, so two
 /// indexes get two daemons and two sockets. For example:
@@ -56,7 +57,7 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `$XDG_RUNTIME_DIR/fsindex` when that variable names an absolute folder of ours that we can
-    /// write, else `/tmp/fsindex-<uid>`.
+    /// write, else `/run/user/<uid>/fsindex` when that is ours, else `/tmp/fsindex-<uid>`.
     static func runtimeDirectory(environment: [String: String], owner: uid_t) -> FilePath {
         FilePath(bytes: FindWire.runtimeDirectory(runtime: environment["XDG_RUNTIME_DIR"].map { Array($0.utf8) }, owner: owner))
     }
@@ -87,6 +88,15 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
         }
         if st.st_mode & 0o7777 != 0o700, case let .failure(errno) = system_chmod(path, 0o700) {
             throw .system(operation: "chmod 700", path: shown, errno: errno)
+        }
+    }
+
+    /// A client's check before it connects: the folder, if it exists, must be a real folder of
+    /// ``owner``'s that nobody else can write (it is never created or changed here). A planted
+    /// `/tmp/fsindex-<uid>` would otherwise collect what a client sends.
+    public func checkDirectory() throws(ControlError) {
+        if let reason = FindWire.unsafeFolderReason(directory.bytes, owner: owner) {
+            throw .unsafeDirectory(path: ByteString.escaped(directory.bytes, escapeControls: true), reason: reason)
         }
     }
 

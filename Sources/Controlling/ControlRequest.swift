@@ -31,7 +31,11 @@ public enum ControlRequest: Sendable, Hashable, Codable {
     /// `.error` naming the bad item (nothing of the batch is written then).
     ///
     ///     {"request":"donate","domain":"notes","clientState":"v42","items":[{"uniqueIdentifier":"n1","attributes":{"title":"Budget"}}]}
-    case donate(domain: String, clientState: String?, items: [JSONValue])
+    ///
+    /// `items` holds each item's JSON text as the app wrote it: `DonationReader` reads it, the
+    /// same bytes as without a daemon (no number or duplicate name is read twice, two ways). Only
+    /// ``WireFormat`` carries them: the `Codable` form of this case is the envelope without items.
+    case donate(domain: String, clientState: String?, items: [[UInt8]])
     /// Deletes a domain's items by identifier, or the whole domain when `ids` is nil (the
     /// field left out). `"ids": []` forgets nothing; `"ids": null` is refused as ambiguous.
     case forget(domain: String, ids: [String]?)
@@ -71,7 +75,7 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         case "shutdown": self = .shutdown
         case "donate":
             self = .donate(domain: try c.decode(String.self, forKey: .domain), clientState: try c.decodeIfPresent(String.self, forKey: .clientState),
-                           items: try c.decode([JSONValue].self, forKey: .items))
+                           items: [])
         case "forget":
             // Left out: the whole domain. null is neither "these" nor "all": refused, since
             // an app that meant a list it computed must not lose its domain (issue 22, F18).
@@ -98,10 +102,10 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         case let .used(paths, title):
             try WirePaths.encode(paths, exact: .pathsBase64, printable: .paths, into: &c)
             try c.encodeIfPresent(title, forKey: .title)
-        case let .donate(domain, clientState, items):
+        case let .donate(domain, clientState, _):
             try c.encode(domain, forKey: .domain)
             try c.encodeIfPresent(clientState, forKey: .clientState)
-            try c.encode(items, forKey: .items)
+            try c.encode([String](), forKey: .items)   // WireFormat puts the items' own text here
         case let .forget(domain, ids):
             try c.encode(domain, forKey: .domain)
             try c.encodeIfPresent(ids, forKey: .ids)

@@ -26,6 +26,10 @@ extension ControlServer {
             /// Close once `output` has been sent (after a fatal protocol error).
             var closeAfterFlush = false
             var closed = false
+            /// Its lines are being handled off the poll thread: nothing more is read from it until
+            /// they are (the socket's buffer then holds the client back), so its requests stay in
+            /// order and one client cannot queue unbounded work.
+            var busy = false
         }
 
         init(id: Int, fd: Int32, peer: PeerCredentials) {
@@ -78,11 +82,12 @@ extension ControlServer {
             }
         }
 
-        /// What the poll loop needs: the descriptor, whether to wait for POLLOUT, whether to close.
-        func pollState() -> (fd: Int32, wantsOutput: Bool, close: Bool) {
+        /// What the poll loop needs: the descriptor, whether to wait for POLLOUT, whether to read,
+        /// whether to close.
+        func pollState() -> (fd: Int32, wantsOutput: Bool, wantsInput: Bool, close: Bool) {
             io.withLock { io in
                 let close = io.closeRequested || (io.closeAfterFlush && io.output.isEmpty)
-                return (io.fd, !io.output.isEmpty, close)
+                return (io.fd, !io.output.isEmpty, !io.busy, close)
             }
         }
 

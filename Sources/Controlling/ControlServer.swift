@@ -1,4 +1,5 @@
 import Attributes
+import Dispatch
 import Synchronization
 import SystemCalls
 import SystemPackage
@@ -19,8 +20,10 @@ import Glibc
 /// ```
 ///
 /// A key design decision is that one thread owns the socket: it accepts, checks each peer's
-/// user with `SO_PEERCRED` (another user gets `.error("refused: …")` and is closed), reads
-/// requests and calls the ``ControlHandler``. Writing never blocks: replies and published changes
+/// user with `SO_PEERCRED` (another user gets `.error("refused: …")` and is closed) and reads
+/// requests; each connection's complete lines are parsed and handed to the ``ControlHandler``
+/// on a thread of Dispatch's, one batch of lines per connection at a time, so that no request
+/// holds up the poll thread. Writing never blocks: replies and published changes
 /// go out with `MSG_DONTWAIT`, the rest waits in a per-connection buffer, and a client that lets
 /// more than `maxPendingBytes` pile up is dropped, so a stuck subscriber never holds up indexing.
 ///
@@ -254,7 +257,9 @@ public final class ControlServer: Sendable {
                     inputs[connection.id] = nil
                     continue
                 }
-                let events = Int16(POLLIN) | (state.wantsOutput ? Int16(POLLOUT) : 0)
+                // A busy connection is polled only to send: a hang-up then shows as a failed send.
+                if !state.wantsInput && !state.wantsOutput { continue }
+                let events = (state.wantsInput ? Int16(POLLIN) : 0) | (state.wantsOutput ? Int16(POLLOUT) : 0)
                 fds.append(pollfd(fd: state.fd, events: events, revents: 0))
                 polled.append(connection)
             }
@@ -268,7 +273,7 @@ public final class ControlServer: Sendable {
             for (index, connection) in polled.enumerated() {
                 let revents = fds[index + 3].revents
                 if revents & Int16(POLLOUT) != 0 { connection.flushNow() }
-                if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, fds[index + 3].events & Int16(POLLIN) != 0 {
                     read(connection, into: &inputs[connection.id, default: LineBuffer()], chunk: &chunk)
                 }
             }
@@ -295,8 +300,18 @@ public final class ControlServer: Sendable {
             if closing { return }   // a connection on its way out: ignore what it still sends
             chunk.withUnsafeBytes { input.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
-        while let line = input.nextLine() {
-            handle(line, from: connection)
+        var lines: [[UInt8]] = []
+        while let line = input.nextLine() { lines.append(line) }
+        if !lines.isEmpty {
+            // Parsing and handling happen on another thread: a large batch (15 MB parses for
+            // seconds) or a hostile line must not hold up the other clients, nor the queries
+            // accepted on this thread.
+            connection.io.withLock { $0.busy = true }
+            DispatchQueue.global(qos: .userInitiated).async { [self, lines] in
+                for line in lines { handle(line, from: connection) }
+                connection.io.withLock { $0.busy = false }
+                wakeLoop()
+            }
         }
         if input.pendingCount > WireFormat.maxRequestLine {
             send(.error("bad request: a line longer than \(WireFormat.maxRequestLine) bytes; send one JSON object per line"),
@@ -310,7 +325,7 @@ public final class ControlServer: Sendable {
         if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
         let request: ControlRequest
         do {
-            request = try WireFormat.decode(ControlRequest.self, from: line[...])
+            request = try WireFormat.request(from: line)
         } catch {
             send(.error("bad request: \(WireFormat.reason(error)); send one JSON object per line, such as {\"request\":\"status\"}"),
                  to: connection)

@@ -35,8 +35,9 @@ enum WirePaths {
 /// One JSON object per line, UTF-8, in both directions.
 enum WireFormat {
     /// The longest line a server accepts from a client: a donated batch (`donate`) is the one
-    /// large request; an app with more sends several batches.
-    static let maxRequestLine = 16 << 20
+    /// large request. It holds `DonationReader.maximumBatchBytes` (64 MiB) of items and the
+    /// envelope, so that every batch valid without a daemon is valid through it.
+    static let maxRequestLine = 65 << 20
     /// The longest line a client accepts from the daemon (a batch of changed paths).
     static let maxResponseLine = 64 << 20
 
@@ -52,9 +53,56 @@ enum WireFormat {
         try JSONDecoder().decode(type, from: Data(line))
     }
 
+    /// A request's line: the envelope through `Codable`, a batch's items spliced in as the
+    /// app's own JSON text (``ControlRequest/donate(domain:clientState:items:)``).
+    static func line(_ request: ControlRequest) throws -> [UInt8] {
+        let envelope = try encodedLine(request)
+        guard case let .donate(_, _, items) = request, !items.isEmpty else { return envelope }
+        // Keys are sorted and strings escaped, so `"items":[]` occurs once: as the member itself
+        // (inside a string its quotes would be escaped).
+        let empty = Array(#""items":[]"#.utf8)
+        guard let at = envelope.firstRange(of: empty) else { return envelope }
+        var out: [UInt8] = []
+        out.reserveCapacity(envelope.count + items.reduce(0) { $0 + $1.count + 1 })
+        out += envelope[..<(at.upperBound - 1)]
+        for (i, item) in items.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out += item
+        }
+        out += envelope[(at.upperBound - 1)...]
+        return out
+    }
+
+    private static func encodedLine(_ request: ControlRequest) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var bytes = [UInt8](try encoder.encode(request))
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    /// A request from its line, after ``JSONShape`` has checked the whole line in one linear
+    /// pass (syntax, at most `JSONShape.maximumDepth` levels, no name twice): only then does
+    /// `JSONDecoder` see the envelope, and a batch's items stay the bytes the app sent.
+    static func request(from line: [UInt8]) throws -> ControlRequest {
+        let members = try JSONShape.members(of: line)
+        guard let items = members.first(where: { $0.name == Array("items".utf8) }) else {
+            return try decode(ControlRequest.self, from: line[...])
+        }
+        guard let ranges = JSONShape.elements(of: line, in: items.value) else {
+            throw JSONShape.Failure(offset: items.value.lowerBound, reason: "items must be an array of item objects")
+        }
+        var envelope = line
+        envelope.replaceSubrange(items.value, with: Array("[]".utf8))
+        let request = try decode(ControlRequest.self, from: envelope[...])
+        guard case let .donate(domain, clientState, _) = request else { return request }
+        return .donate(domain: domain, clientState: clientState, items: ranges.map { Array(line[$0]) })
+    }
+
     /// A short reason for a decoding failure, without echoing the input.
     static func reason(_ error: any Error) -> String {
         switch error {
+        case let failure as JSONShape.Failure: return failure.description
         case let DecodingError.dataCorrupted(context): return context.debugDescription
         case let DecodingError.keyNotFound(key, _): return "missing \"\(key.stringValue)\""
         case let DecodingError.typeMismatch(_, context):

@@ -25,6 +25,12 @@ public enum DonationReader {
     public static let maximumIdentifierBytes = 1024
     public static let maximumItems = 100_000
     public static let maximumClientStateBytes = 250
+    /// The JSON text of one batch, with and without fsindexd: the daemon's socket takes a
+    /// request line of this and its envelope (`WireFormat.maxRequestLine`), so a batch never
+    /// passes one way and fails the other.
+    public static let maximumBatchBytes = 64 << 20
+    /// Nesting of an item's JSON (an item, its attributes, a list: 3 levels are used).
+    public static let maximumDepth = 8
 
     /// Attributes an app may not set: the index's own bookkeeping and the file system's.
     static let reserved: Set<AttributeKey> = [.path, .domainIdentifier, .extractor, .extractionError, .fileIdentifier,
@@ -41,20 +47,29 @@ public enum DonationReader {
 
     /// The items of `text` (JSON lines; blank lines skipped), all in `domain`.
     public static func read(_ text: [UInt8], domain: String) throws(DonationError) -> [SearchableItem] {
-        var numbered: [(String, [UInt8])] = []
+        try read(lines(text).map { ("line \($0.number)", $0.text) }, domain: domain)
+    }
+
+    /// The item lines of donated text, numbered from 1 (blank lines skipped): what `read`
+    /// reads, and what `fsindex donate` sends to fsindexd as the batch's items.
+    public static func lines(_ text: [UInt8]) throws(DonationError) -> [(number: Int, text: [UInt8])] {
+        guard text.count <= maximumBatchBytes else { throw .batchTooLarge(size: text.count, limit: maximumBatchBytes) }
+        var numbered: [(number: Int, text: [UInt8])] = []
         var lineNumber = 0
         for line in text.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            numbered.append(("line \(lineNumber)", Array(line)))
+            numbered.append((lineNumber, Array(line)))
             if numbered.count > maximumItems { throw .tooManyItems(limit: maximumItems) }
         }
-        return try read(numbered, domain: domain)
+        return numbered
     }
 
     /// The items of a socket request: each one JSON object's text.
     public static func read(objects: [[UInt8]], domain: String) throws(DonationError) -> [SearchableItem] {
         guard objects.count <= maximumItems else { throw .tooManyItems(limit: maximumItems) }
+        let size = objects.reduce(0) { $0 + $1.count + 1 }
+        guard size <= maximumBatchBytes + 1 else { throw .batchTooLarge(size: size - 1, limit: maximumBatchBytes) }
         return try read(objects.enumerated().map { ("item \($0.offset + 1)", $0.element) }, domain: domain)
     }
 
@@ -75,12 +90,17 @@ public enum DonationReader {
     static func item(_ line: [UInt8], line n: String, domain: String) throws(DonationError) -> SearchableItem {
         let object: [String: Any]
         do {
+            // The shape first, in one linear pass: nesting bounded, and a name given twice
+            // refused (Foundation's parsers disagree on which value wins).
+            try JSONShape.check(line, maximumDepth: maximumDepth)
             guard let o = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
                 throw DonationError.badItem(place: n, reason: "is not a JSON object")
             }
             object = o
         } catch let e as DonationError {
             throw e
+        } catch let e as JSONShape.Failure {
+            throw .badItem(place: n, reason: "is not valid JSON: \(e)")
         } catch {
             throw .badItem(place: n, reason: "is not valid JSON (\(Self.reason(error)))")
         }

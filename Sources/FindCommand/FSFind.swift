@@ -241,7 +241,8 @@ public struct FSFind: AsyncParsableCommand {
             do { shared = try SharedIndexURL(url) } catch { throw .index(error.description) }
             return (request, try QueryPipeline.open(url: shared))
         }
-        let (pipeline, warning) = try QueryPipeline.open(location: indexLocation(workingDirectory: io.workingDirectory))
+        let location = indexLocation(workingDirectory: io.workingDirectory, environment: io.environment ?? ProcessInfo.processInfo.environment)
+        let (pipeline, warning) = try QueryPipeline.open(location: location)
         if let warning { io.errors.report("fsfind", "warning: " + warning) }
         return (request, pipeline)
     }

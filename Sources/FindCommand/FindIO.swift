@@ -10,10 +10,15 @@ public struct FindIO: Sendable {
     public var errors: Output
     /// The client's working folder; nil: this process's.
     public var workingDirectory: [UInt8]?
+    /// The client's variables that choose the index (`HOME`, `XDG_DATA_HOME`,
+    /// `FSINDEX_INDEX_DIR`); nil: this process's environment. The daemon's own would name its
+    /// default index, not the one the client asked for.
+    public var environment: [String: String]?
 
-    public init(out: Output, errors: Output, workingDirectory: [UInt8]? = nil) {
+    public init(out: Output, errors: Output, workingDirectory: [UInt8]? = nil, environment: [String: String]? = nil) {
         self.out = out
         self.errors = errors
         self.workingDirectory = workingDirectory
+        self.environment = environment
     }
 }

@@ -51,7 +51,7 @@ public struct FindService: FindHandler {
         let noColor = request.variable("NO_COLOR").map { !$0.isEmpty } ?? false
         let io = FindIO(out: Output(clientDescriptor: output, noColor: noColor, abandoned: abandoned),
                         errors: Output(clientDescriptor: errors, noColor: noColor, abandoned: abandoned),
-                        workingDirectory: request.workingDirectory)
+                        workingDirectory: request.workingDirectory, environment: environment)
         // Each query opens the index afresh, as fsfind-direct does (about 0.3 ms): a connection
         // kept between queries whose read snapshot stayed open would answer from the past. With
         // kept connections the daemon lifecycle test failed one run in three (a folder rename

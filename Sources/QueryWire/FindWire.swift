@@ -206,18 +206,43 @@ public enum FindWire {
     }
 
     /// The folder of the sockets, as `ControlLocation` chooses it: `$XDG_RUNTIME_DIR/fsindex`
-    /// when that names an absolute folder of `owner`'s that it can write, else `/tmp/fsindex-<uid>`.
+    /// when that names an absolute folder of `owner`'s that it can write, else
+    /// `/run/user/<uid>/fsindex` when logind made that folder (su, sudo and cron shells lose the
+    /// variable but keep the folder), else `/tmp/fsindex-<uid>`.
+    ///
+    /// Why this order: `/tmp` is everybody's, so another user can create `/tmp/fsindex-<uid>`
+    /// before we do. A runtime folder only we can write cannot be taken that way; `/tmp` is the
+    /// last resort, and every client checks it with ``unsafeFolderReason(_:owner:)`` before use.
     public static func runtimeDirectory(runtime: [UInt8]?, owner: uid_t) -> [UInt8] {
-        if let runtime, runtime.first == UInt8(ascii: "/") {
+        for candidate in [runtime, Array("/run/user/\(owner)".utf8)] {
+            guard let candidate, candidate.first == UInt8(ascii: "/") else { continue }
             var st = stat()
-            let usable = (runtime + [0]).withUnsafeBufferPointer { p -> Bool in
-                p.withMemoryRebound(to: CChar.self) { c in
-                    lstat(c.baseAddress!, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR && st.st_uid == owner
-                        && access(c.baseAddress!, W_OK | X_OK) == 0
-                }
+            let usable = withCString(candidate) { c in
+                lstat(c, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR && st.st_uid == owner
+                    && st.st_mode & 0o022 == 0 && access(c, W_OK | X_OK) == 0
             }
-            if usable { return runtime + Array("/fsindex".utf8) }
+            if usable { return candidate + Array("/fsindex".utf8) }
         }
         return Array("/tmp/fsindex-\(owner)".utf8)
+    }
+
+    /// Why the socket folder `path` must not be used, or nil when it is safe: it must be a real
+    /// folder (not a symbolic link) that belongs to `owner` and that nobody else can write.
+    /// Whoever controls the folder controls which socket answers there, and a client hands the
+    /// daemon its terminal, its arguments and its environment; so a client checks this before it
+    /// connects, and the peer's user (SO_PEERCRED) after.
+    public static func unsafeFolderReason(_ path: [UInt8], owner: uid_t) -> String? {
+        var st = stat()
+        let found = withCString(path) { lstat($0, &st) == 0 }
+        guard found else { return nil }   // no folder: nothing listens there, and nothing is sent
+        if st.st_mode & S_IFMT == S_IFLNK { return "it is a symbolic link" }
+        guard st.st_mode & S_IFMT == S_IFDIR else { return "it is not a folder" }
+        guard st.st_uid == owner else { return "it belongs to uid \(st.st_uid), not to you (uid \(owner))" }
+        guard st.st_mode & 0o022 == 0 else { return "others can write to it (mode \(String(st.st_mode & 0o7777, radix: 8)))" }
+        return nil
+    }
+
+    static func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
+        (bytes + [0]).withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
     }
 }

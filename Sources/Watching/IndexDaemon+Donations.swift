@@ -16,7 +16,7 @@ extension IndexDaemon {
         switch request {
         case let .donate(domain, clientState, objects):
             do {
-                let items = try DonationReader.read(objects: objects.map(\.jsonLine), domain: domain)
+                let items = try DonationReader.read(objects: objects, domain: domain)
                 if let clientState, clientState.utf8.count > DonationReader.maximumClientStateBytes {
                     throw DonationError.clientStateTooLarge(size: clientState.utf8.count, limit: DonationReader.maximumClientStateBytes)
                 }

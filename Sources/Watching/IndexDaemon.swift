@@ -388,8 +388,10 @@ public final class IndexDaemon: ControlHandler, Sendable {
         case .reindex(let paths):
             submit(.reindex(paths: paths, reply: reply))
         case .used(let paths, let title):
-            guard !paths.isEmpty, paths.allSatisfy({ $0.first == UInt8(ascii: "/") }) else {
-                reply(.error("bad request: used takes one or more absolute paths"))
+            // Files by absolute path, and apps' donated items as DOMAIN:ID, as `fsindex used`
+            // takes them without a daemon.
+            guard !paths.isEmpty, paths.allSatisfy({ $0.first == UInt8(ascii: "/") || ItemIdentifier(bytes: $0).isDonated }) else {
+                reply(.error("bad request: used takes one or more absolute paths or DOMAIN:ID of donated items"))
                 return
             }
             if let title, title.utf8.count > 1024 {

@@ -87,8 +87,22 @@ let cwd = bytes(cwdBuffer)
 let environment = environmentEntries()
 let request = FindWire.Request(arguments: arguments, workingDirectory: cwd, environment: environment, groups: groups())
 let index = FindWire.indexDirectory(arguments: arguments, variable: { request.variable(String(decoding: $0, as: UTF8.self)) }, cwd: cwd)
-let socketPath = FindWire.runtimeDirectory(runtime: variable("XDG_RUNTIME_DIR"), owner: geteuid())
-    + [UInt8(ascii: "/")] + Array(FindWire.socketFileName(forIndexDirectory: index).utf8)
+let socketFolder = FindWire.runtimeDirectory(runtime: variable("XDG_RUNTIME_DIR"), owner: geteuid())
+let socketPath = socketFolder + [UInt8(ascii: "/")] + Array(FindWire.socketFileName(forIndexDirectory: index).utf8)
+
+/// Says on stderr, always (not only with FSFIND_TRACE), why the daemon is not asked: a folder or a
+/// socket of someone else's is an attack or a mistake the user must hear of.
+func warn(_ text: String) {
+    let line = Array("fsfind: warning: \(text); reading the index directly\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+// Nothing is sent before both checks: the folder must be ours alone (another user can create
+// /tmp/fsindex-<uid> first), and the process listening must run as us.
+if let reason = FindWire.unsafeFolderReason(socketFolder, owner: geteuid()) {
+    warn("not asking fsindexd through \(String(decoding: socketFolder, as: UTF8.self)): \(reason)")
+    runDirect()
+}
 
 var address = sockaddr_un()
 address.sun_family = sa_family_t(AF_UNIX)
@@ -105,6 +119,18 @@ let connected = withUnsafePointer(to: &address) {
 }
 guard connected == 0 else {
     note("no fsindexd for \(String(decoding: index, as: UTF8.self)): reading the index directly")
+    close(sock)
+    runDirect()
+}
+
+var peerPID: Int32 = 0, peerUID: UInt32 = 0, peerGID: UInt32 = 0
+guard shim_peer_credentials(sock, &peerPID, &peerUID, &peerGID) == 0 else {
+    warn("cannot tell who serves \(String(decoding: socketPath, as: UTF8.self)) (SO_PEERCRED: \(String(cString: strerror(errno))))")
+    close(sock)
+    runDirect()
+}
+guard peerUID == geteuid() else {
+    warn("\(String(decoding: socketPath, as: UTF8.self)) is served by uid \(peerUID), not by you (uid \(geteuid()))")
     close(sock)
     runDirect()
 }

@@ -11,6 +11,12 @@ func connectDaemon(_ location: IndexLocation) throws -> ControlClient? {
         return try ControlClient.connect(ControlLocation.forIndex(directory: location.directory))
     } catch {
         if case .noDaemon = error { return nil }
+        // A socket folder that is not ours alone (another user made /tmp/fsindex-<uid> first):
+        // no fsindexd of ours can serve there, so the work is done here, and the user is told.
+        if case .unsafeDirectory = error {
+            Output.error("fsindex", "warning: not talking to fsindexd: \(error.description)")
+            return nil
+        }
         Output.error("fsindex", error.description)
         throw ExitCode(2)
     }

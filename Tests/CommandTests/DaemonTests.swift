@@ -35,12 +35,13 @@ final class DaemonFixture: @unchecked Sendable {
     deinit { stop() }
 
     /// Starts the daemon and waits until it watches (its first reconcile done).
-    func start(_ args: [String] = [], waitForWatching: Bool = true) throws {
+    /// - Parameter environmentWithout: variables of `env` the daemon does not get (the clients still do).
+    func start(_ args: [String] = [], waitForWatching: Bool = true, environmentWithout: Set<String> = []) throws {
         let p = Process()
         p.executableURL = Binaries.directory.appendingPathComponent("fsindexd")
         p.arguments = ["--foreground"] + (args.isEmpty ? ["--root", root] : args)
         var e = ProcessInfo.processInfo.environment
-        for (k, v) in env { e[k] = v }
+        for (k, v) in env where !environmentWithout.contains(k) { e[k] = v }
         p.environment = e
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))

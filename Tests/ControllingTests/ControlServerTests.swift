@@ -274,10 +274,10 @@ struct ControlServerTests {
         #expect(handler.requests.isEmpty)
         #expect(try client.request(.status, timeout: .seconds(5)) == .status(ScriptedHandler.sampleStatus))
 
-        // A line without end is cut off at 16 MiB (room for an app's batch of donated items) and
+        // A line without end is cut off at 65 MiB (room for an app's batch of donated items) and
         // that connection closed; others are unaffected.
         let flood = try ControlClient.connect(fx.location)
-        try flood.sendRaw([UInt8](repeating: UInt8(ascii: "a"), count: (16 << 20) + 70_000))
+        try flood.sendRaw([UInt8](repeating: UInt8(ascii: "a"), count: WireFormat.maxRequestLine + 70_000))
         guard case let .error(message) = try flood.expectNext() else {
             Issue.record("no error for an endless line")
             return

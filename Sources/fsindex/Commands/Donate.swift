@@ -65,8 +65,8 @@ extension FSIndexCommand {
                 let items = try DonationReader.read(text, domain: domain)
                 if let client = try connectDaemon(location) {
                     defer { client.close() }
-                    let objects = try text.split(separator: 0x0A).filter { !$0.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
-                        .map { try JSONDecoder().decode(JSONValue.self, from: Data($0)) }
+                    // The lines as they are: fsindexd reads the very bytes read above.
+                    let objects = try DonationReader.lines(text).map(\.text)
                     switch try client.request(.donate(domain: domain, clientState: clientState, items: objects), timeout: .seconds(600)) {
                     case .ok(let message): Output.standardOutput.write("fsindexd: \(message)\n")
                     case .error(let message):
