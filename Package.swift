@@ -121,7 +121,7 @@ let package = Package(
         // The shared index on a PostgreSQL server (issue 15): schema, publishing a local index's
         // items to it, and the connection; the query side is in Querying.
         .target(name: "SharedIndex", dependencies: [
-            "Attributes", "CFTS5CJK", "Indexing", "SystemCalls",
+            "Attributes", "CFTS5CJK", "CSysShims", "Indexing", "SystemCalls",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),

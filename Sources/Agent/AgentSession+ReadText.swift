@@ -55,12 +55,6 @@ extension AgentSession {
             }
             bytes = options.scopes.folders[0] + [0x2F] + bytes
         }
-        var parts: [ArraySlice<UInt8>] = []
-        for part in bytes.split(separator: 0x2F, omittingEmptySubsequences: true) {
-            if part.elementsEqual([0x2E]) { continue }
-            if part.elementsEqual([0x2E, 0x2E]) { if !parts.isEmpty { parts.removeLast() }; continue }
-            parts.append(part)
-        }
-        return parts.isEmpty ? [0x2F] : parts.flatMap { [0x2F] + Array($0) }
+        return ScopeSet.normalized(bytes)
     }
 }

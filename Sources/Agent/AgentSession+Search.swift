@@ -2,6 +2,7 @@ import Attributes
 import Foundation
 import MCP
 import Querying
+import SystemCalls
 
 /// `search`: the items themselves, best first, re-scored by the call's stages.
 extension AgentSession {
@@ -20,7 +21,9 @@ extension AgentSession {
         let a = try ToolArguments(arguments, known: catalog.arguments(of: "search"))
         let query = try a.string("query", required: true) ?? ""
         let scopes = try options.scopes.narrowed(to: a.strings("scopes"))
-        let maxResults = try a.integer("maxResults", in: 1...options.maxResults) ?? options.maxResults
+        // More than the cap is what agents ask for all the time: cut to the cap, and the reply
+        // says `partial` with the total (as SpotlightSearchTool does), rather than an error.
+        let maxResults = min(try a.integer("maxResults", atLeast: 1) ?? options.maxResults, options.maxResults)
         var fetch: [AttributeKey] = []
         for name in try a.strings("fetchAttributes", maxCount: 32, maxLength: 128) {
             fetch.append(try attribute(name, argument: "fetchAttributes"))
@@ -45,7 +48,8 @@ extension AgentSession {
         // Stages re-rank a wider set than they return, as a re-ranking stage should.
         request.limit = stages.isEmpty ? maxResults : min(AgentOptions.resultCap, max(maxResults * 5, 100))
         request.fetchAttributes = Self.searchBase + fetch
-        guard case .items(var items) = try run(request) else { throw .query("the index gave no items") }
+        guard case .items(let found) = try run(request) else { throw .query("the index gave no items") }
+        var items = found.map(withinScopes)
         await progress.report(1, of: 3, "found \(items.count)")
         // The total only costs a second query when the page is full.
         var total = items.count
@@ -62,6 +66,18 @@ extension AgentSession {
         let status = status(query: query, scopes: scopes, isFinal: total <= shown.count, total: total)
         await progress.report(3, of: 3, "done")
         return options.format == .compact ? compact(shown, fetch: fetch, status: status) : full(shown, fetch: fetch, status: status)
+    }
+
+    /// `item` with no path above the scopes: a file's `domainIdentifier` is its index root,
+    /// which may be a folder above the scope the model is given (the whole home folder, say).
+    /// It reads as the scope holding the file, as `table`'s folder rows do.
+    func withinScopes(_ item: FoundItem) -> FoundItem {
+        guard case .string(let domain)? = item.attributes[.domainIdentifier], domain.hasPrefix("/") else { return item }
+        let bytes = ArgumentBytes.bytes(of: domain)
+        guard !options.scopes.contains(bytes) else { return item }
+        var item = item
+        item.attributes[.domainIdentifier] = options.scopes.relative(item.path).map { .string(ReplyValues.path($0.folder)) }
+        return item
     }
 
     /// A name of ours, Spotlight's or an alias, offered under this guidance.

@@ -138,8 +138,11 @@ public final class AgentSession: @unchecked Sendable {
     }
 
     /// A file the model may be shown: there, inside the scopes, and readable by this user.
+    /// `path` is absolute and normalized (`ScopeSet.normalized`). Whatever is outside the scopes
+    /// gets one answer, there or not (`ScopeSet.admits`): the answers are no oracle for the
+    /// files outside.
     public func available(_ path: [UInt8]) throws(AgentError) {
-        guard options.scopes.contains(path) else {
+        guard options.scopes.admits(path) else {
             throw .outsideScopes(path: ReplyValues.path(path), scopes: options.scopes.display)
         }
         switch Self.readable.state(of: path) {

@@ -14,7 +14,8 @@ public enum ResourceURI {
         return out
     }
 
-    /// The path of a `file://` URI (`file:///x` or `file://localhost/x`).
+    /// The path of a `file://` URI (`file:///x` or `file://localhost/x`), with `.` and `..`
+    /// taken lexically (`ScopeSet.normalized`): the scopes are checked on the path it names.
     static func path(_ uri: String) throws(AgentError) -> [UInt8] {
         var rest = Substring(uri)
         guard rest.hasPrefix("file://") else { throw .badArgument(name: "uri", reason: "must be a file:// URI") }
@@ -32,6 +33,6 @@ public enum ResourceURI {
             it = it.dropFirst(2)
         }
         guard !bytes.contains(0) else { throw .badArgument(name: "uri", reason: "must not contain %00") }
-        return bytes
+        return ScopeSet.normalized(bytes)
     }
 }

@@ -1,5 +1,9 @@
 import CommandSupport
 import SystemCalls
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The folders an agent may see (FileSource's sources): absolute, resolved paths. Every path a
 /// tool returns or reads is checked against them; a call's own `scopes` can only narrow them.
@@ -56,22 +60,77 @@ public struct ScopeSet: Sendable, Hashable {
     /// The scopes a call asks for, narrowed to these: a folder inside one of ours stays as it is,
     /// a folder holding some of ours becomes those, and one that is none of these is an error:
     /// a call can narrow the server's scopes, never widen them.
+    ///
+    /// A folder that is outside (as written, or once its symbolic links are followed) gets the
+    /// same answer whether it exists or not, so the answers tell nothing about what is outside.
     public func narrowed(to requested: [String]) throws(AgentError) -> [[UInt8]] {
         guard !requested.isEmpty else { return folders }
         var result: [[UInt8]] = []
         for argument in requested {
+            var asked = ArgumentBytes.bytes(of: argument)
+            if asked.first != 0x2F { asked = Self.workingDirectory + [0x2F] + asked }
+            let lexical = Self.normalized(asked)
+            let outside = AgentError.outsideScopes(path: ArgumentBytes.encode(lexical), scopes: display)
+            // Before the file system is asked: neither inside a scope nor holding one.
+            guard contains(lexical) || folders.contains(where: { Self.isInside($0, folder: lexical) }) else { throw outside }
             guard let folder = PathArgument.folder(argument) else {
+                // Missing behind a link out of the scopes is outside too, not "no such folder".
+                if contains(lexical) && !admits(lexical) { throw outside }
                 throw .notAvailable(path: ArgumentBytes.display(argument), reason: "is not a folder (no such folder, or it cannot be read)")
             }
             if contains(folder) {
                 result.append(folder)
             } else {
                 let inner = folders.filter { Self.isInside($0, folder: folder) }
-                guard !inner.isEmpty else { throw .outsideScopes(path: ArgumentBytes.encode(folder), scopes: display) }
+                guard !inner.isEmpty else { throw outside }
                 result += inner
             }
         }
         return ScopeSet(resolved: result).folders
+    }
+
+    /// Whether `path` (absolute, normalized) is in the scopes as the file system sees it: inside
+    /// one as written, and its folder, with symbolic links followed, inside one too. A final
+    /// symbolic link is an item of its own and is not followed.
+    ///
+    /// A path outside is refused alike whether it exists or not: the check as written comes
+    /// first, without touching the file system; the folder's links are then resolved from the
+    /// nearest folder above that exists, so a link out of the scope is outside even where the
+    /// rest of the path is missing.
+    public func admits(_ path: [UInt8]) -> Bool {
+        guard contains(path) else { return false }
+        if folders.contains(path) { return true }
+        guard let slash = path.lastIndex(of: 0x2F) else { return false }
+        var folder = slash == 0 ? [0x2F] : Array(path[..<slash])
+        var rest: [UInt8] = []
+        while true {
+            if let real = PathArgument.folder(ArgumentBytes.encode(folder)) {
+                return contains(rest.isEmpty ? real : real == [0x2F] ? rest : real + rest)
+            }
+            guard folder != [0x2F], let up = folder.lastIndex(of: 0x2F) else { return false }
+            rest = Array(folder[up...]) + rest
+            folder = up == 0 ? [0x2F] : Array(folder[..<up])
+        }
+    }
+
+    /// This process's working folder (where a relative scope starts, as `PathArgument.folder`
+    /// takes it).
+    static var workingDirectory: [UInt8] {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return [0x2F] }
+        return FilePath(platformString: buffer).bytes
+    }
+
+    /// `path` with `.` and `..` taken lexically and repeated slashes dropped (`..` at the root
+    /// stays at the root), as an absolute path.
+    public static func normalized(_ path: [UInt8]) -> [UInt8] {
+        var parts: [ArraySlice<UInt8>] = []
+        for part in path.split(separator: 0x2F, omittingEmptySubsequences: true) {
+            if part.elementsEqual([0x2E]) { continue }
+            if part.elementsEqual([0x2E, 0x2E]) { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(part)
+        }
+        return parts.isEmpty ? [0x2F] : parts.flatMap { [0x2F] + Array($0) }
     }
 
     static func trimmed(_ p: [UInt8]) -> [UInt8] {

@@ -46,6 +46,22 @@ struct ToolArguments {
         return n
     }
 
+    /// A whole number of at least `minimum`, with no upper limit (the caller cuts it to its cap).
+    func integer(_ name: String, atLeast minimum: Int) throws(AgentError) -> Int? {
+        guard let v = values[name], !v.isNull else { return nil }
+        let n: Int
+        if let i = v.intValue {
+            n = i
+        } else if let d = v.doubleValue, d.rounded() == d {
+            // 1e300 is as good as any large number here.
+            n = d >= 1e15 ? Int.max : d <= -1e15 ? Int.min : Int(d)
+        } else {
+            throw .badArgument(name: name, reason: "must be a whole number")
+        }
+        guard n >= minimum else { throw .badArgument(name: name, reason: "must be \(minimum) or more (it is \(n))") }
+        return n
+    }
+
     func number(_ value: Value, name: String, in range: ClosedRange<Double>) throws(AgentError) -> Double {
         let d: Double
         if let i = value.intValue { d = Double(i) } else if let x = value.doubleValue { d = x } else {

@@ -146,8 +146,10 @@ private struct ToolCatalogBuilder {
     var search: Tool {
         let c = catalog
         var input = commonInput
-        input["maxResults"] = ["type": "integer", "minimum": 1, "maximum": .int(options.maxResults),
-                               "description": .string("At most this many items (default and most: \(options.maxResults)).")]
+        // No `maximum`: a client that checks the schema would refuse a larger number itself,
+        // and the server cuts it to its cap anyway.
+        input["maxResults"] = ["type": "integer", "minimum": 1,
+                               "description": .string("At most this many items (default and most: \(options.maxResults); a larger number is cut to \(options.maxResults), and status says partial with the total).")]
         input["fetchAttributes"] = ["type": "array", "maxItems": 32, "items": ["type": "string", "enum": strings(c.attributes.map(\.rawValue))],
                                     "description": "Attributes to add to each item (see describe)."]
         if c.sorts.count > 1 {

@@ -62,7 +62,9 @@ public enum ByteString {
     }
 
     /// A readable rendering: valid UTF-8 as is, other bytes as `\xNN`, so that two different
-    /// names never print the same. Control characters are escaped when `escapeControls` is set.
+    /// names never print the same. Control characters are escaped when `escapeControls` is set:
+    /// C0 and DEL as `\n`, `\t`, `\r` or `\xNN`, and C1 (U+0080–U+009F, which some terminals
+    /// take as commands, U+009B as CSI) as their two bytes `\xC2\xNN`.
     public static func escaped(_ bytes: [UInt8], escapeControls: Bool = false) -> String {
         var out = ""
         var i = 0
@@ -77,6 +79,8 @@ public enum ByteString {
                     case 0x0d: out += "\\r"
                     default: out += "\\x" + hex(bytes[i])
                     }
+                } else if escapeControls, len == 2, bytes[i] == 0xC2, bytes[i + 1] < 0xA0 {
+                    out += "\\xC2\\x" + hex(bytes[i + 1])
                 } else {
                     out += s
                 }

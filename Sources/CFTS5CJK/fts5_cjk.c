@@ -155,7 +155,8 @@ int fsindex_fts5_cjk_register(sqlite3 *db) {
     fts5_api *api = fts5ApiOf(db);
     if (!api) return SQLITE_ERROR;
     static fts5_tokenizer tokenizer = { cjkCreate, cjkDelete, cjkTokenize };
-    return api->xCreateTokenizer(api, "fsindex_cjk", (void *)api, &tokenizer, 0);
+    int rc = api->xCreateTokenizer(api, "fsindex_cjk", (void *)api, &tokenizer, 0);
+    return rc == SQLITE_OK ? fsindex_fts5_snippet_register(api) : rc;
 }
 
 // Tokenizing outside any table, for the PostgreSQL backend's tsvector and tsquery (issue 15): the

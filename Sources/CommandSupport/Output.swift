@@ -12,6 +12,12 @@ import Glibc
 /// Control characters and invalid UTF-8 in names are escaped only when the stream is a terminal
 /// (so a name cannot rewrite the screen); in a pipe the bytes go out unchanged, as `find` and
 /// plocate do. A closed pipe (`fsfind x | head -1`) ends the program quietly with status 0.
+///
+/// Any other write error is an error: the program's own standard output prints
+/// `program: cannot write to standard output: REASON` on stderr and exits 2 (a full disk, a
+/// read-only descriptor); a client's output (``init(clientDescriptor:noColor:abandoned:)``)
+/// stops and keeps the reason in ``failure`` for the caller to report. A descriptor that is
+/// non-blocking (`EAGAIN`) is waited on until it takes more, never dropped.
 public final class Output: Sendable {
     public static let standardOutput = Output(fd: 1)
     public static let standardError = Output(fd: 2)
@@ -27,6 +33,7 @@ public final class Output: Sendable {
     /// Asked before each write: true when whoever reads has gone (fsfind was interrupted).
     private let abandoned: (@Sendable () -> Bool)?
     private let closed = Mutex(false)
+    private let failed = Mutex<Errno?>(nil)
 
     init(fd: Int32) {
         self.fd = fd
@@ -52,6 +59,10 @@ public final class Output: Sendable {
     /// Whether writing stopped because the reader went away (a client's output only).
     public var isClosed: Bool { closed.withLock { $0 } }
 
+    /// Why writing failed, when it did for another reason than the reader going away (a
+    /// client's output only: the program's own standard output exits with status 2 then).
+    public var failure: Errno? { failed.withLock { $0 } }
+
     /// Whether colour may be used: a terminal, and `NO_COLOR` unset or empty.
     public var useColor: Bool {
         guard isTerminal else { return false }
@@ -71,6 +82,18 @@ public final class Output: Sendable {
         }
     }
 
+    /// The one escaping of text that is data (a URL, an identifier, a title, a tag, a value),
+    /// for every printer: control characters (C0, DEL, C1) as `\n`, `\t`, `\xNN`
+    /// (`ByteString.escaped`). On a terminal that keeps an item from rewriting the screen (`ESC ]0;…`, `ESC [2J`); in a pipe it keeps a record on its line, so
+    /// a URL holding a newline cannot pass for two results. `-0` and `--json` are the forms
+    /// that keep such text exact. (File paths are bytes and follow `writePath`.)
+    public static func field(_ text: String) -> String { field(Array(text.utf8)) }
+
+    /// ``field(_:)`` of bytes (an identifier kept as bytes); bytes that are not UTF-8 as `\xNN`.
+    public static func field(_ bytes: [UInt8]) -> String {
+        ByteString.escaped(bytes, escapeControls: true)
+    }
+
     public func writeBytes(_ bytes: [UInt8]) {
         let full = buffer.withLock { b in
             b.append(contentsOf: bytes)
@@ -81,32 +104,61 @@ public final class Output: Sendable {
 
     public func flush() {
         buffer.withLock { buffer in
+            if failed.withLock({ $0 }) != nil {
+                buffer.removeAll()
+                return
+            }
             if closed.withLock({ $0 }) || abandoned?() == true {
                 closed.withLock { $0 = true }
                 buffer.removeAll()
                 return
             }
-            if !Self.drain(fd, &buffer) {
+            switch Self.drain(fd, &buffer, abandoned: abandoned) {
+            case .written:
+                break
+            case .readerGone:
                 if exitsOnClosedPipe { exit(0) }
                 closed.withLock { $0 = true }
+            case .failed(let errno):
+                failed.withLock { $0 = errno }
+                // The program's own results are lost: say so and fail, as `cat` and `grep` do.
+                // (An error stream that fails has nowhere left to say it.)
+                if exitsOnClosedPipe && fd == STDOUT_FILENO {
+                    Output.standardError.write("\(Self.programName): cannot write to standard output: \(String(cString: strerror(errno.rawValue)))\n")
+                    Output.standardError.flush()
+                    exit(2)
+                }
             }
         }
     }
 
-    /// Writes the buffer out; false when the reader has gone (EPIPE).
-    private static func drain(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
+    private enum Drained { case written, readerGone, failed(Errno) }
+
+    /// Writes the buffer out: all of it, or until the reader has gone (EPIPE, or `abandoned`)
+    /// or a write fails. A full non-blocking descriptor (EAGAIN) is waited on with `poll`; a
+    /// client's is looked at again every second, in case the client has gone.
+    private static func drain(_ fd: Int32, _ buffer: inout [UInt8], abandoned: (@Sendable () -> Bool)?) -> Drained {
         var offset = 0
         defer { buffer.removeAll(keepingCapacity: true) }
         while offset < buffer.count {
             let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { return false }
-                break
+            if n >= 0 { offset += n; continue }
+            switch errno {
+            case EINTR: continue
+            case EPIPE: return .readerGone
+            case EAGAIN:
+                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&p, 1, abandoned == nil ? -1 : 1000)
+                if abandoned?() == true { return .readerGone }
+            default: return .failed(Errno(rawValue: errno))
             }
-            offset += n
         }
-        return true
+        return .written
+    }
+
+    /// The name this program was run as, for its messages.
+    static var programName: String {
+        String(CommandLine.arguments.first?.split(separator: "/").last ?? "fsindex")
     }
 
     /// Prints `program: message` on stderr.
@@ -115,9 +167,18 @@ public final class Output: Sendable {
     }
 
     /// Prints `program: message` on this output (an error stream).
+    /// On a terminal, the message's control characters other than line breaks and tabs are
+    /// escaped: a message may quote a file name or an app's text.
     public func report(_ program: String, _ message: String) {
-        write("\(program): \(message)\n")
+        write("\(program): \(isTerminal ? Self.message(message) : message)\n")
         flush()
+    }
+
+    /// `text` with every control character escaped as ``field(_:)`` does, but for `\n` and `\t`.
+    static func message(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map { field(String($0)) }.joined(separator: "\t") }
+            .joined(separator: "\n")
     }
 }
 
@@ -188,6 +249,22 @@ public enum JSONLine {
         for (k, v) in extra { set[AttributeKey(k)] = .string(v) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(set)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (try? encoder.encode(set)).map { escapingC1(String(decoding: $0, as: UTF8.self)) } ?? "{}"
+    }
+
+    /// JSON text with the C1 controls (U+0080–U+009F, left raw by `JSONEncoder`; some
+    /// terminals take U+009B as CSI) written as `\u00XX`. They occur only inside strings,
+    /// where the escape means the same character.
+    public static func escapingC1(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if (0x80...0x9F).contains(scalar.value) {
+                out.append(contentsOf: "\\u00\(String(scalar.value, radix: 16, uppercase: true))".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 }

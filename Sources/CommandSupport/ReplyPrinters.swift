@@ -55,7 +55,7 @@ public struct PathPrinter: ReplyPrinter {
             for row in rows {
                 let n = String(row.count)
                 out.write(String(repeating: " ", count: width - n.count) + n + "  ")
-                out.write(clean(row.value ?? "(none)") + "\n")
+                out.write(Output.field(row.value ?? "(none)") + "\n")
             }
         case .statistic(let key, let s):
             let v = StatisticText(key: key, json: false)
@@ -69,14 +69,20 @@ public struct PathPrinter: ReplyPrinter {
 
     private func path(_ bytes: [UInt8], prefix: String = "", url: String? = nil) {
         out.write(prefix)
-        // An app's donated item prints as its contentURL, else as DOMAIN:ID (never a path: no `/` first).
-        if bytes.first != UInt8(ascii: "/"), let url { out.write(url) } else { out.writePath(bytes) }
+        if bytes.first == UInt8(ascii: "/") {
+            out.writePath(bytes)
+        } else {
+            // An app's donated item prints as its contentURL, else as DOMAIN:ID (never a path:
+            // no `/` first). Both are an app's text: escaped (`Output.field`), but with `-0`
+            // in a pipe, where they go out exact (a NUL excepted, which would end the record).
+            let text = url.map { Array($0.utf8) } ?? bytes
+            if nul && !out.isTerminal {
+                out.writeBytes(text.flatMap { $0 == 0 ? Array("\\x00".utf8) : [$0] })
+            } else {
+                out.write(Output.field(text))
+            }
+        }
         out.writeBytes([nul ? 0 : 0x0A])
-    }
-
-    private func clean(_ s: String) -> String {
-        guard out.isTerminal else { return s }
-        return String(s.map { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } ? "?" : $0 })
     }
 }
 
@@ -134,7 +140,7 @@ public struct JSONLinesPrinter: ReplyPrinter {
     }
 
     static func quoted(_ s: String) -> String {
-        (try? JSONEncoder().encode(s)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        (try? JSONEncoder().encode(s)).map { JSONLine.escapingC1(String(decoding: $0, as: UTF8.self)) } ?? "\"\""
     }
 }
 

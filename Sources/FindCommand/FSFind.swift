@@ -214,7 +214,7 @@ public struct FSFind: AsyncParsableCommand {
                 watchdog?.standDown()
                 io.out.write("query: \(queryText)\n" + plan.map { $0 + "\n" }.joined())
                 io.out.flush()
-                return 0
+                return io.finished(0)
             }
             var found = false
             try pipeline.run(request) { reply in
@@ -223,7 +223,7 @@ public struct FSFind: AsyncParsableCommand {
                 found = found || reply.foundSomething
             }
             io.out.flush()
-            return found ? 0 : 1
+            return io.finished(found ? 0 : 1)
         } catch {
             watchdog?.standDown()
             io.errors.report("fsfind", error.description)

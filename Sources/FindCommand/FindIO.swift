@@ -1,4 +1,8 @@
 import CommandSupport
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where one `fsfind` query writes, and the folder its relative paths start from.
 ///
@@ -20,5 +24,14 @@ public struct FindIO: Sendable {
         self.errors = errors
         self.workingDirectory = workingDirectory
         self.environment = environment
+    }
+
+    /// `status`, unless the results could not all be written into the client's output (a full
+    /// disk, a read-only descriptor): then that is said on `errors`, and the status is 2. (The
+    /// program's own standard output exits 2 by itself: see `Output`.)
+    public func finished(_ status: Int32) -> Int32 {
+        guard let failure = out.failure else { return status }
+        errors.report("fsfind", "cannot write to standard output: \(String(cString: strerror(failure.rawValue)))")
+        return 2
     }
 }

@@ -50,9 +50,11 @@ extension IndexStore {
     static func upsert(_ entry: IndexEntry, now: Double, _ db: Database) throws {
         let item = entry.item
         let pathData = Data(item.uniqueIdentifier.bytes)
-        // Uses live in their own table and outlive every rewrite of the item (issue 13).
-        let a = try Self.mergingUsage(item.attributes, path: pathData, db)
-        let name = a.string(.name) ?? String(decoding: item.uniqueIdentifier.nameBytes, as: UTF8.self)
+        // Uses live in their own table and outlive every rewrite of the item (issue 13). NUL is
+        // not text: here, the one door every item comes through, it becomes a space, so SQLite,
+        // search and the shared index read the same words (`AttributeSet.replacingNUL`).
+        let a = try Self.mergingUsage(item.attributes.replacingNUL(), path: pathData, db)
+        let name = a.string(.name) ?? AttributeValue.replacingNUL(String(decoding: item.uniqueIdentifier.nameBytes, as: UTF8.self))
         var stored = a.removing(.textContent)
         stored[.domainIdentifier] = .string(item.domainIdentifier)
         let modified = (a.date(.fsContentChangeDate) ?? a.date(.contentModificationDate))?.timeIntervalSince1970

@@ -23,6 +23,17 @@ extension IndexStore {
         try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT domain FROM items ORDER BY domain") }
     }
 
+    /// The root of each domain a crawl made (apps' domains have none), by domain name.
+    public func domainRoots() throws(IndexError) -> [String: [UInt8]] {
+        try read { db in
+            var out: [String: [UInt8]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT name, root FROM domains WHERE root IS NOT NULL") {
+                out[row["name"]] = Array(row["root"] as Data)
+            }
+            return out
+        }
+    }
+
     /// The version of every item of `domain`, by identifier bytes.
     public func versions(domain: String) throws(IndexError) -> [[UInt8]: String] {
         try read { db in

@@ -23,6 +23,8 @@ extension IndexStore {
             var columns = StoredAttributes(row: row)
             var attributes = columns.restoring(try Self.attributes(json: row["attributes"]), omitted: row["omitted"])
             for key in keys { attributes = attributes.removing(key) }
+            // Through the same door as `upsert`: NUL is not text.
+            let fresh = fresh.replacingNUL()
             for key in keys { if let value = fresh[key] { attributes[key] = value } }
             columns.size = stamp.size   // the column the UPDATE writes
             let (json, omitted) = try columns.encode(attributes)

@@ -11,7 +11,9 @@ extension QueryEngine {
     /// of the row (quadratic in the positions: a one-letter prefix such as `a*` matches
     /// thousands of words in a long text), and as a result column of the ranked query SQLite
     /// computed it for every match before sorting: `fsfind --snippet a` took 7-17 s where
-    /// `fsfind a` took 0.08 s. Now the cost is that of the shown items only.
+    /// `fsfind a` took 0.08 s. Now the cost is that of the shown items only, and each costs
+    /// time linear in its matches: `fsindex_snippet` (CFTS5CJK) replaces `snippet()`, which is
+    /// quadratic in them (`fsfind --snippet a` over /usr/share/doc, every match shown: 8.9 s).
     public func snippets(_ spec: QuerySpec, rowIDs: [Int64]) throws(QueryError) -> [Int64: String] {
         guard !rowIDs.isEmpty, let pattern = spec.predicate.simplified.splittingText().pattern else { return [:] }
         return try read(spec) { db in try Self.snippets(db, pattern: pattern, rowIDs: rowIDs) }
@@ -24,7 +26,7 @@ extension QueryEngine {
     static func snippets(_ db: Database, pattern: SearchPattern, rowIDs: [Int64]) throws -> [Int64: String] {
         guard let low = rowIDs.min(), let high = rowIDs.max() else { return [:] }
         let sql = """
-            SELECT rowid AS id, snippet(\(Schema.ftsTable), -1, '\(snippetStart)', '\(snippetEnd)', '…', 12) AS snippet
+            SELECT rowid AS id, fsindex_snippet(\(Schema.ftsTable), -1, '\(snippetStart)', '\(snippetEnd)', '…', 12) AS snippet
             FROM \(Schema.ftsTable)
             WHERE \(Schema.ftsTable) MATCH ? AND rowid >= ? AND rowid <= ?
               AND +rowid IN (SELECT value FROM json_each(?))

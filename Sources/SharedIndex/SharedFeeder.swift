@@ -66,12 +66,13 @@ public final class SharedFeeder: @unchecked Sendable {
             needsFullPass = false
             condition.unlock()
             do {
+                // What the server refused is left out and recorded (`fsindex status` shows it);
+                // it is no reason to try everything again, which would refuse it again.
+                let r = try full ? publisher.publishAll() : publisher.publish(batch)
                 if full {
-                    let r = try publisher.publishAll()
                     log("shared index: published \(r.written) items, removed \(r.removed) (\(r.unchanged.count) of \(r.domains.count) domains unchanged)")
-                } else {
-                    _ = try publisher.publish(batch)
                 }
+                for f in r.failures { log("shared index: \(SharedPublisher.describe(f))") }
                 delay = 0.5
             } catch {
                 publisher.disconnect()

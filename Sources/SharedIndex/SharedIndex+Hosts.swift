@@ -8,6 +8,16 @@ public struct SharedHost: Sendable, Hashable, Codable {
     public var domains: [String]
     public var lastBatch: Date?
     public var lastBatchItems: Int?
+    /// What its watchers' last passes could not publish: per domain, how many and why (the
+    /// paths only the watchers' role may read, and `fsindex publish` prints).
+    public var failures: [SharedFailureCount] = []
+}
+
+/// Items (or a whole domain) of one host's domain the shared index refused, with one reason.
+public struct SharedFailureCount: Sendable, Hashable, Codable {
+    public var domain: String
+    public var count: Int
+    public var error: String
 }
 
 /// The shared index as a whole: its hosts, and forgetting one.
@@ -15,6 +25,8 @@ public enum SharedIndexHosts {
     /// Every host with its item count, domains and last batch (as the URL's role sees them).
     public static func list(_ link: PostgresLink) throws(SharedIndexError) -> [SharedHost] {
         try SharedSchema.check(link)
+        // A database set up before failures were recorded has no such table: none to show.
+        let failures = try SharedSchema.has("v2-failures", link) ? failureCounts(link) : [:]
         return try link.query("""
             SELECT h.host, h.last_batch, h.last_batch_items,
                    (SELECT count(*) FROM items i WHERE i.host = h.host) AS n,
@@ -25,8 +37,23 @@ public enum SharedIndexHosts {
             return SharedHost(host: (try? r["host"].decode(String.self)) ?? "", items: Int((try? r["n"].decode(Int64.self)) ?? 0),
                               domains: (try? r["domains"].decode([String].self)) ?? [],
                               lastBatch: (try? r["last_batch"].decode(Double.self)).map { Date(timeIntervalSince1970: $0) },
-                              lastBatchItems: (try? r["last_batch_items"].decode(Int32.self)).map(Int.init))
+                              lastBatchItems: (try? r["last_batch_items"].decode(Int32.self)).map(Int.init),
+                              failures: failures[(try? r["host"].decode(String.self)) ?? ""] ?? [])
         }
+    }
+
+    /// The failures table, by host: per domain, the number and the latest reason.
+    static func failureCounts(_ link: PostgresLink) throws(SharedIndexError) -> [String: [SharedFailureCount]] {
+        var out: [String: [SharedFailureCount]] = [:]
+        for row in try link.query("""
+            SELECT host, domain, count(*) AS n, (array_agg(error ORDER BY at DESC))[1] AS error
+            FROM failures GROUP BY host, domain ORDER BY host, domain
+            """) {
+            guard let host = row.value("host", as: String.self), let domain = row.value("domain", as: String.self) else { continue }
+            out[host, default: []].append(SharedFailureCount(domain: domain, count: Int(row.value("n", as: Int64.self) ?? 0),
+                                                             error: row.value("error", as: String.self) ?? ""))
+        }
+        return out
     }
 
     /// Drops a host: its items, domains, accounts and record, in one transaction. Returns the

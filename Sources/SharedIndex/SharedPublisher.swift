@@ -16,6 +16,8 @@ public struct PublishReport: Sendable, Hashable {
     public var unchanged: [String] = []
     public var domains: [String] = []
     public var batches = 0
+    /// What the server refused: left out, recorded, and tried again next pass.
+    public var failures: [PublishFailure] = []
 }
 
 /// Feeds the shared PostgreSQL index from a watcher's local index, with Core Spotlight's
@@ -34,6 +36,10 @@ public final class SharedPublisher: @unchecked Sendable {
     public let watcher: String
     public let store: IndexStore
     public var batchSize = 256
+    /// Which local domains this publisher sends; the others it leaves alone, in the shared
+    /// index as in the local one. `fsindex publish` sends every domain; fsindexd the domains
+    /// of the roots it watches and the apps' (`SharedPublisher.watching(_:)`).
+    public var publishes: @Sendable (String) -> Bool = { _ in true }
     private var link: PostgresLink?
     private var claimed: Set<String> = []
     private let lock = NSLock()
@@ -43,6 +49,15 @@ public final class SharedPublisher: @unchecked Sendable {
         self.url = url
         self.host = host ?? Self.hostName()
         watcher = self.host + ":" + store.location.directory.string
+    }
+
+    /// A filter for `publishes` that takes the domains of the roots watched now (`roots()`:
+    /// their names, as `IndexUpdater.domainName` makes them) and every app's domain (an app's
+    /// domain is never a path), and leaves out the other roots a local index may hold: a root
+    /// fsindexd does not watch is not kept up to date, and its rows would go stale in the
+    /// shared index. Those stay as the last `fsindex publish` of them left them.
+    public static func watching(_ roots: @escaping @Sendable () -> Set<String>) -> @Sendable (String) -> Bool {
+        { domain in !domain.hasPrefix("/") || roots().contains(domain) }
     }
 
     /// This machine's name, as `hostname` prints it.
@@ -102,53 +117,78 @@ public final class SharedPublisher: @unchecked Sendable {
         claimed.insert(domain)
     }
 
-    /// Sends every local domain: for each, the items whose version differs from the shared
-    /// one, and the removal of shared items the local index no longer has. A domain whose
-    /// client state matches the local index is skipped without reading the shared rows.
+    /// Sends every local domain this publisher publishes (`publishes`): for each, the items
+    /// whose version differs from the shared one, and the removal of shared items the local
+    /// index no longer has. A domain whose client state matches the local index is skipped
+    /// without reading the shared rows; its folders above the root are checked all the same
+    /// (`refreshRootChain`), since a chmod there changes nothing in the local index.
+    ///
+    /// What the server refuses for one item or one domain is left out and recorded
+    /// (`report.failures`, the `failures` table `fsindex status` reads); the others are sent.
+    /// Only a lost connection (`isTransient`) stops the pass.
     public func publishAll() throws(SharedIndexError) -> PublishReport {
         lock.lock()
         defer { lock.unlock() }
         let link = try connection()
         var report = PublishReport()
         let domains: [String]
-        do { domains = try store.domainNames() } catch { throw .local(error.description) }
+        let roots: [String: [UInt8]]
+        do {
+            domains = try store.domainNames().filter(publishes)
+            roots = try store.domainRoots()
+        } catch { throw .local(error.description) }
         for domain in domains {
-            try claim(domain, link)
-            report.domains.append(domain)
-            let local: [[UInt8]: String]
-            do { local = try store.versions(domain: domain) } catch { throw .local(error.description) }
-            let state = Self.digest(local)
-            let stored = try link.query("SELECT client_state FROM domains WHERE host = $1 AND domain = $2",
-                                        [.text(host), .text(domain)]).first?.bytes("client_state")
-            if stored == state { report.unchanged.append(domain); continue }
-            var remote: [[UInt8]: String] = [:]
-            for row in try link.query("SELECT path, version FROM items WHERE host = $1 AND domain = $2", [.text(host), .text(domain)]) {
-                let access = row.makeRandomAccess()
-                guard let path = try? access["path"].decode(ByteBuffer.self), let version = try? access["version"].decode(String.self) else { continue }
-                remote[Array(path.readableBytesView)] = version
+            do {
+                try publishDomain(domain, root: roots[domain], link, into: &report)
+            } catch where !error.isTransient {
+                try recordFailures([PublishFailure(domain: domain, path: [], message: error.description)], link, into: &report)
             }
-            let changed = local.filter { remote[$0.key] != $0.value }.map(\.key).sorted { $0.lexicographicallyPrecedes($1) }
-            let gone = remote.keys.filter { local[$0] == nil }.sorted { $0.lexicographicallyPrecedes($1) }
-            var removals = gone[...]
-            var start = 0
-            repeat {
-                let slice = Array(changed[start..<min(start + batchSize, changed.count)])
-                let deleting = Array(removals.prefix(max(batchSize - slice.count, slice.isEmpty ? batchSize : 0)))
-                removals = removals.dropFirst(deleting.count)
-                start += slice.count
-                let last = start >= changed.count && removals.isEmpty
-                let items: [ExportedItem]
-                do { items = try store.exportItems(slice) } catch { throw .local(error.description) }
-                // An item deleted locally since the versions were read is removed too.
-                let vanished = Set(slice).subtracting(items.map(\.item.uniqueIdentifier.bytes))
-                try write(items, removing: deleting + vanished.sorted { $0.lexicographicallyPrecedes($1) }, domain: domain,
-                          clientState: last ? state : nil, link)
-                report.written += items.count
-                report.removed += deleting.count + vanished.count
-                report.batches += 1
-            } while start < changed.count || !removals.isEmpty
         }
         return report
+    }
+
+    /// One domain of `publishAll`.
+    private func publishDomain(_ domain: String, root: [UInt8]?, _ link: PostgresLink, into report: inout PublishReport) throws(SharedIndexError) {
+        try claim(domain, link)
+        report.domains.append(domain)
+        if let root { try refreshRootChain(root, link) }
+        let local: [[UInt8]: String]
+        do { local = try store.versions(domain: domain) } catch { throw .local(error.description) }
+        let state = Self.digest(local)
+        let stored = try link.query("SELECT client_state FROM domains WHERE host = $1 AND domain = $2",
+                                    [.text(host), .text(domain)]).first?.bytes("client_state")
+        if stored == state { report.unchanged.append(domain); return }
+        // What failed last time is tried again now, and recorded again if it fails again.
+        try link.query("DELETE FROM failures WHERE host = $1 AND domain = $2", [.text(host), .text(domain)])
+        var remote: [[UInt8]: String] = [:]
+        for row in try link.query("SELECT path, version FROM items WHERE host = $1 AND domain = $2", [.text(host), .text(domain)]) {
+            let access = row.makeRandomAccess()
+            guard let path = try? access["path"].decode(ByteBuffer.self), let version = try? access["version"].decode(String.self) else { continue }
+            remote[Array(path.readableBytesView)] = version
+        }
+        let changed = local.filter { remote[$0.key] != $0.value }.map(\.key).sorted { $0.lexicographicallyPrecedes($1) }
+        let gone = remote.keys.filter { local[$0] == nil }.sorted { $0.lexicographicallyPrecedes($1) }
+        var removals = gone[...]
+        var start = 0
+        let failuresBefore = report.failures.count
+        repeat {
+            let slice = Array(changed[start..<min(start + batchSize, changed.count)])
+            let deleting = Array(removals.prefix(max(batchSize - slice.count, slice.isEmpty ? batchSize : 0)))
+            removals = removals.dropFirst(deleting.count)
+            start += slice.count
+            let last = start >= changed.count && removals.isEmpty
+            let items: [ExportedItem]
+            do { items = try store.exportItems(slice) } catch { throw .local(error.description) }
+            // An item deleted locally since the versions were read is removed too.
+            let vanished = Set(slice).subtracting(items.map(\.item.uniqueIdentifier.bytes))
+            // The client state only when every item went in: a domain with a failure is
+            // compared again next time.
+            let clean = report.failures.count == failuresBefore
+            try writeIsolating(items, removing: deleting + vanished.sorted { $0.lexicographicallyPrecedes($1) }, domain: domain,
+                               clientState: last && clean ? state : nil, link, into: &report)
+            report.removed += deleting.count + vanished.count
+            report.batches += 1
+        } while start < changed.count || !removals.isEmpty
     }
 
     /// `publishAll`, again and again while the server is unreachable or goes away, waiting
@@ -167,6 +207,7 @@ public final class SharedPublisher: @unchecked Sendable {
                 total.batches += report.batches
                 total.domains = report.domains
                 total.unchanged = report.unchanged
+                total.failures = report.failures
                 return total
             } catch where error.isTransient {
                 disconnect()
@@ -180,6 +221,8 @@ public final class SharedPublisher: @unchecked Sendable {
 
     /// Sends these items as they are in the local index now (fsindexd calls it with each change
     /// it commits): those it holds are written, the others removed with the items inside them.
+    /// Items of a domain this publisher does not publish are left alone; an item the server
+    /// refuses is recorded, as in `publishAll`.
     public func publish(_ identifiers: [[UInt8]]) throws(SharedIndexError) -> PublishReport {
         lock.lock()
         defer { lock.unlock() }
@@ -192,30 +235,44 @@ public final class SharedPublisher: @unchecked Sendable {
             let present = Set(items.map(\.item.uniqueIdentifier.bytes))
             let gone = slice.filter { !present.contains($0) }
             var byDomain: [String: [ExportedItem]] = [:]
-            for item in items { byDomain[item.item.domainIdentifier, default: []].append(item) }
+            for item in items where publishes(item.item.domainIdentifier) { byDomain[item.item.domainIdentifier, default: []].append(item) }
             if byDomain.isEmpty, !gone.isEmpty { byDomain[""] = [] }
             var first = true
             for (domain, group) in byDomain {
-                if !domain.isEmpty { try claim(domain, link) }
-                try write(group, removing: first ? gone : [], domain: domain.isEmpty ? nil : domain, clientState: nil, link)
+                do {
+                    if !domain.isEmpty { try claim(domain, link) }
+                    try writeIsolating(group, removing: first ? gone : [], domain: domain.isEmpty ? nil : domain, clientState: nil, link, into: &report)
+                } catch where !error.isTransient {
+                    try recordFailures([PublishFailure(domain: domain, path: [], message: error.description)], link, into: &report)
+                }
+                if first { report.removed += gone.count }
                 first = false
                 report.batches += 1
             }
-            report.written += items.count
-            report.removed += gone.count
         }
         return report
     }
 
     /// One batch, one transaction: upserts, removals (with the items inside removed files),
     /// the domain's client state, the host's last batch, and a notification for live queries.
-    private func write(_ items: [ExportedItem], removing: [[UInt8]], domain: String?, clientState: [UInt8]?,
-                       _ link: PostgresLink) throws(SharedIndexError) {
-        let rows = rowsJSON(items)
+    /// The items' owner, group and mode are compared with the shared rows' first: where one
+    /// changed (a chmod, chown or ACL), the rows below it change in the same transaction.
+    func write(_ items: [ExportedItem], removing: [[UInt8]], domain: String?, clientState: [UInt8]?,
+               _ link: PostgresLink) throws(SharedIndexError) {
+        var folders = FolderAccess()
+        let access = items.map { folders.access(of: $0.item.uniqueIdentifier.bytes) }
+        let rows = rowsJSON(items, access: access)
         let now = Date().timeIntervalSince1970
         try link.transaction { () throws(SharedIndexError) in
             if !items.isEmpty {
+                let changed = try accessChanges(items, access: access, link)
                 try link.query(Self.upsertSQL, [.text(host), .text(rows)])
+                for change in changed { try refreshBelow(change, link) }
+            }
+            // What went in (or went away) is no failure any more.
+            if !items.isEmpty || !removing.isEmpty {
+                try link.query("DELETE FROM failures WHERE host = $1 AND path = ANY($2::bytea[])",
+                               [.text(host), .byteArrays(items.map(\.item.uniqueIdentifier.bytes) + removing)])
             }
             if !removing.isEmpty {
                 try link.query("""
@@ -258,109 +315,4 @@ public final class SharedPublisher: @unchecked Sendable {
             body = excluded.body, words = excluded.words, owner = excluded.owner, grp = excluded.grp, mode = excluded.mode,
             access = excluded.access, version = excluded.version
         """
-
-    /// The batch as a JSON array of rows for `jsonb_to_recordset`: NULLs and arrays cross as
-    /// JSON, and the whole batch is one bound value.
-    func rowsJSON(_ items: [ExportedItem]) -> String {
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        var folders = FolderAccess()
-        for (n, e) in items.enumerated() {
-            if n > 0 { out.append(UInt8(ascii: ",")) }
-            let item = e.item
-            let a = item.attributes
-            var stored = a.removing(.textContent)
-            stored[.domainIdentifier] = .string(item.domainIdentifier)
-            let name = a.string(.name) ?? String(decoding: item.uniqueIdentifier.nameBytes, as: UTF8.self)
-            let other = AttributeKey.otherTextKeys.flatMap { a.strings($0) }.joined(separator: "\n")
-            let access = folders.access(of: item.uniqueIdentifier.bytes)
-            var fields: [(String, JSONField)] = [
-                ("path", .string(Self.hex(item.uniqueIdentifier.bytes))),
-                ("domain", .string(item.domainIdentifier)),
-                ("name", .string(name)),
-                ("content_type", .optional(a.string(.contentType))),
-                ("kind", .optional(a.kind)),
-                ("extractor", .optional(e.extractor)),
-                ("error", .optional(a.string(.extractionError))),
-                ("size", .number(e.size.map { Double($0) })),
-                ("modified", .number(e.modified)),
-                ("created", .number(e.created)),
-                ("used", .number(e.used)),
-                ("expiration", .number(item.expirationDate?.timeIntervalSince1970)),
-                ("attributes", .raw((try? stored.jsonText()) ?? "{}")),
-                ("types", .strings(e.types)),
-                ("title", .optional(a.title)),
-                ("other", .optional(other.isEmpty ? nil : other)),
-                ("body", .optional(a.textContent)),
-                ("words", .string(WordVector.literal(name: name, title: a.title, other: other, text: a.textContent))),
-                ("version", .string(e.version)),
-            ]
-            if let access {
-                fields += [("owner", .number(Double(access.owner))), ("grp", .number(Double(access.group))),
-                           ("mode", .number(Double(access.mode))), ("access", .numbers(access.folders))]
-            }
-            out.append(UInt8(ascii: "{"))
-            for (i, (key, value)) in fields.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                AttributeSet.appendJSONString(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                value.append(to: &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        }
-        out.append(UInt8(ascii: "]"))
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// An order-free digest of a domain's (path, version) pairs: its client state.
-    static func digest(_ versions: [[UInt8]: String]) -> [UInt8] {
-        var sum: UInt64 = 0, xor: UInt64 = 0
-        for (path, version) in versions {
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            for b in path { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-            h = (h ^ 0xff) &* 0x0000_0100_0000_01B3
-            for b in version.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-            sum &+= h
-            xor ^= h
-        }
-        return Array("v1:\(versions.count):\(String(sum, radix: 16)):\(String(xor, radix: 16))".utf8)
-    }
-}
-
-/// One value of a row in `rowsJSON`.
-enum JSONField {
-    case string(String)
-    case optional(String?)
-    case number(Double?)
-    case strings([String])
-    case numbers([Int32])
-    case raw(String)
-
-    func append(to out: inout [UInt8]) {
-        switch self {
-        case .string(let s): AttributeSet.appendJSONString(s, to: &out)
-        case .optional(let s):
-            if let s { AttributeSet.appendJSONString(s, to: &out) } else { out += Array("null".utf8) }
-        case .number(let d):
-            guard let d, d.isFinite else { out += Array("null".utf8); return }
-            out += Array((d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)).utf8)
-        case .strings(let a):
-            out.append(UInt8(ascii: "["))
-            for (i, s) in a.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                AttributeSet.appendJSONString(s, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case .numbers(let a):
-            out += Array(("[" + a.map(String.init).joined(separator: ",") + "]").utf8)
-        case .raw(let s): out += Array(s.utf8)
-        }
-    }
 }

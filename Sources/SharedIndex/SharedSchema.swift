@@ -8,7 +8,8 @@
 ///   index for names and wildcards; `types` is the type tree, for `kind:`.
 /// - `owner`, `grp`, `mode` and `access` (owner, group and mode of every folder above, from `/`)
 ///   decide who may see a row: see `fsindex_readable` and the policy below.
-/// - `domains`: each domain's watcher and client state; `hosts`: each host's last batch.
+/// - `domains`: each domain's watcher and client state; `hosts`: each host's last batch;
+///   `failures`: the items and domains a watcher's last pass could not publish, and why.
 /// - `accounts`: the users of each host (name, uid, groups), which the watchers publish; a
 ///   query made as a role sees the rows that the user of the same name could read on the
 ///   host that indexed them. The table owner (the watchers' role) sees every row.
@@ -99,6 +100,21 @@ public enum SharedSchema {
             -- The policy reads accounts as the querying role; like /etc/passwd, it is readable by all.
             GRANT SELECT ON items, hosts, domains, accounts, fsindex_migrations TO PUBLIC;
             """),
+        // What a watcher could not publish (issue 22, F3): one refused item or domain no longer
+        // stops the others, and `fsindex status` says what was left out. Everyone may read that
+        // a domain has failures, and why; the paths only the watchers' role (they name files
+        // other users may not see).
+        ("v2-failures", """
+            CREATE TABLE failures (
+                host text NOT NULL REFERENCES hosts ON DELETE CASCADE,
+                domain text NOT NULL,
+                path bytea NOT NULL,
+                error text NOT NULL,
+                at double precision NOT NULL,
+                PRIMARY KEY (host, domain, path)
+            );
+            GRANT SELECT (host, domain, error, at) ON failures TO PUBLIC;
+            """),
     ]
 
     /// Creates or upgrades the schema. Several watchers may start at once: an advisory lock
@@ -139,4 +155,9 @@ public enum SharedSchema {
     }
 
     struct PostgresRowLike { var id: String? }
+
+    /// Whether migration `id` was applied (a reader may meet a database no watcher has upgraded yet).
+    static func has(_ id: String, _ link: PostgresLink) -> Bool {
+        ((try? link.query("SELECT 1 FROM fsindex_migrations WHERE id = $1", [.text(id)]))?.isEmpty == false)
+    }
 }

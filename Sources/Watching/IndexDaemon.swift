@@ -143,6 +143,10 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     var roots: [FilePath] { state.withLock { $0.roots } }
 
+    /// The domains of the roots watched now (after any reload), as `IndexUpdater.domainName`
+    /// names them: what fsindexd publishes to the shared index, with the apps' domains.
+    public var watchedDomains: Set<String> { Set(roots.map(IndexUpdater.domainName)) }
+
     /// Extraction workers end this long after the last piece of work, so that an idle daemon is
     /// one process blocked in `poll`, not three.
     public var workerIdleTime: Duration {

@@ -31,7 +31,7 @@ func sendToDaemon(_ request: ControlRequest, store: StoreOptions) throws {
     }
     do {
         switch try client.request(request, timeout: .seconds(10)) {
-        case .ok(let message): Output.standardOutput.write("fsindexd: \(message)\n")
+        case .ok(let message): Output.standardOutput.write("fsindexd: \(Output.field(message))\n")
         case .error(let message):
             Output.error("fsindex", message)
             throw ExitCode(2)

@@ -127,6 +127,9 @@ struct FSIndexDaemon: AsyncParsableCommand {
             do {
                 let url = try SharedIndexURL(sharedURL)
                 let publisher = SharedPublisher(store: store, url: url, host: settings.index.hostName(explicit: host))
+                // What it watches, and the apps' domains: a root the local index holds but this
+                // daemon does not watch would go stale in the shared index (issue 22).
+                publisher.publishes = SharedPublisher.watching { [daemon] in daemon.watchedDomains }
                 feeder = SharedFeeder(publisher: publisher) { logger.notice("\($0)") }
                 logger.info("publishing to the shared index \(url) as host \(publisher.host)")
             } catch {

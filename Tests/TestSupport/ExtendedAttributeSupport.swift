@@ -12,6 +12,12 @@ public enum TestXattrs {
         if rc != 0 { throw Errno(rawValue: errno) }
     }
 
+    /// Sets `name` to raw bytes (a value with a NUL in it, an ACL's binary form).
+    public static func set(_ path: FilePath, _ name: String, bytes: [UInt8]) throws {
+        let rc = path.withPlatformString { p in bytes.withUnsafeBytes { shim_lsetxattr(p, name, $0.baseAddress, UInt($0.count)) } }
+        if rc != 0 { throw Errno(rawValue: errno) }
+    }
+
     /// Sets a name given as raw bytes (one that is not UTF-8, say).
     public static func set(_ path: FilePath, nameBytes: [UInt8], _ value: String) throws {
         let bytes = Array(value.utf8)

@@ -10,6 +10,10 @@
 /// Returns an SQLite result code.
 int fsindex_fts5_cjk_register(sqlite3 *db);
 
+/// Registers the FTS5 function `fsindex_snippet`, snippet() in time linear in a row's matches
+/// (fts5_snippet.c); `fsindex_fts5_cjk_register` calls it.
+int fsindex_fts5_snippet_register(fts5_api *api);
+
 /// Cuts `text` into the tokens `items_fts` would hold (`query`: as a query's words), calling
 /// `callback` for each; `colocated` marks a token at the same position as the one before.
 /// Returns SQLITE_OK or the tokenizer's error.

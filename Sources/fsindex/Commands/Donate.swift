@@ -68,7 +68,7 @@ extension FSIndexCommand {
                     // The lines as they are: fsindexd reads the very bytes read above.
                     let objects = try DonationReader.lines(text).map(\.text)
                     switch try client.request(.donate(domain: domain, clientState: clientState, items: objects), timeout: .seconds(600)) {
-                    case .ok(let message): Output.standardOutput.write("fsindexd: \(message)\n")
+                    case .ok(let message): Output.standardOutput.write("fsindexd: \(Output.field(message))\n")
                     case .error(let message):
                         Output.error("fsindex", message)
                         throw ExitCode(2)
@@ -79,7 +79,7 @@ extension FSIndexCommand {
                     try s.donate(items, domain: domain, clientState: clientState.map { Array($0.utf8) })
                     // Summaries of the long texts, as after `fsindex index` (fsindexd makes its own).
                     _ = try SummaryPass(store: s).runAll(threads: 1)
-                    Output.standardOutput.write("donated \(items.count) items to \(domain)" + (clientState.map { " (client state \($0))" } ?? "") + "\n")
+                    Output.standardOutput.write("donated \(items.count) items to \(Output.field(domain))" + (clientState.map { " (client state \($0))" } ?? "") + "\n")
                 }
                 Output.standardOutput.flush()
             } catch let e as ExitCode {
@@ -151,7 +151,7 @@ extension FSIndexCommand {
                 if let client = try connectDaemon(location) {
                     defer { client.close() }
                     switch try client.request(.forget(domain: domain, ids: ids.isEmpty ? nil : ids), timeout: .seconds(600)) {
-                    case .ok(let message): Output.standardOutput.write("fsindexd: \(message)\n")
+                    case .ok(let message): Output.standardOutput.write("fsindexd: \(Output.field(message))\n")
                     case .error(let message):
                         Output.error("fsindex", message)
                         throw ExitCode(2)
@@ -159,7 +159,7 @@ extension FSIndexCommand {
                     }
                 } else {
                     let gone = try IndexStore(location: location).forget(domain: domain, ids: ids.isEmpty ? nil : ids)
-                    Output.standardOutput.write("forgot \(gone.count) items of \(domain)\n")
+                    Output.standardOutput.write("forgot \(gone.count) items of \(Output.field(domain))\n")
                 }
                 Output.standardOutput.flush()
             } catch let e as ExitCode {

@@ -73,17 +73,17 @@ extension FSIndexCommand {
                     }
                     out.write("  " + "total".padding(width) + "  " + milliseconds(seconds(total)).leftPadded(9)
                               + "  (in a sandboxed worker, its start included)\n")
-                    for p in r.problems { out.write("  problem: \(p)\n") }
-                    for n in metadata.notes { out.write("  note: \(n)\n") }
+                    for p in r.problems { out.write("  problem: \(Output.field("\(p)"))\n") }
+                    for n in metadata.notes { out.write("  note: \(Output.field(n))\n") }
                     for child in r.children {
-                        out.write("  inside: \(child.key)  \(child.attributes.title ?? child.attributes.string(.name) ?? "")\n")
+                        out.write("  inside: \(Output.field(child.key))  \(Output.field(child.attributes.title ?? child.attributes.string(.name) ?? ""))\n")
                     }
                     let attributes = r.attributes
                     let keyWidth = attributes.keys.map(\.rawValue.count).max() ?? 0
                     for key in attributes.keys {
                         var value = attributes[key]!.displayText
                         if key == .textContent && !fullText && value.count > 200 { value = String(value.prefix(200)) + "…" }
-                        if key == .textContent || out.isTerminal { value = ByteString.escaped(Array(value.utf8), escapeControls: true) }
+                        value = Output.field(value)
                         out.write("  " + key.rawValue.padding(keyWidth) + " = " + value + "\n")
                     }
                 }

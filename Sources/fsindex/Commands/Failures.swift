@@ -45,8 +45,8 @@ extension FSIndexCommand {
                     out.write(JSONLine.render(path: file, attributes: a) + "\n")
                 } else {
                     var shown = ByteString.escaped(file, escapeControls: out.isTerminal)
-                    if let inside { shown += " (\(inside))" }
-                    out.write(shown + "\t" + String(f.error.map { $0 == "\n" ? " " : $0 }) + "\n")
+                    if let inside { shown += " (\(Output.field(inside)))" }
+                    out.write(shown + "\t" + Output.field(f.error) + "\n")
                 }
             }
             out.flush()

@@ -43,6 +43,12 @@ extension FSIndexCommand {
                 let unchanged = report.unchanged.isEmpty ? "" : ", \(report.unchanged.count) unchanged"
                 Output.standardOutput.write("published \(report.written) items and removed \(report.removed) as host \(publisher.host) in \(report.batches) batches (\(report.domains.count) domains\(unchanged)) to \(url)\n")
                 Output.standardOutput.flush()
+                // What the server refused was left out, the rest went in: said, and exit 2.
+                if !report.failures.isEmpty {
+                    for f in report.failures { Output.error("fsindex", SharedPublisher.describe(f)) }
+                    Output.error("fsindex", "\(report.failures.count) not published; `fsindex status --index-url …` lists them, and the next publish tries them again")
+                    throw ExitCode(2)
+                }
             } catch let e as ExitCode {
                 throw e
             } catch {

@@ -47,16 +47,12 @@ extension FSIndexCommand {
                 for key in attributes.keys {
                     var value = attributes[key]!.displayText
                     if key == .textContent && !fullText && value.count > 200 { value = String(value.prefix(200)) + "…" }
-                    if key == .textContent || out.isTerminal { value = escapeControls(value) }
+                    // The path as fsfind prints paths; every other value is text (`Output.field`).
+                    if key != .path { value = Output.field(value) }
                     out.write(key.rawValue.padding(width) + " = " + value + "\n")
                 }
             }
             out.flush()
-        }
-
-
-        private func escapeControls(_ s: String) -> String {
-            ByteString.escaped(Array(s.utf8), escapeControls: true)
         }
     }
 }

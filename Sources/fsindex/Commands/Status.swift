@@ -97,7 +97,7 @@ extension FSIndexCommand {
                         out.writePath(m.path)
                         out.write(" (gone for \(Int(m.missingSeconds)) s; waiting for it to come back; \(kept))\n")
                     }
-                    if let e = d.lastError { out.write("last error: \(e)\n") }
+                    if let e = d.lastError { out.write("last error: \(Output.field(e))\n") }
                 } else {
                     out.write("fsindexd: not running\n")
                 }
@@ -113,7 +113,7 @@ extension FSIndexCommand {
                 out.write("roots:\n")
                 if status.domains.isEmpty { out.write("  (none)\n") }
                 for d in status.domains {
-                    var line = "  \(d.name)  \(d.itemCount) items"
+                    var line = "  \(Output.field(d.name))  \(d.itemCount) items"
                     if let f = d.lastCrawlFinished, (d.lastCrawlStarted ?? f) <= f {
                         line += ", last crawl \(AttributeValue.iso8601(f))"
                         if let p = d.lastCrawlProblems, p > 0 { line += " (\(p) problems)" }
@@ -125,25 +125,25 @@ extension FSIndexCommand {
                 if !apps.isEmpty || !requests.isEmpty {
                     out.write("apps:\n")
                     for a in apps {
-                        out.write("  \(String(a.itemCount).leftPadded(8))  \(a.name)" + (a.lastBatch.map { ", last batch \(AttributeValue.iso8601($0))" } ?? "")
-                                  + (a.clientState.map { ", client state \(String(decoding: $0, as: UTF8.self))" } ?? "") + "\n")
+                        out.write("  \(String(a.itemCount).leftPadded(8))  \(Output.field(a.name))" + (a.lastBatch.map { ", last batch \(AttributeValue.iso8601($0))" } ?? "")
+                                  + (a.clientState.map { ", client state \(Output.field($0))" } ?? "") + "\n")
                     }
                     for r in requests {
                         let what = r.ids.map { "\($0.count) items" } ?? "all items"
                         if let e = r.lastError {
-                            out.write("  provider \(r.domain): reindex of \(what) failed \(r.attempts)× (\(e)); next try \(AttributeValue.iso8601(r.nextAttempt))\n")
+                            out.write("  provider \(Output.field(r.domain)): reindex of \(what) failed \(r.attempts)× (\(Output.field(e))); next try \(AttributeValue.iso8601(r.nextAttempt))\n")
                         } else {
-                            out.write("  provider \(r.domain): reindex of \(what) pending\n")
+                            out.write("  provider \(Output.field(r.domain)): reindex of \(what) pending\n")
                         }
                     }
                 }
                 let failed = status.failures.reduce(0) { $0 + $1.count }
                 if failed > 0 {
                     out.write("failures: \(failed) items whose content could not be extracted (`fsindex failures` lists them)\n")
-                    for f in status.failures { out.write("  \(String(f.count).leftPadded(8))  \(f.extractor)\n") }
+                    for f in status.failures { out.write("  \(String(f.count).leftPadded(8))  \(Output.field(f.extractor))\n") }
                 }
                 out.write("kinds:\n")
-                for k in status.kinds.prefix(30) { out.write("  \(String(k.count).leftPadded(8))  \(k.kind)\n") }
+                for k in status.kinds.prefix(30) { out.write("  \(String(k.count).leftPadded(8))  \(Output.field(k.kind))\n") }
                 if status.kinds.count > 30 { out.write("  … \(status.kinds.count - 30) more\n") }
             }
             out.flush()
@@ -176,10 +176,11 @@ extension FSIndexCommand.Status {
         }
         let out = Output.standardOutput
         if json {
-            struct Host: Encodable { var host: String, items: Int, domains: [String], lastBatch: String?, lastBatchItems: Int? }
+            struct Host: Encodable { var host: String, items: Int, domains: [String], lastBatch: String?, lastBatchItems: Int?, failures: [SharedFailureCount] }
             struct Body: Encodable { var index: String, items: Int, hosts: [Host] }
             let body = Body(index: url.description, items: hosts.reduce(0) { $0 + $1.items }, hosts: hosts.map {
-                Host(host: $0.host, items: $0.items, domains: $0.domains, lastBatch: $0.lastBatch.map { AttributeValue.iso8601($0) }, lastBatchItems: $0.lastBatchItems)
+                Host(host: $0.host, items: $0.items, domains: $0.domains, lastBatch: $0.lastBatch.map { AttributeValue.iso8601($0) }, lastBatchItems: $0.lastBatchItems,
+                     failures: $0.failures)
             })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -188,7 +189,10 @@ extension FSIndexCommand.Status {
             out.write("index: \(url) (shared)\nitems: \(hosts.reduce(0) { $0 + $1.items })\nhosts:\n")
             for h in hosts {
                 let last = h.lastBatch.map { "last batch \(AttributeValue.iso8601($0)) (\(h.lastBatchItems ?? 0) items)" } ?? "no batch yet"
-                out.write("  \(h.host): \(h.items) items, domains \(h.domains.joined(separator: ", ")); \(last)\n")
+                out.write("  \(Output.field(h.host)): \(h.items) items, domains \(h.domains.map(Output.field).joined(separator: ", ")); \(last)\n")
+                for f in h.failures {
+                    out.write("    not published in \(Output.field(f.domain)): \(f.count) (\(Output.field(f.error))); the next pass tries again\n")
+                }
             }
         }
         out.flush()

@@ -58,7 +58,7 @@ extension FSIndexCommand {
                     let (tags, didChange) = try TagEditor.apply(request, to: path)
                     if didChange { changed.append(path) }
                     Output.standardOutput.write(ArgumentBytes.display(argument) + ": "
-                                                + (tags.isEmpty ? "(no tags)" : tags.joined(separator: ", ")) + "\n")
+                                                + (tags.isEmpty ? "(no tags)" : tags.map(Output.field).joined(separator: ", ")) + "\n")
                 } catch {
                     Output.error("fsindex", error.message(ArgumentBytes.display(argument)))
                     failed = true
