@@ -82,33 +82,49 @@ extension AttributeSet: Codable {
         init?(intValue: Int) { nil }
     }
 
+    /// Decodes each attribute by its type. A value that does not decode as its type (a date
+    /// stored by an older build outside `AttributeValue.supportedDates`, a count that SQLite
+    /// turned into a REAL) is kept as the JSON gave it, a string or a number, rather than failing
+    /// the whole set: one bad value made `fsindex show` fail and `--json` drop every attribute
+    /// of its item (issue 22, F15).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         var values: [AttributeKey: AttributeValue] = [:]
         for k in c.allKeys {
             let key = AttributeKey(k.stringValue)
-            switch key.valueType {
-            case .date?:
-                let s = try c.decode(String.self, forKey: k)
-                guard let d = AttributeValue.parseISO8601(s) else {
-                    throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "not an ISO 8601 date: \(s)")
-                }
-                values[key] = .date(d)
-            case .integer?: values[key] = .integer(try c.decode(Int64.self, forKey: k))
-            case .double?: values[key] = .double(try c.decode(Double.self, forKey: k))
-            case .bool?: values[key] = .bool(try c.decode(Bool.self, forKey: k))
-            case .strings?: values[key] = .strings(try c.decode([String].self, forKey: k))
-            case .string?: values[key] = .string(try c.decode(String.self, forKey: k))
-            case nil:
-                // Unknown names: infer from the JSON type.
-                if let b = try? c.decode(Bool.self, forKey: k) { values[key] = .bool(b) }
-                else if let i = try? c.decode(Int64.self, forKey: k) { values[key] = .integer(i) }
-                else if let d = try? c.decode(Double.self, forKey: k) { values[key] = .double(d) }
-                else if let a = try? c.decode([String].self, forKey: k) { values[key] = .strings(a) }
-                else { values[key] = .string(try c.decode(String.self, forKey: k)) }
+            if let type = key.valueType, let typed = try? Self.decode(k, as: type, c) {
+                values[key] = typed
+            } else {
+                values[key] = try Self.inferred(k, c)
             }
         }
         self.values = values
+    }
+
+    private static func decode(_ k: Key, as type: AttributeValueType, _ c: KeyedDecodingContainer<Key>) throws -> AttributeValue {
+        switch type {
+        case .date:
+            let s = try c.decode(String.self, forKey: k)
+            guard let d = AttributeValue.parseISO8601(s), AttributeValue.supportedDates.contains(d) else {
+                throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "not an ISO 8601 date of the years 0001 to 9999: \(s)")
+            }
+            return .date(d)
+        case .integer: return .integer(try c.decode(Int64.self, forKey: k))
+        case .double: return .double(try c.decode(Double.self, forKey: k))
+        case .bool: return .bool(try c.decode(Bool.self, forKey: k))
+        case .strings: return .strings(try c.decode([String].self, forKey: k))
+        case .string: return .string(try c.decode(String.self, forKey: k))
+        }
+    }
+
+    /// A value by its JSON type: attributes of names we do not know, and values that are not of
+    /// their attribute's type.
+    private static func inferred(_ k: Key, _ c: KeyedDecodingContainer<Key>) throws -> AttributeValue {
+        if let b = try? c.decode(Bool.self, forKey: k) { return .bool(b) }
+        if let i = try? c.decode(Int64.self, forKey: k) { return .integer(i) }
+        if let d = try? c.decode(Double.self, forKey: k) { return .double(d) }
+        if let a = try? c.decode([String].self, forKey: k) { return .strings(a) }
+        return .string(try c.decode(String.self, forKey: k))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -107,6 +107,18 @@ public enum AttributeValue: Sendable, Hashable {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The dates an attribute may hold: the years 0001 to 9999 as `iso8601` writes them, ISO
+    /// 8601's four-digit years. Outside them a date has no text that `parseISO8601` reads back,
+    /// so the index could store it but not read it (issue 22, F15). The lower bound is what
+    /// `parseISO8601` makes of `0001-01-01T00:00:00Z`, so that the text itself is taken.
+    public static let supportedDates: Range<Date> = {
+        let first = parseISO8601("0001-01-01T00:00:00Z") ?? Date(timeIntervalSince1970: -62_135_596_800)
+        return first..<Date(timeIntervalSince1970: 253_402_300_800)   // 10000-01-01T00:00:00Z
+    }()
+
+    /// `supportedDates` for messages.
+    public static let supportedDatesText = "0001-01-01T00:00:00Z up to 9999-12-31T23:59:59.999Z"
+
     /// Parses the ISO 8601 forms we write (with or without fractional seconds).
     public static func parseISO8601(_ text: String) -> Date? {
         if let d = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) {

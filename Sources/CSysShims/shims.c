@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/prctl.h>
@@ -8,7 +9,14 @@
 #include <unistd.h>
 #include "CSysShims.h"
 
-static int64_t ns(struct statx_timestamp t) { return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec; }
+/* Nanoseconds since 1970, saturated: an int64_t holds 1677 to 2262, and a file touched to
+   2300-01-01 wrapped round to 1715 (issue 22, F12). The exact time is carried apart
+   (the *_sec and *_nsec fields); this is what change detection compares. */
+static int64_t ns(struct statx_timestamp t) {
+    if (t.tv_sec > INT64_MAX / 1000000000LL - 1) return INT64_MAX;
+    if (t.tv_sec < INT64_MIN / 1000000000LL + 1) return INT64_MIN;
+    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
 
 static int fill(int rc, struct statx *sx, struct shim_statx *out) {
     if (rc != 0) return rc;
@@ -25,6 +33,14 @@ static int fill(int rc, struct statx *sx, struct shim_statx *out) {
     out->ctime_ns = ns(sx->stx_ctime);
     out->has_birth = (sx->stx_mask & STATX_BTIME) ? 1 : 0;
     out->btime_ns = out->has_birth ? ns(sx->stx_btime) : 0;
+    out->atime_sec = sx->stx_atime.tv_sec;
+    out->atime_nsec = sx->stx_atime.tv_nsec;
+    out->mtime_sec = sx->stx_mtime.tv_sec;
+    out->mtime_nsec = sx->stx_mtime.tv_nsec;
+    out->ctime_sec = sx->stx_ctime.tv_sec;
+    out->ctime_nsec = sx->stx_ctime.tv_nsec;
+    out->btime_sec = out->has_birth ? sx->stx_btime.tv_sec : 0;
+    out->btime_nsec = out->has_birth ? sx->stx_btime.tv_nsec : 0;
     return 0;
 }
 

@@ -36,8 +36,9 @@ public enum ControlRequest: Sendable, Hashable, Codable {
     /// same bytes as without a daemon (no number or duplicate name is read twice, two ways). Only
     /// ``WireFormat`` carries them: the `Codable` form of this case is the envelope without items.
     case donate(domain: String, clientState: String?, items: [[UInt8]])
-    /// Deletes a domain's items by identifier, or the whole domain when `ids` is empty.
-    case forget(domain: String, ids: [String])
+    /// Deletes a domain's items by identifier, or the whole domain when `ids` is nil (the
+    /// field left out). `"ids": []` forgets nothing; `"ids": null` is refused as ambiguous.
+    case forget(domain: String, ids: [String]?)
     /// Answered with `.clientState`: the state of the domain's last committed batch.
     case lastClientState(domain: String)
 
@@ -76,7 +77,14 @@ public enum ControlRequest: Sendable, Hashable, Codable {
             self = .donate(domain: try c.decode(String.self, forKey: .domain), clientState: try c.decodeIfPresent(String.self, forKey: .clientState),
                            items: [])
         case "forget":
-            self = .forget(domain: try c.decode(String.self, forKey: .domain), ids: try c.decodeIfPresent([String].self, forKey: .ids) ?? [])
+            // Left out: the whole domain. null is neither "these" nor "all": refused, since
+            // an app that meant a list it computed must not lose its domain (issue 22, F18).
+            if c.contains(.ids), try c.decodeNil(forKey: .ids) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .ids, in: c,
+                    debugDescription: "ids is null: give a list of identifiers to forget ([] forgets nothing), or leave ids out to forget the whole domain")
+            }
+            self = .forget(domain: try c.decode(String.self, forKey: .domain), ids: try c.decodeIfPresent([String].self, forKey: .ids))
         case "lastClientState": self = .lastClientState(domain: try c.decode(String.self, forKey: .domain))
         default:
             throw DecodingError.dataCorruptedError(
@@ -100,7 +108,7 @@ public enum ControlRequest: Sendable, Hashable, Codable {
             try c.encode([String](), forKey: .items)   // WireFormat puts the items' own text here
         case let .forget(domain, ids):
             try c.encode(domain, forKey: .domain)
-            try c.encode(ids, forKey: .ids)
+            try c.encodeIfPresent(ids, forKey: .ids)
         case let .lastClientState(domain):
             try c.encode(domain, forKey: .domain)
         default:

@@ -2,10 +2,48 @@
 @_exported import SystemCalls
 import SystemPackage
 
+/// A file time as `statx(2)` gives it: whole seconds since 1970 and nanoseconds apart.
+///
+/// Why not one count of nanoseconds: an `Int64` of them spans only 1677 to 2262, and a file
+/// touched to 2300-01-01 was indexed as 1715-06-13 (issue 22, F12). Seconds hold any time a
+/// file system can store; `nanosecondsSince1970` is the saturated count that change detection
+/// compares (exact inside those years).
+public struct FileTime: Sendable, Hashable {
+    public var seconds: Int64
+    /// 0 to 999,999,999.
+    public var nanoseconds: UInt32
+
+    public init(seconds: Int64, nanoseconds: UInt32) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    /// The time of a count of nanoseconds since 1970.
+    public init(nanosecondsSince1970 n: Int64) {
+        var s = n / 1_000_000_000
+        var f = n % 1_000_000_000
+        if f < 0 { s -= 1; f += 1_000_000_000 }
+        self.init(seconds: s, nanoseconds: UInt32(f))
+    }
+
+    /// Nanoseconds since 1970, saturated at `Int64.min` and `Int64.max` outside 1677 to 2262.
+    public var nanosecondsSince1970: Int64 {
+        let (whole, o1) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, o2) = whole.addingReportingOverflow(Int64(nanoseconds))
+        if o1 || o2 { return seconds < 0 ? .min : .max }
+        return sum
+    }
+
+    /// Seconds since 1970 as a `Double` (the form `Date` takes), without going through an
+    /// integer that can overflow.
+    public var secondsSince1970: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
+}
+
 /// What the file system says about one file, read with `statx(2)` without following symlinks.
 ///
 /// This is the common subset the later stages need; the raw `statx` stays inside `Crawling`.
-/// Times are nanoseconds since the epoch so that change detection compares them exactly.
+/// Times are kept as `FileTime` (seconds and nanoseconds apart, exact for any year); the
+/// `…Nanos` counts of them are what change detection compares exactly.
 public struct FileFacts: Sendable, Hashable {
     public var path: FilePath
     public var type: FileType
@@ -17,17 +55,22 @@ public struct FileFacts: Sendable, Hashable {
     public var device: UInt64
     public var inode: UInt64
     public var linkCount: UInt32
-    public var accessNanos: Int64
-    public var modificationNanos: Int64
-    public var changeNanos: Int64
+    public var accessTime: FileTime
+    public var modificationTime: FileTime
+    public var changeTime: FileTime
     /// Birth time, where `statx` reports it (`STATX_BTIME`).
-    public var birthNanos: Int64?
+    public var birthTime: FileTime?
     /// Allocated bytes (`st_blocks * 512`): far below `size` for a sparse file.
     public var allocatedSize: Int64
 
+    public var accessNanos: Int64 { accessTime.nanosecondsSince1970 }
+    public var modificationNanos: Int64 { modificationTime.nanosecondsSince1970 }
+    public var changeNanos: Int64 { changeTime.nanosecondsSince1970 }
+    public var birthNanos: Int64? { birthTime?.nanosecondsSince1970 }
+
     public init(path: FilePath, type: FileType, size: Int64, permissions: UInt32, uid: UInt32, gid: UInt32,
-                device: UInt64, inode: UInt64, linkCount: UInt32, accessNanos: Int64, modificationNanos: Int64,
-                changeNanos: Int64, birthNanos: Int64?, allocatedSize: Int64) {
+                device: UInt64, inode: UInt64, linkCount: UInt32, accessTime: FileTime, modificationTime: FileTime,
+                changeTime: FileTime, birthTime: FileTime?, allocatedSize: Int64) {
         self.path = path
         self.type = type
         self.size = size
@@ -37,11 +80,22 @@ public struct FileFacts: Sendable, Hashable {
         self.device = device
         self.inode = inode
         self.linkCount = linkCount
-        self.accessNanos = accessNanos
-        self.modificationNanos = modificationNanos
-        self.changeNanos = changeNanos
-        self.birthNanos = birthNanos
+        self.accessTime = accessTime
+        self.modificationTime = modificationTime
+        self.changeTime = changeTime
+        self.birthTime = birthTime
         self.allocatedSize = allocatedSize
+    }
+
+    /// Facts with times given as nanoseconds since 1970 (tests, fuzzing).
+    public init(path: FilePath, type: FileType, size: Int64, permissions: UInt32, uid: UInt32, gid: UInt32,
+                device: UInt64, inode: UInt64, linkCount: UInt32, accessNanos: Int64, modificationNanos: Int64,
+                changeNanos: Int64, birthNanos: Int64?, allocatedSize: Int64) {
+        self.init(path: path, type: type, size: size, permissions: permissions, uid: uid, gid: gid, device: device, inode: inode,
+                  linkCount: linkCount, accessTime: FileTime(nanosecondsSince1970: accessNanos),
+                  modificationTime: FileTime(nanosecondsSince1970: modificationNanos),
+                  changeTime: FileTime(nanosecondsSince1970: changeNanos),
+                  birthTime: birthNanos.map(FileTime.init(nanosecondsSince1970:)), allocatedSize: allocatedSize)
     }
 
     /// The raw bytes of the path (no trailing NUL).

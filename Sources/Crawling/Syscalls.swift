@@ -121,8 +121,11 @@ extension FileFacts {
     init(path: FilePath, _ sx: shim_statx) {
         self.init(path: path, type: FileType(mode: sx.mode), size: Int64(sx.size), permissions: sx.mode & 0o7777,
                   uid: sx.uid, gid: sx.gid, device: sx.dev, inode: sx.ino, linkCount: sx.nlink,
-                  accessNanos: sx.atime_ns, modificationNanos: sx.mtime_ns, changeNanos: sx.ctime_ns,
-                  birthNanos: sx.has_birth != 0 ? sx.btime_ns : nil, allocatedSize: Int64(sx.blocks) * 512)
+                  accessTime: FileTime(seconds: sx.atime_sec, nanoseconds: sx.atime_nsec),
+                  modificationTime: FileTime(seconds: sx.mtime_sec, nanoseconds: sx.mtime_nsec),
+                  changeTime: FileTime(seconds: sx.ctime_sec, nanoseconds: sx.ctime_nsec),
+                  birthTime: sx.has_birth != 0 ? FileTime(seconds: sx.btime_sec, nanoseconds: sx.btime_nsec) : nil,
+                  allocatedSize: Int64(sx.blocks) * 512)
     }
 
     /// Reads the facts of `path` without following a final symlink; a path longer than

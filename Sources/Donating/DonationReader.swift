@@ -10,9 +10,17 @@ import Foundation
 /// read into `SearchableItem`s of one domain. Any attribute name of ours is taken with its type
 /// (dates as ISO 8601 text or seconds since 1970); anything else is an error naming the line, so
 /// a typo never disappears in silence. Limits keep one app from filling the index: 256 KiB of
-/// text and 64 attributes per item, 1,024-byte identifiers, 100,000 items per batch.
+/// text and 64 attributes per item, 16 KiB for any other string (a title, a URL), 1,000 strings
+/// and 64 KiB in all for a list (keywords, authors), 1,024-byte identifiers, 100,000 items per
+/// batch. Values are taken exactly or refused: whole numbers within 64 bits, dates in the years
+/// 0001 to 9999 (see `AttributeValue.supportedDates`).
 public enum DonationReader {
     public static let maximumTextBytes = 256 * 1024
+    /// Any string attribute but `textContent` (a title, a description, a URL).
+    public static let maximumStringBytes = 16 * 1024
+    /// A list attribute (`keywords`, `authors`): its strings, and their bytes together.
+    public static let maximumListCount = 1_000
+    public static let maximumListBytes = 64 * 1024
     public static let maximumAttributes = 64
     public static let maximumIdentifierBytes = 1024
     public static let maximumItems = 100_000
@@ -102,8 +110,9 @@ public enum DonationReader {
         guard let id = object["uniqueIdentifier"] as? String, !id.isEmpty else {
             throw .badItem(place: n, reason: "uniqueIdentifier is missing (every item needs a non-empty string)")
         }
-        guard id.utf8.count <= maximumIdentifierBytes, !id.utf8.contains(0) else {
-            throw .badItem(place: n, reason: "uniqueIdentifier is longer than \(maximumIdentifierBytes) bytes or holds a NUL")
+        guard id.utf8.count <= maximumIdentifierBytes, !id.utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) else {
+            // A line break too: a provider is handed identifiers one per line (issue 22, F18).
+            throw .badItem(place: n, reason: "uniqueIdentifier is longer than \(maximumIdentifierBytes) bytes or holds a NUL or a line break")
         }
         let raw = object["attributes"] ?? [String: Any]()
         guard let fields = raw as? [String: Any] else { throw .badItem(place: n, reason: "attributes must be a JSON object") }
@@ -126,10 +135,31 @@ public enum DonationReader {
         if let text = attributes.textContent, text.utf8.count > maximumTextBytes {
             throw .badItem(place: n, reason: "textContent is \(text.utf8.count) bytes; an item holds at most \(maximumTextBytes) (256 KiB)")
         }
+        try checkSizes(attributes, line: n)
         if attributes.string(.name) == nil { attributes[.name] = .string(attributes.title ?? id) }
         if attributes.kind == nil { attributes[.kind] = .string("Item of \(domain)") }
         return SearchableItem(uniqueIdentifier: .donated(domain: domain, id: id), domainIdentifier: domain,
                               attributes: attributes, expirationDate: expiration)
+    }
+
+    /// Refuses a string or a list past its limit, naming the attribute and the limit: a 14 MB
+    /// title and a million keywords were taken before (issue 22, F18).
+    static func checkSizes(_ attributes: AttributeSet, line n: String) throws(DonationError) {
+        for key in attributes.keys where key != .textContent {
+            switch attributes[key]! {
+            case .string(let s) where s.utf8.count > maximumStringBytes:
+                throw .badItem(place: n, reason: "\(key.rawValue) is \(s.utf8.count) bytes; a string attribute holds at most \(maximumStringBytes) (16 KiB; textContent up to 256 KiB)")
+            case .strings(let a):
+                guard a.count <= maximumListCount else {
+                    throw .badItem(place: n, reason: "\(key.rawValue) has \(a.count) strings; a list attribute holds at most \(maximumListCount)")
+                }
+                let bytes = a.reduce(0) { $0 + $1.utf8.count }
+                guard bytes <= maximumListBytes else {
+                    throw .badItem(place: n, reason: "\(key.rawValue) is \(bytes) bytes in all; a list attribute holds at most \(maximumListBytes) (64 KiB)")
+                }
+            default: break
+            }
+        }
     }
 
     static func value(_ v: Any, type: AttributeValueType, key: String, line n: String) throws(DonationError) -> AttributeValue {
@@ -143,14 +173,15 @@ public enum DonationReader {
             guard let a = v as? [Any], let s = a as? [String] else { throw wrong("a list of strings") }
             return .strings(s)
         case .integer:
-            guard let d = v as? NSNumber, !(v is Bool), d.doubleValue.rounded() == d.doubleValue,
-                  let i = Int64(exactly: d.doubleValue) else { throw wrong("a whole number") }
+            guard let i = integer(v) else {
+                throw wrong("a whole number from \(Int64.min) to \(Int64.max) (written with a fraction or an exponent, at most 2^53 = 9007199254740992 in size)")
+            }
             return .integer(i)
         case .double:
-            guard let d = v as? NSNumber, !(v is Bool), d.doubleValue.isFinite else { throw wrong("a number") }
+            guard let d = v as? NSNumber, !isBoolean(v), d.doubleValue.isFinite else { throw wrong("a number") }
             return .double(d.doubleValue)
         case .bool:
-            guard let b = v as? Bool else { throw wrong("true or false") }
+            guard isBoolean(v), let b = v as? Bool else { throw wrong("true or false") }
             return .bool(b)
         case .date:
             return .date(try date(v, key: key, line: n))
@@ -158,9 +189,54 @@ public enum DonationReader {
     }
 
     static func date(_ v: Any, key: String, line n: String) throws(DonationError) -> Date {
-        if let s = v as? String, let d = AttributeValue.parseISO8601(s) { return d }
-        if let x = v as? NSNumber, !(v is Bool), x.doubleValue.isFinite { return Date(timeIntervalSince1970: x.doubleValue) }
-        throw .badItem(place: n, reason: "\(key) must be a date: ISO 8601 text (2026-11-24T10:00:00Z) or seconds since 1970")
+        let date: Date
+        if let s = v as? String, let d = AttributeValue.parseISO8601(s) {
+            date = d
+        } else if let x = v as? NSNumber, !isBoolean(v), x.doubleValue.isFinite {
+            date = Date(timeIntervalSince1970: x.doubleValue)
+        } else {
+            throw .badItem(place: n, reason: "\(key) must be a date: ISO 8601 text (2026-11-24T10:00:00Z) or seconds since 1970")
+        }
+        // Refused here rather than stored: a date outside ISO 8601's four-digit years was
+        // stored and then could not be read back, losing the item's other attributes with it
+        // (issue 22, F15).
+        guard AttributeValue.supportedDates.contains(date) else {
+            throw .badItem(place: n, reason: "\(key) is out of range: dates are from \(AttributeValue.supportedDatesText) (years 0001 to 9999, as ISO 8601 writes them; in seconds since 1970, \(Int64(AttributeValue.supportedDates.lowerBound.timeIntervalSince1970)) up to \(Int64(AttributeValue.supportedDates.upperBound.timeIntervalSince1970)))")
+        }
+        return date
+    }
+
+    /// Whether a JSON value is `true` or `false`. Not `v is Bool`: Foundation bridges the
+    /// numbers 0 and 1 to `Bool` too, so `"pageCount": 1` was refused as not a whole number.
+    static func isBoolean(_ v: Any) -> Bool {
+        guard let n = v as? NSNumber else { return v is Bool }
+        return String(cString: n.objCType) == "c"
+    }
+
+    /// A JSON number as an exact 64-bit integer, or nil. `JSONSerialization` gives an integer
+    /// written plainly as an integer `NSNumber` (exact), one past 64 bits or with a long fraction
+    /// as an `NSDecimalNumber` (exact), and one with an exponent or a short fraction as a
+    /// `Double`, exact only up to 2^53. Reading every number as a `Double`, as before, stored
+    /// 9007199254740993 as …992 and refused Int64.max (issue 22, F18).
+    static func integer(_ v: Any) -> Int64? {
+        guard let n = v as? NSNumber, !isBoolean(v) else { return nil }
+        if let decimal = n as? NSDecimalNumber {
+            let d = decimal.decimalValue
+            var rounded = Decimal(), copy = d
+            NSDecimalRound(&rounded, &copy, 0, .plain)
+            guard rounded == d, d >= Decimal(Int64.min), d <= Decimal(Int64.max) else { return nil }
+            return v as? Int64
+        }
+        switch String(cString: n.objCType) {
+        case "d", "f":
+            let d = n.doubleValue
+            guard d.isFinite, d.rounded() == d, abs(d) < 9_007_199_254_740_992 else { return nil }
+            return Int64(d)
+        case "Q", "L":
+            return Int64(exactly: n.uint64Value)
+        default:
+            return n.int64Value
+        }
     }
 
     static func reason(_ error: any Error) -> String {

@@ -35,13 +35,13 @@ public struct FileSystemExtractor: Sendable {
         set[.fileSize] = .integer(facts.size)
         // Both pairs: a document may replace the content dates with the ones it states (a PDF's
         // CreationDate), while the file system's stay what `modified:` and `--sort` use.
-        set[.contentModificationDate] = .date(Self.date(facts.modificationNanos))
-        set[.fsContentChangeDate] = .date(Self.date(facts.modificationNanos))
-        if let birth = facts.birthNanos {
+        set[.contentModificationDate] = .date(Self.date(facts.modificationTime))
+        set[.fsContentChangeDate] = .date(Self.date(facts.modificationTime))
+        if let birth = facts.birthTime {
             set[.contentCreationDate] = .date(Self.date(birth))
             set[.fsCreationDate] = .date(Self.date(birth))
         }
-        set[.attributeChangeDate] = .date(Self.date(facts.changeNanos))
+        set[.attributeChangeDate] = .date(Self.date(facts.changeTime))
         // No `lastUsedDate` from the access time: relatime and noatime make it stale, and any
         // backup, `grep` or thumbnailer moves it. The index sets it from recorded uses
         // (`IndexStore.recordUses`).
@@ -60,8 +60,17 @@ public struct FileSystemExtractor: Sendable {
         .attributeChangeDate, .lastUsedDate, .ownerName, .groupName, .fileIdentifier, .filePermissions,
     ]
 
-    static func date(_ nanos: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(nanos / 1_000_000_000) + Double(nanos % 1_000_000_000) / 1e9)
+    /// A file time as a date, exact for any year (not through a count of nanoseconds, which
+    /// wrapped after 2262: issue 22, F12). A time outside the years an attribute can hold
+    /// (`AttributeValue.supportedDates`, 0001 to 9999) is clamped to the nearest end of them, so
+    /// a file dated year −249 reads as 0001-01-01 and one of year 20000 as 9999-12-31: the order
+    /// of files by date stays right, and the date reads back.
+    static func date(_ time: FileTime) -> Date {
+        let range = AttributeValue.supportedDates
+        let date = Date(timeIntervalSince1970: time.secondsSince1970)
+        if date < range.lowerBound { return range.lowerBound }
+        if date >= range.upperBound { return Date(timeIntervalSince1970: range.upperBound.timeIntervalSince1970 - 0.001) }
+        return date
     }
 
     /// `0o644` → `"0644"`, `0o4755` → `"4755"`.

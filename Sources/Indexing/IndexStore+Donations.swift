@@ -43,19 +43,23 @@ extension IndexStore {
     }
 
     /// Deletes `domain`'s items with these identifiers, or all of them (and its client state)
-    /// when `ids` is empty. Returns the identifiers that went.
-    public func forget(domain: String, ids: [String]) throws(IndexError) -> [ItemIdentifier] {
+    /// when `ids` is nil. Returns the identifiers that went.
+    ///
+    /// An empty list forgets nothing: "these identifiers" and "everything" are told apart by
+    /// the type, not by a count, since an app that computed an empty list of deletions wiped its
+    /// whole domain when the two were the same (issue 22, F18).
+    public func forget(domain: String, ids: [String]?) throws(IndexError) -> [ItemIdentifier] {
         try write { db in
             var gone: [ItemIdentifier] = []
             let rows: [Row]
-            if ids.isEmpty {
-                rows = try Row.fetchAll(db, sql: "SELECT id, path FROM items WHERE domain = ?", arguments: [domain])
-                try db.execute(sql: "DELETE FROM donated_domains WHERE name = ?", arguments: [domain])
-            } else {
+            if let ids {
                 rows = try ids.compactMap { id in
                     try Row.fetchOne(db, sql: "SELECT id, path FROM items WHERE path = ? AND domain = ?",
                                      arguments: [Data(ItemIdentifier.donated(domain: domain, id: id).bytes), domain])
                 }
+            } else {
+                rows = try Row.fetchAll(db, sql: "SELECT id, path FROM items WHERE domain = ?", arguments: [domain])
+                try db.execute(sql: "DELETE FROM donated_domains WHERE name = ?", arguments: [domain])
             }
             for row in rows {
                 try Self.delete(rowid: row["id"], db)

@@ -79,7 +79,7 @@ extension IndexStore {
                     ON CONFLICT(identifier) DO UPDATE SET
                         title = CASE WHEN excluded.last_used >= last_used THEN coalesce(excluded.title, title) ELSE title END,
                         last_used = max(last_used, excluded.last_used),
-                        use_count = use_count + excluded.use_count
+                        use_count = \(Self.saturatingSum("use_count", "excluded.use_count"))
                     """).execute(arguments: [Data(use.identifier.bytes), use.date.timeIntervalSince1970, use.count, use.title])
             }
             if let feed {
@@ -125,8 +125,24 @@ extension IndexStore {
         }
     }
 
+    /// The largest use count: counts stop there rather than overflow.
+    public static let maximumUseCount = Int64.max
+
+    /// SQL for `a + b` of two non-negative counts, stopping at `Int64.max`.
+    ///
+    /// Why: SQLite turns an integer sum that overflows into a REAL (9.2e18), which GRDB cannot
+    /// read back as an integer: `fsindex used` and fsindexd trapped on every later read of that
+    /// count (issue 22, F5). `b` is at least 1 here, so `max - b` cannot overflow.
+    static func saturatingSum(_ a: String, _ b: String) -> String {
+        "CASE WHEN \(a) > \(maximumUseCount) - \(b) THEN \(maximumUseCount) ELSE \(a) + \(b) END"
+    }
+
+    /// A stored count as an integer, also one that an older build let overflow into a REAL
+    /// (SQLite's CAST clamps a REAL to the 64-bit range).
+    static let storedUseCount = "CAST(use_count AS INTEGER) AS use_count"
+
     static func usageRecord(_ identifier: ItemIdentifier, _ db: Database) throws -> UsageRecord? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT last_used, use_count, title FROM usage WHERE identifier = ?"),
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT last_used, \(storedUseCount), title FROM usage WHERE identifier = ?"),
                                          arguments: [Data(identifier.bytes)]) else { return nil }
         return UsageRecord(identifier: identifier, lastUsed: Date(timeIntervalSince1970: row["last_used"]),
                            useCount: row["use_count"], title: row["title"], indexed: false)
@@ -146,7 +162,7 @@ extension IndexStore {
     /// The attributes an item is stored with: its own, with the recorded uses merged in (the
     /// later of its own `lastUsedDate`, if a caller gave one, and the last recorded use).
     static func mergingUsage(_ attributes: AttributeSet, path: Data, _ db: Database) throws -> AttributeSet {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT last_used, use_count FROM usage WHERE identifier = ?"),
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT last_used, \(storedUseCount) FROM usage WHERE identifier = ?"),
                                          arguments: [path]) else { return attributes }
         var merged = attributes
         let recorded = Date(timeIntervalSince1970: row["last_used"])

@@ -78,6 +78,12 @@ public struct WorkRequest: Equatable {
         case .unreadable(let e, _)?: w.u64(2); w.u64(UInt64(UInt32(bitPattern: e)))
         case let other?: w.u64(3); w.bytes(Array(other.description.utf8))
         }
+        // The times again, as seconds and nanoseconds, when a count of nanoseconds above does
+        // not hold one (before 1677 or after 2262); left out otherwise, so a request is as before.
+        let times = [facts.accessTime, facts.modificationTime, facts.changeTime, facts.birthTime ?? FileTime(seconds: 0, nanoseconds: 0)]
+        if times.contains(where: { FileTime(nanosecondsSince1970: $0.nanosecondsSince1970) != $0 }) {
+            for t in times { w.i64(t.seconds); w.u64(UInt64(t.nanoseconds)) }
+        }
         return w.out
     }
 
@@ -104,12 +110,19 @@ public struct WorkRequest: Equatable {
         case 3: guard let m = r.bytes() else { return nil }; openFailure = .library(String(decoding: m, as: UTF8.self))
         default: return nil
         }
+        var times = [at, mt, ct, birth].map(FileTime.init(nanosecondsSince1970:))
+        if !r.atEnd {
+            for i in times.indices {
+                guard let s = r.i64(), let n = r.u64(), n < 1_000_000_000 else { return nil }
+                times[i] = FileTime(seconds: s, nanoseconds: UInt32(n))
+            }
+        }
         guard r.atEnd else { return nil }
         textCap = Int(clamping: cap)
         facts = FileFacts(path: FilePath(bytes: path), type: type, size: size, permissions: UInt32(truncatingIfNeeded: perm),
                           uid: UInt32(truncatingIfNeeded: uid), gid: UInt32(truncatingIfNeeded: gid), device: dev, inode: ino,
-                          linkCount: UInt32(truncatingIfNeeded: links), accessNanos: at, modificationNanos: mt,
-                          changeNanos: ct, birthNanos: hasBirth == 1 ? birth : nil, allocatedSize: alloc)
+                          linkCount: UInt32(truncatingIfNeeded: links), accessTime: times[0], modificationTime: times[1],
+                          changeTime: times[2], birthTime: hasBirth == 1 ? times[3] : nil, allocatedSize: alloc)
     }
 }
 

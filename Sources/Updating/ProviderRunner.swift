@@ -1,3 +1,4 @@
+import CSysShims
 import Configuration
 import FoundationEssentials
 import Indexing
@@ -10,8 +11,9 @@ import Glibc
 /// Runs an app's reindex command (`[[provider]] reindex`), as Core Spotlight calls an app's
 /// `CSIndexExtensionRequestHandler`: the identifiers on stdin, one per line (none: all), its
 /// exit the acknowledgement. The command runs as the user, never through a shell, in a session
-/// of its own (so a time-out stops it and its children), with `FSINDEX_INDEX_DIR` set to this
-/// index so that its `fsindex donate` comes back here.
+/// of its own (a time-out stops it and every process it started, see `ProcessTree`), with
+/// `FSINDEX_INDEX_DIR` set to this index so that its `fsindex donate` comes back here. Of its
+/// output only the last `outputTailBytes` are kept, for the message when it fails.
 public struct ProviderRunner: Sendable {
     public let provider: Settings.Provider
     public let indexDirectory: FilePath
@@ -21,8 +23,19 @@ public struct ProviderRunner: Sendable {
         self.indexDirectory = indexDirectory
     }
 
+    /// The most of a command's output kept, for the message when it fails: its last lines.
+    public static let outputTailBytes = 64 * 1024
+
     /// Runs the command to its end or its time limit; nil when it acknowledged (exit 0), else
     /// what went wrong, for `fsindex status`.
+    ///
+    /// Its stdout and stderr come through a pipe, of which only the last `outputTailBytes` are
+    /// kept: a command that wrote 2 GB made `fsindex reindex --domain` peak at 3.9 GB and filled
+    /// `/tmp` with 2 GB when its output went to a file read back whole (issue 22, F10). The
+    /// identifiers go in through a small file (one per line; an identifier with a line break
+    /// cannot be passed that way, and is left out: donations refuse them). At the time limit
+    /// every process of the command's tree is stopped, also one that left its session
+    /// (`ProcessTree`).
     public func run(ids: [String]?) -> String? {
         guard let program = Self.find(provider.reindex[0]) else {
             return "cannot run \(provider.reindex[0]): not found (on PATH)"
@@ -30,45 +43,59 @@ public struct ProviderRunner: Sendable {
         let dir = FileManager.default.temporaryDirectory.path + "/fsindex-provider-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         guard mkdir(dir, 0o700) == 0 else { return "cannot make a temporary folder for \(provider.domain)'s command: \(String(cString: strerror(errno)))" }
         defer {
-            unlink(dir + "/in"); unlink(dir + "/out"); rmdir(dir)
+            unlink(dir + "/in"); rmdir(dir)
         }
-        let input = (ids ?? []).map { $0 + "\n" }.joined()
+        let input = (ids ?? []).filter { !$0.utf8.contains(0x0A) && !$0.utf8.contains(0x0D) }.map { $0 + "\n" }.joined()
         guard FileManager.default.createFile(atPath: dir + "/in", contents: Data(input.utf8)) else { return "cannot write the identifiers for \(provider.domain)'s command" }
         var environment = ProcessInfo.processInfo.environment
         environment["FSINDEX_INDEX_DIR"] = indexDirectory.string
         environment["FSINDEX_REINDEX_DOMAIN"] = provider.domain
         environment["FSINDEX_REINDEX_ALL"] = ids == nil ? "1" : "0"
+        var fds: [Int32] = [-1, -1]
+        guard shim_pipe_cloexec(&fds) == 0 else { return "cannot make a pipe for \(provider.domain)'s command: \(String(cString: strerror(errno)))" }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        defer { close(readEnd) }
         let spawn = Spawn(executable: program, arguments: provider.reindex, environment: environment,
                           actions: [.open(fd: 0, path: dir + "/in", flags: O_RDONLY, mode: 0),
-                                    .open(fd: 1, path: dir + "/out", flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
-                                    .dup(1, 2)],
+                                    .dup(writeEnd, 1), .dup(writeEnd, 2)],
                           defaultSignals: [SIGPIPE], newSession: true)
+        let started = spawn.run()
+        close(writeEnd)
         let pid: pid_t
-        switch spawn.run() {
+        switch started {
         case .success(let p): pid = p
         case .failure(let e): return "cannot run \(program): \(String(cString: strerror(e.rawValue)))"
         }
+        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+        var tail = OutputTail(limit: Self.outputTailBytes)
         let deadline = Date().addingTimeInterval(provider.timeoutSeconds)
         var status: Int32 = 0
+        var open = true
         while true {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid { break }
             if r < 0 && errno != EINTR { return "lost \(program) (\(String(cString: strerror(errno))))" }
             if Date() >= deadline {
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
+                ProcessTree.kill(leader: pid)
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 return "\(provider.reindex.joined(separator: " ")) took longer than its time limit of \(Int(provider.timeoutSeconds)) s and was stopped"
             }
-            usleep(20_000)
+            if open {
+                var p = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+                if poll(&p, 1, 20) > 0 { open = tail.read(readEnd) }
+            } else {
+                usleep(20_000)
+            }
         }
+        // What is in the pipe now; a child it left behind may hold the pipe open, so no waiting
+        // for its end.
+        if open { _ = tail.read(readEnd) }
         let exited = (status & 0x7f) == 0
         let code = (status >> 8) & 0xff
         if exited && code == 0 { return nil }
-        let tail = (try? String(contentsOfFile: dir + "/out", encoding: .utf8))?
-            .split(separator: "\n").suffix(2).joined(separator: " / ") ?? ""
+        let last = tail.text.split(separator: "\n").suffix(2).joined(separator: " / ")
         let how = exited ? "exited with status \(code)" : "was killed by signal \(status & 0x7f)"
-        return "\(provider.reindex.joined(separator: " ")) \(how)" + (tail.isEmpty ? "" : ": \(tail.prefix(300))")
+        return "\(provider.reindex.joined(separator: " ")) \(how)" + (last.isEmpty ? "" : ": \(last.prefix(300))")
     }
 
     /// A program named without a slash is looked for on PATH, as a shell would, without one.

@@ -56,7 +56,7 @@ extension IndexDaemon {
         }
     }
 
-    func applyForget(domain: String, ids: [String], reply: @Sendable (ControlResponse) -> Void) {
+    func applyForget(domain: String, ids: [String]?, reply: @Sendable (ControlResponse) -> Void) {
         do {
             let gone = try store.forget(domain: domain, ids: ids)
             publisher.withLock { $0 }?(ItemChanges(removed: gone.map(\.bytes)))

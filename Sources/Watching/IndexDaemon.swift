@@ -41,7 +41,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
         case fail(String)
         /// An app's batch, already read (`IndexDaemon+Donations`).
         case donate(domain: String, clientState: String?, items: [SearchableItem], reply: @Sendable (ControlResponse) -> Void)
-        case forget(domain: String, ids: [String], reply: @Sendable (ControlResponse) -> Void)
+        case forget(domain: String, ids: [String]?, reply: @Sendable (ControlResponse) -> Void)
         /// One small batch of pending summaries (see `IndexDaemon+Summaries`); queued behind
         /// everything else, one at a time.
         case summarize

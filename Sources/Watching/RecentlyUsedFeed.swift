@@ -28,7 +28,7 @@ public enum RecentlyUsedFeed {
         for bookmark in list.bookmarks where inside(bookmark.path, roots) {
             guard let visit = bookmark.lastVisit else { continue }
             var counts: [String: Int64] = [:]
-            for app in bookmark.applications { counts[app.name, default: 0] += app.count }
+            for app in bookmark.applications { counts[app.name] = plus(counts[app.name] ?? 0, app.count) }
             let identifier = ItemIdentifier(bytes: bookmark.path)
             if let have = merged[identifier] {
                 merged[identifier] = (max(have.visit, visit), have.counts.merging(counts, uniquingKeysWith: max))
@@ -42,17 +42,25 @@ public enum RecentlyUsedFeed {
         for identifier in order {
             let (visit, counts) = merged[identifier]!
             if let mark = marks[identifier] {
-                let rise = counts.reduce(Int64(0)) { $0 + max(0, $1.value - (mark.counts[$1.key] ?? 0)) }
+                let rise = counts.reduce(Int64(0)) { plus($0, max(0, $1.value - max(0, mark.counts[$1.key] ?? 0))) }
                 if rise > 0 || visit > mark.visited {
                     uses.append(ItemUse(identifier: identifier, date: visit, count: max(1, rise)))
                 }
                 newMarks[identifier] = FeedMark(visited: max(visit, mark.visited), counts: counts)
             } else {
-                uses.append(ItemUse(identifier: identifier, date: visit, count: max(1, counts.values.reduce(0, +))))
+                uses.append(ItemUse(identifier: identifier, date: visit, count: max(1, counts.values.reduce(0, plus))))
                 newMarks[identifier] = FeedMark(visited: visit, counts: counts)
             }
         }
         return (uses, newMarks)
+    }
+
+    /// `a + b` of two non-negative counts, stopping at `Int64.max`: a list is anyone's to write,
+    /// and one with `count="9223372036854775807"` beside another count of the same file trapped
+    /// fsindexd on overflow at every start (issue 22, F4).
+    static func plus(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b < 0 ? .min : .max) : sum
     }
 
     static func inside(_ path: [UInt8], _ roots: [[UInt8]]) -> Bool {

@@ -96,7 +96,7 @@ struct XBELScanner {
                     }
                 } else if bookmarkDepth != nil, isApplication(name, element, in: stack) {
                     if current != nil, let appName = value("name") {
-                        let count = value("count").flatMap { Int64($0) }.map { max(0, $0) } ?? 1
+                        let count = value("count").flatMap(Self.count) ?? 1
                         // Older GLib wrote `timestamp` (seconds since 1970) instead of `modified`.
                         let modified = value("modified").flatMap(Self.date)
                             ?? value("timestamp").flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
@@ -270,6 +270,18 @@ struct XBELScanner {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+
+    /// An application's `count`: its digits as a number, a negative one as 0, and one past
+    /// `Int64.max` as `Int64.max` (a use count only grows; clamping keeps the file's order among
+    /// the others). Nil for anything that is not an integer.
+    static func count(_ text: String) -> Int64? {
+        if let n = Int64(text) { return max(0, n) }
+        var digits = Substring(text)
+        let negative = digits.first == "-"
+        if negative || digits.first == "+" { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return negative ? 0 : .max
     }
 
     /// An XBEL date, `2026-11-24T10:00:00Z` with optional fractional seconds and a `Z` or

@@ -21,10 +21,15 @@ struct AttributeSetTests {
         #expect(text.contains("\"contentModificationDate\":\"2026-01-01T00:00:00.250Z\""))
     }
 
-    @Test("a date attribute that is not ISO 8601 fails to decode")
-    func badDate() {
-        let json = Data(#"{"contentModificationDate": "yesterday"}"#.utf8)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(AttributeSet.self, from: json) }
+    @Test("issue 22, F15: a value not of its attribute's type (a date that is not ISO 8601 or outside 0001-9999, a REAL count) is kept as the JSON gave it, and the others decode")
+    func badDate() throws {
+        let json = Data(#"{"contentModificationDate": "yesterday", "contentCreationDate": "-0249-12-05T08:53:20.000Z", "useCount": 9.2233720368547758e18, "title": "kept", "lastUsedDate": "2026-01-01T00:00:00Z"}"#.utf8)
+        let set = try JSONDecoder().decode(AttributeSet.self, from: json)
+        #expect(set[.contentModificationDate] == .string("yesterday"))
+        #expect(set[.contentCreationDate] == .string("-0249-12-05T08:53:20.000Z"))
+        #expect(set[.useCount] == .double(9.2233720368547758e18))
+        #expect(set.title == "kept")
+        #expect(set.date(.lastUsedDate) == Date(timeIntervalSince1970: 1_767_225_600))
     }
 
     @Test("merge replaces and adds")

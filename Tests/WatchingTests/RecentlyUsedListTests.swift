@@ -181,6 +181,28 @@ struct RecentlyUsedFeedTests {
         #expect(RecentlyUsedFeed.uses(in: counted, marks: laterMarks, roots: [Array("/r".utf8)]).uses.map(\.count) == [2])
     }
 
+    @Test("issue 22, F4: counts add up to Int64.max and stop there; a count past it reads as Int64.max, a negative one as 0")
+    func countsSaturate() throws {
+        let max = Int(Int64.max)
+        let huge = try list([.init(path: "/r/a.txt", visited: "2026-11-24T10:00:00Z", applications: [("gedit", max), ("vim", 5)])])
+        let (uses, marks) = RecentlyUsedFeed.uses(in: huge, marks: [:], roots: [Array("/r".utf8)])
+        #expect(uses.map(\.count) == [.max])
+        #expect(marks[ItemIdentifier("/r/a.txt")]?.counts == ["gedit": .max, "vim": 5])
+        // Two rises that together pass Int64.max.
+        let low = [ItemIdentifier("/r/a.txt"): FeedMark(visited: Date(timeIntervalSince1970: 0), counts: ["gedit": 0, "vim": 0])]
+        let both = try list([.init(path: "/r/a.txt", visited: "2026-11-24T10:00:00Z", applications: [("gedit", max), ("vim", max)])])
+        #expect(RecentlyUsedFeed.uses(in: both, marks: low, roots: [Array("/r".utf8)]).uses.map(\.count) == [.max])
+        // One application listed twice in a bookmark.
+        let twice = try list([.init(path: "/r/a.txt", visited: "2026-11-24T10:00:00Z", applications: [("gedit", max), ("gedit", 1)])])
+        #expect(RecentlyUsedFeed.uses(in: twice, marks: [:], roots: [Array("/r".utf8)]).uses.map(\.count) == [.max])
+
+        #expect(XBELScanner.count("99999999999999999999") == .max)
+        #expect(XBELScanner.count("-99999999999999999999") == 0)
+        #expect(XBELScanner.count("-3") == 0)
+        #expect(XBELScanner.count("12") == 12)
+        #expect(XBELScanner.count("1e3") == nil)
+    }
+
     @Test("roots match whole folder names")
     func roots() {
         #expect(RecentlyUsedFeed.inside(Array("/r/a".utf8), [Array("/r/".utf8)]))

@@ -13,11 +13,17 @@ struct shim_statx {
     uint64_t size;
     uint64_t blocks;
     uint64_t dev;          /* makedev(major, minor) */
+    /* Nanoseconds since 1970, saturated at INT64_MIN/INT64_MAX: exact for 1677 to 2262, what
+       change detection compares. The times themselves are the *_sec and *_nsec pairs below. */
     int64_t atime_ns;
     int64_t mtime_ns;
     int64_t ctime_ns;
     int64_t btime_ns;
     int has_birth;
+    /* Each time as statx gives it: seconds since 1970 (any year a file system holds) and
+       nanoseconds (0 to 999,999,999). */
+    int64_t atime_sec, mtime_sec, ctime_sec, btime_sec;
+    uint32_t atime_nsec, mtime_nsec, ctime_nsec, btime_nsec;
 };
 
 /// statx relative to `dirfd` without following a final symlink. Returns 0 or -1 with errno set.

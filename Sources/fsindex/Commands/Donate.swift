@@ -150,7 +150,7 @@ extension FSIndexCommand {
                 try DonationReader.validate(domain: domain)
                 if let client = try connectDaemon(location) {
                     defer { client.close() }
-                    switch try client.request(.forget(domain: domain, ids: ids), timeout: .seconds(600)) {
+                    switch try client.request(.forget(domain: domain, ids: ids.isEmpty ? nil : ids), timeout: .seconds(600)) {
                     case .ok(let message): Output.standardOutput.write("fsindexd: \(Output.field(message))\n")
                     case .error(let message):
                         Output.error("fsindex", message)
@@ -158,7 +158,7 @@ extension FSIndexCommand {
                     default: break
                     }
                 } else {
-                    let gone = try IndexStore(location: location).forget(domain: domain, ids: ids)
+                    let gone = try IndexStore(location: location).forget(domain: domain, ids: ids.isEmpty ? nil : ids)
                     Output.standardOutput.write("forgot \(gone.count) items of \(Output.field(domain))\n")
                 }
                 Output.standardOutput.flush()

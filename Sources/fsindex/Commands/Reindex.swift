@@ -46,6 +46,11 @@ extension FSIndexCommand {
         func validate() throws {
             if domain != nil && !paths.isEmpty { throw ValidationError("Give paths or --domain, not both.") }
             if domain == nil && !ids.isEmpty { throw ValidationError("--id needs --domain.") }
+            // A provider reads the identifiers one per line: one with a line break would reach it
+            // as two (issue 22, F18); donations refuse them too.
+            if let id = ids.first(where: { $0.contains("\n") || $0.contains("\r") }) {
+                throw ValidationError("--id \(ArgumentBytes.display(id).debugDescription) holds a line break; a provider gets identifiers one per line, and donations never hold one")
+            }
         }
 
         func run() throws {

@@ -101,7 +101,12 @@ struct TagRequest {
     init(_ items: [String]) throws(TagError) {
         for item in items {
             if let first = item.first, first == "+" || first == "-" {
-                let tag = String(item.dropFirst())
+                // The tag's bytes as given: user.xdg.tags is UTF-8 text, so bytes that are not
+                // are refused, not written as the code points that carry them in an argument
+                // (U+10FFxx; issue 22, F18).
+                guard let tag = String(validating: ArgumentBytes.bytes(of: String(item.dropFirst())), as: UTF8.self) else {
+                    throw .notUTF8(ArgumentBytes.display(item))
+                }
                 guard !tag.isEmpty else { throw .emptyTag(item) }
                 guard !tag.contains(",") else { throw .comma(tag) }
                 if first == "+" { add.append(tag) } else { remove.append(tag) }
@@ -145,6 +150,7 @@ enum TagError: Error {
     case noPath
     case emptyTag(String)
     case comma(String)
+    case notUTF8(String)
     case missing(Errno)
     case symlink
     case attribute(ExtendedAttributeError)
@@ -155,6 +161,7 @@ enum TagError: Error {
         return switch self {
         case .noPath: "name at least one file: fsindex tag PATH... [+TAG] [-TAG]"
         case .emptyTag(let item): "\"\(item)\" names no tag: write +work to add, -work to remove"
+        case .notUTF8(let item): "\(item) holds bytes that are not UTF-8 text, which tags (user.xdg.tags) are; give the tag in UTF-8"
         case .comma(let tag): "the tag \"\(tag)\" holds a comma, which separates tags in user.xdg.tags; give each tag on its own: +a +b"
         case .missing(let e): "\(p): cannot read it (\(e.description))"
         case .symlink: "\(p) is a symbolic link: Linux keeps tags (extended attributes) only on files and folders; tag the file it points to"

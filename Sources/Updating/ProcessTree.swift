@@ -1,0 +1,92 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Stops a command and every process it started, found through `/proc`.
+///
+/// Why not its process group or session alone: a child that calls `setsid` (a provider that
+/// starts a helper with `setsid sleep 1000 &`) leaves both, and survived the time-out (issue 22,
+/// F18). Its parent is still in the tree, though, so it is found by parent pid. Each process
+/// found is stopped (SIGSTOP) before the next look, so none can fork or exit, handing its
+/// children to init, while the tree is walked; then all are killed.
+///
+/// Why not a cgroup: fsindexd runs as a user whose cgroup is rarely delegated (writable), and
+/// `PR_SET_CHILD_SUBREAPER` would make every orphan of fsindexd's other children (extraction
+/// workers) its own to reap. The limit that remains: a process whose parent exited before the
+/// time-out (a double fork) has been handed to init and is no longer found.
+enum ProcessTree {
+    /// Kills `leader` (a session leader, `Spawn(newSession: true)`) and every descendant.
+    static func kill(leader: pid_t) {
+        var stopped: Set<pid_t> = [leader]
+        _ = Glibc.kill(-leader, SIGSTOP)
+        _ = Glibc.kill(leader, SIGSTOP)
+        while true {
+            let found = descendants(of: leader).subtracting(stopped)
+            if found.isEmpty { break }
+            for p in found { _ = Glibc.kill(p, SIGSTOP) }
+            stopped.formUnion(found)
+        }
+        _ = Glibc.kill(-leader, SIGKILL)
+        for p in stopped { _ = Glibc.kill(p, SIGKILL) }
+    }
+
+    /// Every process below `root`, by the parent pids in `/proc/<pid>/stat`.
+    static func descendants(of root: pid_t) -> Set<pid_t> {
+        var children: [pid_t: [pid_t]] = [:]
+        guard let dir = opendir("/proc") else { return [] }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name), let ppid = parent(of: pid) else { continue }
+            children[ppid, default: []].append(pid)
+        }
+        var out: Set<pid_t> = []
+        var queue = [root]
+        while let p = queue.popLast() {
+            for c in children[p] ?? [] where out.insert(c).inserted { queue.append(c) }
+        }
+        return out
+    }
+
+    /// The parent pid in `/proc/<pid>/stat`: the fourth field, after the name in parentheses
+    /// (which may hold spaces and parentheses itself, hence the last `)`).
+    static func parent(of pid: pid_t) -> pid_t? {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0, let close = buffer[..<n].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = buffer[(close + 1)..<n].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1 else { return nil }
+        return pid_t(String(decoding: fields[1], as: UTF8.self))
+    }
+}
+
+/// The last bytes a child wrote to a pipe, at most `limit` of them (with up to as many again
+/// while reading), however much it writes.
+struct OutputTail {
+    let limit: Int
+    private var bytes: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Reads what `fd` (non-blocking) has now; false at its end or on an error.
+    mutating func read(_ fd: Int32) -> Bool {
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes.append(contentsOf: chunk[..<n])
+                if bytes.count > 2 * limit { bytes.removeFirst(bytes.count - limit) }
+                continue
+            }
+            if n < 0 && errno == EINTR { continue }
+            return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+        }
+    }
+
+    /// The last `limit` bytes, as text.
+    var text: String { String(decoding: bytes.suffix(limit), as: UTF8.self) }
+}
