@@ -1,5 +1,4 @@
 import Attributes
-import Dispatch
 import Synchronization
 import SystemCalls
 import SystemPackage
@@ -22,7 +21,7 @@ import Glibc
 /// A key design decision is that one thread owns the socket: it accepts, checks each peer's
 /// user with `SO_PEERCRED` (another user gets `.error("refused: …")` and is closed) and reads
 /// requests; each connection's complete lines are parsed and handed to the ``ControlHandler``
-/// on a thread of Dispatch's, one batch of lines per connection at a time, so that no request
+/// on a thread of their own, one batch of lines per connection at a time, so that no request
 /// holds up the poll thread. Writing never blocks: replies and published changes
 /// go out with `MSG_DONTWAIT`, the rest waits in a per-connection buffer, and a client that lets
 /// more than `maxPendingBytes` pile up is dropped, so a stuck subscriber never holds up indexing.
@@ -303,14 +302,20 @@ public final class ControlServer: Sendable {
         var lines: [[UInt8]] = []
         while let line = input.nextLine() { lines.append(line) }
         if !lines.isEmpty {
-            // Parsing and handling happen on another thread: a large batch (15 MB parses for
-            // seconds) or a hostile line must not hold up the other clients, nor the queries
-            // accepted on this thread.
+            // Parsing and handling happen on a thread of their own: a large batch (15 MB parses
+            // for seconds) or a hostile line must not hold up the other clients, nor the queries
+            // accepted on this thread. A plain thread that ends, not Dispatch's global queues:
+            // once those have run, libdispatch's workqueue monitor wakes the idle daemon every
+            // second for good (DaemonIdleTests).
             connection.io.withLock { $0.busy = true }
-            DispatchQueue.global(qos: .userInitiated).async { [self, lines] in
+            let started = SystemCall.startThread(detached: true) { [self, lines] in
                 for line in lines { handle(line, from: connection) }
                 connection.io.withLock { $0.busy = false }
                 wakeLoop()
+            }
+            if case .failure = started {
+                for line in lines { handle(line, from: connection) }   // no thread to be had: here
+                connection.io.withLock { $0.busy = false }
             }
         }
         if input.pendingCount > WireFormat.maxRequestLine {

@@ -4,6 +4,7 @@ import Crawling
 import ExtractionModel
 import FoundationEssentials
 import Indexing
+import Synchronization
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +23,12 @@ public final class LiveIndexer: Sendable {
     public let updater: IndexUpdater
     public let roots: [FilePath]
     var store: IndexStore { updater.store }
+    /// Files an event said were there, not found because their folder was away when they were
+    /// looked at (a folder renamed and renamed back while a batch waited: the disk ahead of the
+    /// events). The folder's own moves come in a later batch; each takes these along and looks for
+    /// them where it lands. At most `maximumStrays`, the oldest dropped (a reconcile finds those).
+    private let strays = Mutex<[FilePath]>([])
+    static let maximumStrays = 10_000
 
     public init(updater: IndexUpdater, roots: [FilePath]) {
         self.updater = updater
@@ -56,6 +63,8 @@ public final class LiveIndexer: Sendable {
         // so a change of metadata alone (tags, chmod) is applied without extracting again.
         var metadataOnly = Set<[UInt8]>()
         var written = Set<[UInt8]>()
+        // Paths whose last event was a deletion: gone as told, never strays.
+        var deletedByEvent = Set<[UInt8]>()
         func touch(_ p: FilePath, metadata: Bool = false) {
             let key = p.bytes
             if touched[key] == nil { order.append(key) }
@@ -76,6 +85,14 @@ public final class LiveIndexer: Sendable {
         }
         for event in batch {
             switch event {
+            case .deleted(let p, _): deletedByEvent.insert(p.bytes)
+            case .created(let p, _), .modified(let p), .attributesChanged(let p): deletedByEvent.remove(p.bytes)
+            case .moved(let from, let to, _):
+                deletedByEvent.insert(from.bytes)
+                deletedByEvent.remove(to.bytes)
+            default: break
+            }
+            switch event {
             case .modified(let p):
                 touch(p)
             case .attributesChanged(let p):
@@ -83,13 +100,32 @@ public final class LiveIndexer: Sendable {
             case .created(let p, _):
                 touch(p)
                 touchFolder(of: p)
-            case .deleted(let p, _):
+            case .deleted(let p, let isDirectory):
                 touch(p)     // looked at again: gone (deleted) or there (replaced meanwhile)
                 touchFolder(of: p)
+                if isDirectory { _ = takeStrays(below: p) }
             case .moved(let from, let to, let isDirectory):
                 touchFolder(of: from)
                 touchFolder(of: to)
                 try applyMove(from: from, to: to, isDirectory: isDirectory, changes: &changes, touch: { touch($0) })
+                if isDirectory {
+                    // What this batch named below the folder, and what earlier batches missed
+                    // there, is looked at where the folder is now.
+                    let (fromBytes, toBytes) = (from.bytes, to.bytes)
+                    func moved(_ key: [UInt8]) -> [UInt8]? {
+                        key.count > fromBytes.count && key.starts(with: fromBytes) && key[fromBytes.count] == UInt8(ascii: "/")
+                            ? toBytes + key[fromBytes.count...] : nil
+                    }
+                    for (i, key) in order.enumerated() {
+                        guard let newKey = moved(key) else { continue }
+                        order[i] = newKey
+                        touched[newKey] = FilePath(bytes: newKey)
+                        touched[key] = nil
+                        if written.remove(key) != nil { written.insert(newKey) }
+                        if metadataOnly.remove(key) != nil { metadataOnly.insert(newKey) }
+                    }
+                    for stray in takeStrays(below: from) { touch(FilePath(bytes: moved(stray.bytes) ?? stray.bytes)) }
+                }
             case .rescan(let dir, let recursive):
                 rescans.append((dir, recursive))
             case .rootGone:
@@ -105,13 +141,27 @@ public final class LiveIndexer: Sendable {
         // one go (one read for the stored stamps, one transaction for the deletions).
         var present: [(root: FilePath, facts: FileFacts)] = []
         var vanished: [ItemIdentifier] = []
-        for key in order {
+        var strayed: [FilePath] = []
+        var seen = Set<[UInt8]>()
+        for key in order where seen.insert(key).inserted {
             guard let path = touched[key], let root = root(of: path) else { continue }
             if isExcluded(path, root: root) { continue }
             if let facts = try? FileFacts.read(path) {
                 present.append((root, facts))
             } else {
                 vanished.append(ItemIdentifier(bytes: key))
+                // Not a deletion the events told of, and its folder is gone too: it may have
+                // gone with its folder, whose move is still on its way.
+                let folder = path.removingLastComponent()
+                if !deletedByEvent.contains(key), folder != path, self.root(of: folder) != nil, (try? FileFacts.read(folder)) == nil {
+                    strayed.append(path)
+                }
+            }
+        }
+        if !strayed.isEmpty {
+            strays.withLock { list in
+                list.append(contentsOf: strayed)
+                if list.count > Self.maximumStrays { list.removeFirst(list.count - Self.maximumStrays) }
             }
         }
         var byDomain: [String: [FileFacts]] = [:]
@@ -202,6 +252,22 @@ public final class LiveIndexer: Sendable {
             throw .index(e)
         } catch {
             throw .extraction("\(error)")
+        }
+    }
+
+    /// Removes and returns the strays at or below `folder`.
+    private func takeStrays(below folder: FilePath) -> [FilePath] {
+        let prefix = folder.bytes
+        return strays.withLock { list in
+            guard !list.isEmpty else { return [] }
+            var taken: [FilePath] = []
+            list.removeAll { stray in
+                let b = stray.bytes
+                let below = b.count > prefix.count && b.starts(with: prefix) && b[prefix.count] == UInt8(ascii: "/")
+                if below { taken.append(stray) }
+                return below
+            }
+            return taken
         }
     }
 

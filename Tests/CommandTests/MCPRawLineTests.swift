@@ -46,7 +46,12 @@ struct MCPRawLineTests {
             return t
         }
 
-        func send(_ line: String) { _ = send(Array((line + "\n").utf8)) }
+        /// Sends a short line and waits until it is written, so that the next send cannot
+        /// interleave with it (two writers to one pipe mix their pieces).
+        func send(_ line: String) {
+            let writer = send(Array((line + "\n").utf8))
+            while !writer.isFinished { usleep(200) }
+        }
 
         /// The next reply, or nil after `timeout` seconds.
         func reply(timeout: TimeInterval) -> [String: Any]? {

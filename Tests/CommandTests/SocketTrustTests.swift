@@ -62,6 +62,9 @@ struct SocketTrustTests {
         _ = mkdir(folder, 0o777)
         #expect(chown(folder, attacker, attacker) == 0 && posixChmod(folder, 0o777) == 0)
         let script = try scratch.create("listener.py", contents: listener).string
+        // Modes set outright: the test process's umask is not ours to rely on (IndexStore narrows
+        // it to 077 while it opens a database, on any thread).
+        _ = posixChmod(script, 0o644)
         _ = try scratch.createDirectory("out")
         try scratch.chmod("out", 0o777)
         _ = posixChmod(scratch.root.string, 0o755)
@@ -69,10 +72,16 @@ struct SocketTrustTests {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         p.arguments = ["--reuid=\(attacker)", "--regid=\(attacker)", "--clear-groups", "--", "/usr/bin/python3", script, folder, log, "\(seconds)"] + names
+        let errors = Pipe()
+        p.standardError = errors
         try p.run()
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: log + ".ready"), Date() < deadline { usleep(20_000) }
-        #expect(FileManager.default.fileExists(atPath: log + ".ready"), "the listener did not start")
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: log + ".ready"), p.isRunning, Date() < deadline { usleep(20_000) }
+        if !FileManager.default.fileExists(atPath: log + ".ready") {
+            p.terminate()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            Issue.record("the listener did not start: \(said)")
+        }
         return Listener(process: p, log: log)
     }
 

@@ -6,6 +6,7 @@
 SQLITE_EXTENSION_INIT1
 #include "../../Sources/CFTS5CJK/fts5_cjk.c"
 #include "../../Sources/CFTS5CJK/text_zip.c"
+#include "../../Sources/CFTS5CJK/fts5_snippet.c"
 
 int sqlite3_extension_init(sqlite3 *db, char **error, const sqlite3_api_routines *api) {
     (void)error;
