@@ -104,7 +104,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Stage 2b, the worker's side: rlimits, seccomp, and the loop that answers the parent.
         .target(name: "WorkerRuntime", dependencies: [
-            "Attributes", "Crawling", "Extraction", "ExtractionModel", "Isolation", "CSysShims", "CSeccomp", "SystemCalls",
+            "Attributes", "Crawling", "Extraction", "ExtractionModel", "Isolation", "Summarizing", "CSysShims", "CSeccomp", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // The FTS5 tokenizer for every script (unicode61, with Han, Kana and Hangul in bigrams),
@@ -244,5 +244,7 @@ let package = Package(
                                                        .product(name: "MCP", package: "swift-sdk")]),
         .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "TestSupport"]),
         .testTarget(name: "ControllingTests", dependencies: ["Controlling", "Attributes", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),
+        // The benchmarks' own tools (the scripts beside them are not compiled): the memory sampler's test.
+        .testTarget(name: "BenchmarksTests", path: "Tests/Benchmarks", sources: ["TreeRSSTests.swift"]),
     ]
 )

@@ -9,12 +9,18 @@ public struct IndexEntry: Sendable, Hashable {
     public var extractorVersion: Int
     /// The content extractor that produced the attributes (`pdf`, ...), if one did.
     public var extractor: String?
+    /// Whether the item's `textContentSummary` was made already, with its text (the extraction
+    /// worker does, see `WorkerSummaries`): then the item is not marked for the summary pass,
+    /// which is left the donated items and indexes written before.
+    public var summarized: Bool
 
-    public init(item: SearchableItem, stamp: FileStamp? = nil, extractorVersion: Int = 0, extractor: String? = nil) {
+    public init(item: SearchableItem, stamp: FileStamp? = nil, extractorVersion: Int = 0, extractor: String? = nil,
+                summarized: Bool = false) {
         self.item = item
         self.stamp = stamp
         self.extractorVersion = extractorVersion
         self.extractor = extractor
+        self.summarized = summarized
     }
 }
 

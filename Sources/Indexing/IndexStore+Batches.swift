@@ -75,8 +75,9 @@ extension IndexStore {
             entry.stamp?.modificationNanos, entry.stamp?.changeNanos, entry.stamp.map { Int64(bitPattern: $0.inode) },
             json, item.expirationDate?.timeIntervalSince1970, entry.extractorVersion, now,
             entry.extractor, a.string(.extractionError), a.date(.lastUsedDate)?.timeIntervalSince1970,
-            // New text: its summary is made again (the one in `stored`, if any, goes with it).
-            a.textContent.map(Self.needsSummary) == true ? 1 : nil, omitted,
+            // New text: its summary is made again (the one in `stored`, if any, goes with it),
+            // unless it was made with the text.
+            !entry.summarized && a.textContent.map(Self.needsSummary) == true ? 1 : nil, omitted,
         ]
         let id: Int64
         if let existing {

@@ -17,6 +17,9 @@ import Glibc
 /// the extraction threads are held back (and memory stays bounded) when writing is the slower
 /// side.
 ///
+/// With `grouping` above 1, the batches that wait when the thread comes for more are committed
+/// together, up to that many (one transaction instead of several, see `IndexUpdater`).
+///
 /// For example:
 /// ```swift
 /// let committer = BatchCommitter<[IndexEntry]>(capacity: 2) { entries in try? store.index(entries) }
@@ -24,7 +27,8 @@ import Glibc
 /// committer.finish()   // returns once every batch handed over was committed
 /// ```
 final class BatchCommitter<Batch: Sendable>: @unchecked Sendable {
-    private let commit: @Sendable (Batch) -> Void
+    private let commit: @Sendable ([Batch]) -> Void
+    private let grouping: Int
     private let waiting = Mutex<[Batch?]>([])   // nil: no more batches
     private let ready = DispatchSemaphore(value: 0)
     private let slots: DispatchSemaphore
@@ -32,15 +36,21 @@ final class BatchCommitter<Batch: Sendable>: @unchecked Sendable {
 
     /// Starts the committing thread; without one (it could not be started), `submit` commits on
     /// the caller's thread.
-    init(capacity: Int, commit: @escaping @Sendable (Batch) -> Void) {
+    convenience init(capacity: Int, commit: @escaping @Sendable (Batch) -> Void) {
+        self.init(capacity: capacity, grouping: 1) { batches in batches.forEach(commit) }
+    }
+
+    /// Commits up to `grouping` waiting batches with one call of `commit`.
+    init(capacity: Int, grouping: Int, commit: @escaping @Sendable ([Batch]) -> Void) {
         self.commit = commit
+        self.grouping = max(1, grouping)
         slots = DispatchSemaphore(value: max(1, capacity))
         if case .success(let t) = SystemCall.startThread({ [self] in run() }) { thread = t }
     }
 
     /// Hands a batch over; waits while `capacity` batches are already waiting.
     func submit(_ batch: Batch) {
-        guard thread != nil else { return commit(batch) }
+        guard thread != nil else { return commit([batch]) }
         slots.wait()
         waiting.withLock { $0.append(batch) }
         ready.signal()
@@ -58,9 +68,20 @@ final class BatchCommitter<Batch: Sendable>: @unchecked Sendable {
     private func run() {
         while true {
             ready.wait()
-            guard let batch = waiting.withLock({ $0.removeFirst() }) else { return }
-            commit(batch)
-            slots.signal()
+            // The first batch waiting, and those behind it (their `ready` signals are taken too).
+            let (group, ended) = waiting.withLock { w -> ([Batch], Bool) in
+                var group: [Batch] = []
+                while let first = w.first, group.count < grouping {
+                    guard let batch = first else { break }
+                    w.removeFirst()
+                    group.append(batch)
+                }
+                return (group, group.isEmpty)
+            }
+            if ended { return }
+            for _ in 1..<group.count { ready.wait() }
+            commit(group)
+            for _ in group { slots.signal() }
         }
     }
 }

@@ -16,8 +16,9 @@ public struct CrawlReport: Sendable, Hashable, Codable {
     public var bytes: Int64 = 0
     public var seconds: Double = 0
     public var problems = 0
-    /// Items that got a `textContentSummary` from the summary pass after the crawl, and how long
-    /// that pass took (`fsindex index` only; fsindexd makes summaries in the background).
+    /// Items written with a `textContentSummary` (made by the extraction workers) or given one by
+    /// the summary pass after the crawl (the texts apps donated, an older index's), and how long
+    /// that pass took (`fsindex index` only; fsindexd summarizes donations in the background).
     public var summarized = 0
     public var summarySeconds: Double = 0
     /// What changed, for live-query subscribers (not part of the JSON summary).

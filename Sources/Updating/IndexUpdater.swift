@@ -229,6 +229,7 @@ public final class IndexUpdater: Sendable {
         let result = try extractAndWrite(todo, domain: domain, seenSoFar: report.seen, indexedBefore: report.indexed,
                                          start: start)
         report.indexed += result.indexed
+        report.summarized += result.summarized
         report.removed += result.vanished
         report.bytes += result.bytes
         problems += result.problems
@@ -278,6 +279,8 @@ public final class IndexUpdater: Sendable {
         var bytes: Int64 = 0
         var problems = 0
         var vanished = 0
+        /// Items written with a summary (made by the worker).
+        var summarized = 0
         var written: [ItemIdentifier] = []
         var vanishedIdentifiers: [ItemIdentifier] = []
     }
@@ -290,6 +293,7 @@ public final class IndexUpdater: Sendable {
         var report = CrawlReport()
         report.seen = files.count
         report.indexed = r.indexed
+        report.summarized = r.summarized
         report.bytes = r.bytes
         report.problems = r.problems
         report.removed = r.vanished
@@ -299,8 +303,26 @@ public final class IndexUpdater: Sendable {
         return report
     }
 
+    /// One batch of extracted files, on its way to the writer.
+    private struct ExtractedBatch: Sendable {
+        var entries: [IndexEntry]
+        var vanished: [ItemIdentifier]
+        var local: BatchResult
+    }
+
+    /// How many extracted batches the writer commits in one transaction at most.
+    static let batchesPerTransaction = 8
+
     /// Extracts `todo` on worker threads and writes batches. A write error (disk full) stops
     /// every worker and is thrown; batches already committed stay.
+    ///
+    /// A key design decision (issue 23): the extraction threads never write. Each hands its batch
+    /// to one writer thread (`BatchCommitter`) and sends its worker the next file at once, so the
+    /// workers parse while SQLite writes, and both cores stay busy. The writer commits the
+    /// batches that wait for it together, up to `batchesPerTransaction`, in one transaction: a
+    /// first crawl writes a few large transactions (fewer full-text segments to merge later)
+    /// while a watcher's small batch is still written at once. At most `threads + 1` batches
+    /// wait, which holds the extraction back, and memory bounded, when writing is the slower side.
     private func extractAndWrite(_ todo: [FileFacts], domain: String, seenSoFar: Int, indexedBefore: Int,
                                  start: DispatchTime) throws(UpdateError) -> BatchResult {
         guard !todo.isEmpty else { return BatchResult() }
@@ -311,6 +333,38 @@ public final class IndexUpdater: Sendable {
         let next = Atomic<Int>(0)
         let state = Mutex<(result: BatchResult, error: UpdateError?, lastProgress: UInt64)>((BatchResult(), nil, 0))
         let textCap = settings.index.textCap
+        let store = self.store
+        let onProgress = self.onProgress
+        let writer = BatchCommitter<ExtractedBatch>(capacity: workers + 1, grouping: Self.batchesPerTransaction) { [self] batches in
+            // After a failure or a cancel, nothing more is written: the next crawl extracts it again.
+            if isCancelled || state.withLock({ $0.error != nil }) { return }
+            let indexed = batches.reduce(0) { $0 + $1.local.indexed }
+            let done = state.withLock { $0.result.indexed } + indexed
+            do {
+                try store.index(batches.flatMap(\.entries), deleting: batches.flatMap(\.vanished),
+                                clientState: Self.clientState(domain: domain, done: done, total: todo.count, finished: false))
+            } catch {
+                state.withLock { if $0.error == nil { $0.error = (error as? IndexError).map(UpdateError.index) ?? .extraction("\(error)") } }
+                return
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let report: CrawlProgress? = state.withLock { s in
+                for batch in batches {
+                    s.result.indexed += batch.local.indexed
+                    s.result.bytes += batch.local.bytes
+                    s.result.problems += batch.local.problems
+                    s.result.vanished += batch.local.vanished
+                    s.result.summarized += batch.local.summarized
+                    s.result.written += batch.entries.map(\.item.uniqueIdentifier)
+                    s.result.vanishedIdentifiers += batch.vanished
+                }
+                guard now - s.lastProgress > 200_000_000 else { return nil }
+                s.lastProgress = now
+                return CrawlProgress(root: domain, phase: .indexing, seen: seenSoFar, indexed: indexedBefore + s.result.indexed,
+                                     toIndex: todo.count, elapsed: Double(now - start.uptimeNanoseconds) / 1e9)
+            }
+            if let report { onProgress?(report) }
+        }
         SystemCall.concurrentPerform(iterations: workers) { _ in
             let pool: WorkerPool
             switch extraction {
@@ -362,43 +416,27 @@ public final class IndexUpdater: Sendable {
                     if facts.type == .regular { local.bytes += min(facts.size, Int64(settings.index.textCap)) }
                     let item = SearchableItem(uniqueIdentifier: ItemIdentifier(bytes: facts.pathBytes),
                                               domainIdentifier: domain, attributes: attributes)
+                    // The worker made the summaries with the texts (`WorkerSummaries`).
                     entries.append(IndexEntry(item: item,
                                               stamp: FileStamp(facts),
-                                              extractorVersion: r.extractorVersion, extractor: r.extractor))
+                                              extractorVersion: r.extractorVersion, extractor: r.extractor, summarized: true))
                     for child in r.children {
                         var a = child.attributes
                         a[.path] = .string(ByteString.escaped(facts.pathBytes))
                         let ident = ItemIdentifier.child(of: facts.pathBytes, key: child.key)
                         entries.append(IndexEntry(item: SearchableItem(uniqueIdentifier: ident, domainIdentifier: domain, attributes: a),
-                                                  extractorVersion: r.extractorVersion, extractor: r.extractor))
+                                                  extractorVersion: r.extractorVersion, extractor: r.extractor, summarized: true))
                     }
                 }
                 if isCancelled { continue }
                 // Files, not the items inside them (messages), count as indexed.
                 local.indexed = entries.count { !$0.item.uniqueIdentifier.bytes.contains(0) }
-                let done = state.withLock { $0.result.indexed } + local.indexed
-                do {
-                    try store.index(entries, deleting: vanished, clientState: Self.clientState(domain: domain, done: done, total: todo.count, finished: false))
-                } catch {
-                    state.withLock { if $0.error == nil { $0.error = (error as? IndexError).map(UpdateError.index) ?? .extraction("\(error)") } }
-                    return
-                }
-                let now = DispatchTime.now().uptimeNanoseconds
-                let report: CrawlProgress? = state.withLock { s in
-                    s.result.indexed += local.indexed
-                    s.result.bytes += local.bytes
-                    s.result.problems += local.problems
-                    s.result.vanished += local.vanished
-                    s.result.written += entries.map(\.item.uniqueIdentifier)
-                    s.result.vanishedIdentifiers += vanished
-                    guard now - s.lastProgress > 200_000_000 else { return nil }
-                    s.lastProgress = now
-                    return CrawlProgress(root: domain, phase: .indexing, seen: seenSoFar, indexed: indexedBefore + s.result.indexed,
-                                         toIndex: todo.count, elapsed: Double(now - start.uptimeNanoseconds) / 1e9)
-                }
-                if let report { onProgress?(report) }
+                local.summarized = entries.count { $0.item.attributes[.textContentSummary] != nil }
+                writer.submit(ExtractedBatch(entries: entries, vanished: vanished, local: local))
             }
         }
+        writer.finish()
+        if isCancelled { state.withLock { if $0.error == nil { $0.error = .cancelled } } }
         let final = state.withLock { $0 }
         if let e = final.error { throw e }
         return final.result

@@ -75,7 +75,7 @@ public enum WorkerMain {
                     else if let failure = request.openFailure { .failed(failure) } else { .path }
                 let retiring = !Sandbox.armCPULimit(secondsPerFile: limits.cpuSecondsPerFile)
                 testHooks?.beforeExtracting(request.facts, descriptor)
-                let result = context.extract(request.facts, textCap: request.textCap, from: source)
+                let result = WorkerSummaries.adding(to: context.extract(request.facts, textCap: request.textCap, from: source))
                 guard let (text, json) = try? ResultCoding.encode(result) else {
                     complain("cannot encode a result")
                     return 4
