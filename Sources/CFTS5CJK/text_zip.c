@@ -7,6 +7,24 @@
 #include <stdlib.h>
 #include <zlib.h>
 
+unsigned char *fsindex_zip_bytes(const unsigned char *text, size_t n, size_t *outLength) {
+    if (!text || n < FSINDEX_ZIP_MINIMUM || n > 0x7ffffff0u) return NULL;
+    uLong bound = compressBound((uLong)n);
+    unsigned char *out = malloc(4 + (size_t)bound);
+    if (!out) return NULL;
+    uLongf length = bound;
+    int rc = compress2(out + 4, &length, text, (uLong)n, FSINDEX_ZIP_LEVEL);
+    if (rc != Z_OK || 4 + length >= (uLongf)n) {   // not worth it: keep the text
+        free(out);
+        return NULL;
+    }
+    uint32_t len = (uint32_t)n;
+    out[0] = (unsigned char)len; out[1] = (unsigned char)(len >> 8);
+    out[2] = (unsigned char)(len >> 16); out[3] = (unsigned char)(len >> 24);
+    *outLength = 4 + (size_t)length;
+    return out;
+}
+
 static void zipFunction(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     sqlite3_value *v = argv[0];
@@ -17,21 +35,10 @@ static void zipFunction(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (sqlite3_value_type(v) != SQLITE_TEXT) { sqlite3_result_value(ctx, v); return; }
     const unsigned char *text = sqlite3_value_text(v);
     int n = sqlite3_value_bytes(v);
-    if (!text || n < FSINDEX_ZIP_MINIMUM) { sqlite3_result_value(ctx, v); return; }
-    uLong bound = compressBound((uLong)n);
-    unsigned char *out = sqlite3_malloc64(4 + (sqlite3_uint64)bound);
-    if (!out) { sqlite3_result_error_nomem(ctx); return; }
-    uLongf outLen = bound;
-    int rc = compress2(out + 4, &outLen, text, (uLong)n, FSINDEX_ZIP_LEVEL);
-    if (rc != Z_OK || 4 + outLen >= (uLongf)n) {   // not worth it: keep the text
-        sqlite3_free(out);
-        sqlite3_result_value(ctx, v);
-        return;
-    }
-    uint32_t len = (uint32_t)n;
-    out[0] = (unsigned char)len; out[1] = (unsigned char)(len >> 8);
-    out[2] = (unsigned char)(len >> 16); out[3] = (unsigned char)(len >> 24);
-    sqlite3_result_blob(ctx, out, (int)(4 + outLen), sqlite3_free);
+    size_t length = 0;
+    unsigned char *out = text ? fsindex_zip_bytes(text, (size_t)n, &length) : NULL;
+    if (!out) { sqlite3_result_value(ctx, v); return; }
+    sqlite3_result_blob(ctx, out, (int)length, free);
 }
 
 static void unzipFunction(sqlite3_context *ctx, int argc, sqlite3_value **argv) {

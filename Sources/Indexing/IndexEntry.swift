@@ -13,6 +13,9 @@ public struct IndexEntry: Sendable, Hashable {
     /// worker does, see `WorkerSummaries`): then the item is not marked for the summary pass,
     /// which is left the donated items and indexes written before.
     public var summarized: Bool
+    /// The text as the index stores it, packed beforehand off the writer's thread
+    /// (`packText()`); nil: the writer packs it.
+    public var packedText: PackedText?
 
     public init(item: SearchableItem, stamp: FileStamp? = nil, extractorVersion: Int = 0, extractor: String? = nil,
                 summarized: Bool = false) {

@@ -101,9 +101,22 @@ extension IndexStore {
             id = db.lastInsertedRowID
         }
         let other = AttributeKey.otherTextKeys.flatMap { a.strings($0) }.joined(separator: "\n")
-        // Compressed by fsindex_zip; the insert trigger indexes it in items_fts.
-        try db.cachedStatement(sql: "INSERT INTO item_texts(id, name, title, other, text) VALUES (?, ?, ?, ?, fsindex_zip(?))")
-            .execute(arguments: [id, name, a.title, other.isEmpty ? nil : other, a.textContent])
+        let otherText: String? = other.isEmpty ? nil : other
+        // The text compressed (by fsindex_zip, unless packed already), and its words indexed
+        // from the text at hand: no trigger inflates what was just compressed (v13).
+        switch entry.packedText {
+        case .compressed(let blob)? where a.textContent != nil:
+            try db.cachedStatement(sql: "INSERT INTO item_texts(id, name, title, other, text) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [id, name, a.title, otherText, Data(blob)])
+        case .plain? where a.textContent != nil:
+            try db.cachedStatement(sql: "INSERT INTO item_texts(id, name, title, other, text) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [id, name, a.title, otherText, a.textContent])
+        default:
+            try db.cachedStatement(sql: "INSERT INTO item_texts(id, name, title, other, text) VALUES (?, ?, ?, ?, fsindex_zip(?))")
+                .execute(arguments: [id, name, a.title, otherText, a.textContent])
+        }
+        try db.cachedStatement(sql: "INSERT INTO \(Schema.ftsTable)(rowid, name, title, other, text) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [id, name, a.title, otherText, a.textContent])
         try db.cachedStatement(sql: "INSERT INTO items_names(rowid, name) VALUES (?, ?)").execute(arguments: [id, name])
         let types = a.contentTypeTree.isEmpty ? a.contentType.map { [$0] } ?? [] : a.contentTypeTree
         for t in Set(types) {

@@ -11,7 +11,8 @@ import GRDB
 /// The full-text table `items_fts` is an external-content FTS5 table keyed by the item's rowid:
 /// its columns are stored once, in `item_texts`, with the text compressed (zlib through
 /// `fsindex_zip`), and read back through the view `items_fts_source` (`fsindex_unzip`).
-/// Triggers on `item_texts` keep the index in step, so code writes only `item_texts`.
+/// Triggers on `item_texts` take a row's old words out when it is updated or deleted; a new row's
+/// words are indexed by the writer itself, from the text it has (`IndexStore.upsert`, v13).
 /// (Debian 12's SQLite 3.40 lacks `contentless_delete`, and a contentless table could not
 /// give snippets.) `items_names` is a trigram index of names for substring search, as plocate offers.
 public enum Schema {
@@ -229,6 +230,13 @@ public enum Schema {
                                    arguments: [json, omitted, row["id"] as Int64])
                 }
             }
+        }
+        m.registerMigration("v13-fts-direct") { db in
+            // The writer indexes a new row's words from the text it has (issue 23): the insert
+            // trigger inflated the text it had just compressed, a twentieth of a first index's
+            // CPU with the compression. Deletes and updates still go through their triggers,
+            // which must give the full-text table the old text.
+            try db.execute(sql: "DROP TRIGGER item_texts_insert")
         }
         return m
     }()

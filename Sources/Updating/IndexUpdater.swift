@@ -432,6 +432,8 @@ public final class IndexUpdater: Sendable {
                 // Files, not the items inside them (messages), count as indexed.
                 local.indexed = entries.count { !$0.item.uniqueIdentifier.bytes.contains(0) }
                 local.summarized = entries.count { $0.item.attributes[.textContentSummary] != nil }
+                // Compressed here, while the worker parses the next batch's files, not by the writer.
+                for i in entries.indices { entries[i].packText() }
                 writer.submit(ExtractedBatch(entries: entries, vanished: vanished, local: local))
             }
         }

@@ -28,6 +28,50 @@ struct CompactTextTests {
         try store.write { db in try db.execute(sql: "INSERT INTO items_fts(items_fts) VALUES('integrity-check')") }
     }
 
+    @Test("texts packed before the writer (issue 23) are stored byte for byte as fsindex_zip stores them, indexed, and taken out again on update and delete")
+    func packedBeforehand() throws {
+        let t = try TestIndex()
+        let texts: [String: String] = [
+            "/d/long.txt": Self.long, "/d/cjk.txt": Self.cjk, "/d/short.txt": "tiny text",
+            "/d/random.txt": String((0..<3000).map { _ in Character(UnicodeScalar(UInt8.random(in: 32...126))) }),
+            "/d/nul.txt": String(repeating: "kea\u{0}parrot ", count: 40),
+        ]
+        // The same items twice: packed by the caller under /p, by the writer under /w.
+        func entries(_ prefix: String, packed: Bool) -> [IndexEntry] {
+            texts.map { path, text in
+                var e = IndexEntry(item: item(prefix + path, domain: prefix, text: text))
+                if packed { e.packText() }
+                return e
+            }
+        }
+        let packed = entries("/p", packed: true)
+        #expect(packed.allSatisfy { $0.packedText != nil })
+        try t.store.index(packed + entries("/w", packed: false))
+        let stored = try t.store.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+                SELECT items.path, quote(item_texts.text) AS q FROM items JOIN item_texts ON item_texts.id = items.id
+                """).map { (String(decoding: $0["path"] as Data, as: UTF8.self), $0["q"] as String) })
+        }
+        for path in texts.keys {
+            #expect(stored["/p" + path] != nil && stored["/p" + path] == stored["/w" + path], "\(path)")
+            let got = try #require(try t.store.item(ItemIdentifier("/p" + path)))
+            #expect(got.attributes.textContent == AttributeValue.replacingNUL(texts[path]!), "\(path)")
+        }
+        #expect(try Self.matches(t.store, "riverbank").count == 2)
+        #expect(try Self.matches(t.store, "parrot").count == 2, "a NUL became a space in the packed text too")
+        try Self.integrityCheck(t.store)
+        // A new version of a packed item, then its deletion: its old words leave the index.
+        var changed = IndexEntry(item: item("/p/d/long.txt", domain: "/p", text: String(repeating: "Volcanoes erupt lava. ", count: 30)))
+        changed.packText()
+        try t.store.index([changed])
+        #expect(try Self.matches(t.store, "riverbank").count == 1)
+        #expect(try Self.matches(t.store, "volcanoes").count == 1)
+        try Self.integrityCheck(t.store)
+        try t.store.index([], deleting: [ItemIdentifier("/p/d/long.txt"), ItemIdentifier("/p/d/cjk.txt")])
+        #expect(try Self.matches(t.store, "volcanoes").isEmpty)
+        try Self.integrityCheck(t.store)
+    }
+
     @Test("every text comes back as it went in: long, CJK, short, odd characters, empty")
     func roundTrip() throws {
         let t = try TestIndex()

@@ -2,6 +2,7 @@
 #define FSINDEX_TEXT_ZIP_H
 
 #include <sqlite3.h>
+#include <stddef.h>
 
 /// Registers the SQL functions `fsindex_zip(text)` and `fsindex_unzip(value)` on `db`: the
 /// full text is stored compressed (issue 14) and read back through `fsindex_unzip`, which the
@@ -14,6 +15,11 @@
 /// - `fsindex_unzip(x)`: the inverse. A text or number is returned as it is; a BLOB is inflated
 ///   back to the text (an error if it is not one of ours).
 int fsindex_text_zip_register(sqlite3 *db);
+
+/// What `fsindex_zip` makes of `n` bytes of UTF-8 text, for a caller that compresses off the
+/// writer's thread: a buffer from `malloc` (free it with `free`) of `*outLength` bytes, or NULL
+/// when the text is stored as it is (shorter than FSINDEX_ZIP_MINIMUM, or zlib cannot shrink it).
+unsigned char *fsindex_zip_bytes(const unsigned char *text, size_t n, size_t *outLength);
 
 /// The zlib level `fsindex_zip` uses (1 fastest ... 9 smallest).
 #define FSINDEX_ZIP_LEVEL 6
