@@ -7,6 +7,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <malloc.h>
 #include "CSysShims.h"
 
 /* Nanoseconds since 1970, saturated: an int64_t holds 1677 to 2262, and a file touched to
@@ -118,3 +119,5 @@ int shim_lsetxattr(const char *path, const char *name, const void *value, unsign
     return lsetxattr(path, name, value, size, 0);
 }
 int shim_lremovexattr(const char *path, const char *name) { return lremovexattr(path, name); }
+
+int shim_limit_malloc_arenas(int n) { return mallopt(M_ARENA_MAX, n); }

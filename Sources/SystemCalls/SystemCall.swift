@@ -1,4 +1,5 @@
 import SystemPackage
+import CSysShims
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,6 +47,12 @@ public enum SystemCall {
     /// workqueue monitor, a timer that wakes the process once a second for the rest of its
     /// life, idle or not (issue 14). Meant for a few long iterations (one per core), not for
     /// many short ones: each costs a thread.
+    /// Caps glibc's malloc arenas for the process; call before any thread starts. glibc gives
+    /// each allocating thread an arena of its own (up to 8 per core), each left part-empty.
+    public static func limitMallocArenas(_ n: Int32) {
+        _ = shim_limit_malloc_arenas(n)
+    }
+
     public static func concurrentPerform(iterations: Int, _ body: (Int) -> Void) {
         guard iterations > 1 else {
             if iterations == 1 { body(0) }

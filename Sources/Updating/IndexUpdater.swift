@@ -188,7 +188,8 @@ public final class IndexUpdater: Sendable {
         do {
             try walker.walk(stop: { self.isCancelled }, { facts in
                 let key = facts.pathBytes
-                seen.insert(key)
+                // Only what the index holds can be gone: a first crawl keeps no set of 100,000 paths.
+                if !stored.isEmpty { seen.insert(key) }
                 if !force, let old = stored[key], versions.isCurrent(extractor: old.extractor, version: old.extractorVersion), let s = old.stamp,
                    s == FileStamp(facts) {
                     report.unchanged += 1

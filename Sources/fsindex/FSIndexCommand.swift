@@ -7,7 +7,14 @@ import SharedIndex
 struct FSIndexCommand: ParsableCommand {
     /// Parses the process's arguments as bytes (`ArgumentBytes`), so a path that is not UTF-8
     /// keeps its bytes instead of turning into U+FFFD.
-    static func main() { main(ArgumentBytes.arguments()) }
+    ///
+    /// glibc's malloc gives each thread that allocates an arena of its own (up to 8 per core),
+    /// and a crawl's extraction, writer and reader threads each left theirs part-empty: two
+    /// arenas took 13 MiB off a first index's peak (152 → 139 MiB) at no measurable cost.
+    static func main() {
+        SystemCall.limitMallocArenas(2)
+        main(ArgumentBytes.arguments())
+    }
 
     static let configuration = CommandConfiguration(
         commandName: "fsindex",

@@ -22,8 +22,9 @@ struct FSIndexDaemon: AsyncParsableCommand {
     /// Parses the process's arguments as bytes (`ArgumentBytes`), so a path that is not UTF-8
     /// keeps its bytes instead of turning into U+FFFD. First of all, Swift's global jobs go to
     /// libdispatch's overcommit queue: an idle daemon then has no thread that wakes (issue 14;
-    /// `CGlobalExecutor`).
+    /// `CGlobalExecutor`). And two malloc arenas, as `fsindex` (see `SystemCall.limitMallocArenas`).
     static func main() async {
+        SystemCall.limitMallocArenas(2)
         fsindex_install_overcommit_executor()
         await main(ArgumentBytes.arguments())
     }

@@ -120,3 +120,7 @@ long shim_llistxattr(const char *path, char *list, unsigned long size);
 long shim_lgetxattr(const char *path, const char *name, void *value, unsigned long size);
 int shim_lsetxattr(const char *path, const char *name, const void *value, unsigned long size);
 int shim_lremovexattr(const char *path, const char *name);
+
+/// glibc's `mallopt(M_ARENA_MAX, n)`: at most `n` malloc arenas for the process (malloc.h is not
+/// in Swift's Glibc module). Returns 1 on success.
+int shim_limit_malloc_arenas(int n);
