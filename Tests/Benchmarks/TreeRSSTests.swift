@@ -31,6 +31,7 @@ import Testing
         var max_processes: Int
         var samples: Int
         var exit_status: Int
+        var write_bytes: Int
     }
 
     static func run(_ code: String) throws -> (Sample, Int32) {
@@ -77,6 +78,22 @@ import Testing
         #expect(s.peak_total_kib >= 60 * 1024)
         #expect(s.peak_total_kib < 110 * 1024, "an ended child was still counted: \(s.peak_total_kib) KiB")
         #expect(s.max_processes == 2)
+    }
+
+    /// Bytes written to storage are counted for the tree: a child that writes and syncs 8 MiB.
+    @Test func countsBytesWritten() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tree-rss-io-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let child = """
+            import os, time
+            with open(\(Self.pythonLiteral(dir.appendingPathComponent("f").path)), 'wb') as f:
+                f.write(b'z' * (8 << 20)); f.flush(); os.fsync(f.fileno())
+            time.sleep(0.5)
+            """
+        let (s, _) = try Self.run(Self.program(mib: 1, seconds: 0.2, child: child))
+        #expect(s.write_bytes >= 8 << 20, "\(s.write_bytes) bytes")
+        #expect(s.write_bytes < 64 << 20)
     }
 
     /// The command's exit status comes through, so a benchmark sees a failed index.

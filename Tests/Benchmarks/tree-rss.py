@@ -16,6 +16,9 @@ Prints on stderr one line, and with --json writes an object:
   samples             how many samples were taken
   wall_seconds        the command's wall time
   exit_status         the command's exit status (also this script's)
+  write_bytes         bytes the tree caused to be written to storage (/proc/PID/io, summed over
+                      the processes' last samples: a process that ends between two samples
+                      loses at most its last 0.1 s)
 Why a sampler of our own: `time`, `ps` and cgroups either see one process or need root and a
 systemd scope; /proc is there on every Linux, for every user.
 """
@@ -55,6 +58,17 @@ def rss_kib(pid):
     return 0  # gone, or a zombie (no VmRSS line)
 
 
+def write_bytes(pid):
+    try:
+        with open(f"/proc/{pid}/io", "rb") as f:
+            for line in f:
+                if line.startswith(b"write_bytes:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
 def tree(root, parents):
     below = {}
     for pid, ppid in parents.items():
@@ -85,6 +99,7 @@ def main(argv):
     start = time.monotonic()
     proc = subprocess.Popen(command)
     peak_total = peak_parent = peak_process = max_processes = samples = 0
+    written = {}   # pid -> the last write_bytes seen
     while True:
         done = proc.poll() is not None
         if done:
@@ -97,16 +112,20 @@ def main(argv):
         peak_parent = max(peak_parent, sizes[0] if sizes else 0)
         peak_process = max([peak_process] + sizes)
         max_processes = max(max_processes, sum(1 for s in sizes if s > 0))
+        for p in pids:
+            w = write_bytes(p)
+            if w is not None:
+                written[p] = w
         time.sleep(interval)
     wall = time.monotonic() - start
     result = {
         "peak_total_kib": peak_total, "peak_parent_kib": peak_parent, "peak_process_kib": peak_process,
         "max_processes": max_processes, "samples": samples, "wall_seconds": round(wall, 3),
-        "exit_status": proc.returncode,
+        "exit_status": proc.returncode, "write_bytes": sum(written.values()),
     }
     print(f"tree-rss: peak {peak_total / 1024:.1f} MiB for the whole tree (command {peak_parent / 1024:.1f} MiB, "
           f"largest process {peak_process / 1024:.1f} MiB, up to {max_processes} processes, {samples} samples, "
-          f"{wall:.2f} s)", file=sys.stderr)
+          f"{wall:.2f} s; {sum(written.values()) / 1048576:.0f} MiB written)", file=sys.stderr)
     if json_path:
         with open(json_path, "w") as f:
             json.dump(result, f)
