@@ -132,24 +132,28 @@ struct TopKRankingTests {
     @Test("--limit k gives the full ranking's first k, with few candidates and with the default number")
     func equalsFullRanking() throws {
         // Few candidates: the proof must often fail and fall back, and succeed in other cases.
-        let small = try Self.compare(settings: TopKRanking.Settings(candidateFactor: 2, minimumCandidates: 24))
+        let small = try Self.compare(settings: TopKRanking.Settings(candidateFactor: 2, minimumCandidates: 24, largestCeiling: .infinity))
         #expect(small.mismatches.isEmpty, "\(small.mismatches)")
         #expect(small.proven > small.cases / 4, "the shortcut should answer many of the cases (\(small.proven) of \(small.cases))")
-        let usual = try Self.compare(settings: TopKRanking.Settings())
+        let usual = try Self.compare(settings: TopKRanking.Settings(largestCeiling: .infinity))
         #expect(usual.mismatches.isEmpty, "\(usual.mismatches)")
         #expect(usual.proven > 0)
+        // By default the shortcut is tried only where the boosts are small: here, without them.
+        let guarded = try Self.compare(settings: TopKRanking.Settings())
+        #expect(guarded.mismatches.isEmpty, "\(guarded.mismatches)")
+        #expect(guarded.proven > 0 && guarded.proven < guarded.cases)
     }
 
     @Test("a bound that leaves out the boosts loses better rows, and the comparison sees it")
     func brokenBoundIsCaught() throws {
-        let broken = try Self.compare(settings: TopKRanking.Settings(candidateFactor: 2, minimumCandidates: 24, boostCeilingOverride: 1))
+        let broken = try Self.compare(settings: TopKRanking.Settings(candidateFactor: 2, minimumCandidates: 24, largestCeiling: .infinity, boostCeilingOverride: 1))
         #expect(!broken.mismatches.isEmpty, "a wrong bound went unnoticed: the fixture does not exercise the boosts")
     }
 
     @Test("every item named exactly as the query comes first, whatever its bm25")
     func exactNamesFirst() throws {
         // 20 candidates: the ~15 exact names, then the best by bm25; the 5th is an exact name.
-        let settings = TopKRanking.Settings(candidateFactor: 1, minimumCandidates: 20)
+        let settings = TopKRanking.Settings(candidateFactor: 1, minimumCandidates: 20, largestCeiling: .infinity)
         var spec = try #require(Self.specs().first?.1)
         spec.limit = 5
         let rows = try #require(try Self.fixture.store.read { db in
