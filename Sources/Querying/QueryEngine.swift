@@ -70,7 +70,7 @@ public struct QueryEngine: Sendable {
             if TopKRanking(spec, settings: topK) != nil {
                 lines.append("with the limit: the best by bm25 from the full-text index alone, then those ranked with their boosts; every match ranked when that cannot prove the page")
             } else if let walk = OrderedWalk(spec, settings: self.walk), let first = self.walk.walks.first {
-                lines.append("with the limit: the newest \(max(first.minimum, walk.wanted * first.factor)) items in order, then more, then every match if the page is not full; database plan of that walk:")
+                lines.append("with the limit: the newest \(max(first.minimum, walk.wanted * first.factor)) items in order, then every match if the page is not full; database plan of that walk:")
                 lines += try steps(walk.sql, walk.arguments(walk: first.minimum))
             }
             return lines + ["database plan:"] + (try steps(sql, args))
