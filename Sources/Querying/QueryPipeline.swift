@@ -93,7 +93,10 @@ public struct QueryPipeline: Sendable {
 
     /// The parsed query and how it runs (like `mdfind -interpret`).
     public func explain(_ request: QueryRequest) throws(QueryError) -> [String] {
-        let spec = try request.makeSpec()
+        var spec = try request.makeSpec()
+        // With a limit, the first batch `items` would fetch: its plan can differ (`TopKRanking`,
+        // `OrderedWalk`).
+        spec.limit = request.limit.map { max(64, Self.saturatingSum(request.offset, $0, 16)) }
         return ["parsed: \(spec.predicate.simplified)"] + (try engine.explain(spec))
     }
 

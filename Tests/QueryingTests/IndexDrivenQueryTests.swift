@@ -108,6 +108,9 @@ struct IndexDrivenQueryTests {
             #expect(steps.contains { $0.contains("items USING COVERING INDEX items_newest") }, "\(query): \(steps)")
             #expect(!steps.contains { $0.hasPrefix("SCAN items") && !$0.contains("INDEX items_newest") }, "\(query): \(steps)")
             #expect(!steps.contains { $0.contains("LIST SUBQUERY") }, "\(query): every item of the type listed first: \(steps)")
+            // `--explain` shows the walk too.
+            let explained = try QueryEngine(store: Self.fixture.store).explain(spec)
+            #expect(explained.contains { $0.contains("COVERING INDEX items_newest") }, "\(explained)")
         }
     }
 
