@@ -238,6 +238,14 @@ public enum Schema {
             // which must give the full-text table the old text.
             try db.execute(sql: "DROP TRIGGER item_texts_insert")
         }
+        m.registerMigration("v14-newest-first") { db in
+            // Queries without words list the newest first (`modified DESC`, then the path):
+            // `kind:python` over a million items read and sorted every match for the 20 shown
+            // (236 ms). With the order in an index, a query with a limit walks it from the
+            // newest and stops at the page (`OrderedWalk` in Querying). (It could serve the date
+            // filters too; `items_modified` stays, the smaller of the two.)
+            try db.execute(sql: "CREATE INDEX items_newest ON items(modified DESC, path)")
+        }
         return m
     }()
 

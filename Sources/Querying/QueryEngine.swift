@@ -10,10 +10,15 @@ import Indexing
 /// scaled by the recency and usage boosts of `RankingWeights`, then the path for a stable
 /// order. Queries without words order name matches by name length, the rest newest first.
 ///
-/// Cost: bm25 is computed for every item that matches the words before the best ones are
-/// picked, so a very common word costs time proportional to its hits.
+/// Cost: bm25 is computed for every item that matches the words. With a limit, only the best
+/// by bm25 are then read and ranked with their boosts, when that provably gives the same first
+/// results (`TopKRanking`); otherwise every match is, which costs time proportional to the hits.
 public struct QueryEngine: Sendable {
     public let store: IndexStore
+    /// How the first k of a ranked query are found without ranking every match (tests change it).
+    var topK = TopKRanking.Settings()
+    /// How far a query without words walks the newest-first index (tests change it).
+    var walk = OrderedWalk.Settings()
 
     public init(store: IndexStore) { self.store = store }
 
@@ -24,7 +29,13 @@ public struct QueryEngine: Sendable {
         let (sql, args, _) = select(spec)
         guard let sql else { return [] }
         return try read(spec) { db in
-            var results = try Row.fetchAll(db, sql: sql, arguments: args).map { row in
+            // The best k of a ranked query without ranking every match when that can be proven
+            // (`TopKRanking`), a page of the newest through their index (`OrderedWalk`); else
+            // every match is read and sorted.
+            let rows = try TopKRanking(spec, settings: topK)?.rows(db)
+                ?? OrderedWalk(spec, settings: walk)?.rows(db)
+                ?? Row.fetchAll(db, sql: sql, arguments: args)
+            var results = rows.map { row in
                 let path: Data = row["path"]
                 let attributes = spec.includeAttributes
                     ? (try? IndexStore.attributes(row)) ?? AttributeSet() : AttributeSet()
@@ -41,105 +52,29 @@ public struct QueryEngine: Sendable {
 
     /// The SQL of a result query, its arguments and a description of how it runs.
     func select(_ spec: QuerySpec) -> (sql: String?, arguments: StatementArguments, plan: [String]) {
-        let predicate = spec.predicate.simplified
-        if predicate == .none { return (nil, [], ["the query cannot match anything"]) }
-        var b = SQLBuilder()
-        var plan: [String] = []
-        let (pattern, rest) = predicate.splittingText()
-        // The JSON and the columns that hold the attributes it leaves out (IndexStore.attributes(_:)).
-        let attributesColumn = spec.includeAttributes
-            ? "items.attributes, items.omitted, items.content_type, items.kind, items.extractor, items.size, items.modified, items.created"
-            : "NULL AS attributes"
-        var sql: String
-        var conditions: [String] = []
-        let w = spec.ranking
-        if let pattern {
-            var score = "bm25(\(Schema.ftsTable), \(Schema.bm25Weights))"
-            if w.recency != 0 || w.usage != 0 {
-                // Plain arithmetic, so SQLite computes it without calling back into Swift.
-                score += " * (1.0 + ? * ? / (? + max(0.0, ? - coalesce(items.modified, 0.0))) + ? * ? / (? + max(0.0, ? - coalesce(items.used, 0.0))))"
-                let now = spec.now.timeIntervalSince1970
-                for v in [w.recency, w.decaySeconds, w.decaySeconds, now, w.usage, w.decaySeconds, w.decaySeconds, now] {
-                    b.appendArgument(v)
-                }
-            }
-            // No snippet here: SQLite computes every result column of every match before it
-            // sorts and cuts the page, and FTS5's snippet is costly (see `snippets`).
-            sql = """
-                SELECT items.id, items.path, items.domain, items.name, \(attributesColumn),
-                       \(score) AS score
-                FROM \(Schema.ftsTable) JOIN items ON items.id = \(Schema.ftsTable).rowid
-                """
-            b.appendArgument(pattern.fts5)
-            conditions.append("\(Schema.ftsTable) MATCH ?")
-            plan.append("full-text search: \(pattern.fts5)")
-            if rest != .all {
-                conditions.append(b.condition(rest))
-                plan.append("then keep items where \(rest)")
-            }
-        } else {
-            sql = "SELECT items.id, items.path, items.domain, items.name, \(attributesColumn), 0.0 AS score FROM items"
-            conditions.append(b.condition(predicate))
-            plan.append("items where \(predicate)")
-        }
-        conditions.append("(items.expiration IS NULL OR items.expiration > ?)")
-        b.appendArgument(spec.now.timeIntervalSince1970)
-        if let c = b.onlyIn(spec.onlyIn) {
-            conditions.append(c)
-            plan.append("inside " + spec.onlyIn.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " or "))
-        }
-        sql += " WHERE " + conditions.joined(separator: " AND ")
-
-        var order: [(String, ascending: Bool)] = []
-        switch spec.sort {
-        case .relevance:
-            if let exact = spec.exactNameHint, !exact.isEmpty {
-                order.append(("(items.name = ? COLLATE NOCASE)", false))
-                b.appendArgument(exact)
-            }
-            if pattern != nil {
-                order.append(("score", true))
-                plan.append("best first: an exact name, then bm25 (name ×10, title ×5, subject/authors ×3, text ×1) × recency and usage boosts")
-            } else if predicate.searchesName {
-                order.append(("length(items.name)", true))
-                plan.append("shortest names first")
-            } else {
-                // `+` keeps SQLite from walking the date index for the order and reading every
-                // row; the filter picks the rows, then they are sorted.
-                order.append(("+items.modified", false))
-                plan.append("newest first")
-            }
-        case .name: order.append(("items.name COLLATE NOCASE", true)); plan.append("by name")
-        case .size: order.append(("+items.size", false)); plan.append("largest first")
-        case .modified: order.append(("+items.modified", false)); plan.append("newest first")
-        case .created: order.append(("+items.created", false)); plan.append("newest created first")
-        // NULL sorts lowest in SQLite: descending puts the never used last.
-        case .used: order.append(("+items.used", false)); plan.append("most recently used first, never used last")
-        }
-        order.append(("items.path", true))
-        if spec.reverse { plan.append("reversed") }
-        sql += " ORDER BY " + order.map { "\($0.0) \($0.ascending != spec.reverse ? "ASC" : "DESC")" }.joined(separator: ", ")
-        if let limit = spec.limit {
-            sql += " LIMIT ? OFFSET ?"
-            b.appendArgument(limit)
-            b.appendArgument(spec.offset)
-        } else if spec.offset > 0 {
-            sql += " LIMIT -1 OFFSET ?"
-            b.appendArgument(spec.offset)
-        }
-        return (sql, StatementArguments(b.arguments.map { $0.databaseValue }), plan)
+        guard let query = ResultQuery(spec) else { return (nil, [], ["the query cannot match anything"]) }
+        return (query.sql, query.arguments, query.plan)
     }
 
     /// How a query will run: the predicate, the steps, and SQLite's plan.
     public func explain(_ spec: QuerySpec) throws(QueryError) -> [String] {
         let (sql, args, plan) = select(spec)
         guard let sql else { return plan }
-        let steps: [String] = try read(spec) { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: args).map { row in
-                "  " + Self.planLine(row["detail"] as String? ?? "")
+        return try read(spec) { db in
+            func steps(_ sql: String, _ arguments: StatementArguments) throws -> [String] {
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { row in
+                    "  " + Self.planLine(row["detail"] as String? ?? "")
+                }
             }
+            var lines = plan
+            if TopKRanking(spec, settings: topK) != nil {
+                lines.append("with the limit: the best by bm25 from the full-text index alone, then those ranked with their boosts; every match ranked when that cannot prove the page")
+            } else if let walk = OrderedWalk(spec, settings: self.walk), let first = self.walk.walks.first {
+                lines.append("with the limit: the newest \(max(first.minimum, walk.wanted * first.factor)) items in order, then every match if the page is not full; database plan of that walk:")
+                lines += try steps(walk.sql, walk.arguments(walk: first.minimum))
+            }
+            return lines + ["database plan:"] + (try steps(sql, args))
         }
-        return plan + ["database plan:"] + steps
     }
 
     /// A line of SQLite's plan in our words: the index SQLite makes for a UNIQUE column is

@@ -8,6 +8,11 @@ import Indexing
 /// `AttributeKey`s; values only as bound values; full-text patterns only through `SearchPattern`.
 struct SQLBuilder {
     var arguments: [any DatabaseValueConvertible] = []
+    /// Type tests as a lookup per item (`EXISTS (… item_id = items.id)`) instead of the list of
+    /// every item of the type (`items.id IN (SELECT item_id …)`), which SQLite builds in full
+    /// before the first row: for a query that walks an order index and stops early
+    /// (`OrderedWalk`), where a common type would cost a list of hundreds of thousands of rows.
+    var typesPerItem = false
 
     mutating func condition(_ p: ItemPredicate) -> String {
         switch p {
@@ -33,7 +38,7 @@ struct SQLBuilder {
             return "items.id IN (SELECT rowid FROM \(Schema.namesTable) WHERE name LIKE ? ESCAPE '\\')"
         case .conformsTo(let type):
             arguments.append(type.rawValue)
-            return "items.id IN (SELECT item_id FROM \(Schema.typesTable) WHERE type = ?)"
+            return typeCondition("type = ?")
         case .compare(let c):
             return comparison(c)
         case .inside(let folder):
@@ -61,6 +66,13 @@ struct SQLBuilder {
             // the inner condition, so the NOT is taken of a value that is never NULL.
             return "NOT coalesce(" + condition(inner) + ", 0)"
         }
+    }
+
+    /// The item has a type (a row of `item_types`) that meets `test` (over its `type` column).
+    func typeCondition(_ test: String) -> String {
+        typesPerItem
+            ? "EXISTS (SELECT 1 FROM \(Schema.typesTable) WHERE (\(test)) AND \(Schema.typesTable).item_id = items.id)"
+            : "items.id IN (SELECT item_id FROM \(Schema.typesTable) WHERE \(test))"
     }
 
     /// The conditions of the parts of one `AND` or `OR`, with the full-text leaves of each table
@@ -107,8 +119,7 @@ struct SQLBuilder {
         }
         if !types.isEmpty {
             for t in types { arguments.append(t) }
-            conditions.append("items.id IN (SELECT item_id FROM \(Schema.typesTable) WHERE type IN ("
-                + Array(repeating: "?", count: types.count).joined(separator: ",") + "))")
+            conditions.append(typeCondition("type IN (" + Array(repeating: "?", count: types.count).joined(separator: ",") + ")"))
         }
         for (column, values) in columnValues {
             for v in values { arguments.append(v) }
@@ -239,7 +250,7 @@ struct SQLBuilder {
             return "EXISTS (SELECT 1 FROM json_each(items.attributes, ?) WHERE \(elementCondition(c, "value")))"
         case .typeTree:
             let inner = elementCondition(AttributeComparison(c.key, c.op == .notEqual ? .equal : c.op, c.operand), "type")
-            let sql = "items.id IN (SELECT item_id FROM \(Schema.typesTable) WHERE \(inner))"
+            let sql = typeCondition(inner)
             return c.op == .notEqual ? "NOT (" + sql + ")" : sql
         case .fullText(let column):
             // Only reached for patterns FTS5 cannot answer (a wildcard inside or before a word):

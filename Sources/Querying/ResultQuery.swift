@@ -1,0 +1,147 @@
+import FoundationEssentials
+import GRDB
+import Indexing
+
+/// The SQL of a result query (`QueryEngine.run`), kept in its parts, each with its arguments in
+/// the order they appear, so that `TopKRanking` can put the same columns, score, filters and
+/// order around a candidate list instead of the whole full-text match.
+///
+/// For example, `budget kind:pdf --limit 10` is
+/// ```sql
+/// SELECT items.id, …, bm25(items_fts, …) * (1.0 + …) AS score
+/// FROM items_fts JOIN items ON items.id = items_fts.rowid
+/// WHERE items_fts MATCH ? AND <kind:pdf> AND <not expired>
+/// ORDER BY (items.name = ? COLLATE NOCASE) DESC, score ASC, items.path ASC LIMIT ? OFFSET ?
+/// ```
+struct ResultQuery {
+    /// A piece of SQL and the arguments of its `?`s.
+    struct Part {
+        var sql: String
+        var arguments: [any DatabaseValueConvertible] = []
+    }
+
+    /// `items.id, items.path, items.domain, items.name` and the attribute columns.
+    let columns: String
+    /// The full-text pattern that ranks and drives the query; nil: a query without words.
+    let pattern: SearchPattern?
+    /// What multiplies bm25 (` * (1.0 + …)`, recency and usage): empty without boosts.
+    let boost: Part
+    /// The conditions besides the full-text match, joined by AND.
+    let filters: Part
+    /// `ORDER BY …` (without LIMIT).
+    let order: Part
+    /// `LIMIT ? OFFSET ?`, or empty.
+    let limit: Part
+    let plan: [String]
+
+    /// Nil for a query that cannot match anything. `typesPerItem`: see `SQLBuilder.typesPerItem`.
+    init?(_ spec: QuerySpec, typesPerItem: Bool = false) {
+        let predicate = spec.predicate.simplified
+        if predicate == .none { return nil }
+        var plan: [String] = []
+        let (pattern, rest) = predicate.splittingText()
+        self.pattern = pattern
+        // The JSON and the columns that hold the attributes it leaves out (IndexStore.attributes(_:)).
+        let attributesColumn = spec.includeAttributes
+            ? "items.attributes, items.omitted, items.content_type, items.kind, items.extractor, items.size, items.modified, items.created"
+            : "NULL AS attributes"
+        columns = "items.id, items.path, items.domain, items.name, \(attributesColumn)"
+
+        var boost = Part(sql: "")
+        let w = spec.ranking
+        if pattern != nil, w.recency != 0 || w.usage != 0 {
+            // Plain arithmetic, so SQLite computes it without calling back into Swift.
+            boost.sql = " * (1.0 + ? * ? / (? + max(0.0, ? - coalesce(items.modified, 0.0))) + ? * ? / (? + max(0.0, ? - coalesce(items.used, 0.0))))"
+            let now = spec.now.timeIntervalSince1970
+            boost.arguments = [w.recency, w.decaySeconds, w.decaySeconds, now, w.usage, w.decaySeconds, w.decaySeconds, now]
+        }
+        self.boost = boost
+
+        var b = SQLBuilder()
+        b.typesPerItem = typesPerItem
+        var conditions: [String] = []
+        if let pattern {
+            plan.append("full-text search: \(pattern.fts5)")
+            if rest != .all {
+                conditions.append(b.condition(rest))
+                plan.append("then keep items where \(rest)")
+            }
+        } else {
+            conditions.append(b.condition(predicate))
+            plan.append("items where \(predicate)")
+        }
+        conditions.append("(items.expiration IS NULL OR items.expiration > ?)")
+        b.appendArgument(spec.now.timeIntervalSince1970)
+        if let c = b.onlyIn(spec.onlyIn) {
+            conditions.append(c)
+            plan.append("inside " + spec.onlyIn.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " or "))
+        }
+        filters = Part(sql: conditions.joined(separator: " AND "), arguments: b.arguments)
+
+        var o = SQLBuilder()
+        var order: [(String, ascending: Bool)] = []
+        switch spec.sort {
+        case .relevance:
+            if let exact = spec.exactNameHint, !exact.isEmpty {
+                order.append(("(items.name = ? COLLATE NOCASE)", false))
+                o.appendArgument(exact)
+            }
+            if pattern != nil {
+                order.append(("score", true))
+                plan.append("best first: an exact name, then bm25 (name ×10, title ×5, subject/authors ×3, text ×1) × recency and usage boosts")
+            } else if predicate.searchesName {
+                order.append(("length(items.name)", true))
+                plan.append("shortest names first")
+            } else {
+                // `+` keeps SQLite from walking the date index for the order and reading every
+                // row; the filter picks the rows, then they are sorted.
+                order.append(("+items.modified", false))
+                plan.append("newest first")
+            }
+        case .name: order.append(("items.name COLLATE NOCASE", true)); plan.append("by name")
+        case .size: order.append(("+items.size", false)); plan.append("largest first")
+        case .modified: order.append(("+items.modified", false)); plan.append("newest first")
+        case .created: order.append(("+items.created", false)); plan.append("newest created first")
+        // NULL sorts lowest in SQLite: descending puts the never used last.
+        case .used: order.append(("+items.used", false)); plan.append("most recently used first, never used last")
+        }
+        order.append(("items.path", true))
+        if spec.reverse { plan.append("reversed") }
+        self.order = Part(sql: " ORDER BY " + order.map { "\($0.0) \($0.ascending != spec.reverse ? "ASC" : "DESC")" }.joined(separator: ", "),
+                          arguments: o.arguments)
+
+        var limit = Part(sql: "")
+        if let n = spec.limit {
+            limit = Part(sql: " LIMIT ? OFFSET ?", arguments: [n, spec.offset])
+        } else if spec.offset > 0 {
+            limit = Part(sql: " LIMIT -1 OFFSET ?", arguments: [spec.offset])
+        }
+        self.limit = limit
+        self.plan = plan
+    }
+
+    /// bm25 over the weighted full-text columns (the best match is the most negative).
+    static let bm25 = "bm25(\(Schema.ftsTable), \(Schema.bm25Weights))"
+
+    /// The whole query: over every full-text match, or over every item for a query without words.
+    var sql: String {
+        if pattern != nil {
+            // No snippet here: SQLite computes every result column of every match before it
+            // sorts and cuts the page, and FTS5's snippet is costly (see `QueryEngine.snippets`).
+            return """
+                SELECT \(columns),
+                       \(Self.bm25)\(boost.sql) AS score
+                FROM \(Schema.ftsTable) JOIN items ON items.id = \(Schema.ftsTable).rowid
+                WHERE \(Schema.ftsTable) MATCH ? AND \(filters.sql)\(order.sql)\(limit.sql)
+                """
+        }
+        return "SELECT \(columns), 0.0 AS score FROM items WHERE \(filters.sql)\(order.sql)\(limit.sql)"
+    }
+
+    var arguments: StatementArguments {
+        var all: [any DatabaseValueConvertible] = []
+        if let pattern { all += boost.arguments; all.append(pattern.fts5) }
+        all += filters.arguments + order.arguments + limit.arguments
+        return StatementArguments(all.map { $0.databaseValue })
+    }
+}
