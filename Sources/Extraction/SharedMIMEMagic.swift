@@ -1,5 +1,8 @@
 import ExtractionModel
 import SystemCalls
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// shared-mime-info's content rules (`mime/magic`), the signatures every freedesktop desktop
 /// sniffs files with, matched against bytes in memory.
@@ -129,10 +132,17 @@ public struct SharedMIMEMagic: Sendable {
                     return false
                 }
             }
-            for start in line.offset..<last where data[start] == first {
+            // memchr finds the first byte of a value searched for in a long range (3,001 bytes
+            // for QML, 18,722 for DTS-HD) many times faster than a byte loop.
+            let base = data.baseAddress!
+            var start = line.offset
+            while start < last {
+                guard let hit = memchr(base + start, Int32(first), last - start) else { return false }
+                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 var k = 1
-                while k < n, data[start + k] == value[k] { k += 1 }
+                while k < n, data[at + k] == value[k] { k += 1 }
                 if k == n { return true }
+                start = at + 1
             }
             return false
         }
