@@ -142,15 +142,20 @@ public enum ResultCoding {
     }
 
     /// `parseISO8601(iso8601(d))` without the text, for the years 1600 to 9999 where
-    /// `iso8601` uses integer arithmetic: the parser adds the milliseconds to whole seconds
-    /// since 2001, and so does this. Nil outside those years.
+    /// `iso8601` uses integer arithmetic. The parser adds the time of day with its
+    /// milliseconds (`Double(secondsOfDay) + ms / 1000`) to the day's start in seconds since
+    /// 2001, and so does this, in the same order: adding the milliseconds to the whole seconds
+    /// instead differed in the last bit for one date in 30 (those of the days around 2001,
+    /// where a Double's bits are finest). Nil outside those years.
     static func millisecondDate(_ d: Date) -> Date? {
         let ms = (d.timeIntervalSince1970 * 1000).rounded()
         guard ms.isFinite, ms >= -11_676_096_000_000, ms < 253_402_300_800_000 else { return nil }
         let total = Int64(ms)
         let seconds = total >= 0 ? total / 1000 : (total - 999) / 1000
         let fraction = total - seconds * 1000
-        return Date(timeIntervalSinceReferenceDate: Double(seconds) - 978_307_200 + Double(fraction) / 1000)
+        let sinceReference = seconds - 978_307_200   // 2001-01-01 is a day boundary
+        let ofDay = ((sinceReference % 86_400) + 86_400) % 86_400
+        return Date(timeIntervalSinceReferenceDate: Double(sinceReference - ofDay) + (Double(ofDay) + Double(fraction) / 1000))
     }
 
     /// One attribute through `AttributeSet`'s own JSON coding (rare: see `asJSONWouldDecode`).

@@ -420,16 +420,23 @@ def real_worker():
             for v in (st.st_size, st.st_mode & 0o7777, st.st_uid, st.st_gid, st.st_dev, st.st_ino, st.st_nlink,
                       st.st_atime_ns, st.st_mtime_ns, st.st_ctime_ns, 0, 0, st.st_blocks * 512):
                 req += u64(v)
-            proc = subprocess.Popen([worker], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            proc.stdin.write(frame(b"F", req))
-            proc.stdin.flush()
+            req += u64(0) + u64(0)   # the parent opened the file: its descriptor comes with the frame
+            # The worker reads requests from a Unix socket and takes the file's descriptor from it
+            # (SCM_RIGHTS): it may not open files by name.
+            import socket
+            parent, child = socket.socketpair()
+            proc = subprocess.Popen([worker], stdin=child.fileno(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            child.close()
+            fd = os.open(path, os.O_RDONLY)
+            socket.send_fds(parent, [frame(b"F", req)], [fd])
+            os.close(fd)
             out = b""
             while b"R" not in [out[i + 4:i + 5] for i in frame_starts(out)]:
                 chunk = proc.stdout.read1(65536)
                 if not chunk:
                     break
                 out += chunk
-            proc.stdin.close()
+            parent.close()
             proc.wait()
             write("worker-result", "real-" + name, out)
 

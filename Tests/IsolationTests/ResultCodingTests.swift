@@ -75,10 +75,11 @@ struct ResultCodingTests {
         var rng = SystemRandomNumberGenerator()
         var attributes = AttributeSet()
         var expected = AttributeSet()
-        for i in 0..<3000 {
-            let seconds: Double = switch i % 3 {
+        for i in 0..<8000 {
+            let seconds: Double = switch i % 4 {
             case 0: Double.random(in: -62_135_596_800..<253_402_300_799.9, using: &rng)   // 0001 to 9999
             case 1: Double.random(in: 0..<2_000_000_000, using: &rng)
+            case 2: Double.random(in: 977_000_000..<979_600_000, using: &rng)   // around 2001, where a Double is finest
             default: Double(Int64.random(in: 0..<2_000_000_000_000, using: &rng)) / 1000   // exact milliseconds
             }
             let key = AttributeKey(i % 2 == 0 ? "contentCreationDate" : "fsContentChangeDate")

@@ -83,4 +83,18 @@ struct WorkerProtocolFuzzFindingTests {
             result = again
         }
     }
+
+    @Test("the worker-result seeds hold result frames the parent decodes, so the fuzzer starts from real answers",
+          arguments: ["real-html", "real-mail", "real-rtf", "frames"])
+    func seedsDecode(_ seed: String) throws {
+        let stream = frames(try FuzzCorpus.input("worker-result/" + seed))
+        let text = stream.first { $0.0 == FrameKind.text.rawValue }?.1
+        let frame = try #require(stream.first { $0.0 == FrameKind.result.rawValue }?.1)
+        let result = try ResultCoding.decode(text: text, frame: frame)
+        #expect(result.attributes.contentType != nil || result.extractor == "pdf", "\(result.attributes.keys)")
+        #expect(result.attributes.textContent?.isEmpty == false)
+        let whole = try ResultCoding.decode(text: nil, frame: try FuzzCorpus.input("worker-result/result.bin"))
+        #expect(whole.attributes[.pixelWidth] == .double(1024.5))
+        #expect(whole.children.map(\.key) == ["message/1"])
+    }
 }
