@@ -13,9 +13,19 @@ import Glibc
 /// and lists each difference in `FSINDEX_TYPING_REPORT` (default `/tmp/content-typing.tsv`):
 /// path, then `contentType`, `kind` and charset by libmagic and by the new path.
 ///
-/// The differences found on the bench corpus (issue 23), each with its cause: see the report
-/// of the branch that changed the typing; the test fails when more than 1 file in 1,000 differs
-/// or any charset differs.
+/// On the bench corpus (issue 23): 32 differences in 111,174 files, none in the charset;
+/// libmagic's rules ran for 13,822 files. Each is a file whose name's type shared-mime-info's
+/// magic confirms while libmagic named it otherwise:
+/// - 22 `.ttf` fonts: `font/sfnt` (kind "Document") became `font/ttf` ("Font");
+/// - 4 `.aifc` files: `audio/x-aiff` became `audio/x-aifc` (they are AIFF-C);
+/// - 2 `.pgm` images: libmagic's spelling `image/x-portable-greymap` became shared-mime-info's
+///   `image/x-portable-graymap` ("PGM image");
+/// - a `.class` file: libmagic's `application/x-java-applet` became `application/x-java`;
+/// - a `.tar`: libmagic's `application/x-ustar` became `application/x-tar` (same kind);
+/// - a PEM `.crl`: `text/plain` became `application/pkix-crl`;
+/// - `cp949.txt`, Korean text that starts with `MZ`: libmagic's `application/x-dosexec` became
+///   `text/plain`.
+/// The test fails when more than 1 file in 1,000 differs or any charset differs.
 @Suite("ContentTyping on a corpus")
 struct ContentTypingCorpusTests {
     static let root = getenv("FSINDEX_TYPING_CORPUS").flatMap { String(validatingCString: $0) }
