@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),
         .testTarget(name: "CrawlingTests", dependencies: ["Crawling", "TestSupport"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
-        .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
+        .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "Summarizing", "TestSupport"]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "QueryingTests", dependencies: ["Querying", "Configuration", "Indexing", "Controlling", "Attributes", "TestSupport"]),
         .testTarget(name: "SummarizingTests", dependencies: ["Summarizing", "TestSupport"]),

@@ -11,7 +11,7 @@ import Glibc
 ///
 /// A key design decision: the file is opened once (from its byte path, or by the parent of a
 /// sandboxed worker, which passes the descriptor: see `CrawledFile`), and read at most
-/// `textCap + 1` bytes. The first 64 KiB go to libmagic and the type detector; the rest is read
+/// `textCap + 1` bytes. The first 64 KiB go to the type detection (`ContentTyping`); the rest is read
 /// only when a content extractor wants the file. No extractor opens the file again.
 ///
 /// For example:
@@ -30,11 +30,11 @@ import Glibc
 /// with `readlink(2)`).
 ///
 /// Cost: about 0.4–0.5 ms per file on one core (release build, 3,000 files of `/usr/share/doc`,
-/// measured by `ExtractionContextTests.throughput`), of which libmagic is about 0.19 ms.
+/// measured by `ExtractionContextTests.throughput`), of which libmagic was about 0.19 ms before
+/// `ContentTyping` asked it only when a file's name and shared-mime-info's magic leave the type open.
 public final class ExtractionContext {
     public private(set) var options: ExtractionOptions
-    private let magic: MagicDatabase
-    private let detector: TypeDetector
+    private let typing: ContentTyping
     private var names = UserNameCache()
 
     /// What the context had to do without (no MIME database, ...), for the caller to log once.
@@ -43,14 +43,13 @@ public final class ExtractionContext {
     /// to its parent, so that a crash is blamed on the right extractor.
     public var willRun: ((String) -> Void)?
 
-    /// Bytes given to libmagic and the type detector.
+    /// Bytes given to the type detection.
     static let sniffBytes = MagicDatabase.bytesMax
 
     public init(options: ExtractionOptions = ExtractionOptions()) throws(ExtractionError) {
         LibXML.silenceThisThread()
         self.options = options
-        magic = try MagicDatabase()
-        detector = TypeDetector(database: .shared)
+        typing = try ContentTyping()
         diagnostics = [MIMEDatabase.shared.diagnostic, Self.languageDiagnostic].compactMap { $0 }
     }
 
@@ -109,17 +108,14 @@ public final class ExtractionContext {
             problems.append(error)
         }
 
-        var sniffed = bytes.isEmpty ? nil : magic.identify(bytes, fileSize: facts.size)
-        if let s = sniffed, s.mimeType == "text/plain", !(detector.globType(forName: name).map(detector.isTextual) ?? false) {
-            sniffed = (TextSniffer.mimeType(bytes), s.charset)   // the name does not say which text
-        }
-        let detection = detector.detect(name: name, magic: sniffed, isEmpty: readable ? bytes.isEmpty : facts.size == 0)
+        let typed = typing.type(name: name, bytes: bytes, fileSize: facts.size, isEmpty: readable ? bytes.isEmpty : facts.size == 0)
+        let detection = typed.detection
         Self.record(detection, in: &attributes)
         trace.append(ExtractorRun(name: "type", seconds: Self.seconds(since: typeStart),
                                   keys: [.contentType, .contentTypeTree, .mimeType, .kind]))
 
         var input = ExtractionInput(facts: facts, bytes: bytes, isComplete: atEnd && bytes.count <= options.textCap,
-                                    detection: detection, magicCharset: sniffed?.charset, textCap: options.textCap)
+                                    detection: detection, magicCharset: typed.charset, textCap: options.textCap)
         let extractor = readable ? ExtractorRegistry.extractor(for: input) : nil
         if extractor != nil, let f = file, !atEnd, bytes.count < limit {
             do throws(ExtractionError) {

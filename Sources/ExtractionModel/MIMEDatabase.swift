@@ -68,6 +68,10 @@ public struct MIMEDatabase: Sendable {
 
     public var isEmpty: Bool { extensionGlobs.isEmpty && literalGlobs.isEmpty && foldedLiteralGlobs.isEmpty }
 
+    /// The compiled content rules (`mime/magic`) beside the globs read, most important first;
+    /// the worker's `SharedMIMEMagic` reads them.
+    public var magicPaths: [String] { mimeDirectories.map { $0 + "/magic" } }
+
     /// Loads the compiled database of every `mime` folder below the given data directories
     /// (colon-separated, as in `XDG_DATA_DIRS`; the first wins). Nil means the environment's
     /// value or its default.

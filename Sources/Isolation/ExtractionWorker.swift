@@ -60,9 +60,9 @@ public final class ExtractionWorker: @unchecked Sendable {
         defer { if descriptor >= 0 { close(descriptor) } }
         let request = WorkRequest(facts: facts, textCap: textCap, openFailure: openFailure)
         switch run(.file, request.encoded(), passing: descriptor) {
-        case let .success(text, json, _):
+        case let .success(text, frame, _):
             do {
-                return try ResultCoding.decode(text: text, json: json)
+                return try ResultCoding.decode(text: text, frame: frame)
             } catch {
                 stop()
                 return failed(facts, .protocolError("undecodable result: \(error)"), stage: nil)
@@ -76,7 +76,7 @@ public final class ExtractionWorker: @unchecked Sendable {
     /// ended it. Only the tests' `fsindex-test-worker` answers; the shipped worker ends on it.
     public func probe(_ what: String) -> Result<String, WorkerFailure> {
         switch run(.probe, Array(what.utf8)) {
-        case let .success(_, json, _): .success(String(decoding: json, as: UTF8.self))
+        case let .success(_, answer, _): .success(String(decoding: answer, as: UTF8.self))
         case let .failure(f, _): .failure(f)
         }
     }
@@ -94,7 +94,7 @@ public final class ExtractionWorker: @unchecked Sendable {
     }
 
     enum Outcome {
-        case success(text: [UInt8]?, json: [UInt8], stage: String?)
+        case success(text: [UInt8]?, frame: [UInt8], stage: String?)
         case failure(WorkerFailure, stage: String?)
     }
 
@@ -138,7 +138,7 @@ public final class ExtractionWorker: @unchecked Sendable {
                 case .text: text = body
                 case .retiring: filesDone = limits.filesPerWorker   // replaced before the next file
                 case .result:
-                    return .success(text: text, json: body, stage: stage)
+                    return .success(text: text, frame: body, stage: stage)
                 default:
                     return .failure(finish(p, killed: .protocolError("frame kind \(kindByte)")), stage: stage)
                 }

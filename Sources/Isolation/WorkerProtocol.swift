@@ -11,8 +11,8 @@ import SystemPackage
 /// parent sends one `file` frame per file, with the regular file it opened attached (SCM_RIGHTS:
 /// the worker may not open files by name); the worker answers with any number of `stage` frames
 /// (the extractor about to run, so a crash is blamed on it), then `text` (the raw UTF-8 text,
-/// kept out of the JSON because it is by far the largest part) and `result` (the rest of the
-/// `ExtractionResult` as JSON).
+/// by far the largest part) and `result` (the rest of the `ExtractionResult`, in the binary
+/// form of `ResultCoding`).
 ///
 /// A key design decision: the worker trusts the parent, the parent does not trust the worker.
 /// Every frame the parent reads is checked against the output limit before it is buffered, and
@@ -21,7 +21,8 @@ public enum FrameKind: UInt8 {
     case file = 0x46      // F: parent → worker, `WorkRequest`
     case stage = 0x53     // S: worker → parent, an extractor's name
     case text = 0x54      // T: worker → parent, textContent bytes
-    case result = 0x52    // R: worker → parent, JSON `ExtractionResult` without textContent
+    case result = 0x52    // R: worker → parent, `ResultCoding`'s binary `ExtractionResult` without
+                          // textContent (or the answer to a probe)
     case probe = 0x50     // P: parent → worker, run the sandbox self-test
     case retiring = 0x51  // Q: worker → parent, before a result: its CPU budget is nearly spent,
                           // so it ends after this file and the parent starts another
@@ -150,21 +151,5 @@ struct ByteReader {
         guard let n = u64(), n <= UInt64(b.count - i) else { return nil }
         defer { i += Int(n) }
         return Array(b[i..<i + Int(n)])
-    }
-}
-
-/// The result as it crosses the pipe: everything but the text, which travels as raw bytes.
-public enum ResultCoding {
-    public static func encode(_ r: ExtractionResult) throws -> (text: [UInt8], json: [UInt8]) {
-        var rest = r
-        let text = rest.attributes.textContent.map { Array($0.utf8) } ?? []
-        rest.attributes[.textContent] = nil
-        return (text, Array(try JSONEncoder().encode(rest)))
-    }
-
-    public static func decode(text: [UInt8]?, json: [UInt8]) throws -> ExtractionResult {
-        var r = try JSONDecoder().decode(ExtractionResult.self, from: Data(json))
-        if let text, !text.isEmpty { r.attributes.textContent = String(decoding: text, as: UTF8.self) }
-        return r
     }
 }

@@ -76,13 +76,13 @@ public enum WorkerMain {
                 let retiring = !Sandbox.armCPULimit(secondsPerFile: limits.cpuSecondsPerFile)
                 testHooks?.beforeExtracting(request.facts, descriptor)
                 let result = WorkerSummaries.adding(to: context.extract(request.facts, textCap: request.textCap, from: source))
-                guard let (text, json) = try? ResultCoding.encode(result) else {
+                guard let (text, frame) = try? ResultCoding.encode(result) else {
                     complain("cannot encode a result")
                     return 4
                 }
                 send(.text, text)
                 if retiring { send(.retiring, []) }
-                send(.result, json)
+                send(.result, frame)
                 if retiring { return 0 }   // the parent starts another worker for the next file
             case .probe where testHooks != nil:
                 input.takeDescriptor().map { _ = close($0) }

@@ -27,7 +27,7 @@ enum FuzzTarget: String, CaseIterable {
         case .mailStructure: "MailStructureScanner: the same cuts however the input is chunked"
         case .zip: "ZipContainer (through libarchive) and part-name resolution"
         case .workerRequest: "the worker's side of the pipe: FrameReader and WorkRequest decoding"
-        case .workerResult: "the parent's side of the pipe: frame headers and ResultCoding decoding"
+        case .workerResult: "the parent's side of the pipe: frame headers and ResultCoding's binary decoding"
         }
     }
 

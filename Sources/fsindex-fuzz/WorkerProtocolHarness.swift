@@ -51,10 +51,11 @@ enum WorkerProtocolHarness {
         }
     }
 
-    /// The parent's side: a result as JSON, then the input as a stream of frames from a worker
+    /// The parent's side: a result frame's payload (`ResultCoding`'s binary form), then the
+    /// input as a stream of frames from a worker
     /// (stage, text, result), split with `Frame.header` as `ExtractionWorker` splits them.
     static func result(_ bytes: [UInt8]) {
-        checkResult(text: nil, json: bytes)
+        checkResult(text: nil, frame: bytes)
         var rest = bytes[...]
         var text: [UInt8]?
         while rest.count >= Frame.headerSize {
@@ -65,20 +66,20 @@ enum WorkerProtocolHarness {
             switch FrameKind(rawValue: kind) {
             case .stage: _ = String(decoding: body, as: UTF8.self)
             case .text: text = body
-            case .result: checkResult(text: text, json: body)
+            case .result: checkResult(text: text, frame: body)
             default: break
             }
         }
     }
 
-    static func checkResult(text: [UInt8]?, json: [UInt8]) {
-        guard let first = try? ResultCoding.decode(text: text, json: json) else { return }
+    static func checkResult(text: [UInt8]?, frame: [UInt8]) {
+        guard let first = try? ResultCoding.decode(text: text, frame: frame) else { return }
         _ = first.attributes.textContent
         // The first decode may normalise (an empty text is no text); from then on the round trip is exact.
-        guard let (t1, j1) = try? ResultCoding.encode(first), let second = try? ResultCoding.decode(text: t1, json: j1) else {
+        guard let (t1, j1) = try? ResultCoding.encode(first), let second = try? ResultCoding.decode(text: t1, frame: j1) else {
             fatalError("worker-result: a decoded result cannot be encoded and decoded again")
         }
-        guard let (t2, j2) = try? ResultCoding.encode(second), let third = try? ResultCoding.decode(text: t2, json: j2) else {
+        guard let (t2, j2) = try? ResultCoding.encode(second), let third = try? ResultCoding.decode(text: t2, frame: j2) else {
             fatalError("worker-result: a result decoded twice cannot be encoded and decoded again")
         }
         if third != second {

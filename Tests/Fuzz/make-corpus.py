@@ -329,12 +329,70 @@ def worker():
     write("worker-request", "crash-path-nul", frame(b"F", request(b"/home/ada/report.pdf", failure=2, errno=2)) + frame(b"F", request(b"/tmp/caf\xe9\x00/\xff.txt", failure=2, errno=2)))
     write("worker-request", "request-open-failed", request(b"/srv/locked.txt", failure=2, errno=13))
 
-    result = (b'{"attributes":{"title":"Annual report","fileSize":1234,"authors":["Ada","Bob"],"pixelWidth":1024.5,'
-              b'"contentModificationDate":"2026-01-31T09:30:00.250Z","custom":true},"problems":[],"extractor":"pdf",'
-              b'"extractorVersion":3,"children":[],"trace":[]}')
-    write("worker-result", "result.json", result)
+    # The hand-written result in ResultCoding's binary form (Sources/Isolation/ResultCoding.swift).
+    result = result_frame(
+        [("title", 0, "Annual report"), ("fileSize", 2, 1234), ("authors", 1, ["Ada", "Bob"]), ("pixelWidth", 3, 1024.5),
+         ("contentModificationDate", 4, 791544600.25), ("custom", 5, True)],
+        problems=[(2, "pdf", "no trailer"), (1,)], extractor="pdf", version=3,
+        children=[("message/1", [("title", 0, "Hi")])], trace=[("type", 0.000125, ["contentType", "kind"])])
+    write("worker-result", "result.bin", result)
     write("worker-result", "frames", frame(b"S", b"pdf") + frame(b"T", "text café\n".encode()) + frame(b"R", result))
-    write("worker-result", "unknown-frame", frame(b"S", b"rtf") + frame(b"X", b"?") + frame(b"R", b"{}"))
+    write("worker-result", "unknown-frame", frame(b"S", b"rtf") + frame(b"X", b"?") + frame(b"R", result_frame([])))
+
+
+def varint(v):
+    out = b""
+    while v >= 0x80:
+        out += bytes([(v & 0x7F) | 0x80])
+        v >>= 7
+    return out + bytes([v])
+
+
+def zigzag(v):
+    return varint(((v << 1) ^ (v >> 63)) & 0xFFFFFFFFFFFFFFFF)
+
+
+def text(s):
+    b = s.encode("utf-8")
+    return varint(len(b)) + b
+
+
+def attribute_set(values):
+    """values: (key, tag, value) with tag 0 string, 1 strings, 2 integer, 3 double, 4 date
+    (seconds since 2001-01-01), 5 bool."""
+    out = varint(len(values))
+    for key, tag, value in values:
+        out += text(key) + bytes([tag])
+        if tag == 0:
+            out += text(value)
+        elif tag == 1:
+            out += varint(len(value)) + b"".join(text(v) for v in value)
+        elif tag == 2:
+            out += zigzag(value)
+        elif tag in (3, 4):
+            out += struct.pack("<d", value)
+        else:
+            out += bytes([1 if value else 0])
+    return out
+
+
+def result_frame(values, problems=(), extractor=None, version=0, children=(), trace=()):
+    """A result frame as fsindex-worker writes it (ResultCoding.encode)."""
+    out = b"\x01" + attribute_set(values) + varint(len(problems))
+    for p in problems:
+        out += bytes([p[0]])
+        if p[0] == 0:
+            out += zigzag(p[1]) + text(p[2])
+        else:
+            out += b"".join(text(f) for f in p[1:])
+    out += (b"\x01" + text(extractor)) if extractor is not None else b"\x00"
+    out += zigzag(version) + varint(len(children))
+    for key, attrs in children:
+        out += text(key) + attribute_set(attrs)
+    out += varint(len(trace))
+    for name, seconds, keys in trace:
+        out += text(name) + struct.pack("<d", seconds) + varint(len(keys)) + b"".join(text(k) for k in keys)
+    return out
 
 
 def real_worker():
@@ -362,16 +420,23 @@ def real_worker():
             for v in (st.st_size, st.st_mode & 0o7777, st.st_uid, st.st_gid, st.st_dev, st.st_ino, st.st_nlink,
                       st.st_atime_ns, st.st_mtime_ns, st.st_ctime_ns, 0, 0, st.st_blocks * 512):
                 req += u64(v)
-            proc = subprocess.Popen([worker], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            proc.stdin.write(frame(b"F", req))
-            proc.stdin.flush()
+            req += u64(0) + u64(0)   # the parent opened the file: its descriptor comes with the frame
+            # The worker reads requests from a Unix socket and takes the file's descriptor from it
+            # (SCM_RIGHTS): it may not open files by name.
+            import socket
+            parent, child = socket.socketpair()
+            proc = subprocess.Popen([worker], stdin=child.fileno(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            child.close()
+            fd = os.open(path, os.O_RDONLY)
+            socket.send_fds(parent, [frame(b"F", req)], [fd])
+            os.close(fd)
             out = b""
             while b"R" not in [out[i + 4:i + 5] for i in frame_starts(out)]:
                 chunk = proc.stdout.read1(65536)
                 if not chunk:
                     break
                 out += chunk
-            proc.stdin.close()
+            parent.close()
             proc.wait()
             write("worker-result", "real-" + name, out)
 

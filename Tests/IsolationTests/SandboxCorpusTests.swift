@@ -3,6 +3,7 @@ import FoundationEssentials
 import Crawling
 import Extraction
 import ExtractionModel
+import Summarizing
 import SystemPackage
 import Testing
 import TestSupport
@@ -15,7 +16,8 @@ import Glibc
 /// `nobody` when we are root, the file passed as a descriptor) and in-process with no sandbox:
 /// the results must be the same. This is how the worker's read-only data paths were found, and
 /// it keeps them complete: a library that needs a file outside them shows up here as a
-/// difference, not as quietly poorer results.
+/// difference, not as quietly poorer results. The worker adds one thing of its own: each text's
+/// summary, which must be the summarizer's of the in-process text (NULs made spaces).
 @Suite("Sandboxed worker on the real corpus")
 struct SandboxCorpusTests {
     @Test("the sandboxed worker extracts every corpus file exactly as in-process extraction does", .realCorpus)
@@ -31,7 +33,9 @@ struct SandboxCorpusTests {
             #expect(sandboxed.problems == direct.problems, "\(path): \(sandboxed.problems) vs \(direct.problems)")
             #expect(sandboxed.extractor == direct.extractor, "\(path)")
             #expect(sandboxed.children.count == direct.children.count, "\(path)")
-            for key in Set(sandboxed.attributes.keys).union(direct.attributes.keys) {
+            let expected = direct.attributes.textContent.flatMap { ExtractiveSummarizer().summary(of: AttributeValue.replacingNUL($0)) }
+            #expect(sandboxed.attributes.string(.textContentSummary) == expected, "\(path): summary")
+            for key in Set(sandboxed.attributes.keys).union(direct.attributes.keys) where key != .textContentSummary {
                 #expect(Self.same(sandboxed.attributes[key], direct.attributes[key]),
                         "\(path): \(key.rawValue): \(String(describing: sandboxed.attributes[key]).prefix(200)) vs \(String(describing: direct.attributes[key]).prefix(200))")
             }

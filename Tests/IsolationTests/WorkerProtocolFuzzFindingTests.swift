@@ -1,4 +1,6 @@
 import Foundation
+import Attributes
+import ExtractionModel
 import Isolation
 import TestSupport
 import Testing
@@ -65,18 +67,34 @@ struct WorkerProtocolFuzzFindingTests {
 
     @Test("issue 11: a worker's result decodes, encodes and decodes again to the same dates, to the millisecond")
     func datesSurviveThePipe() throws {
-        // What a real fsindex-worker answered for a small HTML file: stage, text and result frames.
+        // What a real fsindex-worker answered for a small HTML file when results were JSON:
+        // stage, text and result frames. Its result goes through today's binary frame.
         let stream = frames(try FuzzCorpus.input("worker-result/crash-date-drift"))
         let text = try #require(stream.first { $0.0 == FrameKind.text.rawValue }?.1)
         let json = try #require(stream.first { $0.0 == FrameKind.result.rawValue }?.1)
-        var result = try ResultCoding.decode(text: text, json: json)
+        var result = try JSONDecoder().decode(ExtractionResult.self, from: Data(json))
+        result.attributes.textContent = String(decoding: text, as: UTF8.self)
         #expect(result.attributes.textContent == "café")
         for _ in 0..<3 {
-            let (t, j) = try ResultCoding.encode(result)
-            let again = try ResultCoding.decode(text: t, json: j)
+            let (t, f) = try ResultCoding.encode(result)
+            let again = try ResultCoding.decode(text: t, frame: f)
             #expect(again == result)
-            #expect(String(decoding: j, as: UTF8.self).contains("\"lastUsedDate\":\"2026-11-24T20:23:15.885Z\""))
+            #expect(again.attributes.date("lastUsedDate").map(AttributeValue.iso8601) == "2026-11-24T20:23:15.885Z")
             result = again
         }
+    }
+
+    @Test("the worker-result seeds hold result frames the parent decodes, so the fuzzer starts from real answers",
+          arguments: ["real-html", "real-mail", "real-rtf", "frames"])
+    func seedsDecode(_ seed: String) throws {
+        let stream = frames(try FuzzCorpus.input("worker-result/" + seed))
+        let text = stream.first { $0.0 == FrameKind.text.rawValue }?.1
+        let frame = try #require(stream.first { $0.0 == FrameKind.result.rawValue }?.1)
+        let result = try ResultCoding.decode(text: text, frame: frame)
+        #expect(result.attributes.contentType != nil || result.extractor == "pdf", "\(result.attributes.keys)")
+        #expect(result.attributes.textContent?.isEmpty == false)
+        let whole = try ResultCoding.decode(text: nil, frame: try FuzzCorpus.input("worker-result/result.bin"))
+        #expect(whole.attributes[.pixelWidth] == .double(1024.5))
+        #expect(whole.children.map(\.key) == ["message/1"])
     }
 }
