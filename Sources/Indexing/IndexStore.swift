@@ -77,6 +77,7 @@ public final class IndexStore: Sendable {
         if migrate {
             try Schema.migrator.migrate(writer)
             try compactOnce(writer, migrated: !known.isSubset(of: applied) && !applied.isEmpty)
+            try restoreMergeDefaults(writer)
         } else if applied.isEmpty {
             throw IndexError.missing(path: path)
         } else if !known.isSubset(of: applied) {

@@ -36,6 +36,9 @@ public final class IndexUpdater: Sendable {
         set { namesFirstFlag.store(newValue, ordering: .relaxed) }
     }
     private let namesFirstFlag = Atomic<Bool>(false)
+    /// From this many files to read, a reconcile is a bulk load (`IndexStore.beginBulkLoad`) and
+    /// ends with `optimize()`; tests lower it.
+    let bulkLoadThreshold = Atomic<Int>(5000)
     /// Set by `cancel()`: the work at hand stops at the next file, folder or batch.
     private let cancelled = Atomic<Bool>(false)
 
@@ -136,7 +139,6 @@ public final class IndexUpdater: Sendable {
             let n = report.indexed - before.indexed
             try store.finishCrawl(domain: domain, problems: report.problems - before.problems,
                                   clientState: Self.clientState(domain: domain, done: n, total: n, finished: true))
-            if n > 5000 && !isCancelled { try store.optimize() }
         } catch { throw .index(error) }
     }
 
@@ -226,9 +228,26 @@ public final class IndexUpdater: Sendable {
         // A walk cut short saw only part of the tree: nothing may be removed on its strength.
         if isCancelled { throw .cancelled }
         afterWalk?()
-        // 2. Extract and write what changed.
-        let result = try extractAndWrite(todo, domain: domain, seenSoFar: report.seen, indexedBefore: report.indexed,
+        // 2. Extract and write what changed: thousands of files as a bulk load (large full-text
+        // segments, merged once at the end; see `IndexStore.beginBulkLoad`).
+        let bulk = todo.count >= bulkLoadThreshold.load(ordering: .relaxed)
+        if bulk {
+            do { try store.beginBulkLoad() } catch { throw .index(error) }
+        }
+        let result: BatchResult
+        do {
+            result = try extractAndWrite(todo, domain: domain, seenSoFar: report.seen, indexedBefore: report.indexed,
                                          start: start)
+        } catch {
+            if bulk { try? store.endBulkLoad() }
+            throw error
+        }
+        if bulk {
+            do {
+                try store.endBulkLoad()
+                if !isCancelled { try store.optimize() }
+            } catch { throw .index(error) }
+        }
         report.indexed += result.indexed
         report.summarized += result.summarized
         report.removed += result.vanished
@@ -310,6 +329,7 @@ public final class IndexUpdater: Sendable {
         var vanished: [ItemIdentifier]
         var local: BatchResult
     }
+
 
     /// How many extracted batches the writer commits in one transaction at most.
     static let batchesPerTransaction = 8

@@ -18,6 +18,8 @@ final class CrawlFixture: @unchecked Sendable {
     var settings = Settings()
     /// nil: sandboxed workers, as `fsindex` uses.
     var extraction: ExtractionMode?
+    /// The updater's bulk-load threshold, when a test lowers it.
+    var bulkLoadThreshold: Int?
     private let lock = NSLock()
     private var _problems: [CrawlProblem] = []
     var problems: [CrawlProblem] { lock.withLock { _problems } }
@@ -34,6 +36,7 @@ final class CrawlFixture: @unchecked Sendable {
         let updater = IndexUpdater(store: store, settings: settings, progress: nil,
                                    problem: { [self] p in lock.withLock { _problems.append(p) } }, afterWalk: afterWalk,
                                    extraction: extraction)
+        if let bulkLoadThreshold { updater.bulkLoadThreshold.store(bulkLoadThreshold, ordering: .relaxed) }
         return try updater.crawl(roots: try IndexUpdater.resolveRoots([root.string]))
     }
 
