@@ -1,4 +1,5 @@
 import GRDB
+import SystemPackage
 
 /// The full-text table's merge settings for a large load, such as a first index.
 ///
@@ -23,11 +24,27 @@ extension IndexStore {
     /// Large segments, no merging until a level holds 64: for a load of thousands of files.
     public func beginBulkLoad() throws(IndexError) {
         try write { db in try Self.apply(Self.bulkSettings, db) }
+        try checkpointEvery(Self.bulkCheckpointPages)
+    }
+
+    /// WAL pages between automatic checkpoints during a bulk load (SQLite's default: 1000). A
+    /// checkpoint copies the newest version of each page the log holds into the database: the
+    /// B-tree pages every batch touches (the indexes of paths, dates and types) were copied at
+    /// almost every checkpoint; 8192 pages (32 MiB of log) copy each of them far less often.
+    static let bulkCheckpointPages = 8192
+
+    /// Sets the writer connection's `wal_autocheckpoint` (a setting of the connection, not of
+    /// the index: nothing is left behind by a killed load).
+    func checkpointEvery(_ pages: Int) throws(IndexError) {
+        do {
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)") }
+        } catch { throw Self.map(error, path: location.directory.string) }
     }
 
     /// FTS5's default merge settings again; call `optimize()` after it.
     public func endBulkLoad() throws(IndexError) {
         try write { db in try Self.apply(Self.defaultSettings, db) }
+        try checkpointEvery(1000)
     }
 
     /// Whether a bulk load's settings are in force (for tests and `status`).
