@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What U+0000 means in an attribute: nothing. NUL is not text (issue 22, F3 and F16).
 ///
 /// A key design decision: every NUL in an attribute's name or text becomes one space, at the
@@ -15,7 +19,7 @@
 extension AttributeSet {
     /// The set with each NUL in an attribute's name or text replaced by a space.
     public func replacingNUL() -> AttributeSet {
-        guard values.contains(where: { $0.key.rawValue.utf8.contains(0) || $0.value.containsNUL }) else { return self }
+        guard values.contains(where: { AttributeValue.hasNUL($0.key.rawValue) || $0.value.containsNUL }) else { return self }
         var out: [AttributeKey: AttributeValue] = [:]
         for (key, value) in values {
             out[AttributeKey(AttributeValue.replacingNUL(key.rawValue))] = value.replacingNUL()
@@ -27,7 +31,7 @@ extension AttributeSet {
 extension AttributeValue {
     /// Whether any of the text this value holds contains a NUL.
     public var containsNUL: Bool {
-        textValues.contains { $0.utf8.contains(0) }
+        textValues.contains(where: AttributeValue.hasNUL)
     }
 
     /// The value with each NUL of its text replaced by a space (numbers, dates and booleans as they are).
@@ -39,9 +43,19 @@ extension AttributeValue {
         }
     }
 
+    /// Whether `s` holds a NUL: `memchr` over its bytes where they are contiguous (a native
+    /// string's always are). The generic `utf8.contains(0)` walked 1.3 GB of text a byte at a
+    /// time, twice per file: 1.4 % of a first index's CPU.
+    static func hasNUL(_ s: String) -> Bool {
+        if let found = s.utf8.withContiguousStorageIfAvailable({ b in
+            b.count > 0 && memchr(b.baseAddress!, 0, b.count) != nil
+        }) { return found }
+        return s.utf8.contains(0)
+    }
+
     /// `s` with each NUL replaced by a space; `s` itself when it has none.
     public static func replacingNUL(_ s: String) -> String {
-        guard s.utf8.contains(0) else { return s }
+        guard hasNUL(s) else { return s }
         return String(decoding: s.utf8.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
 }
