@@ -23,7 +23,7 @@ import Glibc
 /// committed with a client state recording the progress.
 ///
 /// Extraction runs on `threads` threads, each with its own sandboxed `fsindex-worker` process;
-/// SQLite serializes the batch writes.
+/// one writer thread commits their batches (see `extractAndWrite`).
 public final class IndexUpdater: Sendable {
     public let store: IndexStore
     public let settings: Settings

@@ -8,12 +8,12 @@ import SystemCalls
 /// Makes the `textContentSummary` of the items that wait for one, after extraction: the stage
 /// between the crawl and the finished index.
 ///
-/// A key design decision: summaries are not made in the extraction workers but afterwards, from
-/// the stored text, in batches of rows the index marks (`summary_pending`). So extraction (the
-/// part a person waits for, to find files by name and words) is never slowed by them; an index
-/// made before summaries existed gets them from its stored text without a rebuild; and a file
-/// rewritten while its summary was being made is simply made pending again (`storeSummaries`
-/// leaves an item written since its text was read alone).
+/// A file's summary is made by its extraction worker, with the text (`WorkerSummaries`, issue
+/// 23), and the file is written with it. This pass is for the rest: the texts apps donate, and
+/// an index made before summaries existed, which gets them from its stored text without a
+/// rebuild. It works in batches of rows the index marks (`summary_pending`); an item rewritten
+/// while its summary was being made is simply made pending again (`storeSummaries` leaves an
+/// item written since its text was read alone).
 ///
 /// `fsindex index` calls `runAll` and returns when nothing is pending; `fsindexd` calls
 /// `runBatch` with a small batch between pieces of work, so file events wait for at most one
