@@ -2,8 +2,9 @@
 // FSIndex: Spotlight-class file search for Linux.
 //
 // The folder tree is the data flow: Crawling -> ExtractionModel (+ Extraction, in workers only)
-// -> Indexing -> Querying, glued by Updating (one crawl into the index, then Summarizing's
-// extractive summaries of the stored text, at low priority), Watching (fsindexd's writer) and
+// -> Indexing -> Querying, glued by Updating (one crawl into the index; Summarizing's
+// extractive summaries are made in the workers, and of donated texts after their batch),
+// Watching (fsindexd's writer) and
 // the thin executables. The parent processes (fsindex, fsindexd, fsfind) link no
 // parser: Extraction and its C libraries are linked only by fsindex-worker, through
 // WorkerRuntime; Isolation is the parent's side of a worker. Configuration reads the settings
@@ -135,10 +136,12 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        // Stage 3b: extractive summaries of the stored text (`textContentSummary`), pure Swift.
+        // Stage 2c: extractive summaries (`textContentSummary`), pure Swift: made by the worker
+        // with each text, and by Updating's pass for donated texts.
         // Imports nothing of ours: text in, two or three of its sentences out.
         .target(name: "Summarizing", swiftSettings: strict),
-        // Glue for one crawl: walk, extract, write batches; the summary pass after them.
+        // Glue for one crawl: walk, extract, write batches (a bulk load for thousands); the
+        // summary pass for donated texts.
         .target(name: "Updating", dependencies: [
             "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Summarizing", "SystemCalls",
             .product(name: "Logging", package: "swift-log"),
