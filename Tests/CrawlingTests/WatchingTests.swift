@@ -386,7 +386,10 @@ struct InotifyWatchingTests {
         try w.tree.create("visible/seen.txt", contents: "x")
         #expect(await w.collector.wait(for: .created(w.path("visible/seen.txt"), isDirectory: false)))
         let events = await w.collector.settle()
-        #expect(events == [.created(w.path("visible/seen.txt"), isDirectory: false)], "got \(events)")
+        // Only the visible file. (Its write may come as a `.modified` of its own when the kernel's
+        // events for the create and the write land in two reads, as on a loaded machine.)
+        #expect(events.first == .created(w.path("visible/seen.txt"), isDirectory: false), "got \(events)")
+        #expect(events.dropFirst().allSatisfy { $0 == .modified(w.path("visible/seen.txt")) }, "got \(events)")
         #expect(w.source.counts.watched == 2)
         // A .noindex appearing in a watched folder takes it out: the consumer rescans it.
         try w.tree.create("visible/.noindex")
