@@ -110,7 +110,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The FTS5 tokenizer for every script (unicode61, with Han, Kana and Hangul in bigrams),
         // and the zlib compression of the stored full text (fsindex_zip/fsindex_unzip).
-        .target(name: "CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("z")]),
+        .target(name: "CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("z"), .linkedLibrary("m")]),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
         .target(name: "Indexing", dependencies: [
             "Attributes", "CFTS5CJK",

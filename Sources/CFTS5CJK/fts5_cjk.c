@@ -17,11 +17,76 @@ typedef struct CjkTokenizer {
     Fts5Tokenizer *innerInstance;
 } CjkTokenizer;
 
+// Identifiers (issue 24): unicode61 cuts `x86_64` into `x86` and `64`, so a query for the
+// x86 page found its x86_64 twin just as well. A run of tokens joined only by underscores in the
+// source (`x86_64`, `_mm_subs_epi8`, `snake_case`) is kept whole too:
+//   document: the parts at consecutive positions, as before, and the whole (`x86_64`, the folded
+//             parts joined by one `_`) colocated with the first part, so a phrase of the parts
+//             still matches and the whole is one more term;
+//   query:    the whole only: a query string with underscores asks for the identifier itself
+//             (SearchPattern writes the parts, space-separated, as the other alternative).
+// A run is held back until it ends, since the whole must follow its first part.
+#define MAX_PARTS 16
+#define MAX_WHOLE 256
+
+typedef struct Part { int offset, length, start, end, tflags; } Part;
+
 typedef struct CjkContext {
     void *ctx;
     int (*xToken)(void *, int, const char *, int, int, int);
     int flags;
+    const char *text;          // the source, to see what lies between two tokens
+    int nText;
+    Part parts[MAX_PARTS];     // the run held back: each part's bytes in `joined`
+    int nParts;
+    char joined[MAX_WHOLE];    // the parts joined by '_'
+    int nJoined;
 } CjkContext;
+
+// Emits the run held back: its parts, with the whole colocated after the first (document), or
+// the whole alone (query).
+static int flushRun(CjkContext *c) {
+    int n = c->nParts, rc = SQLITE_OK;
+    c->nParts = 0;
+    if (n == 0) return SQLITE_OK;
+    Part *p = c->parts;
+    if (n == 1) return c->xToken(c->ctx, p[0].tflags, c->joined + p[0].offset, p[0].length, p[0].start, p[0].end);
+    if (c->flags & FTS5_TOKENIZE_QUERY) {
+        return c->xToken(c->ctx, p[0].tflags, c->joined, c->nJoined, p[0].start, p[n - 1].end);
+    }
+    rc = c->xToken(c->ctx, p[0].tflags, c->joined + p[0].offset, p[0].length, p[0].start, p[0].end);
+    if (rc == SQLITE_OK) rc = c->xToken(c->ctx, FTS5_TOKEN_COLOCATED, c->joined, c->nJoined, p[0].start, p[n - 1].end);
+    for (int i = 1; i < n && rc == SQLITE_OK; i++) {
+        rc = c->xToken(c->ctx, p[i].tflags, c->joined + p[i].offset, p[i].length, p[i].start, p[i].end);
+    }
+    return rc;
+}
+
+// One token that is not CJK: it joins the run held back when only underscores separate the two
+// in the source; otherwise the run is emitted and this token starts the next.
+static int plainToken(CjkContext *c, int tflags, const char *token, int n, int start, int end) {
+    int rc = SQLITE_OK;
+    if (c->nParts > 0) {
+        int gap = start - c->parts[c->nParts - 1].end, joins = gap > 0 && start <= c->nText;
+        for (int i = c->parts[c->nParts - 1].end; joins && i < start; i++) if (c->text[i] != '_') joins = 0;
+        if (joins && (c->nParts == MAX_PARTS || c->nJoined + 1 + n > MAX_WHOLE)) joins = 0;
+        if (!joins) rc = flushRun(c);
+        else c->joined[c->nJoined++] = '_';
+    }
+    if (rc != SQLITE_OK) return rc;
+    if (n > MAX_WHOLE) return c->xToken(c->ctx, tflags, token, n, start, end);   // too long to hold
+    if (c->nParts == 0) c->nJoined = 0;
+    c->parts[c->nParts++] = (Part){ c->nJoined, n, start, end, tflags };
+    memcpy(c->joined + c->nJoined, token, n);
+    c->nJoined += n;
+    return SQLITE_OK;
+}
+
+// A CJK token: the run held back goes first.
+static int cjkToken(CjkContext *c, int tflags, const char *token, int n, int start, int end) {
+    int rc = flushRun(c);
+    return rc == SQLITE_OK ? c->xToken(c->ctx, tflags, token, n, start, end) : rc;
+}
 
 static int isCJK(unsigned int c) {
     return (c >= 0x3040 && c <= 0x30FF)      // Hiragana, Katakana
@@ -59,12 +124,12 @@ static int emitRun(CjkContext *c, const char *tok, const int *starts, const int 
     // which have no case), else the whole token's span.
     #define S(i) (same ? base + starts[i] : base)
     #define E(i) (same ? base + starts[i] + lens[i] : end)
-    if (n == 1) return c->xToken(c->ctx, 0, tok + starts[0], lens[0], S(0), E(0));
+    if (n == 1) return cjkToken(c, 0, tok + starts[0], lens[0], S(0), E(0));
     for (int i = 0; i + 1 < n && rc == SQLITE_OK; i++) {
-        rc = c->xToken(c->ctx, 0, tok + starts[i], lens[i] + lens[i + 1], S(i), E(i + 1));
-        if (rc == SQLITE_OK && !query) rc = c->xToken(c->ctx, FTS5_TOKEN_COLOCATED, tok + starts[i], lens[i], S(i), E(i));
+        rc = cjkToken(c, 0, tok + starts[i], lens[i] + lens[i + 1], S(i), E(i + 1));
+        if (rc == SQLITE_OK && !query) rc = cjkToken(c, FTS5_TOKEN_COLOCATED, tok + starts[i], lens[i], S(i), E(i));
     }
-    if (rc == SQLITE_OK && !query) rc = c->xToken(c->ctx, FTS5_TOKEN_COLOCATED, tok + starts[n - 1], lens[n - 1], S(n - 1), E(n - 1));
+    if (rc == SQLITE_OK && !query) rc = cjkToken(c, FTS5_TOKEN_COLOCATED, tok + starts[n - 1], lens[n - 1], S(n - 1), E(n - 1));
     #undef S
     #undef E
     return rc;
@@ -75,7 +140,7 @@ static int onToken(void *pCtx, int tflags, const char *pToken, int nToken, int i
     const unsigned char *p = (const unsigned char *)pToken;
     int any = 0;
     for (int i = 0; i < nToken; i++) if (p[i] >= 0xE1) { any = 1; break; }
-    if (!any) return c->xToken(c->ctx, tflags, pToken, nToken, iStart, iEnd);
+    if (!any) return plainToken(c, tflags, pToken, nToken, iStart, iEnd);
     // Whether the token's bytes are the source's (offsets map one to one).
     int same = (iEnd - iStart) == nToken;
     int starts[MAX_RUN], lens[MAX_RUN];
@@ -86,8 +151,8 @@ static int onToken(void *pCtx, int tflags, const char *pToken, int nToken, int i
         unsigned int cp = decode(p + i, nToken - i, &len);
         if (isCJK(cp)) {
             if (plainStart >= 0) {
-                rc = c->xToken(c->ctx, first ? tflags : 0, pToken + plainStart, i - plainStart,
-                               same ? iStart + plainStart : iStart, same ? iStart + i : iEnd);
+                rc = plainToken(c, first ? tflags : 0, pToken + plainStart, i - plainStart,
+                                same ? iStart + plainStart : iStart, same ? iStart + i : iEnd);
                 first = 0;
                 plainStart = -1;
             }
@@ -108,8 +173,8 @@ static int onToken(void *pCtx, int tflags, const char *pToken, int nToken, int i
     }
     if (rc == SQLITE_OK && n > 0) rc = emitRun(c, pToken, starts, lens, n, iStart, iEnd, same);
     if (rc == SQLITE_OK && plainStart >= 0) {
-        rc = c->xToken(c->ctx, first ? tflags : 0, pToken + plainStart, nToken - plainStart,
-                       same ? iStart + plainStart : iStart, iEnd);
+        rc = plainToken(c, first ? tflags : 0, pToken + plainStart, nToken - plainStart,
+                        same ? iStart + plainStart : iStart, iEnd);
     }
     return rc;
 }
@@ -137,8 +202,10 @@ static void cjkDelete(Fts5Tokenizer *p) {
 static int cjkTokenize(Fts5Tokenizer *p, void *pCtx, int flags, const char *pText, int nText,
                        int (*xToken)(void *, int, const char *, int, int, int)) {
     CjkTokenizer *t = (CjkTokenizer *)p;
-    CjkContext c = { pCtx, xToken, flags };
-    return t->inner.xTokenize(t->innerInstance, &c, flags, pText, nText, onToken);
+    CjkContext c = { pCtx, xToken, flags, pText, nText };
+    c.nParts = 0;
+    int rc = t->inner.xTokenize(t->innerInstance, &c, flags, pText, nText, onToken);
+    return rc == SQLITE_OK ? flushRun(&c) : rc;
 }
 
 static fts5_api *fts5ApiOf(sqlite3 *db) {
@@ -156,7 +223,8 @@ int fsindex_fts5_cjk_register(sqlite3 *db) {
     if (!api) return SQLITE_ERROR;
     static fts5_tokenizer tokenizer = { cjkCreate, cjkDelete, cjkTokenize };
     int rc = api->xCreateTokenizer(api, "fsindex_cjk", (void *)api, &tokenizer, 0);
-    return rc == SQLITE_OK ? fsindex_fts5_snippet_register(api) : rc;
+    if (rc == SQLITE_OK) rc = fsindex_fts5_snippet_register(api);
+    return rc == SQLITE_OK ? fsindex_fts5_rank_register(api) : rc;
 }
 
 // Tokenizing outside any table, for the PostgreSQL backend's tsvector and tsquery (issue 15): the

@@ -246,6 +246,12 @@ public enum Schema {
             // filters too; `items_modified` stays, the smaller of the two.)
             try db.execute(sql: "CREATE INDEX items_newest ON items(modified DESC, path)")
         }
+        m.registerMigration("v15-identifiers") { db in
+            // Identifiers whole (issue 24): the tokenizer now also keeps `x86_64` and `snake_case`
+            // as one term, beside their parts. The words are indexed again from the stored text,
+            // without reading any file.
+            try db.execute(sql: "INSERT INTO items_fts(items_fts) VALUES('rebuild')")
+        }
         return m
     }()
 

@@ -8,7 +8,7 @@ import Indexing
 ///
 /// For example, `budget kind:pdf --limit 10` is
 /// ```sql
-/// SELECT items.id, …, bm25(items_fts, …) * (1.0 + …) AS score
+/// SELECT items.id, …, fsindex_rank(items_fts, …, ?) * (1.0 + …) AS score
 /// FROM items_fts JOIN items ON items.id = items_fts.rowid
 /// WHERE items_fts MATCH ? AND <kind:pdf> AND <not expired>
 /// ORDER BY (items.name = ? COLLATE NOCASE) DESC, score ASC, items.path ASC LIMIT ? OFFSET ?
@@ -24,7 +24,9 @@ struct ResultQuery {
     let columns: String
     /// The full-text pattern that ranks and drives the query; nil: a query without words.
     let pattern: SearchPattern?
-    /// What multiplies bm25 (` * (1.0 + …)`, recency and usage): empty without boosts.
+    /// The relevance of a full-text match (`fsindex_rank`, with the pattern's layout bound).
+    let rank: Part
+    /// What multiplies the relevance (` * (1.0 + …)`, recency and usage): empty without boosts.
     let boost: Part
     /// The conditions besides the full-text match, joined by AND.
     let filters: Part
@@ -47,6 +49,7 @@ struct ResultQuery {
             : "NULL AS attributes"
         columns = "items.id, items.path, items.domain, items.name, \(attributesColumn)"
 
+        rank = Part(sql: Self.rankFunction, arguments: [pattern?.rankLayout ?? ""])
         var boost = Part(sql: "")
         let w = spec.ranking
         if pattern != nil, w.recency != 0 || w.usage != 0 {
@@ -88,7 +91,7 @@ struct ResultQuery {
             }
             if pattern != nil {
                 order.append(("score", true))
-                plan.append("best first: an exact name, then bm25 (name ×10, title ×5, subject/authors ×3, text ×1) × recency and usage boosts")
+                plan.append("best first: an exact name, then BM25F (name ×10, title ×5, subject/authors ×3, text ×1) with bonuses for a title, name or description equal to the words or holding them in order and for the words close together in the text, × recency and usage boosts")
             } else if predicate.searchesName {
                 order.append(("length(items.name)", true))
                 plan.append("shortest names first")
@@ -120,8 +123,10 @@ struct ResultQuery {
         self.plan = plan
     }
 
-    /// bm25 over the weighted full-text columns (the best match is the most negative).
-    static let bm25 = "bm25(\(Schema.ftsTable), \(Schema.bm25Weights))"
+    /// The relevance over the weighted full-text columns (the best match is the most negative,
+    /// as with bm25()): `fsindex_rank` (CFTS5CJK), whose last argument is the pattern's
+    /// `rankLayout`.
+    static let rankFunction = "fsindex_rank(\(Schema.ftsTable), \(Schema.bm25Weights), ?)"
 
     /// The whole query: over every full-text match, or over every item for a query without words.
     var sql: String {
@@ -130,7 +135,7 @@ struct ResultQuery {
             // sorts and cuts the page, and FTS5's snippet is costly (see `QueryEngine.snippets`).
             return """
                 SELECT \(columns),
-                       \(Self.bm25)\(boost.sql) AS score
+                       \(rank.sql)\(boost.sql) AS score
                 FROM \(Schema.ftsTable) JOIN items ON items.id = \(Schema.ftsTable).rowid
                 WHERE \(Schema.ftsTable) MATCH ? AND \(filters.sql)\(order.sql)\(limit.sql)
                 """
@@ -140,7 +145,7 @@ struct ResultQuery {
 
     var arguments: StatementArguments {
         var all: [any DatabaseValueConvertible] = []
-        if let pattern { all += boost.arguments; all.append(pattern.fts5) }
+        if let pattern { all += rank.arguments + boost.arguments; all.append(pattern.fts5) }
         all += filters.arguments + order.arguments + limit.arguments
         return StatementArguments(all.map { $0.databaseValue })
     }

@@ -12,19 +12,33 @@
 /// For example: `SearchPattern(words: ["annual", "rep"])` gives `"annual" AND "rep"*`.
 public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     /// One quoted phrase of tokens, possibly a prefix (`"annual rep"*`).
+    ///
+    /// A word with identifiers (`x86_64`, `repeat_n`) has two forms, and matches either: the
+    /// identifiers whole (`"x86_64"`, one token the index holds beside the parts, see
+    /// CFTS5CJK) or the parts (`"x86 64"`). An item with the identifier itself matches both, so
+    /// it ranks above one that only has the parts in a row (issue 24).
     public struct Term: Sendable, Hashable {
         public var tokens: [String]
+        /// The tokens with each identifier whole (`["std", "iter", "repeat_n"]`); nil when the
+        /// word has no identifier.
+        public var whole: [String]?
         public var prefix: Bool
 
         /// Returns nil when `text` holds no token.
         public init?(_ text: String, prefix: Bool = false) {
-            let t = SearchPattern.tokens(text)
+            let (t, whole) = SearchPattern.forms(text)
             guard !t.isEmpty else { return nil }
             tokens = t
+            self.whole = whole
             self.prefix = prefix
         }
 
-        var fts5: String { "\"" + tokens.joined(separator: " ") + "\"" + (prefix ? "*" : "") }
+        var fts5: String {
+            let star = prefix ? "*" : ""
+            let parts = "\"" + tokens.joined(separator: " ") + "\"" + star
+            guard let whole else { return parts }
+            return "(\"" + whole.joined(separator: " ") + "\"" + star + " OR " + parts + ")"
+        }
     }
 
     /// The full-text columns a pattern may be limited to.
@@ -79,19 +93,57 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The tokens of one word, lowercased, as FTS5 `unicode61` would see them.
-    public static func tokens(_ word: String) -> [String] {
-        var out: [String] = []
-        var current = ""
+    public static func tokens(_ word: String) -> [String] { forms(word).parts }
+
+    /// The tokens of one word (`parts`), and the same with every run of tokens joined only by
+    /// underscores made one token, `_`-joined, as the index's tokenizer keeps identifiers whole
+    /// (`whole`, nil when there is no such run): `_mm_subs_epi8` is `mm subs epi8` and
+    /// `mm_subs_epi8`.
+    static func forms(_ word: String) -> (parts: [String], whole: [String]?) {
+        var parts: [String] = [], whole: [String] = []
+        var current = "", separator = "", joined = false
+        func endToken() {
+            let token = current.lowercased()
+            current = ""
+            if !parts.isEmpty, !separator.isEmpty, separator.allSatisfy({ $0 == "_" }), let last = whole.last,
+               Self.wholeFits(last, token) {
+                whole[whole.count - 1] = last + "_" + token
+                joined = true
+            } else {
+                whole.append(token)
+            }
+            parts.append(token)
+            separator = ""
+        }
         for ch in word {
             if ch.isLetter || ch.isNumber {
                 current.append(ch)
-            } else if !current.isEmpty {
-                out.append(current.lowercased())
-                current = ""
+            } else {
+                if !current.isEmpty { endToken() }
+                if !parts.isEmpty { separator.append(ch) }
             }
         }
-        if !current.isEmpty { out.append(current.lowercased()) }
-        return out
+        if !current.isEmpty { endToken() }
+        return (parts, joined ? whole : nil)
+    }
+
+    /// The tokenizer's limits on a whole identifier (MAX_PARTS, MAX_WHOLE in fts5_cjk.c).
+    private static func wholeFits(_ joined: String, _ next: String) -> Bool {
+        joined.utf8.count + 1 + next.utf8.count <= 256 && joined.utf8.count(where: { $0 == UInt8(ascii: "_") }) + 2 <= 16
+    }
+
+    /// Which query word each phrase of `fts5` belongs to, and how many positions of a document
+    /// it covers, for `fsindex_rank`: "group:span …", one per phrase in the order they appear
+    /// (a term with identifiers is two phrases, the whole first; both cover all the parts).
+    public var rankLayout: String {
+        var out: [String] = []
+        for (g, group) in groups.enumerated() {
+            for term in group {
+                if term.whole != nil { out.append("\(g):\(term.tokens.count)") }
+                out.append("\(g):\(term.tokens.count)")
+            }
+        }
+        return out.joined(separator: " ")
     }
 
     /// The FTS5 query text.

@@ -89,11 +89,11 @@ struct TopKRanking {
             exactArguments = [phrase, hint]
         }
         let candidateSQL = """
-            SELECT rowid AS id, \(ResultQuery.bm25) AS b, \(exactFirst) AS e FROM \(Schema.ftsTable)
+            SELECT rowid AS id, \(query.rank.sql) AS b, \(exactFirst) AS e FROM \(Schema.ftsTable)
             WHERE \(Schema.ftsTable) MATCH ? ORDER BY e DESC, b ASC LIMIT ?
             """
         let found = try Row.fetchAll(db, sql: candidateSQL,
-                                     arguments: StatementArguments((exactArguments + [pattern.fts5, candidates]).map { $0.databaseValue }))
+                                     arguments: StatementArguments((query.rank.arguments + exactArguments + [pattern.fts5, candidates]).map { $0.databaseValue }))
         let complete = found.count < candidates
         guard !found.isEmpty else { return [] }
         // A first round ranks the best few candidates only: it proves most pages, at a

@@ -14,6 +14,11 @@ int fsindex_fts5_cjk_register(sqlite3 *db);
 /// (fts5_snippet.c); `fsindex_fts5_cjk_register` calls it.
 int fsindex_fts5_snippet_register(fts5_api *api);
 
+/// Registers the FTS5 function `fsindex_rank`, the relevance of a row: BM25F over the columns,
+/// with bonuses for a column that equals the query or holds its words in order, and for the
+/// words' proximity in the text (fts5_rank.c); `fsindex_fts5_cjk_register` calls it.
+int fsindex_fts5_rank_register(fts5_api *api);
+
 /// Cuts `text` into the tokens `items_fts` would hold (`query`: as a query's words), calling
 /// `callback` for each; `colocated` marks a token at the same position as the one before.
 /// Returns SQLITE_OK or the tokenizer's error.

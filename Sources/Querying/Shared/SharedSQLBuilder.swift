@@ -191,15 +191,18 @@ struct SharedSQLBuilder {
         var groups: [String] = []
         for group in pattern.groups {
             var alternatives: [String] = []
+            // A word with identifiers matches them whole or in parts, as in FTS5 (`SearchPattern.Term`).
             for term in group {
-                let lexemes = WordVector.tokens(term.tokens.joined(separator: " "), query: true).map(\.token)
-                guard !lexemes.isEmpty else { continue }
-                let parts = lexemes.enumerated().map { i, lexeme in
-                    let prefix = term.prefix && i == lexemes.count - 1 ? "*" : ""
-                    let suffix = prefix + weight
-                    return WordVector.quote(lexeme) + (suffix.isEmpty ? "" : ":" + suffix)
+                for form in [term.whole, term.tokens].compactMap({ $0 }) {
+                    let lexemes = WordVector.tokens(form.joined(separator: " "), query: true).map(\.token)
+                    guard !lexemes.isEmpty else { continue }
+                    let parts = lexemes.enumerated().map { i, lexeme in
+                        let prefix = term.prefix && i == lexemes.count - 1 ? "*" : ""
+                        let suffix = prefix + weight
+                        return WordVector.quote(lexeme) + (suffix.isEmpty ? "" : ":" + suffix)
+                    }
+                    alternatives.append(parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")")
                 }
-                alternatives.append(parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " <-> ") + ")")
             }
             // A group whose every term has no word can never match, as in FTS5.
             guard !alternatives.isEmpty else { return nil }

@@ -1,0 +1,260 @@
+// `fsindex_rank(items_fts, wName, wTitle, wOther, wText, layout)`: the relevance of a row, as
+// bm25() gives it (the best most negative), for known-item search (issue 24).
+//
+// Why not FTS5's bm25(): it normalises by the length of the whole row, all columns summed, so a
+// page whose title is exactly the query lost to shorter siblings whose text mentioned every word
+// ("Repeat in std iter Rust" ranked its page 17th), and it knows nothing of word order. Here:
+// 1. BM25F: each phrase's frequency is weighted and length-normalised per column (by that
+//    column's length against its average), summed, and saturated once:
+//      tf~ = Σc w_c · tf_c / (1 − b + b · len_c / avg_c),  score = Σ idf · tf~ (k1 + 1) / (tf~ + k1)
+//    so a short exact title is not drowned by a long body.
+// 2. Field bonuses, in units of the query's summed idf: a column that *equals* the query (its
+//    tokens are the query's words in order, nothing else) or *contains it in order* (the words
+//    consecutive): title, then name, then the other text attributes (descriptions, subjects).
+// 3. Proximity: the smallest window of the text that holds every word of the query.
+//
+// `layout` says which phrases of the expression belong to which query word (a word with an
+// identifier is two phrases, the whole and its parts, and a group `a OR b` several), and how
+// many positions each covers in a document (an identifier's whole token sits at its first
+// part's position and covers all its parts): "group:span group:span …", one per phrase in the
+// order of the FTS5 expression. Without it (or when it does not fit the expression) every phrase
+// is a word of its own, covering its own tokens.
+#include "fts5_cjk.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RANK_K1 1.2
+#define RANK_B 0.75
+#define MAX_COLUMNS 8
+#define MAX_GROUPS 32
+// Beyond these, a row gets no order bonus or proximity (only BM25F): a query of 32 words, or a
+// text with 20,000 matches, is not a known-item search, and the search would cost more.
+#define MAX_ORDER_INSTANCES 20000
+
+// Bonuses, times the query's summed idf.
+static const double equalBonus[4] = { 2.0, 3.0, 1.5, 0.0 };     // name, title, other, text
+static const double inOrderBonus[4] = { 0.8, 1.0, 0.6, 0.0 };
+#define PROXIMITY_BONUS 0.3
+
+typedef struct RankData {
+    int nPhrase;
+    int nColumn;
+    double *idf;          // per phrase
+    int *group;           // per phrase: the query word it belongs to
+    int *span;            // per phrase: the document positions it covers
+    int nGroup;
+    double sumIdf;        // Σ over words of the largest idf of the word's phrases
+    double avg[MAX_COLUMNS];
+} RankData;
+
+typedef struct Hit { int column, offset, phrase; } Hit;
+
+static int countRow(const Fts5ExtensionApi *api, Fts5Context *fts, void *p) {
+    (void)api; (void)fts;
+    (*(sqlite3_int64 *)p)++;
+    return SQLITE_OK;
+}
+
+static void freeRankData(void *p) {
+    RankData *d = (RankData *)p;
+    if (!d) return;
+    free(d->idf);
+    free(d->group);
+    free(d->span);
+    free(d);
+}
+
+// Reads "g:s g:s …" into group/span; 0 when it does not describe exactly nPhrase phrases.
+static int readLayout(const char *text, int nPhrase, int *group, int *span) {
+    if (!text) return 0;
+    const char *p = text;
+    for (int i = 0; i < nPhrase; i++) {
+        while (*p == ' ') p++;
+        char *end;
+        long g = strtol(p, &end, 10);
+        if (end == p || *end != ':' || g < 0 || g >= nPhrase) return 0;
+        p = end + 1;
+        long s = strtol(p, &end, 10);
+        if (end == p || s < 1 || s > 1024) return 0;
+        p = end;
+        group[i] = (int)g;
+        span[i] = (int)s;
+    }
+    while (*p == ' ') p++;
+    return *p == 0;
+}
+
+// The idf of every phrase (as bm25() computes it, from the rows that match it) and the columns'
+// average lengths, once per statement.
+static RankData *rankData(const Fts5ExtensionApi *api, Fts5Context *fts, const char *layout, int *rc) {
+    RankData *d = (RankData *)api->xGetAuxdata(fts, 0);
+    if (d) return d;
+    d = calloc(1, sizeof(RankData));
+    if (!d) { *rc = SQLITE_NOMEM; return 0; }
+    int n = api->xPhraseCount(fts);
+    d->nPhrase = n;
+    d->nColumn = api->xColumnCount(fts);
+    if (d->nColumn > MAX_COLUMNS) d->nColumn = MAX_COLUMNS;
+    d->idf = calloc(n > 0 ? n : 1, sizeof(double));
+    d->group = calloc(n > 0 ? n : 1, sizeof(int));
+    d->span = calloc(n > 0 ? n : 1, sizeof(int));
+    if (!d->idf || !d->group || !d->span) { freeRankData(d); *rc = SQLITE_NOMEM; return 0; }
+    sqlite3_int64 rows = 0;
+    *rc = api->xRowCount(fts, &rows);
+    if (rows < 1) rows = 1;
+    for (int c = 0; *rc == SQLITE_OK && c < d->nColumn; c++) {
+        sqlite3_int64 total = 0;
+        *rc = api->xColumnTotalSize(fts, c, &total);
+        d->avg[c] = total > 0 ? (double)total / (double)rows : 1.0;
+    }
+    for (int i = 0; *rc == SQLITE_OK && i < n; i++) {
+        sqlite3_int64 hits = 0;
+        *rc = api->xQueryPhrase(fts, i, &hits, countRow);
+        double idf = log((rows - hits + 0.5) / (hits + 0.5));
+        d->idf[i] = idf <= 1e-6 ? 1e-6 : idf;
+    }
+    if (*rc != SQLITE_OK) { freeRankData(d); return 0; }
+    if (!readLayout(layout, n, d->group, d->span)) {
+        for (int i = 0; i < n; i++) { d->group[i] = i; d->span[i] = api->xPhraseSize(fts, i); if (d->span[i] < 1) d->span[i] = 1; }
+    }
+    double best[MAX_GROUPS] = { 0 };
+    d->nGroup = 0;
+    for (int i = 0; i < n; i++) {
+        if (d->group[i] + 1 > d->nGroup) d->nGroup = d->group[i] + 1;
+        if (d->group[i] < MAX_GROUPS && d->idf[i] > best[d->group[i]]) best[d->group[i]] = d->idf[i];
+    }
+    for (int g = 0; g < d->nGroup && g < MAX_GROUPS; g++) d->sumIdf += best[g];
+    *rc = api->xSetAuxdata(fts, d, freeRankData);
+    return *rc == SQLITE_OK ? d : 0;
+}
+
+// Whether the words from `g` on follow one another in `column` from `offset`; `*end` is where
+// the last ends. The hits of the column are hits[0..n), sorted by offset.
+static int chain(const RankData *d, const Hit *hits, int n, int g, int offset, int *end) {
+    if (g == d->nGroup) { *end = offset; return 1; }
+    // The hits at `offset` (few: the alternatives of one word, colocated tokens).
+    int lo = 0, hi = n;
+    while (lo < hi) { int mid = (lo + hi) / 2; if (hits[mid].offset < offset) lo = mid + 1; else hi = mid; }
+    for (int i = lo; i < n && hits[i].offset == offset; i++) {
+        int p = hits[i].phrase;
+        if (d->group[p] == g && chain(d, hits, n, g + 1, offset + d->span[p], end)) return 1;
+    }
+    return 0;
+}
+
+static int byPosition(const void *a, const void *b) {
+    const Hit *x = (const Hit *)a, *y = (const Hit *)b;
+    if (x->column != y->column) return x->column < y->column ? -1 : 1;
+    if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+    return x->phrase - y->phrase;
+}
+
+// The order bonus of one column: equal, in order, or none.
+static double orderBonus(const RankData *d, const Hit *hits, int n, int column, int length) {
+    if (n == 0 || d->nGroup > MAX_GROUPS) return 0;
+    int inOrder = 0;
+    for (int i = 0; i < n; i++) {
+        int p = hits[i].phrase, end = 0;
+        if (d->group[p] != 0) continue;
+        if (i > 0 && hits[i - 1].offset == hits[i].offset && d->group[hits[i - 1].phrase] == 0) continue;
+        if (!chain(d, hits, n, 0, hits[i].offset, &end)) continue;
+        if (hits[i].offset == 0 && end == length) return equalBonus[column];
+        inOrder = 1;
+    }
+    return inOrder && d->nGroup >= 2 ? inOrderBonus[column] : 0;
+}
+
+// The proximity bonus of the text: PROXIMITY_BONUS × words / the smallest window holding them all.
+static double proximity(const RankData *d, const Hit *hits, int n) {
+    if (d->nGroup < 2 || d->nGroup > MAX_GROUPS || n < d->nGroup) return 0;
+    int count[MAX_GROUPS] = { 0 }, distinct = 0, best = 0, lo = 0;
+    for (int hi = 0; hi < n; hi++) {
+        int g = d->group[hits[hi].phrase];
+        if (count[g]++ == 0) distinct++;
+        while (distinct == d->nGroup) {
+            int first = hits[lo].offset, last = hits[hi].offset + d->span[hits[hi].phrase];
+            int width = last - first;
+            if (best == 0 || width < best) best = width;
+            int gl = d->group[hits[lo].phrase];
+            if (--count[gl] == 0) distinct--;
+            lo++;
+        }
+    }
+    if (best == 0) return 0;
+    // Words of several tokens make a window wider than the number of words.
+    int words = 0;
+    for (int g = 0; g < d->nGroup; g++) {
+        int span = 0;
+        for (int i = 0; i < d->nPhrase; i++) if (d->group[i] == g && (span == 0 || d->span[i] < span)) span = d->span[i];
+        words += span;
+    }
+    double closeness = (double)words / (double)best;
+    return PROXIMITY_BONUS * (closeness > 1 ? 1 : closeness);
+}
+
+static void rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int nVal, sqlite3_value **values) {
+    int rc = SQLITE_OK;
+    const char *layout = nVal >= 5 ? (const char *)sqlite3_value_text(values[4]) : 0;
+    RankData *d = rankData(api, fts, layout, &rc);
+    if (!d) { sqlite3_result_error_code(ctx, rc == SQLITE_OK ? SQLITE_ERROR : rc); return; }
+    double weight[MAX_COLUMNS];
+    for (int c = 0; c < MAX_COLUMNS; c++) weight[c] = c < nVal && c < 4 ? sqlite3_value_double(values[c]) : 1.0;
+
+    int nInst = 0;
+    rc = api->xInstCount(fts, &nInst);
+    if (rc != SQLITE_OK) { sqlite3_result_error_code(ctx, rc); return; }
+    int lengths[MAX_COLUMNS] = { 0 };
+    for (int c = 0; c < d->nColumn && rc == SQLITE_OK; c++) rc = api->xColumnSize(fts, c, &lengths[c]);
+    if (rc != SQLITE_OK) { sqlite3_result_error_code(ctx, rc); return; }
+
+    double *tf = calloc((size_t)d->nPhrase * MAX_COLUMNS + 1, sizeof(double));
+    Hit *hits = nInst <= MAX_ORDER_INSTANCES ? malloc(((size_t)nInst + 1) * sizeof(Hit)) : 0;
+    if (!tf) { free(hits); sqlite3_result_error_nomem(ctx); return; }
+    int sorted = 1, nHits = 0;
+    for (int i = 0; i < nInst && rc == SQLITE_OK; i++) {
+        int p, c, o;
+        rc = api->xInst(fts, i, &p, &c, &o);
+        if (rc != SQLITE_OK || p < 0 || p >= d->nPhrase || c < 0 || c >= d->nColumn) continue;
+        tf[p * MAX_COLUMNS + c] += 1;
+        if (hits) {
+            hits[nHits] = (Hit){ c, o, p };
+            if (nHits > 0 && byPosition(&hits[nHits - 1], &hits[nHits]) > 0) sorted = 0;
+            nHits++;
+        }
+    }
+    if (rc != SQLITE_OK) { free(tf); free(hits); sqlite3_result_error_code(ctx, rc); return; }
+
+    // 1. BM25F.
+    double score = 0;
+    for (int p = 0; p < d->nPhrase; p++) {
+        double f = 0;
+        for (int c = 0; c < d->nColumn; c++) {
+            double n = tf[p * MAX_COLUMNS + c];
+            if (n == 0) continue;
+            f += weight[c] * n / (1 - RANK_B + RANK_B * (double)lengths[c] / d->avg[c]);
+        }
+        if (f > 0) score += d->idf[p] * f * (RANK_K1 + 1) / (f + RANK_K1);
+    }
+    // 2 and 3. Order and proximity, per column (name, title, other; then the text).
+    if (hits && nHits > 0) {
+        if (!sorted) qsort(hits, (size_t)nHits, sizeof(Hit), byPosition);
+        double bonus = 0;
+        int start = 0;
+        while (start < nHits) {
+            int c = hits[start].column, end = start;
+            while (end < nHits && hits[end].column == c) end++;
+            if (c < 3) bonus += orderBonus(d, hits + start, end - start, c, lengths[c]);
+            else if (c == 3) bonus += proximity(d, hits + start, end - start);
+            start = end;
+        }
+        score += bonus * d->sumIdf;
+    }
+    free(tf);
+    free(hits);
+    sqlite3_result_double(ctx, -score);
+}
+
+int fsindex_fts5_rank_register(fts5_api *api) {
+    return api->xCreateFunction(api, "fsindex_rank", 0, rank, 0);
+}
