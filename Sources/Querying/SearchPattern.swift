@@ -124,7 +124,11 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if !current.isEmpty { endToken() }
-        return (parts, joined ? whole : nil)
+        // A phrase cannot say that an identifier covers several positions of the document (its
+        // whole token sits at its first part's), so only a word whose identifier comes last
+        // (`x86_64`, `core::arch::x86_64`) has the whole form; `foo_bar.h` is found by its parts.
+        guard joined, whole.dropLast().allSatisfy({ !$0.contains("_") }) else { return (parts, nil) }
+        return (parts, whole)
     }
 
     /// The tokenizer's limits on a whole identifier (MAX_PARTS, MAX_WHOLE in fts5_cjk.c).

@@ -1,0 +1,88 @@
+import Attributes
+import Foundation
+import Indexing
+import Querying
+import TestSupport
+import Testing
+
+/// Issue 24: known-item search. A title that is exactly the query comes first, identifiers
+/// tell `x86` from `x86_64`, a description that holds the words in order beats a long index page
+/// that mentions them all, and words close together beat the same words far apart. Each case
+/// is one the plain bm25() of FTS5 got wrong.
+@Suite("Relevance")
+struct RelevanceTests {
+    static let filler = String(repeating: "implementations traits functions modules structs and other items ", count: 12)
+
+    static func page(_ path: String, title: String, description: String? = nil, text: String) -> SearchableItem {
+        var item = doc(path, title: title, text: text, type: .html)
+        if let description { item.attributes[.contentDescription] = .string(description) }
+        return item
+    }
+
+    @Test("a title equal to the query ranks first, above shorter siblings that mention every word")
+    func exactTitle() throws {
+        let f = try QueryFixture([
+            Self.page("/r/std/iter/struct.Repeat.html", title: "Repeat in std::iter - Rust",
+                      text: "An iterator that repeats an element endlessly. " + Self.filler + Self.filler),
+            Self.page("/r/std/iter/fn.repeat_n.html", title: "repeat_n in std::iter - Rust",
+                      text: "Creates a new iterator that repeats a single element. Repeat in std iter."),
+            Self.page("/r/std/iter/fn.repeat.html", title: "repeat in std::iter - Rust",
+                      text: "Creates a new iterator that endlessly repeats a single element."),
+            Self.page("/r/std/iter/struct.RepeatN.html", title: "RepeatN in std::iter - Rust",
+                      text: "An iterator that repeats an element an exact number of times. Repeat in std iter Rust."),
+        ])
+        let got = try f.paths(["Repeat", "in", "std", "iter", "Rust"])
+        // Both pages titled exactly so (case aside) come before the others.
+        #expect(Set(got.prefix(2)) == ["/r/std/iter/struct.Repeat.html", "/r/std/iter/fn.repeat.html"], "\(got)")
+    }
+
+    @Test("an identifier tells x86 from x86_64, and the whole identifier ranks above its parts apart")
+    func identifiers() throws {
+        let body = "This type is the same as the __m128 type defined by Intel, representing a 128-bit SIMD register. "
+        let f = try QueryFixture([
+            Self.page("/r/x86_64/struct.__m128.html", title: "__m128 in core::arch::x86_64 - Rust", text: body + "x86 register"),
+            Self.page("/r/x86/struct.__m128.html", title: "__m128 in core::arch::x86 - Rust", text: body + Self.filler),
+            doc("/r/notes.txt", text: "x86 64 and more x86 64 notes"),
+        ])
+        let x86 = try f.paths(["m128", "in", "core", "arch", "x86", "Rust"])
+        #expect(x86.first == "/r/x86/struct.__m128.html", "\(x86)")
+        let x64 = try f.paths(["m128", "in", "core", "arch", "x86_64", "Rust"])
+        #expect(x64 == ["/r/x86_64/struct.__m128.html"], "\(x64)")
+        // The identifier alone: the page holding it whole first, the parts in a row after.
+        let whole = try f.paths(["x86_64"])
+        #expect(whole == ["/r/x86_64/struct.__m128.html", "/r/notes.txt"], "\(whole)")
+    }
+
+    @Test("a description holding the words in order beats an index page that lists them all")
+    func inOrderDescription() throws {
+        let sentence = "An iterator produced by calling extract_if on BTreeSet."
+        let f = try QueryFixture([
+            Self.page("/r/btree_set/index.html", title: "std::collections::btree_set - Rust",
+                      text: "Structs. Iter: An iterator over the items of a BTreeSet. " + sentence
+                        + " IntoIter: An owning iterator over the items of a BTreeSet. Range: An iterator over a sub-range of items in a BTreeSet. "
+                        + "Difference, Intersection, Union: lazy iterators producing elements of a BTreeSet."),
+            Self.page("/r/btree_set/struct.ExtractIf.html", title: "ExtractIf in std::collections::btree_set - Rust",
+                      description: sentence,
+                      text: sentence + " " + Self.filler + Self.filler + Self.filler + Self.filler + "calling the closure on every element of the BTreeSet produced by the iterator."),
+        ])
+        let got = try f.paths(["An", "iterator", "produced", "by", "calling", "extract_if", "on", "BTreeSet"])
+        #expect(got.first == "/r/btree_set/struct.ExtractIf.html", "\(got)")
+    }
+
+    @Test("words close together in the text rank above the same words far apart")
+    func proximity() throws {
+        let f = try QueryFixture([
+            doc("/r/far.txt", text: "copy " + Self.filler + " files " + Self.filler + " directories"),
+            doc("/r/near.txt", text: Self.filler + " copy files and directories " + Self.filler),
+        ])
+        let got = try f.paths(["copy", "files", "directories"])
+        #expect(got == ["/r/near.txt", "/r/far.txt"], "\(got)")
+    }
+
+    @Test("the query's words with identifiers have both forms; the layout names each phrase's word")
+    func patternForms() throws {
+        let p = try #require(SearchPattern(words: ["core::arch::x86_64", "foo_bar.h", "plain"], prefixLast: false))
+        #expect(p.fts5 == "(\"core arch x86_64\" OR \"core arch x86 64\") AND \"foo bar h\" AND \"plain\"")
+        #expect(p.rankLayout == "0:4 0:4 1:3 2:1")
+    }
+}
