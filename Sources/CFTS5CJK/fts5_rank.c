@@ -65,8 +65,9 @@ static void freeRankData(void *p) {
     free(d);
 }
 
-// Reads "g:s g:s …" into group/span; 0 when it does not describe exactly nPhrase phrases.
-static int readLayout(const char *text, int nPhrase, int *group, int *span) {
+// Reads "g:s[:n] g:s[:n] …" into group/span/docs (-1 where no count is given); 0 when it does
+// not describe exactly nPhrase phrases.
+static int readLayout(const char *text, int nPhrase, int *group, int *span, sqlite3_int64 *docs) {
     if (!text) return 0;
     const char *p = text;
     for (int i = 0; i < nPhrase; i++) {
@@ -78,6 +79,13 @@ static int readLayout(const char *text, int nPhrase, int *group, int *span) {
         long s = strtol(p, &end, 10);
         if (end == p || s < 1 || s > 1024) return 0;
         p = end;
+        docs[i] = -1;
+        if (*p == ':') {
+            long long n = strtoll(p + 1, &end, 10);
+            if (end == p + 1 || n < 0) return 0;
+            docs[i] = n;
+            p = end;
+        }
         group[i] = (int)g;
         span[i] = (int)s;
     }
@@ -108,16 +116,26 @@ static RankData *rankData(const Fts5ExtensionApi *api, Fts5Context *fts, const c
         *rc = api->xColumnTotalSize(fts, c, &total);
         d->avg[c] = total > 0 ? (double)total / (double)rows : 1.0;
     }
+    sqlite3_int64 *docs = calloc(n > 0 ? n : 1, sizeof(sqlite3_int64));
+    if (!docs) { freeRankData(d); *rc = SQLITE_NOMEM; return 0; }
+    if (!readLayout(layout, n, d->group, d->span, docs)) {
+        for (int i = 0; i < n; i++) {
+            d->group[i] = i;
+            d->span[i] = api->xPhraseSize(fts, i);
+            if (d->span[i] < 1) d->span[i] = 1;
+            docs[i] = -1;
+        }
+    }
+    // A phrase's items, as the layout gives them (stored counts of common words), or counted
+    // here by reading its matches, as bm25() does.
     for (int i = 0; *rc == SQLITE_OK && i < n; i++) {
-        sqlite3_int64 hits = 0;
-        *rc = api->xQueryPhrase(fts, i, &hits, countRow);
+        sqlite3_int64 hits = docs[i];
+        if (hits < 0) { hits = 0; *rc = api->xQueryPhrase(fts, i, &hits, countRow); }
         double idf = log((rows - hits + 0.5) / (hits + 0.5));
         d->idf[i] = idf <= 1e-6 ? 1e-6 : idf;
     }
+    free(docs);
     if (*rc != SQLITE_OK) { freeRankData(d); return 0; }
-    if (!readLayout(layout, n, d->group, d->span)) {
-        for (int i = 0; i < n; i++) { d->group[i] = i; d->span[i] = api->xPhraseSize(fts, i); if (d->span[i] < 1) d->span[i] = 1; }
-    }
     double best[MAX_GROUPS] = { 0 };
     d->nGroup = 0;
     for (int i = 0; i < n; i++) {

@@ -151,13 +151,15 @@ extension IndexStore {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0 }
     }
 
-    /// Compacts the full-text indexes after a large crawl (FTS5 'optimize'), and gives the
-    /// pages that frees back to the file system (incremental auto-vacuum).
+    /// Compacts the full-text indexes after a large crawl (FTS5 'optimize'), counts the items
+    /// of the common words again (`refreshTermStatistics`), and gives the pages that frees back
+    /// to the file system (incremental auto-vacuum).
     public func optimize() throws(IndexError) {
         try write { db in
             try db.execute(sql: "INSERT INTO items_fts(items_fts) VALUES('optimize')")
             try db.execute(sql: "INSERT INTO items_names(items_names) VALUES('optimize')")
         }
+        try refreshTermStatistics()
         do {
             try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA incremental_vacuum") }
         } catch { throw Self.map(error, path: location.directory.string) }

@@ -26,15 +26,14 @@ public struct QueryEngine: Sendable {
     public static let snippetStart = "\u{2}", snippetEnd = "\u{3}"
 
     public func run(_ spec: QuerySpec) throws(QueryError) -> [QueryResult] {
-        let (sql, args, _) = select(spec)
-        guard let sql else { return [] }
+        guard let query = ResultQuery(spec) else { return [] }
         return try read(spec) { db in
             // The best k of a ranked query without ranking every match when that can be proven
             // (`TopKRanking`), a page of the newest through their index (`OrderedWalk`); else
             // every match is read and sorted.
             let rows = try TopKRanking(spec, settings: topK)?.rows(db)
                 ?? OrderedWalk(spec, settings: walk)?.rows(db)
-                ?? Row.fetchAll(db, sql: sql, arguments: args)
+                ?? { let counted = query.counted(db); return try Row.fetchAll(db, sql: counted.sql, arguments: counted.arguments) }()
             var results = rows.map { row in
                 let path: Data = row["path"]
                 let attributes = spec.includeAttributes

@@ -25,7 +25,7 @@ struct ResultQuery {
     /// The full-text pattern that ranks and drives the query; nil: a query without words.
     let pattern: SearchPattern?
     /// The relevance of a full-text match (`fsindex_rank`, with the pattern's layout bound).
-    let rank: Part
+    private(set) var rank: Part
     /// What multiplies the relevance (` * (1.0 + …)`, recency and usage): empty without boosts.
     let boost: Part
     /// The conditions besides the full-text match, joined by AND.
@@ -127,6 +127,18 @@ struct ResultQuery {
     /// as with bm25()): `fsindex_rank` (CFTS5CJK), whose last argument is the pattern's
     /// `rankLayout`.
     static let rankFunction = "fsindex_rank(\(Schema.ftsTable), \(Schema.bm25Weights), ?)"
+
+    /// The same query with the index's stored item counts of its words in the rank layout, so
+    /// that `fsindex_rank` need not count them (`IndexStore.termDocumentCounts`). An index
+    /// without the counts ranks the same, counting at query time.
+    func counted(_ db: Database) -> ResultQuery {
+        guard let pattern else { return self }
+        let counts = (try? IndexStore.termDocumentCounts(db, pattern.countableTerms)) ?? [:]
+        guard !counts.isEmpty else { return self }
+        var out = self
+        out.rank.arguments = [pattern.rankLayout(documentCounts: counts)]
+        return out
+    }
 
     /// The whole query: over every full-text match, or over every item for a query without words.
     var sql: String {

@@ -139,15 +139,39 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     /// Which query word each phrase of `fts5` belongs to, and how many positions of a document
     /// it covers, for `fsindex_rank`: "group:span …", one per phrase in the order they appear
     /// (a term with identifiers is two phrases, the whole first; both cover all the parts).
-    public var rankLayout: String {
+    public var rankLayout: String { rankLayout(documentCounts: [:]) }
+
+    /// The layout with the items each one-word phrase is in, where `documentCounts` has them
+    /// ("group:span:items"): `fsindex_rank` then need not count them. A prefix (`rust*`) is
+    /// given its whole word's count, a lower bound that weighs it a little higher than counting
+    /// every completion would.
+    func rankLayout(documentCounts: [String: Int]) -> String {
         var out: [String] = []
+        func phrase(_ g: Int, _ term: Term, _ tokens: [String]) {
+            var entry = "\(g):\(term.tokens.count)"
+            if tokens.count == 1, let n = documentCounts[tokens[0]] { entry += ":\(n)" }
+            out.append(entry)
+        }
         for (g, group) in groups.enumerated() {
             for term in group {
-                if term.whole != nil { out.append("\(g):\(term.tokens.count)") }
-                out.append("\(g):\(term.tokens.count)")
+                if let whole = term.whole { phrase(g, term, whole) }
+                phrase(g, term, term.tokens)
             }
         }
         return out.joined(separator: " ")
+    }
+
+    /// The words whose item counts `rankLayout(documentCounts:)` can use: those of one-word
+    /// phrases.
+    var countableTerms: Set<String> {
+        var out = Set<String>()
+        for group in groups {
+            for term in group {
+                if let whole = term.whole, whole.count == 1 { out.insert(whole[0]) }
+                if term.tokens.count == 1 { out.insert(term.tokens[0]) }
+            }
+        }
+        return out
     }
 
     /// The FTS5 query text.

@@ -75,6 +75,7 @@ struct TopKRanking {
     /// ranking's.
     func rows(_ db: Database) throws -> [Row]? {
         guard let ceiling = try boostCeiling(db), ceiling <= settings.largestCeiling else { return nil }
+        let query = query.counted(db)
         // 1. Candidates, best first: exact names, then plain bm25.
         var exactArguments: [any DatabaseValueConvertible] = []
         var exactFirst = "0"
@@ -108,7 +109,7 @@ struct TopKRanking {
             let beta: Double = last["b"], lastExact: Int = last["e"]
             // Every item with the exact name must be a candidate, and β a plain bm25 (≤ 0).
             guard everything || (lastExact == 0 && beta <= 0 && beta.isFinite) else { continue }
-            let ranked = try rank(db, part)
+            let ranked = try rank(db, query, part)
             if everything { return Array(ranked.dropFirst(spec.offset)) }
             // 3. The proof.
             guard ranked.count == wanted, let kth = ranked.last else { continue }
@@ -122,7 +123,7 @@ struct TopKRanking {
 
     /// 2. The exact ranking of `candidates` (id, bm25), with the full query's score, filters
     /// and order; the first k, with a column `exact_name`.
-    private func rank(_ db: Database, _ candidates: ArraySlice<Row>) throws -> [Row] {
+    private func rank(_ db: Database, _ query: ResultQuery, _ candidates: ArraySlice<Row>) throws -> [Row] {
         var values: [any DatabaseValueConvertible] = []
         values.reserveCapacity(candidates.count * 2)
         for row in candidates {

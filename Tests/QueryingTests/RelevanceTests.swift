@@ -1,5 +1,6 @@
 import Attributes
 import Foundation
+import GRDB
 import Indexing
 import Querying
 import TestSupport
@@ -77,6 +78,33 @@ struct RelevanceTests {
         ])
         let got = try f.paths(["copy", "files", "directories"])
         #expect(got == ["/r/near.txt", "/r/far.txt"], "\(got)")
+    }
+
+    @Test("the stored item counts of common words rank as counting them would, and are what the ranking reads")
+    func termCounts() throws {
+        var items = (0..<(IndexStore.commonTermMinimum + 50)).map { doc("/r/common\($0).txt", text: "common words in a page \($0)") }
+        items.append(doc("/r/rare.txt", text: "common words beside a rare kestrel"))
+        items.append(doc("/r/rare2.txt", text: "a kestrel alone"))
+        let f = try QueryFixture(items)
+        func scores() throws -> [String: Double] {
+            let spec = QuerySpec(predicate: .text(try #require(SearchPattern(words: ["common", "kestrel"], prefixLast: false))), limit: 10)
+            return Dictionary(uniqueKeysWithValues: try f.engine.run(spec).map { ($0.identifier.description, $0.score) })
+        }
+        let counted = try scores()
+        try f.store.optimize()
+        let db = try DatabaseQueue(path: f.tree.path("index/index.sqlite").string)
+        let stored = try db.read { try Row.fetchAll($0, sql: "SELECT term, docs FROM term_docs ORDER BY term") }
+        // Only the common words are stored, with their counts.
+        #expect(stored.map { $0["term"] as String } == ["a", "common", "in", "page", "txt", "words"], "\(stored)")
+        #expect(stored.first { $0["term"] == "common" }?["docs"] == IndexStore.commonTermMinimum + 51)
+        let fromStore = try scores()
+        #expect(fromStore.keys.sorted() == counted.keys.sorted())
+        for (k, v) in counted { #expect(abs((fromStore[k] ?? 0) - v) < 1e-9, "\(k): \(fromStore[k] ?? 0) against \(v)") }
+        // The ranking reads them: a wrong count (a rare word) changes the scores (the best is
+        // the most negative).
+        try db.write { try $0.execute(sql: "UPDATE term_docs SET docs = 1 WHERE term = 'common'") }
+        let wrong = try scores()
+        #expect(wrong["/r/rare.txt"]! < counted["/r/rare.txt"]! - 0.1, "\(wrong) \(counted)")
     }
 
     @Test("the query's words with identifiers have both forms; the layout names each phrase's word")
