@@ -161,6 +161,16 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
         return out.joined(separator: " ")
     }
 
+    /// The last word made whole (no prefix) when the pattern has several words and the last is
+    /// one prefix term of one token that `common` lists (see `ResultQuery.counted`).
+    mutating func completeLastWord(common: [String: Int]) {
+        guard groups.count >= 2, let last = groups.last, last.count == 1, last[0].prefix,
+              last[0].tokens.count == 1, last[0].whole == nil, common[last[0].tokens[0]] != nil else { return }
+        var term = last[0]
+        term.prefix = false
+        groups[groups.count - 1] = [term]
+    }
+
     /// The words whose item counts `rankLayout(documentCounts:)` can use: those of one-word
     /// phrases.
     var countableTerms: Set<String> {

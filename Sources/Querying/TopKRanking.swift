@@ -94,7 +94,7 @@ struct TopKRanking {
             WHERE \(Schema.ftsTable) MATCH ? ORDER BY e DESC, b ASC LIMIT ?
             """
         let found = try Row.fetchAll(db, sql: candidateSQL,
-                                     arguments: StatementArguments((query.rank.arguments + exactArguments + [pattern.fts5, candidates]).map { $0.databaseValue }))
+                                     arguments: StatementArguments((query.rank.arguments + exactArguments + [(query.pattern ?? pattern).fts5, candidates]).map { $0.databaseValue }))
         let complete = found.count < candidates
         guard !found.isEmpty else { return [] }
         // A first round ranks the best few candidates only: it proves most pages, at a

@@ -80,12 +80,14 @@ struct RelevanceTests {
         #expect(got == ["/r/near.txt", "/r/far.txt"], "\(got)")
     }
 
-    @Test("the stored item counts of common words rank as counting them would, and are what the ranking reads")
+    @Test("the stored item counts of common words rank as counting them would, are what the ranking reads, and make a common last word whole")
     func termCounts() throws {
         var items = (0..<(IndexStore.commonTermMinimum + 50)).map { doc("/r/common\($0).txt", text: "common words in a page \($0)") }
         items.append(doc("/r/rare.txt", text: "common words beside a rare kestrel"))
         items.append(doc("/r/rare2.txt", text: "a kestrel alone"))
+        items.append(doc("/r/place.txt", text: "words commonplace"))
         let f = try QueryFixture(items)
+        #expect(try f.paths(["words", "common"]).contains("/r/place.txt"))
         func scores() throws -> [String: Double] {
             let spec = QuerySpec(predicate: .text(try #require(SearchPattern(words: ["common", "kestrel"], prefixLast: false))), limit: 10)
             return Dictionary(uniqueKeysWithValues: try f.engine.run(spec).map { ($0.identifier.description, $0.score) })
@@ -100,6 +102,11 @@ struct RelevanceTests {
         let fromStore = try scores()
         #expect(fromStore.keys.sorted() == counted.keys.sorted())
         for (k, v) in counted { #expect(abs((fromStore[k] ?? 0) - v) < 1e-9, "\(k): \(fromStore[k] ?? 0) against \(v)") }
+        // The last of several words is whole when it is a common word itself; a word still being
+        // typed, and a query of one word, keep the prefix.
+        #expect(try !f.paths(["words", "common"]).contains("/r/place.txt"))
+        #expect(try f.paths(["words", "commonp"]) == ["/r/place.txt"])
+        #expect(try f.paths(["common"]).contains("/r/place.txt"))
         // The ranking reads them: a wrong count (a rare word) changes the scores (the best is
         // the most negative).
         try db.write { try $0.execute(sql: "UPDATE term_docs SET docs = 1 WHERE term = 'common'") }
