@@ -9,21 +9,26 @@ import GRDB
 /// bench corpus's 1.1 million words), and only words in at least `commonTermMinimum` items are
 /// kept (5,000 words there); a rarer word costs little to count at query time.
 ///
-/// The counts go stale as files change between crawls; the ranking tolerates that (a word's
-/// rarity changes slowly), and the next crawl's `optimize` counts again.
+/// The counts go stale as files change between large crawls (fsindexd's changes one by one do
+/// not count again); the ranking tolerates that, a word's rarity changing slowly, and the next
+/// crawl of 5,000 files or more counts again (`optimize`).
 extension IndexStore {
     /// Words in fewer items are counted at query time instead.
     public static let commonTermMinimum = 200
 
     /// Counts the items of every common word again.
     public func refreshTermStatistics() throws(IndexError) {
-        try write { db in
-            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.items_fts_terms USING fts5vocab(main, '\(Schema.ftsTable)', 'row')")
-            try db.execute(sql: "DELETE FROM term_docs")
-            try db.execute(sql: "INSERT INTO term_docs(term, docs) SELECT term, doc FROM temp.items_fts_terms WHERE doc >= ?",
-                           arguments: [Self.commonTermMinimum])
-            try db.execute(sql: "DROP TABLE temp.items_fts_terms")
-        }
+        try write { db in try Self.countTerms(db) }
+    }
+
+    /// Fills `term_docs` from the full-text index (also when the table is made, v16, so that an
+    /// index upgraded without a large crawl has the counts at once).
+    static func countTerms(_ db: Database) throws {
+        try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.items_fts_terms USING fts5vocab(main, '\(Schema.ftsTable)', 'row')")
+        try db.execute(sql: "DELETE FROM term_docs")
+        try db.execute(sql: "INSERT INTO term_docs(term, docs) SELECT term, doc FROM temp.items_fts_terms WHERE doc >= ?",
+                       arguments: [Self.commonTermMinimum])
+        try db.execute(sql: "DROP TABLE temp.items_fts_terms")
     }
 
     /// The stored item counts of these words (those not stored are absent: rarer words, or an

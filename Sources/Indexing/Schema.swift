@@ -259,6 +259,7 @@ public enum Schema {
             // by `refreshTermStatistics` after each large crawl (`optimize`); a word not listed
             // is counted as before.
             try db.execute(sql: "CREATE TABLE term_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID")
+            try IndexStore.countTerms(db)
         }
         return m
     }()
