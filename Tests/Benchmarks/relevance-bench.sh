@@ -60,7 +60,7 @@
 set -euo pipefail
 if [ $# -lt 1 ] || [ "$1" = -h ] || [ "$1" = --help ]; then sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 64; fi
 exec python3 - "$@" <<'PY'
-import argparse, gzip, hashlib, html, json, os, random, re, resource, statistics, subprocess, sys, tempfile, time, unicodedata
+import argparse, atexit, gzip, hashlib, html, json, os, random, re, resource, shutil, statistics, subprocess, sys, tempfile, time, unicodedata
 
 SET_NAMES = ["titles", "lines", "descriptions", "man"]
 DEFAULT_SIZES = {"titles": 150, "lines": 150, "descriptions": 100, "man": 100}
@@ -98,7 +98,8 @@ def log(msg):
 
 # ------------------------------------------------------------------ the corpus
 def walk(corpus):
-    """Every regular file (not symlinks) as (relative path, size), sorted."""
+    """Every regular file (not symlinks) as (relative path, size), sorted; names that are not
+    UTF-8 are left out (the sets are JSON)."""
     files = []
     for top, dirs, names in os.walk(corpus):
         if top == corpus:
@@ -110,8 +111,13 @@ def walk(corpus):
                 st = os.lstat(p)
             except OSError:
                 continue
+            rel = os.path.relpath(p, corpus)
+            try:
+                rel.encode("utf-8")
+            except UnicodeEncodeError:
+                continue
             if os.path.stat.S_ISREG(st.st_mode):
-                files.append((os.path.relpath(p, corpus), st.st_size))
+                files.append((rel, st.st_size))
     files.sort()
     return files
 
@@ -476,13 +482,13 @@ def main():
     if not os.path.isdir(a.index_dir):
         die(f"no index folder {a.index_dir} (make it: fsindex index --index-dir {a.index_dir} {a.corpus})", 64)
     sizes = {s: a.per_set or DEFAULT_SIZES[s] for s in names}
-    os.makedirs(a.out, exist_ok=True)
-    sets = load_sets(corpus, names, a.seed, sizes, a.sets_dir or os.path.join(a.out, "sets"))
-
     env_dir = tempfile.mkdtemp(prefix="relevance-bench.")
+    atexit.register(shutil.rmtree, env_dir, True)
     engines = [fsfind_engine(a.bin_dir, a.fsfind, os.path.abspath(a.index_dir), a.limit, env_dir)]
     if a.recoll_conf:
         engines.append(recoll_engine(os.path.abspath(a.recoll_conf), a.limit))
+    os.makedirs(a.out, exist_ok=True)
+    sets = load_sets(corpus, names, a.seed, sizes, a.sets_dir or os.path.join(a.out, "sets"))
     # Known paths as the corpus was given and as it really is (the index may hold either).
     prefixes = {os.path.abspath(a.corpus), corpus}
 
