@@ -18,7 +18,8 @@
 #   --out DIR          results folder (default ./relevance-out); the sets are cached in DIR/sets
 #   --sets-dir DIR     read/write the cached sets there instead (share them between runs)
 #   --runs N           timed runs of each query per engine, median kept (default 1)
-#   --fsfind NAME      the fsfind binary in BIN_DIR (default fsfind-direct: no daemon)
+#   --fsfind NAME      the fsfind binary in BIN_DIR (default fsfind-direct: no daemon; `fsfind`
+#                      goes through an fsindexd started for INDEX_DIR with the caller's config)
 #   --limit N          results asked for and ranks counted (default 20)
 # --compare prints, per set and engine, both MRR@20 and every query whose rank changed.
 #
@@ -375,7 +376,11 @@ def fsfind_engine(bin_dir, fsfind, index_dir, limit, env_dir):
     exe = os.path.join(bin_dir, fsfind)
     if not os.access(exe, os.X_OK):
         die(f"no {exe} (build it: swift build -c release --static-swift-stdlib)")
-    os.environ["XDG_CONFIG_HOME"] = os.path.join(env_dir, "config")
+    # fsfind-direct reads no settings file. fsfind through fsindexd keeps the caller's config
+    # folder: a client whose settings differ from the daemon's is not answered by it, and runs
+    # fsfind-direct instead (start fsindexd for INDEX_DIR first).
+    if fsfind == "fsfind-direct":
+        os.environ["XDG_CONFIG_HOME"] = os.path.join(env_dir, "config")
 
     def parse(out):
         return [os.fsdecode(p) for p in out.split(b"\0") if p]
