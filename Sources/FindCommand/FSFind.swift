@@ -190,7 +190,10 @@ public struct FSFind: AsyncParsableCommand {
 
     public func run() async throws {
         let io = FindIO(out: .standardOutput, errors: .standardError)
-        guard live && !explain else { throw ExitCode(answer(io: io, watchdog: AnswerWatchdog(errors: io.errors))) }
+        // The answer's status is the process's: exiting here, not by throwing `ExitCode`, spares
+        // the argument parser building its help text for the exit (0.5 ms of a 13 ms query) and
+        // the closing of the index; the output is flushed by then.
+        guard live && !explain else { Glibc.exit(answer(io: io, watchdog: AnswerWatchdog(errors: io.errors))) }
         do {
             let (request, pipeline) = try prepare(io: io)
             try await runLive(request, pipeline: pipeline, printer: printer(io))
