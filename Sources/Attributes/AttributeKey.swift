@@ -60,6 +60,9 @@ extension AttributeKey {
     public static let authors: Self = "authors"
     public static let keywords: Self = "keywords"
     public static let contentDescription: Self = "contentDescription"
+    /// A document's first heading (an HTML page's first `<h1>`): Core Spotlight's `headline`.
+    /// Searched with the other text attributes, so a heading that is the query ranks high.
+    public static let headline: Self = "headline"
     public static let language: Self = "language"
     public static let encoding: Self = "encoding"
     public static let generator: Self = "creator"
@@ -148,7 +151,7 @@ extension AttributeKey {
         .filePermissions: .string, .symlinkTarget: .string, .domainIdentifier: .string, .contentURL: .string,
         .contentType: .string, .contentTypeTree: .strings, .mimeType: .string, .kind: .string,
         .textContent: .string, .textContentSummary: .string, .title: .string, .subject: .string, .authors: .strings,
-        .keywords: .strings, .contentDescription: .string, .language: .string, .encoding: .string,
+        .keywords: .strings, .contentDescription: .string, .headline: .string, .language: .string, .encoding: .string,
         .generator: .string, .extractionError: .string, .textTruncated: .bool,
         .producer: .string, .fsCreationDate: .date, .fsContentChangeDate: .date,
         .pageCount: .integer, .pageWidth: .double, .pageHeight: .double, .securityMethod: .string,
@@ -169,7 +172,7 @@ extension AttributeKey {
     /// (`textContentSummary` is here so that it ranks like `subject`; its words are in the text
     /// too, so this weighs them up rather than making new ones findable.)
     public static let otherTextKeys: [AttributeKey] = [
-        .subject, .textContentSummary, .authors, .keywords, .contentDescription, .generator, .producer,
+        .subject, .textContentSummary, .authors, .keywords, .contentDescription, .headline, .generator, .producer,
         .authorNames, .authorEmailAddresses, .recipients, .recipientNames, .recipientEmailAddresses,
         .attachmentNames, .artist, .album, .composer, .genre, .acquisitionMake, .acquisitionModel, .publishers,
         .userTags, .comment,

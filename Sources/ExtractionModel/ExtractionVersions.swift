@@ -14,7 +14,7 @@ public enum ExtractionVersions {
 
     /// Each content extractor's own version, by its name. Bump one to re-extract only its files.
     public static let content: [String: Int] = [
-        "ooxml": 1, "opendocument": 1, "epub": 1, "archive": 2, "html": 3, "xml": 3, "pdf": 1,
+        "ooxml": 1, "opendocument": 1, "epub": 1, "archive": 2, "html": 4, "xml": 3, "pdf": 1,
         "rtf": 2, "ole": 1, "mail": 1, "plain-text": 2, "image": 1, "audio": 1,
     ]
 

@@ -22,7 +22,7 @@ public enum AttributeNames {
         "kMDItemFSOwnerUserID": .ownerName, "kMDItemFSOwnerGroupID": .groupName,
         "kMDItemContentType": .contentType, "kMDItemContentTypeTree": .contentTypeTree, "kMDItemKind": .kind,
         "kMDItemTextContent": .textContent, "kMDItemTitle": .title, "kMDItemSubject": .subject,
-        "kMDItemAuthors": .authors, "kMDItemKeywords": .keywords, "kMDItemDescription": .contentDescription,
+        "kMDItemAuthors": .authors, "kMDItemKeywords": .keywords, "kMDItemDescription": .contentDescription, "kMDItemHeadline": .headline,
         "kMDItemLanguages": .language, "kMDItemCreator": .generator, "kMDItemEncodingApplications": .producer,
         "kMDItemNumberOfPages": .pageCount, "kMDItemPageWidth": .pageWidth, "kMDItemPageHeight": .pageHeight,
         "kMDItemSecurityMethod": .securityMethod, "kMDItemIdentifier": .identifier, "kMDItemPublishers": .publishers,

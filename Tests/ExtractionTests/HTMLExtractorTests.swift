@@ -82,6 +82,16 @@ struct HTMLExtractorTests {
         #expect(a.textContent == "Bonjour\nPremiermot & café\nSecond\nfin")
         #expect(a.textContent?.contains("secret") == false)
         #expect(a.textContent?.contains("color") == false)
+        // The first heading, as `headline` (it stays in the text too).
+        #expect(a.string(.headline) == "Bonjour")
+    }
+
+    @Test("headline: the first <h1> only, its inner markup flattened; none without one")
+    func headline() throws {
+        let tree = try TemporaryTree()
+        let two = "<title>T</title><h2>Sub</h2><h1>Struct <code>std::iter::Repeat</code></h1><h1>Second</h1><p>x</p>"
+        #expect(try extract(try tree.create("a.html", contents: two)).attributes.string(.headline) == "Struct std::iter::Repeat")
+        #expect(try extract(try tree.create("b.html", contents: "<title>T</title><h2>Only a sub</h2>")).attributes.string(.headline) == nil)
     }
 
     @Test("the text cap applies to the visible text")

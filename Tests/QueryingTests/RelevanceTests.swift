@@ -70,6 +70,18 @@ struct RelevanceTests {
         #expect(got.first == "/r/btree_set/struct.ExtractIf.html", "\(got)")
     }
 
+    @Test("a first heading equal to the query ranks its page above pages that mention the words")
+    func heading() throws {
+        var headed = doc("/r/guide/start.html", title: "Documentation", text: "Getting started with the build. " + Self.filler, type: .html)
+        headed.attributes[.headline] = .string("Getting started with the build")
+        let f = try QueryFixture([
+            headed,
+            doc("/r/guide/faq.html", title: "FAQ", text: "Getting help. The build is started with make; getting started is easy.", type: .html),
+        ])
+        let got = try f.paths(["getting", "started", "with", "the", "build"])
+        #expect(got.first == "/r/guide/start.html", "\(got)")
+    }
+
     @Test("words close together in the text rank above the same words far apart")
     func proximity() throws {
         let f = try QueryFixture([

@@ -9,7 +9,7 @@ import CLibXML2
 ///
 /// Gives `title` (`<title>`, else `<meta name=title>`), `contentDescription` (meta
 /// description), `keywords` (meta keywords split on commas), `authors` (meta author), `language`
-/// (`<html lang>`, else `Content-Language`), `encoding`, Dublin Core meta tags where the plain
+/// (`<html lang>`, else `Content-Language`), `headline` (the first `<h1>`), `encoding`, Dublin Core meta tags where the plain
 /// ones are missing (`DC.title`, `DC.creator`, `DC.subject`, `DC.description`, `DC.language`;
 /// `DC.date`/`DCTERMS.created` → `contentCreationDate`, `DCTERMS.modified` →
 /// `contentModificationDate`), `latitude`/`longitude` from `<meta name="geo.position"
@@ -76,6 +76,7 @@ public struct HTMLExtractor: Extractor {
         let meta = page.meta
         if let title = page.title ?? meta["title"] ?? meta["dc.title"] { attributes[.title] = .string(title) }
         if let d = meta["description"] ?? meta["dc.description"] { attributes[.contentDescription] = .string(d) }
+        if let h = page.heading { attributes[.headline] = .string(h) }
         if let k = meta["keywords"] ?? meta["dc.subject"] {
             let words = k.split(whereSeparator: { $0 == "," || $0 == ";" }).map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
             if !words.isEmpty { attributes[.keywords] = .strings(words) }
@@ -131,6 +132,8 @@ public struct HTMLExtractor: Extractor {
     struct Page {
         var text: TextBuffer
         var title: String?
+        /// The first `<h1>`'s text.
+        var heading: String?
         var meta: [String: String] = [:]
         var language: String?
 
@@ -174,6 +177,7 @@ public struct HTMLExtractor: Extractor {
         /// Handles one element; returns whether to visit its children.
         mutating func element(_ n: xmlNodePtr) -> Bool {
             let name = LibXML.name(n)
+            if name == "h1", heading == nil { heading = clean(LibXML.take(xmlNodeGetContent(n))) }
             switch name {
             case "html":
                 if language == nil { language = clean(LibXML.attribute(n, "lang") ?? LibXML.take(xmlNodeGetLang(n))) }
