@@ -21,6 +21,24 @@ public enum ContentEncoding: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The encoding of a detected type that is a single compressed file: a compressor's own
+    /// MIME type, or one whose ancestors include a compressor (`application/x-gzpdf` for
+    /// `*.pdf.gz`); nil for a compressed tar (`application/x-compressed-tar`), which is an archive.
+    public init?(detection: TypeDetection) {
+        if detection.mimeType.contains("tar") { return nil }
+        if let e = ContentEncoding(mimeType: detection.mimeType) { self = e; return }
+        for type in detection.contentTypeTree {
+            switch type.rawValue {
+            case "org.gnu.gnu-zip-archive": self = .gzip; return
+            case "public.bzip2-archive": self = .bzip2; return
+            case "org.tukaani.xz-archive": self = .xz; return
+            case "com.facebook.zstandard-archive": self = .zstd; return
+            default: continue
+            }
+        }
+        return nil
+    }
+
     /// The name suffixes of this encoding, lowercased (`.Z` is matched without case).
     var suffixes: [String] {
         switch self {
@@ -67,10 +85,19 @@ final class CompressedFile {
 
     init(_ outer: ExtractionInput, encoding: ContentEncoding, limits: ArchiveReader.Limits = .init()) throws(ExtractionError) {
         self.encoding = encoding
-        reader = try ArchiveReader(outer, formats: .singleFile(encoding), extractor: Self.extractorName, limits: limits)
-        guard try reader.next() != nil else {
-            throw .malformed(extractor: Self.extractorName, reason: "the \(encoding.rawValue) stream holds no file")
+        do throws(ExtractionError) {
+            reader = try ArchiveReader(outer, formats: .singleFile(encoding), extractor: Self.extractorName, limits: limits)
+            guard try reader.next() != nil else {
+                throw .malformed(extractor: Self.extractorName, reason: "the stream holds no file")
+            }
+        } catch {
+            throw Self.failure(encoding, error)
         }
+    }
+
+    /// The error for a stream that cannot be decompressed: what failed, and libarchive's reason.
+    static func failure(_ encoding: ContentEncoding, _ error: ExtractionError) -> ExtractionError {
+        .malformed(extractor: extractorName, reason: "cannot decompress the \(encoding.rawValue) file: \(error.reason)")
     }
 
     /// Decompresses until `count` bytes are held or the file ends; returns everything held so
@@ -81,7 +108,7 @@ final class CompressedFile {
             do throws(ExtractionError) {
                 (bytes, atEnd) = try reader.read(upTo: count, appendingTo: bytes)
             } catch {
-                throw .malformed(extractor: Self.extractorName, reason: "cannot decompress the \(encoding.rawValue) file: \(error.reason)")
+                throw Self.failure(encoding, error)
             }
         }
         return (bytes, atEnd)

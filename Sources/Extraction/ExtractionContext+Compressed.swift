@@ -37,7 +37,7 @@ extension ExtractionContext {
                                     detection: typed.detection, magicCharset: typed.charset, textCap: textCap)
         input.decompressedName = innerName
         var inner = InnerFile(encoding: encoding, detection: typed.detection, input: input, extractor: nil)
-        let nested = input.conforms(to: .archive) || ContentEncoding(mimeType: typed.detection.mimeType) != nil
+        let nested = input.conforms(to: .archive) || ContentEncoding(detection: typed.detection) != nil
         guard !nested, !(headEnd && head.isEmpty), let extractor = ExtractorRegistry.extractor(for: input) else { return inner }
         if input.conforms(to: .text) {
             let (bytes, end) = try stream.read(upTo: textCap + 1)

@@ -120,7 +120,8 @@ public final class ExtractionContext {
         // their own type; on failure the file is listed as an archive, as before, and the
         // reason recorded.
         var inner: InnerFile?
-        if readable, let encoding = ContentEncoding(mimeType: detection.mimeType), let f = file {
+        var undecompressed = false
+        if readable, let encoding = ContentEncoding(detection: detection), let f = file {
             var outer = input
             outer.file = ExtractionFile(descriptor: f.fd, size: f.size)
             let start = ContinuousClock.now
@@ -128,6 +129,7 @@ public final class ExtractionContext {
                 inner = try openCompressed(outer, encoding: encoding, name: name)
             } catch {
                 problems.append(error)
+                undecompressed = true
             }
             trace.append(ExtractorRun(name: CompressedFile.extractorName, seconds: Self.seconds(since: start), keys: [.contentEncoding]))
         }
@@ -163,8 +165,11 @@ public final class ExtractionContext {
             }
             do throws(ExtractionError) {
                 try extractor.extract(input, into: &output)
-            } catch {
+            } catch where !undecompressed {
                 problems.append(error)
+            } catch {
+                // The archive extractor's listing of a stream that cannot be decompressed: its
+                // reason is the one already recorded.
             }
             input.file = nil
             attributes = output.attributes

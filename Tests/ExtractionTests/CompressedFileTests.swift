@@ -81,7 +81,7 @@ struct CompressedFileTests {
         #expect(e.attributes.string(.contentEncoding) == "gzip")
     }
 
-    @Test("truncated and damaged streams are extraction errors that say so, and the name is still listed",
+    @Test("truncated and damaged streams are one extraction error that says so",
           arguments: [ArchiveFixture.Filter.gzip, .bzip2, .xz, .zstd, .compress])
     func damaged(_ filter: ArchiveFixture.Filter) throws {
         let tree = try TemporaryTree()
@@ -93,8 +93,16 @@ struct CompressedFileTests {
         for fraction in [0.5, 0.9] {
             let cut = try tree.create("words-\(fraction).txt.\(suffix)", bytes: Array(whole.prefix(Int(Double(whole.count) * fraction))))
             let r = try extract(cut)
-            #expect(r.problems.contains { $0.description.hasPrefix("compressed: cannot decompress") }, "\(suffix) \(fraction): \(r.problems)")
-            #expect(r.attributes.string(.extractionError)?.contains("compressed:") == true)
+            if filter == .compress {
+                // LZW has no end mark or checksum: a cut .Z is a shorter text, not an error.
+                #expect(r.attributes.textContent?.isEmpty == false, "\(suffix) \(fraction): \(r.problems)")
+                continue
+            }
+            #expect(r.problems.count == 1, "\(suffix) \(fraction): \(r.problems)")
+            #expect(r.problems.first?.description.hasPrefix("compressed: cannot decompress the \(suffix == "gz" ? "gzip" : suffix == "bz2" ? "bzip2" : suffix == "zst" ? "zstd" : suffix) file: ") == true,
+                    "\(suffix) \(fraction): \(r.problems)")
+            #expect(r.extractor == "archive")
+            #expect(r.attributes.string(.contentEncoding) == nil)
         }
         var damaged = whole
         for i in stride(from: min(20, damaged.count - 1), to: damaged.count, by: 97) { damaged[i] ^= 0x5A }
@@ -111,9 +119,10 @@ struct CompressedFileTests {
             .init("data", bytes: Array("%PDF-1.4\n".utf8) + [UInt8](repeating: 0x20, count: 1 << 20), repeats: 40),
         ])
         let r = try extract(path)
+        #expect(r.attributes.string(.mimeType) == "application/x-gzpdf")   // shared-mime-info's type of *.pdf.gz
         #expect(r.problems.contains { $0.description.contains("200 times") || $0.description.contains("bomb") }, "\(r.problems)")
+        #expect(r.problems.count == 1, "\(r.problems)")
         #expect(r.extractor == "archive")
-        #expect(r.attributes.textContent == "report.pdf")
     }
 
     @Test("the inner name and tree merge")
@@ -122,6 +131,10 @@ struct CompressedFileTests {
         #expect(ContentEncoding.compress.innerName(Array("old.tar.Z".utf8)) == Array("old.tar".utf8))
         #expect(ContentEncoding.gzip.innerName(Array("data".utf8)) == Array("data".utf8))
         #expect(ContentEncoding(mimeType: "application/x-compressed-tar") == nil)
+        let detector = TypeDetector()
+        #expect(ContentEncoding(detection: detector.describe(mimeType: "application/x-compressed-tar")) == nil)
+        #expect(ContentEncoding(detection: detector.describe(mimeType: "application/x-gzpdf")) == .gzip)
+        #expect(ContentEncoding(detection: detector.describe(mimeType: "application/x-xz")) == .xz)
         let merged = ExtractionContext.merged(["org.gnu.gnu-zip-archive", .archive, .data, .item],
                                               [.manualPage, .troff, .plainText, .text, .content, .data, .item])
         #expect(merged == ["org.gnu.gnu-zip-archive", .archive, .manualPage, .troff, .plainText, .text, .content, .data, .item])

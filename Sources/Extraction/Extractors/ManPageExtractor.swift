@@ -53,7 +53,7 @@ public struct ManPageExtractor: Extractor {
         if !page.names.isEmpty { attributes[.manualNames] = .strings(Self.unique(page.names)) }
         if let d = page.description { attributes[.contentDescription] = .string(d) }
         let (text, truncated) = page.renderedText()
-        if !text.isEmpty { attributes[.textContent] = .string(text) }
+        if page.hasText { attributes[.textContent] = .string(text) }
         if truncated || !input.isComplete { attributes[.textTruncated] = .bool(true) }
         var tree = attributes.contentTypeTree
         for t in [ContentType.troff, .manualPage] where !tree.contains(t) { tree.insert(t, at: 0) }
@@ -62,7 +62,7 @@ public struct ManPageExtractor: Extractor {
         attributes.kind = ContentType.manualPage.wellKnown?.kind ?? "Manual page"
         if let include = page.include, !page.hasText {
             attributes[.manualInclude] = .string(include)
-        } else if text.isEmpty {
+        } else if !page.hasText {
             throw .malformed(extractor: name, reason: "the page has a header but no text")
         }
     }
@@ -109,7 +109,8 @@ public struct ManPageExtractor: Extractor {
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
                 return .none
             }
-            let request = line.dropFirst().drop { $0 == 0x20 || $0 == 0x09 }
+            var request = line.dropFirst().drop { $0 == 0x20 || $0 == 0x09 }
+            if let comment = request.firstRange(of: Array(#"\""#.utf8)) { request = request[..<comment.lowerBound] }
             let name = request.prefix { $0 != 0x20 && $0 != 0x09 }
             let text = String(decoding: name, as: UTF8.self)
             switch text {
