@@ -94,13 +94,20 @@ public struct ManPageExtractor: Extractor {
         var skippingTo: [UInt8]?   // the end of a `.de`/`.ig` body
         let end = min(bytes.count, 64 * 1024)
         var braces = 0
+        var continued = false   // the line before ended in `\`: this one is part of it
         while lineStart < end {
             let lineEnd = bytes[lineStart..<end].firstIndex(of: 0x0A) ?? end
             var line = bytes[lineStart..<lineEnd]
             lineStart = lineEnd + 1
             if line.last == 0x0D { line = line.dropLast() }
+            let wasContinued = continued
+            continued = line.reversed().prefix { $0 == UInt8(ascii: "\\") }.count % 2 == 1
             if let terminator = skippingTo {
                 if line.starts(with: terminator) { skippingTo = nil }
+                continue
+            }
+            if wasContinued || line.starts(with: Array(#"\""#.utf8)) {   // a continued request, or a comment line
+                braces = max(0, braces + TroffReader.braceDepth(Substring(String(decoding: line, as: UTF8.self))))
                 continue
             }
             guard let first = line.first else { continue }

@@ -214,7 +214,8 @@ struct ManPageDocument {
         for dash in [" - ", " – ", " — ", " -- "] {
             guard let r = nameText.firstRange(of: dash) else { continue }
             let before = nameText[..<r.lowerBound]
-            names = before.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init).filter { !$0.isEmpty }
+            // `gzip, gunzip, zcat`; a name may hold spaces (`gcloud alpha ai endpoints list`).
+            names = before.split(separator: ",").map { $0.trimmingBlanks() }.filter { !$0.isEmpty }
             let after = nameText[r.upperBound...].trimmingBlanks()
             if description == nil, !after.isEmpty { description = after }
             return
