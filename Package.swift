@@ -225,7 +225,7 @@ let package = Package(
         ], swiftSettings: strict),
 
         .target(name: "TestSupport", dependencies: [
-            "Attributes", "CSysShims", "SystemCalls",
+            "Attributes", "CSysShims", "SystemCalls", "CArchive",
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),

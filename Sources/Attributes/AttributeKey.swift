@@ -113,6 +113,16 @@ extension AttributeKey {
     public static let audioChannelCount: Self = "audioChannelCount"
     // Archives.
     public static let memberCount: Self = "memberCount"
+    /// How a single compressed file is encoded (`gzip`, `bzip2`, `xz`, `zstd`, `compress`); its
+    /// text and inner type are the decompressed file's. HTTP's `Content-Encoding` values.
+    public static let contentEncoding: Self = "contentEncoding"
+    // Manual pages.
+    /// A manual page's section as its `.TH`/`.Dt` line gives it (`1`, `3p`, `8`); `section:1`.
+    public static let manualSection: Self = "manualSection"
+    /// The names a manual page documents, from its NAME section (`gzip`, `gunzip`, `zcat`).
+    public static let manualNames: Self = "manualNames"
+    /// The page a manual page only includes (`.so man1/gunzip.1`): it is another name for that page.
+    public static let manualInclude: Self = "manualInclude"
     // What people attach to a file, kept in its extended attributes (see `ExtendedAttributeMetadata`).
     /// The user's tags (`user.xdg.tags`, as Dolphin/Baloo write them): Spotlight's
     /// `kMDItemUserTags`. Matched whole and ignoring case by `tag:`.
@@ -165,6 +175,7 @@ extension AttributeKey {
         .artist: .string, .album: .string, .composer: .string, .genre: .string, .audioTrackNumber: .integer,
         .recordingDate: .date, .duration: .double, .audioBitRate: .integer, .audioSampleRate: .integer,
         .audioChannelCount: .integer, .memberCount: .integer, .extractor: .string,
+        .contentEncoding: .string, .manualSection: .string, .manualNames: .strings, .manualInclude: .string,
         .userTags: .strings, .comment: .string, .whereFroms: .strings, .rating: .integer,
     ]
 

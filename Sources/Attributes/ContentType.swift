@@ -75,6 +75,10 @@ extension ContentType {
     public static let movie: Self = "public.movie"
     public static let archive: Self = "public.archive"
     public static let pdf: Self = "com.adobe.pdf"
+    public static let troff: Self = "public.troff"
+    /// A manual page (`man(7)` or `mdoc(7)` source). Apple declares no UTI for it, so it is
+    /// named after its MIME type, as types without a well-known UTI are.
+    public static let manualPage: Self = "org.freedesktop.mime.application.x-troff-man"
     public static let emptyFile: Self = "public.empty"
     public static let fifo: Self = "public.fifo"
     public static let socket: Self = "public.socket"

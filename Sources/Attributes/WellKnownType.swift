@@ -117,6 +117,9 @@ public struct WellKnownType: Sendable, Hashable {
         .init("org.iso.sql", source, mime: ["application/sql"], ext: ["sql"], kind: "SQL source"),
         .init("org.tug.tex", plain, mime: ["text/x-tex"], ext: ["tex"], kind: "TeX document"),
         .init("public.troff", plain, mime: ["text/troff", "application/x-troff-man"], ext: ["man", "roff"], kind: "Manual page"),
+        // No MIME type or extension: detection gives `public.troff`, and `ManPageExtractor`
+        // gives this type to the troff files that are manual pages.
+        .init(.manualPage, [.troff], kind: "Manual page"),
         // Documents.
         .init("public.composite-content", content, kind: "Document"),
         .init(.pdf, dataContent + ["public.composite-content"], mime: ["application/pdf"], ext: ["pdf"], kind: "PDF document"),

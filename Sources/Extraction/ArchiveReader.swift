@@ -46,6 +46,9 @@ final class ArchiveReader {
         /// A lone compressed file only (every filter, the `raw` format): for a `.gz` of a text
         /// that another format's reader (mtree) would claim and then fail on.
         case compressedFile
+        /// A lone file compressed with `encoding` only (its one filter, the `raw` format): a
+        /// `.gz` whose decompressed bytes are read (`ExtractionContext`), not listed.
+        case singleFile(ContentEncoding)
     }
 
     struct Entry {
@@ -93,6 +96,15 @@ final class ArchiveReader {
             archive_read_support_format_raw(a)
         case .compressedFile:
             archive_read_support_filter_all(a)
+            archive_read_support_format_raw(a)
+        case .singleFile(let encoding):
+            switch encoding {
+            case .gzip: archive_read_support_filter_gzip(a)
+            case .bzip2: archive_read_support_filter_bzip2(a)
+            case .xz: archive_read_support_filter_xz(a)
+            case .zstd: archive_read_support_filter_zstd(a)
+            case .compress: archive_read_support_filter_compress(a)
+            }
             archive_read_support_format_raw(a)
         }
         let data = Unmanaged.passUnretained(source).toOpaque()
@@ -179,6 +191,24 @@ final class ArchiveReader {
             }
             out.append(contentsOf: chunk[..<n])
         }
+    }
+
+    /// More of the current entry's bytes, appended to `start` until it holds `count` bytes or the
+    /// entry ends, counted against the limits like `data(limit:)`; returns the bytes and whether
+    /// the entry ended. Unlike `data(limit:)`, reaching `count` is not an error: the caller wanted
+    /// a prefix (the first `textCap + 1` bytes of a compressed text).
+    func read(upTo count: Int, appendingTo start: [UInt8] = []) throws(ExtractionError) -> (bytes: [UInt8], atEnd: Bool) {
+        var out = start
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while out.count < count {
+            let want = min(chunk.count, count - out.count)
+            let n = chunk.withUnsafeMutableBytes { archive_read_data(handle, $0.baseAddress, want) }
+            if n == 0 { return (out, true) }
+            if n < 0 { throw .malformed(extractor: extractor, reason: errorMessage) }
+            try account(n)
+            out.append(contentsOf: chunk[..<n])
+        }
+        return (out, false)
     }
 
     /// Reads the current entry through, counting its bytes against the limits without keeping

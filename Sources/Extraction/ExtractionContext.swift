@@ -34,7 +34,7 @@ import Glibc
 /// `ContentTyping` asked it only when a file's name and shared-mime-info's magic leave the type open.
 public final class ExtractionContext {
     public private(set) var options: ExtractionOptions
-    private let typing: ContentTyping
+    let typing: ContentTyping
     private var names = UserNameCache()
 
     /// What the context had to do without (no MIME database, ...), for the caller to log once.
@@ -116,8 +116,29 @@ public final class ExtractionContext {
 
         var input = ExtractionInput(facts: facts, bytes: bytes, isComplete: atEnd && bytes.count <= options.textCap,
                                     detection: detection, magicCharset: typed.charset, textCap: options.textCap)
-        let extractor = readable ? ExtractorRegistry.extractor(for: input) : nil
-        if extractor != nil, let f = file, !atEnd, bytes.count < limit {
+        // A single compressed file (`cp.1.gz`): its decompressed bytes go to the extractor of
+        // their own type; on failure the file is listed as an archive, as before, and the
+        // reason recorded.
+        var inner: InnerFile?
+        var undecompressed = false
+        if readable, let encoding = ContentEncoding(detection: detection), let f = file {
+            var outer = input
+            outer.file = ExtractionFile(descriptor: f.fd, size: f.size)
+            let start = ContinuousClock.now
+            do throws(ExtractionError) {
+                inner = try openCompressed(outer, encoding: encoding, name: name)
+            } catch {
+                problems.append(error)
+                undecompressed = true
+            }
+            trace.append(ExtractorRun(name: CompressedFile.extractorName, seconds: Self.seconds(since: start), keys: [.contentEncoding]))
+        }
+        if let inner {
+            attributes[.contentEncoding] = .string(inner.encoding.rawValue)
+            attributes.contentTypeTree = Self.merged(detection.contentTypeTree, inner.detection.contentTypeTree)
+        }
+        let extractor = inner?.extractor ?? (readable ? ExtractorRegistry.extractor(for: input) : nil)
+        if inner?.extractor == nil, extractor != nil, let f = file, !atEnd, bytes.count < limit {
             do throws(ExtractionError) {
                 (bytes, atEnd) = try f.read(upTo: limit, appendingTo: bytes)
             } catch {
@@ -126,7 +147,7 @@ public final class ExtractionContext {
             input.bytes = bytes
             input.isComplete = atEnd && bytes.count <= options.textCap
         }
-        if extractor == nil { file = nil }   // closes; an extractor gets it as `input.file`
+        if extractor == nil || inner?.extractor != nil { file = nil }   // closes; an extractor of the file itself gets it as `input.file`
 
         var children: [ChildItem] = []
         if let extractor {
@@ -134,14 +155,29 @@ public final class ExtractionContext {
             let start = ContinuousClock.now
             willRun?(extractor.name)
             var output = ExtractionOutput(attributes: attributes)
-            if let f = file { input.file = ExtractionFile(descriptor: f.fd, size: f.size) }
+            if let inner, inner.extractor != nil {
+                // The inner file's extractor sees (and may refine) the inner type; the item
+                // keeps the outer type, with the inner one's tree beside it.
+                input = inner.input
+                Self.record(inner.detection, in: &output.attributes)
+            } else if let f = file {
+                input.file = ExtractionFile(descriptor: f.fd, size: f.size)
+            }
             do throws(ExtractionError) {
                 try extractor.extract(input, into: &output)
-            } catch {
+            } catch where !undecompressed {
                 problems.append(error)
+            } catch {
+                // The archive extractor's listing of a stream that cannot be decompressed: its
+                // reason is the one already recorded.
             }
             input.file = nil
             attributes = output.attributes
+            if let inner, inner.extractor != nil {
+                let innerTree = attributes.contentTypeTree
+                Self.record(detection, in: &attributes)
+                attributes.contentTypeTree = Self.merged(detection.contentTypeTree, innerTree)
+            }
             children = output.children
             attributes[.extractor] = .string(extractor.name)
             trace.append(ExtractorRun(name: extractor.name,
@@ -151,7 +187,8 @@ public final class ExtractionContext {
             // Program text and archive listings are not a natural language (source code would
             // all come out as English, from its keywords), and they are a third of a typical
             // tree: classifying them cost about a quarter of a crawl's CPU.
-            let prose = !detection.contentTypeTree.contains { Self.notProse.contains($0) }
+            let tree = inner?.extractor != nil ? inner!.detection.contentTypeTree : detection.contentTypeTree
+            let prose = !tree.contains { Self.notProse.contains($0) }
             let asked = prose && attributes[.language] == nil
                 && attributes.textContent.map { $0.utf8.count >= LanguageIdentifier.minimumBytes } == true
             let found = prose ? Self.addLanguage(to: &attributes) : nil
@@ -188,7 +225,7 @@ public final class ExtractionContext {
         return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
-    private static func record(_ d: TypeDetection, in attributes: inout AttributeSet) {
+    static func record(_ d: TypeDetection, in attributes: inout AttributeSet) {
         attributes.contentType = d.contentType
         attributes.contentTypeTree = d.contentTypeTree
         attributes[.mimeType] = .string(d.mimeType)

@@ -63,6 +63,16 @@ public struct ExtractionInput: Sendable {
     /// through it rather than opening the path again: it is the file the crawl saw, and inside
     /// a worker only read-only opens are allowed anyway. `nil` in tests built from bytes alone.
     public var file: ExtractionFile?
+    /// The inner file's name when `bytes` are a decompressed file's (`cp.1` for `cp.1.gz`; see
+    /// `ExtractionContext+Compressed`), else nil: `facts` stay the outer file's.
+    public var decompressedName: [UInt8]?
+
+    /// The name the content had: the decompressed file's, else the file's own (last component).
+    public var contentName: [UInt8] {
+        if let decompressedName { return decompressedName }
+        let path = facts.pathBytes
+        return path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[($0 + 1)...]) } ?? path
+    }
 
     public init(facts: FileFacts, bytes: [UInt8], isComplete: Bool, contentType: ContentType,
                 contentTypeTree: [ContentType], mimeType: String, magicCharset: String?) {

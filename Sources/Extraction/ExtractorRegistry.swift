@@ -16,9 +16,15 @@ import ExtractionModel
 ///    OLE2 files libmagic calls `application/x-ole-storage` (an Outlook `.msg` extractor would go
 ///    before it).
 /// 6. `MailExtractor`: `public.email-message` and `public.mbox` (an mbox is also text).
-/// 7. `PlainTextExtractor`: any other `public.text` except RTF.
-/// 8. `ImageExtractor`: JPEG, PNG, GIF, TIFF, WebP, HEIC, BMP (binary types; SVG stays with XML).
-/// 9. `AudioExtractor`: any `public.audio` (MP3, FLAC, Ogg Vorbis/Opus, M4A, WAV, WMA).
+/// 7. `ManPageExtractor`: text whose first request is a manual page's header (`.TH`, `.Dd`),
+///    before plain text, which would take it as it is.
+/// 8. `PlainTextExtractor`: any other `public.text` except RTF.
+/// 9. `ImageExtractor`: JPEG, PNG, GIF, TIFF, WebP, HEIC, BMP (binary types; SVG stays with XML).
+/// 10. `AudioExtractor`: any `public.audio` (MP3, FLAC, Ogg Vorbis/Opus, M4A, WAV, WMA).
+///
+/// A single compressed file (`cp.1.gz`) is decompressed first (`ExtractionContext+Compressed`)
+/// and its inner file goes through this list; `ArchiveExtractor` lists it only when no other
+/// extractor takes the inner file.
 ///
 /// `FileSystemExtractor` is not in the list: it runs for every item, before the content
 /// extractor, and for directories, links and special files alone.
@@ -31,7 +37,7 @@ public enum ExtractorRegistry {
     public static let all: [any Extractor] = [
         OfficeOpenXMLExtractor(), OpenDocumentExtractor(), EPUBExtractor(), ArchiveExtractor(),
         HTMLExtractor(), XMLExtractor(), PDFExtractor(), RTFExtractor(), OLEExtractor(),
-        MailExtractor(), PlainTextExtractor(), ImageExtractor(), AudioExtractor(),
+        MailExtractor(), ManPageExtractor(), PlainTextExtractor(), ImageExtractor(), AudioExtractor(),
     ]
 
     /// The extractor of file-system facts, run for every item.

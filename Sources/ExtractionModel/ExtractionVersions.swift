@@ -13,9 +13,14 @@ public enum ExtractionVersions {
     public static let language = 2
 
     /// Each content extractor's own version, by its name. Bump one to re-extract only its files.
+    ///
+    /// `archive` 3 and `plain-text` 3 (issue 24): single compressed files are now read through
+    /// their inner file's extractor, and manual pages, which plain text read before, by
+    /// `man-page`; so the items those two wrote are read again. A compressed file's item records
+    /// its inner file's extractor. `html` 4 (issue 24): a page's first heading as `headline`.
     public static let content: [String: Int] = [
-        "ooxml": 1, "opendocument": 1, "epub": 1, "archive": 2, "html": 4, "xml": 3, "pdf": 1,
-        "rtf": 2, "ole": 1, "mail": 1, "plain-text": 2, "image": 1, "audio": 1,
+        "ooxml": 1, "opendocument": 1, "epub": 1, "archive": 3, "html": 4, "xml": 3, "pdf": 1,
+        "rtf": 2, "ole": 1, "mail": 1, "man-page": 1, "plain-text": 3, "image": 1, "audio": 1,
     ]
 
     /// The version stored with an item that `extractor` (a content extractor's name, or `nil` for

@@ -62,6 +62,7 @@ public struct ShortQueryParser {
         "message": ["public.email-message"],
         "presentation": ["public.presentation"], "spreadsheet": ["public.spreadsheet"],
         "book": ["org.idpf.epub-container"], "ebook": ["org.idpf.epub-container"],
+        "manual": [ContentType.manualPage.rawValue], "man": [ContentType.manualPage.rawValue],
     ]
 
     /// Short names for attributes, beside ours and Spotlight's.
@@ -72,7 +73,7 @@ public struct ShortQueryParser {
         "type": .contentType, "mime": .mimeType, "lang": .language, "camera": .acquisitionModel,
         "make": .acquisitionMake, "keyword": .keywords,
         "track": .audioTrackNumber, "year": .recordingDate, "members": .memberCount, "messages": .messageCount,
-        "summary": .textContentSummary,
+        "summary": .textContentSummary, "section": .manualSection,
     ]
 
     /// The field names with their own meaning, for suggestions.

@@ -3,6 +3,7 @@ import Crawling
 @testable import Extraction
 import ExtractionModel
 import Foundation
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -28,13 +29,29 @@ struct ArchiveExtractorTests {
         #expect(r.attributes[.encrypted] == nil)
     }
 
-    @Test("a lone bzip2 file has one member named after it", .realCorpus)
+    @Test("a lone bzip2 file is read as the text inside (issue 24)", .realCorpus)
     func bzip2() throws {
         let r = try extractReal("archives/test-bz2.txt.bz2")
-        #expect(r.extractor == "archive")
+        #expect(r.extractor == "plain-text")
         #expect(r.problems.isEmpty)
-        #expect(r.attributes.textContent == "test-bz2.txt")
-        #expect(r.attributes.integer(.memberCount) == 1)
+        #expect(r.attributes.string(.contentEncoding) == "bzip2")
+        #expect(r.attributes.contentType?.rawValue == "public.bzip2-archive")
+        #expect(r.attributes.textContent?.isEmpty == false)
+        // The archive extractor itself still lists it as one member named after the file.
+        let input = try archiveInput(RealCorpus.file("archives/test-bz2.txt.bz2"), mimeType: "application/x-bzip")
+        var attributes = AttributeSet()
+        try ArchiveExtractor().extract(input, into: &attributes)
+        #expect(attributes.textContent == "test-bz2.txt")
+        #expect(attributes.integer(.memberCount) == 1)
+    }
+
+    /// The whole file as the archive extractor's input (as the context gives it when the
+    /// decompressed file has no extractor of its own).
+    func archiveInput(_ path: FilePath, mimeType: String) throws -> ExtractionInput {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path.string)))
+        return ExtractionInput(facts: try FileFacts.read(path), bytes: bytes, isComplete: true,
+                               contentType: "org.gnu.gnu-zip-archive", contentTypeTree: ["org.gnu.gnu-zip-archive", "public.archive"],
+                               mimeType: mimeType, magicCharset: nil)
     }
 
     @Test("an encrypted zip: names listed, marked encrypted", .realCorpus)
@@ -99,16 +116,15 @@ struct ArchiveExtractorTests {
         #expect(r.attributes.integer(.memberCount) == 3)
     }
 
-    @Test("single compressed files", arguments: [("notes.txt.gz", ArchiveFixture.Filter.gzip), ("notes.txt.xz", .xz)])
+    @Test("single compressed files: listed by the archive extractor as one member", arguments: [("notes.txt.gz", ArchiveFixture.Filter.gzip), ("notes.txt.xz", .xz)])
     func single(_ name: String, _ filter: ArchiveFixture.Filter) throws {
         let tree = try TemporaryTree()
         let path = tree.path(name)
         try ArchiveFixture.write(path, format: .raw, filter: filter, members: [.init("data", "some notes\n", repeats: 100)])
-        let r = try extract(path)
-        #expect(r.extractor == "archive")
-        #expect(r.problems.isEmpty)
-        #expect(r.attributes.textContent == "notes.txt")
-        #expect(r.attributes.integer(.memberCount) == 1)
+        var attributes = AttributeSet()
+        try ArchiveExtractor().extract(try archiveInput(path, mimeType: filter == .gzip ? "application/gzip" : "application/x-xz"), into: &attributes)
+        #expect(attributes.textContent == "notes.txt")
+        #expect(attributes.integer(.memberCount) == 1)
     }
 
     @Test("a compressed changelog that libarchive's mtree reader claims is one compressed file")
@@ -120,11 +136,15 @@ struct ArchiveExtractorTests {
         let block = "v1.0.1\n-------\n\n\nMisc\n^^^^\n* #1: Fixed a problem with the parser\n  when a value is a string.\n\n\n"
         let text = String(repeating: block, count: 12) + "* #2: Updated the project\u{2019}s name\n"
         try ArchiveFixture.write(path, format: .raw, filter: .gzip, members: [.init("data", text)])
+        var attributes = AttributeSet()
+        try ArchiveExtractor().extract(try archiveInput(path, mimeType: "application/gzip"), into: &attributes)
+        #expect(attributes.textContent == "changelog")
+        #expect(attributes.integer(.memberCount) == 1)
+        // Through the context it is the text itself (issue 24).
         let r = try extract(path)
-        #expect(r.extractor == "archive")
+        #expect(r.extractor == "plain-text")
         #expect(r.problems.isEmpty, "\(r.problems)")
-        #expect(r.attributes.textContent == "changelog")
-        #expect(r.attributes.integer(.memberCount) == 1)
+        #expect(r.attributes.textContent == text)
     }
 
     @Test("member names are capped at the text cap")

@@ -6,32 +6,32 @@ import Glibc
 
 /// Writes archives for tests with libarchive's writer (zip, tar, 7-Zip or a lone compressed
 /// file), so that generated fixtures need no external tool.
-enum ArchiveFixture {
-    enum Format { case zip, tar, sevenZip, raw }
-    enum Filter { case none, gzip, bzip2, xz }
+public enum ArchiveFixture {
+    public enum Format: Sendable { case zip, tar, sevenZip, raw }
+    public enum Filter: Sendable { case none, gzip, bzip2, xz, zstd, compress }
 
-    struct Member {
-        var name: String
-        var data: [UInt8]
+    public struct Member: Sendable {
+        public var name: String
+        public var data: [UInt8]
         /// The data is written this many times (a large member without a large array).
-        var repeats: Int = 1
+        public var repeats: Int = 1
 
-        init(_ name: String, _ text: String, repeats: Int = 1) {
+        public init(_ name: String, _ text: String, repeats: Int = 1) {
             self.name = name
             data = Array(text.utf8)
             self.repeats = repeats
         }
 
-        init(_ name: String, bytes: [UInt8], repeats: Int = 1) {
+        public init(_ name: String, bytes: [UInt8], repeats: Int = 1) {
             self.name = name
             data = bytes
             self.repeats = repeats
         }
     }
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    public struct Failure: Error, CustomStringConvertible { public var description: String }
 
-    static func write(_ path: FilePath, format: Format, filter: Filter = .none, members: [Member]) throws {
+    public static func write(_ path: FilePath, format: Format, filter: Filter = .none, members: [Member]) throws {
         // libarchive converts names through the thread's locale: make it UTF-8, as a user's is.
         let previous = uselocale(newlocale(Int32(1 << LC_CTYPE), "C.UTF-8", nil))
         defer { uselocale(previous) }
@@ -48,6 +48,8 @@ enum ArchiveFixture {
         case .gzip: archive_write_add_filter_gzip(a)
         case .bzip2: archive_write_add_filter_bzip2(a)
         case .xz: archive_write_add_filter_xz(a)
+        case .zstd: archive_write_add_filter_zstd(a)
+        case .compress: archive_write_add_filter_compress(a)
         }
         func check(_ r: Int32, _ what: String) throws {
             if r != ARCHIVE_OK && r != ARCHIVE_WARN {
@@ -72,8 +74,26 @@ enum ArchiveFixture {
         try check(archive_write_close(a), "close")
     }
 
+    /// `bytes` compressed as one file with `filter` (libarchive's `raw` format), in memory.
+    public static func compressed(_ bytes: [UInt8], filter: Filter) throws -> [UInt8] {
+        let tree = try TemporaryTree(prefix: "fixture")
+        let path = tree.path("data")
+        try write(path, format: .raw, filter: filter, members: [Member("data", bytes: bytes)])
+        let fd = path.withPlatformString { open($0, O_RDONLY) }
+        guard fd >= 0 else { throw Failure(description: "reopen") }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            out += chunk[..<n]
+        }
+        return out
+    }
+
     /// A minimal Word document: properties and a body of paragraphs.
-    static func docx(title: String, paragraphs: [String]) -> [Member] {
+    public static func docx(title: String, paragraphs: [String]) -> [Member] {
         let body = paragraphs.map { "<w:p><w:r><w:t>\($0)</w:t></w:r></w:p>" }.joined()
         return [
             Member("[Content_Types].xml", #"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>"#),
