@@ -60,13 +60,10 @@ struct ManPageSearchTests {
         let f = try Self.fixture(withInstall: true)
         let r = try f.fsfind("copy files and directories")
         #expect(r.status == 0, "\(r.stderr)")
-        // Ranking is issue 24's part 1: today install(1) (its NAME line has "copy files", its
-        // text "copies files", "copy directories") edges cp(1) out by a hair. A bonus for a
-        // field holding the query in order would put cp(1) first; then this known issue
-        // disappears and withKnownIssue fails, to be removed.
-        withKnownIssue("issue 24 part 1: no bonus yet for a description that equals the query") {
-            #expect(names(r).first == "cp.1.gz", "\(r.out)")
-        }
+        // install(1) (its NAME line has "copy files", its text "copies files", "copy
+        // directories") edged cp(1) out by a hair under plain bm25; the bonus for a description
+        // equal to the query puts cp(1) first.
+        #expect(names(r).first == "cp.1.gz", "\(r.out)")
         #expect(names(r).prefix(2).sorted() == ["cp.1.gz", "install.1.gz"], "\(r.out)")
     }
 
