@@ -24,8 +24,9 @@ import ExtractionModel
 /// For example, the coreutils page `cp.1.gz` gives title "cp(1)", description "copy files and
 /// directories", `manualSection` "1", and text starting "SYNOPSIS\ncp [OPTION]... [-T] SOURCE DEST".
 ///
-/// Cost: linear in the page (the reader never backtracks); about 0.1 ms for a typical page
-/// (`ManPageExtractorTests` measures the corpus).
+/// Cost: linear in the page (the reader never backtracks). On the bench corpus's 21,238 pages
+/// (release build, in the worker) 0.38 ms median and 0.59 ms mean per page, plus 0.40 ms to
+/// decompress a `.gz` and 0.50 ms to identify the language; 3.8 KB of text per page.
 public struct ManPageExtractor: Extractor {
     public var name: String { "man-page" }
 
