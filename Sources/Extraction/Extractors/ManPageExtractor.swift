@@ -24,16 +24,19 @@ import ExtractionModel
 /// For example, the coreutils page `cp.1.gz` gives title "cp(1)", description "copy files and
 /// directories", `manualSection` "1", and text starting "SYNOPSIS\ncp [OPTION]... [-T] SOURCE DEST".
 ///
-/// Cost: linear in the page (the reader never backtracks); about 0.1 ms for a typical page
-/// (`ManPageExtractorTests` measures the corpus).
+/// Cost: linear in the page (the reader never backtracks). On the bench corpus's 21,238 pages
+/// (release build, in the worker) 0.38 ms median and 0.59 ms mean per page, plus 0.40 ms to
+/// decompress a `.gz` and 0.50 ms to identify the language; 3.8 KB of text per page.
 public struct ManPageExtractor: Extractor {
     public var name: String { "man-page" }
 
     public init() {}
 
     public func accepts(_ input: ExtractionInput) -> Bool {
-        guard input.conforms(to: .text), !input.conforms(to: .html), !input.conforms(to: .xml), !input.conforms(to: "public.rtf")
-        else { return false }
+        // A page whose bytes a MIME magic rule took for something else (a gcloud page that
+        // shared-mime-info calls a Sega Pico ROM) is still a page when its name says so.
+        let text = input.conforms(to: .text) && !input.conforms(to: .html) && !input.conforms(to: .xml) && !input.conforms(to: "public.rtf")
+        guard text || (!input.conforms(to: .archive) && Self.hasManualName(input.contentName)) else { return false }
         switch Self.firstRequest(input.bytes) {
         case .header: return true
         case .include: return input.conforms(to: "public.troff") || Self.hasManualName(input.contentName)
@@ -106,14 +109,16 @@ public struct ManPageExtractor: Extractor {
                 if line.starts(with: terminator) { skippingTo = nil }
                 continue
             }
-            if wasContinued || line.starts(with: Array(#"\""#.utf8)) {   // a continued request, or a comment line
+            if wasContinued {   // part of the request before
                 braces = max(0, braces + TroffReader.braceDepth(Substring(String(decoding: line, as: UTF8.self))))
                 continue
             }
             guard let first = line.first else { continue }
             guard first == UInt8(ascii: ".") || first == UInt8(ascii: "'") else {
                 if braces > 0 { braces -= line.starts(with: Array("\\}".utf8)) ? 1 : 0; continue }
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                // A line that prints nothing: blank, a comment (`\"`, `\#`), a lone `\t`.
+                let printed = TroffReader().unescape(Substring(String(decoding: line, as: UTF8.self))).text
+                if printed.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
                 return .none
             }
             var request = line.dropFirst().drop { $0 == 0x20 || $0 == 0x09 }
