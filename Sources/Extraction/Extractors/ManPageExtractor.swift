@@ -1,4 +1,5 @@
 import Attributes
+import Crawling
 import ExtractionModel
 
 /// Manual pages, from their `man(7)` or `mdoc(7)` troff source (`cp.1`, and `cp.1.gz` through
@@ -32,6 +33,26 @@ public struct ManPageExtractor: Extractor {
 
     public init() {}
 
+    /// The language of a page installed in a man tree, as man(1) finds it: `…/man/man1/cp.1.gz`
+    /// is English (untranslated pages are, by the FHS), `…/man/de/man1/…` German,
+    /// `…/man/pt_BR.UTF-8/man1/…` Portuguese (the ISO 639 code, as `LanguageIdentifier` gives).
+    /// Nil for a page anywhere else: its text is identified as any other.
+    static func language(inPath path: [UInt8]) -> String? {
+        let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
+        func isSectionFolder(_ s: String) -> Bool {
+            s.hasPrefix("man") && s.dropFirst(3).first.map { $0.isNumber || $0 == "n" || $0 == "l" } == true
+        }
+        guard parts.count >= 3 else { return nil }
+        for i in 0..<(parts.count - 2) where parts[i] == "man" {
+            if isSectionFolder(parts[i + 1]) { return "en" }
+            guard i + 2 < parts.count, isSectionFolder(parts[i + 2]) else { continue }
+            let code = parts[i + 1].prefix { $0.isLetter }.lowercased()
+            guard (2...3).contains(code.count), code.allSatisfy({ $0.isASCII }) else { return nil }
+            return code
+        }
+        return nil
+    }
+
     public func accepts(_ input: ExtractionInput) -> Bool {
         // A page whose bytes a MIME magic rule took for something else (a gcloud page that
         // shared-mime-info calls a Sega Pico ROM) is still a page when its name says so.
@@ -54,7 +75,15 @@ public struct ManPageExtractor: Extractor {
         if let title = Self.title(page, section: section, fileName: input.contentName) { attributes[.title] = .string(title) }
         if let section { attributes[.manualSection] = .string(section) }
         if !page.names.isEmpty { attributes[.manualNames] = .strings(Self.unique(page.names)) }
-        if let d = page.description { attributes[.contentDescription] = .string(d) }
+        if let d = page.description {
+            attributes[.contentDescription] = .string(d)
+            // The NAME line is the page's own summary, better than any sentence picked from
+            // its text, and costs nothing (the summarizer took 0.2 ms a page).
+            attributes[.textContentSummary] = .string(d)
+        }
+        // The language as `man` knows it, from where the page is installed, instead of
+        // identifying it from the text (0.5 ms a page, a fifth of a page's cost).
+        if let language = Self.language(inPath: input.facts.pathBytes) { attributes[.language] = .string(language) }
         let (text, truncated) = page.renderedText()
         if page.hasText { attributes[.textContent] = .string(text) }
         if truncated || !input.isComplete { attributes[.textTruncated] = .bool(true) }
