@@ -17,7 +17,10 @@ struct ManPageExtractorTests {
         #expect(lang("/usr/share/man/de/man1/cp.1.gz") == "de")
         #expect(lang("/usr/share/man/pt_BR.UTF-8/man8/mkfs.8.gz") == "pt")
         #expect(lang("/usr/share/man/sr@latin/man1/ls.1.gz") == "sr")
+        #expect(lang("/usr/share/man/ast_ES/man1/x.1.gz") == "ast")
         #expect(lang("/opt/tool/man/mann/tool.n") == "en")
+        #expect(lang("/opt/tool/doc/man1/tool.1") == "en")   // `doc` is no locale
+        #expect(lang("/corpus/usr-share-man/fr/man1/ls.1.gz") == "fr")
         #expect(lang("/home/u/src/tool/doc/tool.1") == nil)
         #expect(lang("/usr/share/man/cp.1.gz") == nil)
     }

@@ -33,24 +33,24 @@ public struct ManPageExtractor: Extractor {
 
     public init() {}
 
-    /// The language of a page installed in a man tree, as man(1) finds it: `…/man/man1/cp.1.gz`
-    /// is English (untranslated pages are, by the FHS), `…/man/de/man1/…` German,
-    /// `…/man/pt_BR.UTF-8/man1/…` Portuguese (the ISO 639 code, as `LanguageIdentifier` gives).
-    /// Nil for a page anywhere else: its text is identified as any other.
+    /// The language of a page installed in a man tree, as man(1) reads a MANPATH folder: a page
+    /// in `<dir>/manN/` is English (untranslated pages are), one in `<dir>/<locale>/manN/` is in
+    /// the locale's language: `/usr/share/man/man1/cp.1.gz` "en", `…/man/de/man1/…` "de",
+    /// `…/man/pt_BR.UTF-8/man8/…` "pt" (the ISO 639 code, as `LanguageIdentifier` gives it). A
+    /// locale is two letters, or three followed by `_`, `.` or `@`. Nil for a page not in a
+    /// `manN` folder: its text is identified as any other.
     static func language(inPath path: [UInt8]) -> String? {
         let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
-        func isSectionFolder(_ s: String) -> Bool {
-            s.hasPrefix("man") && s.dropFirst(3).first.map { $0.isNumber || $0 == "n" || $0 == "l" } == true
-        }
-        guard parts.count >= 3 else { return nil }
-        for i in 0..<(parts.count - 2) where parts[i] == "man" {
-            if isSectionFolder(parts[i + 1]) { return "en" }
-            guard i + 2 < parts.count, isSectionFolder(parts[i + 2]) else { continue }
-            let code = parts[i + 1].prefix { $0.isLetter }.lowercased()
-            guard (2...3).contains(code.count), code.allSatisfy({ $0.isASCII }) else { return nil }
-            return code
-        }
-        return nil
+        guard parts.count >= 2 else { return nil }
+        let section = parts[parts.count - 2]
+        guard section.hasPrefix("man"), let c = section.dropFirst(3).first, c.isNumber || c == "n" || c == "l" else { return nil }
+        guard parts.count >= 3 else { return "en" }
+        let folder = parts[parts.count - 3]
+        let code = folder.prefix { $0.isASCII && $0.isLowercase }
+        let rest = folder.dropFirst(code.count)
+        if code.count == 2 && (rest.isEmpty || "_.@".contains(rest.first!)) { return String(code) }
+        if code.count == 3 && !rest.isEmpty && "_.@".contains(rest.first!) { return String(code) }
+        return "en"
     }
 
     public func accepts(_ input: ExtractionInput) -> Bool {
