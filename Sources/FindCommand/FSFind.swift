@@ -8,6 +8,7 @@ import Foundation
 import Indexing
 import Querying
 import SharedIndex
+import SharedQuerying
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -269,29 +270,15 @@ public struct FSFind: AsyncParsableCommand {
         IndexLocation.resolve(explicit: indexDir, environment: environment, workingDirectory: workingDirectory)
     }
 
-    /// `--live`: subscribe first, so that no change between the query and the subscription is
-    /// lost; then the pipeline prints the results and every difference a change makes.
+    /// `--live`: the pipeline subscribes to the index's changes first (fsindexd's for the local
+    /// index, LISTEN/NOTIFY for the shared one), then prints the results and every difference a
+    /// change makes.
     private func runLive(_ request: QueryRequest, pipeline: QueryPipeline, printer: any ReplyPrinter) async throws {
-        if let shared = pipeline.engine as? SharedQueryEngine {
-            let signals = try shared.notifications()
-            try await pipeline.liveShared(request, signals: signals) { printer.print($0) }
-            return
-        }
-        let location = indexLocation()
-        let client: ControlClient
-        let changes: AsyncStream<ItemChanges>
         do {
-            client = try ControlClient.connect(ControlLocation.forIndex(directory: location.directory))
-            changes = try client.subscribe()
+            try await pipeline.live(request) { printer.print($0) }
         } catch {
-            if case .noDaemon = error {
-                Output.error("fsfind", "--live needs fsindexd running for the index at \(location.directory.string); start it with `fsindexd`")
-            } else {
-                Output.error("fsfind", error.description)
-            }
+            Output.error("fsfind", error.description)
             throw ExitCode(2)
         }
-        defer { client.close() }
-        try await pipeline.live(request, changes: changes) { printer.print($0) }
     }
 }
