@@ -172,6 +172,7 @@ let package = Package(
         // they open an index (the repair policy, fsindexd's live changes, the shared index).
         .target(name: "CommandSupport", dependencies: [
             "Attributes", "Configuration", "Controlling", "Crawling", "Indexing", "Querying", "SharedIndex", "SharedQuerying",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
@@ -202,7 +203,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         .executableTarget(name: "fsindex-mcp", dependencies: [
-            "Agent", "Configuration", "Indexing", "SystemCalls",
+            "Agent", "CommandSupport", "Configuration", "Indexing", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "MCP", package: "swift-sdk"),
