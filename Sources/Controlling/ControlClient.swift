@@ -1,3 +1,4 @@
+import Indexing
 import Synchronization
 import SystemPackage
 #if canImport(Glibc)

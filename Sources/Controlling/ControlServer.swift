@@ -1,3 +1,4 @@
+import Indexing
 import Attributes
 import Synchronization
 import SystemCalls

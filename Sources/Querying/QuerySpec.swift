@@ -1,5 +1,4 @@
 import Attributes
-import Configuration
 import FoundationEssentials
 
 /// A validated, high-level query, built by the command line (`fsfind`) and run by `QueryEngine`.
@@ -118,7 +117,7 @@ public indirect enum ItemPredicate: Sendable, Hashable {
 
     /// The full-text pattern that ranks results and drives the FTS join: the `text` parts joined
     /// by the top-level `and` (those on the same columns), and what is left to filter by.
-    func splittingText() -> (pattern: SearchPattern?, rest: ItemPredicate) {
+    package func splittingText() -> (pattern: SearchPattern?, rest: ItemPredicate) {
         switch self {
         case .text(let p): return (p, .all)
         case .and(let parts):
@@ -207,12 +206,5 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
         case .timeLimit(let seconds):
             "the query took longer than its time limit of \(QueryCompiler.format(seconds)) s and was stopped; narrow it (more words, fewer OR terms, --onlyin, --limit) or raise the limit with --time-limit or [query] time_limit"
         }
-    }
-}
-
-extension RankingWeights {
-    /// The weights of the config's `[query]` section.
-    public init(_ query: Settings.Query) {
-        self.init(recency: query.recencyWeight, usage: query.usageWeight, decaySeconds: query.decayDays * 86400)
     }
 }

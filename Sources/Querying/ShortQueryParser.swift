@@ -1,5 +1,4 @@
 import Attributes
-import Configuration
 import Foundation
 
 /// A query as `fsfind` takes it: Spotlight's expressions, the short form, or both mixed.

@@ -3,6 +3,7 @@ import Foundation
 import IndexTestSupport
 import Indexing
 import Querying
+import SharedQuerying
 import SharedIndex
 import TestSupport
 import Testing
