@@ -244,6 +244,7 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"]),
         .testTarget(name: "ExtractionModelTests", dependencies: ["ExtractionModel", "Attributes"]),
         .testTarget(name: "SharedIndexTests", dependencies: ["SharedIndex"]),
+        .testTarget(name: "SharedQueryingTests", dependencies: ["SharedQuerying", "SharedIndex", "Querying", "Indexing", "Attributes", "TestSupport", "IndexTestSupport"]),
         .testTarget(name: "QueryWireTests", dependencies: ["QueryWire", "Controlling"]),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),
         .testTarget(name: "CrawlingTests", dependencies: ["Crawling", "TestSupport"]),
