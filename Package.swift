@@ -121,8 +121,7 @@ let package = Package(
         // The shared index on a PostgreSQL server (issue 15): schema, publishing a local index's
         // items to it, and the connection; the query side is SharedQuerying.
         .target(name: "SharedIndex", dependencies: [
-            "Attributes", "CFTS5CJK", "CSysShims", "Indexing", "SystemCalls",
-            .product(name: "GRDB", package: "GRDB.swift"),
+            "Attributes", "CFTS5CJK", "CSysShims", "Indexing",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -151,7 +150,6 @@ let package = Package(
         // summary pass for donated texts.
         .target(name: "Updating", dependencies: [
             "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Summarizing", "SystemCalls",
-            .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
@@ -171,7 +169,7 @@ let package = Package(
         // What the front ends share: output to terminals and pipes, path arguments, and how
         // they open an index (the repair policy, fsindexd's live changes, the shared index).
         .target(name: "CommandSupport", dependencies: [
-            "Attributes", "Configuration", "Controlling", "Crawling", "Indexing", "Querying", "SharedIndex", "SharedQuerying",
+            "Attributes", "Configuration", "Controlling", "Crawling", "Indexing", "Querying",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -261,7 +259,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying", "Configuration", "Attributes", "TestSupport",
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying",
                                                        .product(name: "MCP", package: "swift-sdk")]),
         .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "TestSupport"]),
         .testTarget(name: "ControllingTests", dependencies: ["Controlling", "Attributes", "Indexing", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),

@@ -23,8 +23,8 @@ extension QueryPipeline {
             reason = try store.meta("rebuild_required")
         } catch {
             // The other cases name their fix; SQLite's own text stays out of the message.
-            guard case .database(let path, let code, _) = error else { throw .index(error.description) }
-            throw .index("the index at \(path) could not be opened (error \(code)); check that you may read it and `fsindex status`, or rebuild it with `fsindex erase` and `fsindex index`")
+            guard case .database(let path, let code, _) = error else { throw .index(error.description, cause: error) }
+            throw .index("the index at \(path) could not be opened (error \(code)); check that you may read it and `fsindex status`, or rebuild it with `fsindex erase` and `fsindex index`", cause: error)
         }
         var warning: String?
         if let reason {
@@ -79,9 +79,9 @@ public struct DaemonOrIndexRepair: StaleResultRepair {
                 return try client.subscribe()
             } catch {
                 if case .noDaemon = error {
-                    throw .index("live results need fsindexd running for the index at \(location.directory.string); start it with `fsindexd`")
+                    throw .index("live results need fsindexd running for the index at \(location.directory.string); start it with `fsindexd`", cause: error)
                 }
-                throw .index(error.description)
+                throw .index(error.description, cause: error)
             }
         }
     }

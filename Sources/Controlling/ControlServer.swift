@@ -35,9 +35,9 @@ import Glibc
 public final class ControlServer: Sendable {
     public let location: ControlLocation
     /// The only user allowed to talk to this server (the daemon's own, by default).
-    public let allowedUID: uid_t
+    package let allowedUID: uid_t
     /// Unsent bytes beyond which a connection is dropped instead of buffered.
-    public let maxPendingBytes: Int
+    package let maxPendingBytes: Int
 
     private let handler: any ControlHandler
     private let listenFD: Int32
@@ -120,10 +120,10 @@ public final class ControlServer: Sendable {
     }
 
     /// Open connections (refused peers are never counted).
-    public var connectionCount: Int { registry.withLock { $0.connections.count } }
+    var connectionCount: Int { registry.withLock { $0.connections.count } }
 
     /// Connections that sent `.subscribe` and are still open.
-    public var subscriberCount: Int {
+    var subscriberCount: Int {
         registry.withLock { Array($0.connections.values) }.filter(\.isSubscribed).count
     }
 

@@ -82,7 +82,7 @@ public struct FSFind: AsyncParsableCommand {
     var stats: String?
 
     @Option(name: .long, help: ArgumentHelp("Order: relevance (default), name, size, modified, created, used (last use; never used last).", valueName: "order"))
-    var sort: String = "relevance"
+    var sort: Querying.SortOrder = .relevance
 
     @Flag(name: .long, help: "Reverse the order.")
     var reverse = false
@@ -148,9 +148,6 @@ public struct FSFind: AsyncParsableCommand {
         if nul && json { throw ValidationError("-0 and --json cannot be combined.") }
         if live && (count || groupBy != nil || stats != nil) { throw ValidationError("--live shows results; it cannot be combined with --count, --group-by or --stats.") }
         if [count, groupBy != nil, stats != nil].filter({ $0 }).count > 1 { throw ValidationError("Choose one of --count, --group-by and --stats.") }
-        if SortOrder(rawValue: sort) == nil {
-            throw ValidationError("--sort takes one of " + SortOrder.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-        }
     }
 
     /// The command line as a pipeline request, with the settings already read.
@@ -165,7 +162,7 @@ public struct FSFind: AsyncParsableCommand {
         let identity = queryText.range(of: ":me", options: .caseInsensitive) != nil ? Identity.resolve(configured: all.agent.me) : nil
         let answer: QueryRequest.Answer = if count { .count } else if let groupBy { .table(try GroupKey.parse(groupBy)) }
             else if let stats { .statistic(try AttributeNames.resolveForCommand(stats)) } else { .items }
-        var request = QueryRequest(text: queryText, literal: literal, name: name, scopes: scopes, sort: SortOrder(rawValue: sort) ?? .relevance,
+        var request = QueryRequest(text: queryText, literal: literal, name: name, scopes: scopes, sort: sort,
                             reverse: reverse, limit: limit, offset: offset,
                             fetchAttributes: json ? (attr.isEmpty ? [.name, .kind, .fileSize, .contentModificationDate] : attr.map(Self.attributeKey)) : [],
                             snippet: snippet, onePerFile: !json, answer: answer, ranking: RankingWeights(settings),
@@ -235,7 +232,7 @@ public struct FSFind: AsyncParsableCommand {
         let request = try makeRequest(workingDirectory: io.workingDirectory, settings: settings)
         if let url = sharedURL(settings: settings) {
             let shared: SharedIndexURL
-            do { shared = try SharedIndexURL(url) } catch { throw .index(error.description) }
+            do { shared = try SharedIndexURL(url) } catch { throw .index(error.description, cause: error) }
             return (request, try QueryPipeline.open(url: shared))
         }
         let location = indexLocation(workingDirectory: io.workingDirectory, environment: io.environment ?? ProcessInfo.processInfo.environment)
@@ -275,3 +272,7 @@ public struct FSFind: AsyncParsableCommand {
         }
     }
 }
+
+/// `--sort`'s values are the orders themselves: the parser lists them in the help and rejects
+/// any other with a usage error (exit 64).
+extension Querying.SortOrder: ExpressibleByArgument {}

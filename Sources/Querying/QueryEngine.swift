@@ -105,7 +105,7 @@ public struct QueryEngine: Sendable {
             if let deadline = spec.deadline, deadline.hasPassed, case .database(_, let code, _) = error, code & 0xFF == 9 {
                 throw .timeLimit(seconds: deadline.seconds)
             }
-            throw .index(Self.message(for: error))
+            throw .index(Self.message(for: error), cause: error)
         }
     }
 

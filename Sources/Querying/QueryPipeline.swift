@@ -258,16 +258,16 @@ struct PageCounter {
 }
 
 /// Which items of a live query match, and what each change in the index does to that.
-public struct LiveDiff: Sendable {
-    public private(set) var matching = Set<[UInt8]>()
+struct LiveDiff: Sendable {
+    private(set) var matching = Set<[UInt8]>()
 
-    public init() {}
+    init() {}
 
-    public mutating func start(_ identifiers: [[UInt8]]) { matching = Set(identifiers) }
+    mutating func start(_ identifiers: [[UInt8]]) { matching = Set(identifiers) }
 
     /// Applies one change: `matchingNow` are those of `change.updated` that match the query now.
     /// Returns the identifiers that start matching and those that stop, each at most once.
-    public mutating func apply(_ change: ItemChanges, matchingNow: Set<[UInt8]>) -> (added: [[UInt8]], removed: [[UInt8]]) {
+    mutating func apply(_ change: ItemChanges, matchingNow: Set<[UInt8]>) -> (added: [[UInt8]], removed: [[UInt8]]) {
         var added: [[UInt8]] = [], removed: [[UInt8]] = []
         for id in change.removed where matching.remove(id) != nil { removed.append(id) }
         for id in change.updated {

@@ -37,11 +37,11 @@ public enum ChangeFeed: Sendable {
 
 extension QueryEngine: SearchBackend {
     public func contentURLs(_ identifiers: [[UInt8]]) throws(QueryError) -> [[UInt8]: String] {
-        do { return try store.contentURLs(identifiers) } catch { throw .index(error.description) }
+        do { return try store.contentURLs(identifiers) } catch { throw .index(error.description, cause: error) }
     }
 
     public func item(_ identifier: ItemIdentifier) throws(QueryError) -> SearchableItem? {
-        do { return try store.item(identifier) } catch { throw .index(error.description) }
+        do { return try store.item(identifier) } catch { throw .index(error.description, cause: error) }
     }
 
     public var checksFilesOnDisk: Bool { true }

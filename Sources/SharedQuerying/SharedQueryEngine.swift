@@ -26,7 +26,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
             link = try PostgresLink.connect(url)
             try SharedSchema.check(link)
         } catch {
-            throw .index(error.description)
+            throw .index(error.description, cause: error)
         }
     }
 
@@ -39,13 +39,13 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
     /// The notifications behind `changes()`.
     public func notifications() throws(QueryError) -> AsyncStream<Void> {
         let listener: PostgresLink
-        do { listener = try PostgresLink.connect(url) } catch { throw .index(error.description) }
+        do { listener = try PostgresLink.connect(url) } catch { throw .index(error.description, cause: error) }
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         do {
             try listener.listen("fsindex_items") { _ in continuation.yield() }
         } catch {
             listener.close()
-            throw .index(error.description)
+            throw .index(error.description, cause: error)
         }
         continuation.onTermination = { _ in listener.close() }
         return stream
@@ -67,7 +67,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
             return try link.query(sql, values)
         } catch {
             if case .server(_, "57014", _) = error, let deadline = spec?.deadline { throw .timeLimit(seconds: deadline.seconds) }
-            throw .index(error.description)
+            throw .index(error.description, cause: error)
         }
     }
 

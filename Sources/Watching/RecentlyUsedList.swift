@@ -44,7 +44,7 @@ public struct RecentlyUsedList: Sendable, Hashable {
         public var applications: [Application]
 
         /// The latest of its dates and its applications' dates: when it was last used.
-        public var lastVisit: Date? {
+        package var lastVisit: Date? {
             ([added, modified, visited] + applications.map(\.modified)).compactMap { $0 }.max()
         }
     }
@@ -56,14 +56,14 @@ public struct RecentlyUsedList: Sendable, Hashable {
         public var modified: Date?
     }
 
-    public var bookmarks: [Bookmark]
+    package var bookmarks: [Bookmark]
     /// `<bookmark>`s left out: not `file://` (`recent:///`, `sftp://`, another host), or a path
     /// that cannot be a file's.
     public var skipped: Int
 
     /// The largest list read. GTK keeps the list to its `gtk-recent-files-max-age` and a few
     /// hundred entries, a few hundred KiB; anything near this is not a list to trust.
-    public static let maximumSize = 16 << 20
+    package static let maximumSize = 16 << 20
     /// The deepest nesting accepted (the real list is 6 deep).
     static let maximumDepth = 64
 
@@ -155,7 +155,7 @@ extension RecentlyUsedList {
     /// to `/data/home`), while roots, and so identifiers, are resolved. The file itself is not
     /// resolved (a link is an item of its own), and a folder that no longer exists is left as
     /// written. Costs one `realpath` per bookmark.
-    public func resolvingFolders() -> RecentlyUsedList {
+    func resolvingFolders() -> RecentlyUsedList {
         var out = self
         for i in out.bookmarks.indices {
             let path = out.bookmarks[i].path

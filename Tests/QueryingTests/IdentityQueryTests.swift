@@ -3,7 +3,7 @@ import Configuration
 import Foundation
 import IndexTestSupport
 import Indexing
-import Querying
+@testable import Querying
 import TestSupport
 import Testing
 

@@ -7,6 +7,6 @@ extension FSIndexCommand {
         static let configuration = CommandConfiguration(
             abstract: "Pause fsindexd's indexing; changes are queued until `fsindex resume`.")
         @OptionGroup var store: IndexOptions
-        func run() throws { try sendToDaemon(.pause, store: store) }
+        func run() throws { try ToolRun.reporting("fsindex") { try sendToDaemon(.pause, store: store) } }
     }
 }
