@@ -12,7 +12,7 @@ struct IsolationCLITests {
     func truncatedCopies() throws {
         let f = try CLIFixture()
         var copies = 0
-        guard let e = FileManager.default.enumerator(atPath: RealCorpus.root.string) else { return }
+        let e = try #require(FileManager.default.enumerator(atPath: RealCorpus.root.string), "cannot list \(RealCorpus.root)")
         while let p = e.nextObject() as? String {
             let source = RealCorpus.root.string + "/" + p
             var isDir: ObjCBool = false

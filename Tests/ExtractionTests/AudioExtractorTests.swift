@@ -201,7 +201,7 @@ struct AudioExtractorTests {
     @Test("mutated and cut copies of every real file never trap the header parser", .realCorpus, arguments: files.map(\.file))
     func mutations(_ file: String) throws {
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file(file).string)))
-        var rng = SplitMix(seed: UInt64(original.count))
+        var rng = SplitMix64(seed: UInt64(original.count))
         for round in 0..<300 {
             var bytes = original
             for _ in 0..<(1 + round % 8) {

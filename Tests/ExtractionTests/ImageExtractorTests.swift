@@ -230,7 +230,7 @@ struct ImageExtractorTests {
     @Test("mutated and cut copies of every real image never trap the parsers", .realCorpus, arguments: sizes.map(\.0))
     func mutations(_ file: String) throws {
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: RealCorpus.file(file).string)).prefix(256 * 1024))
-        var rng = SplitMix(seed: UInt64(original.count))
+        var rng = SplitMix64(seed: UInt64(original.count))
         for round in 0..<150 {
             var bytes = original
             for _ in 0..<(1 + round % 8) {
@@ -264,18 +264,5 @@ struct ImageExtractorTests {
             #expect(header.format != nil)
             #expect(header.width == nil || header.truncated != nil || header.format == "webp")
         }
-    }
-}
-
-/// A small deterministic generator for mutation tests (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Attributes
 import Foundation
+import IndexTestSupport
 import Indexing
 import SystemPackage
 import TestSupport
@@ -10,7 +11,7 @@ struct TestIndex {
     let store: IndexStore
     init(maxPageCount: Int? = nil) throws {
         tree = try TemporaryTree(prefix: "fsindex-index")
-        store = try IndexStore(location: IndexLocation(directory: tree.path("index")), maxPageCount: maxPageCount)
+        store = try tree.makeIndexStore(maxPageCount: maxPageCount)
     }
 }
 

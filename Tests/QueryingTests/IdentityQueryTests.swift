@@ -1,6 +1,7 @@
 import Attributes
 import Configuration
 import Foundation
+import IndexTestSupport
 import Indexing
 @testable import Querying
 import TestSupport
@@ -49,7 +50,7 @@ struct IdentityQueryTests {
 
     init() throws {
         tree = try TemporaryTree(prefix: "fsindex-me")
-        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let store = try tree.makeIndexStore()
         try store.indexSearchableItems(Self.items)
         engine = QueryEngine(store: store)
     }

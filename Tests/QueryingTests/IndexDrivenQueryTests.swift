@@ -1,6 +1,7 @@
 import Attributes
 import Foundation
 import GRDB
+import IndexTestSupport
 import Indexing
 @testable import Querying
 import TestSupport
@@ -19,7 +20,7 @@ struct IndexDrivenQueryTests {
     static let fixture: (tree: TemporaryTree, store: IndexStore) = {
         do {
             let tree = try TemporaryTree(prefix: "fsindex-walk")
-            let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+            let store = try tree.makeIndexStore()
             var items: [SearchableItem] = []
             let types: [ContentType] = [.plainText, ContentType("net.daringfireball.markdown"), ContentType("public.python-script"), .pdf]
             for i in 0..<2000 {

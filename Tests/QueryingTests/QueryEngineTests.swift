@@ -1,5 +1,6 @@
 import Attributes
 import Foundation
+import IndexTestSupport
 import Indexing
 import Querying
 import SystemPackage
@@ -13,7 +14,7 @@ struct QueryFixture {
 
     init(_ items: [SearchableItem]) throws {
         tree = try TemporaryTree(prefix: "fsindex-query")
-        store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        store = try tree.makeIndexStore()
         try store.indexSearchableItems(items)
         engine = QueryEngine(store: store)
     }

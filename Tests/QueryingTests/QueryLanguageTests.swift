@@ -1,5 +1,6 @@
 import Attributes
 import Foundation
+import IndexTestSupport
 import Indexing
 import Querying
 import SharedQuerying
@@ -122,7 +123,7 @@ struct LanguageFixture {
 
     init() throws {
         tree = try TemporaryTree(prefix: "fsindex-qlang")
-        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let store = try tree.makeIndexStore()
         try store.indexSearchableItems(Self.items)
         engine = QueryEngine(store: store)
         if let pg = Self.onPostgres {

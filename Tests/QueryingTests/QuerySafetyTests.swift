@@ -140,7 +140,7 @@ struct QuerySafetyTests {
     @Test("random queries from the grammar never crash and never produce an SQL error")
     func randomQueries() throws {
         let f = try aliasFixture(now: now)
-        var rng = SplitMix(seed: 0x5EED_F5F1)
+        var rng = SplitMix64(seed: 0x5EED_F5F1)
         let attributes = Array(AttributeNames.spotlight.keys).sorted() + ["*", "pixelWidth", "title", "kMDItemNope", "a.b", "InRange"]
         let fields = ["name", "ext", "kind", "author", "title", "from", "to", "dir", "modified", "created", "size",
                       "width", "pages", "encrypted", "authors", "keywords", "nope", "textContent", "contentTypeTree"]
@@ -193,7 +193,7 @@ struct QuerySafetyTests {
     @Test("random well-formed queries all parse and run")
     func randomValidQueries() throws {
         let f = try aliasFixture(now: now)
-        var rng = SplitMix(seed: 0xC0FFEE)
+        var rng = SplitMix64(seed: 0xC0FFEE)
         let byType = Dictionary(grouping: AttributeNames.spotlight.keys.sorted(), by: { AttributeNames.spotlight[$0]!.valueType! })
         let words = ["budget", "xylophone", "naïve", "日本語", "x*", "plays", "rep*", "stdio.h", "e-mail"]
         let fieldTerms = ["name:xylo", "name:*.txt", "ext:txt", "ext:pdf,png", "kind:image", "kind:text,pdf", "author:ada",
@@ -282,19 +282,5 @@ struct QuerySafetyTests {
         let m = QueryEngine.message(for: e)
         #expect(!m.contains("syntax error") && !m.contains("secret"))
         #expect(QueryEngine.message(for: IndexError.database(path: "/x", code: 5, message: "database is locked")).contains("locked by another process"))
-    }
-}
-
-/// A small deterministic generator for property tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int(z % UInt64(bound))
     }
 }

@@ -1,6 +1,7 @@
 import Attributes
 import Foundation
 import GRDB
+import IndexTestSupport
 import Indexing
 @testable import Querying
 import TestSupport
@@ -30,7 +31,7 @@ struct TopKRankingTests {
 
         init() throws {
             tree = try TemporaryTree(prefix: "fsindex-topk")
-            store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+            store = try tree.makeIndexStore()
             var items: [SearchableItem] = []
             var uses: [ItemUse] = []
             let filler = ["lorem", "ipsum", "dolor", "sit", "amet", "gamma", "delta", "omega", "kappa", "sigma"]
@@ -44,7 +45,7 @@ struct TopKRankingTests {
                 default: name = "f\(i).txt"
                 }
                 // Ties: every 50th item has the text, type, dates and uses of the one before it.
-                var seedRng = SeededGenerator(seed: UInt64(i % 50 == 1 ? i - 1 : i))
+                var seedRng = SplitMix64(seed: UInt64(i % 50 == 1 ? i - 1 : i) &+ 0x9E37_79B9_7F4A_7C15)   // the fixture as first generated: one step ahead
                 var words: [String] = []
                 let length = Int.random(in: 3...400, using: &seedRng)
                 for _ in 0..<length { words.append(filler.randomElement(using: &seedRng)!) }
@@ -162,18 +163,5 @@ struct TopKRankingTests {
         })
         let names = rows.map { row in row["name"] as String }
         #expect(names.count == 5 && names.allSatisfy { $0.lowercased() == "alpha" }, "\(names)")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the fixture is the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

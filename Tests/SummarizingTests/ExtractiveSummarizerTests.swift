@@ -230,7 +230,7 @@ struct ExtractiveSummarizerTests {
 
     @Test("binary garbage: no crash, no summary of garbage; the same answer every time")
     func garbage() throws {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for round in 0..<50 {
             let bytes = (0..<(200 + round * 97)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let text = String(decoding: bytes, as: UTF8.self)
@@ -282,18 +282,5 @@ struct ExtractiveSummarizerTests {
             }
         }
         #expect(summarized >= 10)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the garbage is the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

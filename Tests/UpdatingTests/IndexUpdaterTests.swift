@@ -3,6 +3,7 @@ import Attributes
 import Crawling
 import ExtractionModel
 import Foundation
+import IndexTestSupport
 import Indexing
 import Isolation
 import Querying
@@ -27,7 +28,7 @@ final class CrawlFixture: @unchecked Sendable {
     init(maxPageCount: Int? = nil) throws {
         tree = try TemporaryTree(prefix: "fsindex-crawl")
         try tree.createDirectory("root")
-        store = try IndexStore(location: IndexLocation(directory: tree.path("index")), maxPageCount: maxPageCount)
+        store = try tree.makeIndexStore(maxPageCount: maxPageCount)
     }
 
     var root: FilePath { tree.path("root") }

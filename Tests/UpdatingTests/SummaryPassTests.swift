@@ -1,6 +1,7 @@
 import Attributes
 import Foundation
 import GRDB
+import IndexTestSupport
 import Indexing
 import Querying
 import Summarizing
@@ -65,7 +66,7 @@ struct SummaryPassTests {
     @Test("an item written again while its summary was made is left alone, and stays pending")
     func rewrittenMeanwhile() throws {
         let t = try TemporaryTree(prefix: "fsindex-summary")
-        let store = try IndexStore(location: IndexLocation(directory: t.path("index")))
+        let store = try t.makeIndexStore()
         let id = ItemIdentifier("/d/owls.txt")
         var a = AttributeSet()
         a.textContent = SummaryTexts.owls
@@ -94,7 +95,7 @@ struct SummaryPassTests {
     @Test("garbage text: no summary, no longer pending")
     func garbage() throws {
         let t = try TemporaryTree(prefix: "fsindex-summary")
-        let store = try IndexStore(location: IndexLocation(directory: t.path("index")))
+        let store = try t.makeIndexStore()
         var a = AttributeSet()
         a.textContent = String(repeating: "\u{FFFD}\u{1}\u{E000}", count: 100)
         try store.indexSearchableItems([SearchableItem(uniqueIdentifier: ItemIdentifier("/d/blob"), domainIdentifier: "/d", attributes: a)])
@@ -106,7 +107,7 @@ struct SummaryPassTests {
     @Test("batches: many items on several threads, each summary its own text's")
     func manyItems() throws {
         let t = try TemporaryTree(prefix: "fsindex-summary")
-        let store = try IndexStore(location: IndexLocation(directory: t.path("index")))
+        let store = try t.makeIndexStore()
         var items: [SearchableItem] = []
         for i in 0..<300 {
             var a = AttributeSet()

@@ -3,6 +3,7 @@ import Attributes
 import Controlling
 import Crawling
 import Foundation
+import IndexTestSupport
 import Indexing
 import Logging
 import SystemPackage
@@ -36,7 +37,7 @@ struct DaemonSummaryTests {
         for i in 0..<5 { try tree.create("root/owl\(i).txt", contents: Self.text + " Note \(i).") }
         try tree.create("root/short.txt", contents: "A short note.")
         let root = tree.path("root")
-        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let store = try tree.makeIndexStore()
         let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root],
                                  source: try InotifyEventSource(pollInterval: .seconds(30)), logger: Logger(label: "test"))
         daemon.summaryBatchSize = 2

@@ -3,6 +3,7 @@ import Attributes
 import Controlling
 import Crawling
 import Foundation
+import IndexTestSupport
 import Indexing
 import Logging
 import SystemPackage
@@ -30,7 +31,7 @@ struct FolderChangesTests {
             try tree.createDirectory("root")
             root = tree.path("root")
             outside = tree.path("outside")
-            store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+            store = try tree.makeIndexStore()
             let source = try InotifyEventSource(pollInterval: .seconds(30))
             daemon = IndexDaemon(store: store, settings: settings, roots: [root], source: source,
                                  logger: Logger(label: "test"))

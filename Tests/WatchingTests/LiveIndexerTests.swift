@@ -3,6 +3,7 @@ import Attributes
 import Controlling
 import Crawling
 import Foundation
+import IndexTestSupport
 import Indexing
 import Isolation
 import Logging
@@ -23,7 +24,7 @@ struct LiveFixture {
         tree = try TemporaryTree(prefix: "fsindex-live")
         try tree.createDirectory("root")
         root = tree.path("root")
-        store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        store = try tree.makeIndexStore()
         let updater = IndexUpdater(store: store, settings: Settings(), problem: { _ in })
         live = LiveIndexer(updater: updater, roots: [root])
         _ = try updater.crawl(roots: [root])
@@ -221,7 +222,7 @@ struct IndexDaemonTests {
         let tree = try TemporaryTree(prefix: "fsindex-daemon-unit")
         try tree.create("root/start.txt", contents: "initial")
         let root = tree.path("root")
-        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let store = try tree.makeIndexStore()
         let source = ScriptedEventSource()
         let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: source,
                                  logger: Logger(label: "test"))
@@ -273,7 +274,7 @@ struct IndexDaemonIdleTests {
         defer { tree.remove() }
         try tree.create("root/start.txt", contents: "initial")
         let root = tree.path("root")
-        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let store = try tree.makeIndexStore()
         let source = ScriptedEventSource()
         let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: source,
                                  logger: Logger(label: "test"))

@@ -3,6 +3,7 @@ import Configuration
 import Controlling
 import Crawling
 import Foundation
+import IndexTestSupport
 import Indexing
 import Logging
 import Synchronization
@@ -237,7 +238,7 @@ struct RecentlyUsedDaemonTests {
         let root = tree.path("root")
         let file = root.appending("é notes.txt")
         let listPath = tree.path("data/recently-used.xbel").string
-        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let store = try tree.makeIndexStore()
         let log = InMemoryLog()
         let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: ScriptedEventSource(),
                                  logger: Logger(label: "test", factory: { _ in log }))

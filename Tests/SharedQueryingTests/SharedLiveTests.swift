@@ -1,5 +1,6 @@
 import Attributes
 import Foundation
+import IndexTestSupport
 import Indexing
 import Querying
 import SharedQuerying
@@ -30,7 +31,7 @@ struct SharedLiveTests {
         let pg = try ThrowawayPostgres.shared()
         let url = try SharedIndexURL(try pg.makeDatabase())
         let tree = try TemporaryTree(prefix: "fsindex-shared-live")
-        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let store = try tree.makeIndexStore()
         try store.indexSearchableItems([Self.item("/live/a.txt", "a zebra here")])
         let publisher = SharedPublisher(store: store, url: url, host: "w")
         _ = try publisher.publishAll()

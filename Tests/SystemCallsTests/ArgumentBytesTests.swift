@@ -1,4 +1,4 @@
-import Crawling
+import SystemCalls
 import SystemPackage
 import Testing
 
