@@ -100,10 +100,12 @@ struct BackPressureTests {
         #expect(try indexed() == names.count)
         // The source's bound acted: the batches that did not fit came back as a rescan.
         let seen = source.seen.withLock { $0 }
-        #expect(seen.contains(.rescan(root, recursive: true)), "no rescan among \(seen.count) events: the writer took every batch as it came")
+        let rescanned = seen.contains(.rescan(root, recursive: true))
+        #expect(rescanned, "no rescan among \(seen.count) events: the writer took every batch as it came")
         // And it replaced them: not every file came with an event of its own.
         let created = Set(seen.compactMap { if case .created(let p, _) = $0 { p } else { nil } })
-        #expect(names.contains { !created.contains(root.appending($0)) }, "every file's event reached the writer")
+        let replaced = names.filter { !created.contains(root.appending($0)) }.count
+        #expect(replaced > 0, "every file's event reached the writer")
         daemon.submit(.shutdown)
         await running.value
     }

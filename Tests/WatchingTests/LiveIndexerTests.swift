@@ -306,6 +306,7 @@ struct IndexDaemonIdleTests {
         #expect(pool.runningIdleWorkers >= 1)   // kept warm between batches...
         await clock.sleeping(until: TestClock.Instant(offset: .seconds(1) + idle))
         clock.advance(by: idle - .seconds(1))
+        #expect(clock.deadlines.contains(TestClock.Instant(offset: .seconds(1) + idle)), "the idle wait goes on")
         #expect(pool.runningIdleWorkers >= 1)   // ...for the whole idle time after the last one...
         clock.advance(by: .seconds(1))
         try await waitFor("the workers to end") { pool.runningIdleWorkers == 0 }

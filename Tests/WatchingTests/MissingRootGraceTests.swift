@@ -44,6 +44,7 @@ struct MissingRootGraceTests {
         await clock.sleeping(until: TestClock.Instant(offset: grace))   // the grace period has begun
         #expect(daemon.status.missingRoots.map(\.path) == [root.bytes])
         clock.advance(by: grace - .seconds(1))
+        #expect(clock.deadlines.contains(TestClock.Instant(offset: grace)), "the grace period's wait goes on")
         #expect(try kept(), "kept during the grace period")
         clock.advance(by: .seconds(1))
         try await waitFor("the purge") { try !kept() }
