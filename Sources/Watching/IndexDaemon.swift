@@ -190,24 +190,35 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     // MARK: Running
 
+    /// Batches of events taken from the source before the writer has applied them: a few, so
+    /// that the next batch is at hand when one is done (no round trip through the forwarder
+    /// between two batches), and few enough that the source's bound is what holds a burst.
+    static let batchesAhead = 4
+
     /// Watches and reconciles every root, then applies work until `.shutdown` (SIGTERM) or the
     /// event source ends.
     ///
-    /// The writer takes the source's batches at its own pace: one batch at a time waits in
-    /// `work`, and the next is taken from the source only once that one is applied. So a writer
-    /// that falls behind (a long crawl, a burst bigger than it can extract) leaves the batches in
-    /// the source's bounded buffer, and when that is full the source replaces what does not fit
-    /// with a rescan of every root (`InotifyEventSource`): memory stays bounded, nothing is lost.
-    /// Forwarding every batch into `work` as it came made that bound unreachable.
+    /// The writer takes the source's batches at its own pace: at most `batchesAhead` batches
+    /// wait in `work`, and the next is taken from the source only once one of them is applied.
+    /// So a writer that falls behind (a long crawl, a burst bigger than it can extract) leaves
+    /// the batches in the source's bounded buffer, and when that is full the source replaces
+    /// what does not fit with a rescan of every root (`InotifyEventSource`): memory stays
+    /// bounded, nothing is lost. Forwarding every batch into `work` as it came made that bound
+    /// unreachable.
     public func run() async {
         let (applied, appliedInput) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .unbounded)
         let forwarder = Task { [self] in
             var taken = applied.makeAsyncIterator()
+            var ahead = 0
             for await batch in source.events {
                 eventsInFlight.add(batch.count, ordering: .relaxed)
                 workInput.yield(.events(batch))
-                // The writer says when the batch is applied (or ends, which ends this too).
-                guard await taken.next() != nil else { return }
+                ahead += 1
+                // The writer says when a batch is applied (or ends, which ends this too).
+                while ahead >= Self.batchesAhead {
+                    guard await taken.next() != nil else { return }
+                    ahead -= 1
+                }
             }
         }
         defer {

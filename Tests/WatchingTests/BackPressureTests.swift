@@ -58,7 +58,8 @@ struct BackPressureTests {
         try tree.create("root/start.txt", contents: "start")
         let root = tree.path("root")
         let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
-        // One batch in the source's buffer, one in the writer's hands: a third cannot fit.
+        // One batch in the source's buffer and `IndexDaemon.batchesAhead` taken by the writer:
+        // the bursts below are more.
         let source = PullThrough(try InotifyEventSource(pollInterval: .seconds(30), bufferedBatches: 1))
         let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: source,
                                  logger: Logger(label: "test"))
@@ -73,8 +74,8 @@ struct BackPressureTests {
         }
         try await wait("the first crawl") { daemon.status.state == .watching }
 
-        // The writer is held (a reindex whose acknowledgement waits for the test) while six
-        // bursts arrive, each its own batch (the source sends a batch after 4 ms of quiet).
+        // The writer is held (a reindex whose acknowledgement waits for the test) while more
+        // bursts arrive than fit, each its own batch (the source sends one after 4 ms of quiet).
         let held = Mutex(false)
         let gate = DispatchSemaphore(value: 0)
         daemon.submit(.reindex(paths: [root.appending("start.txt").bytes], reply: { _ in
@@ -83,7 +84,7 @@ struct BackPressureTests {
         }))
         try await wait("the writer to be held") { held.withLock { $0 } }
         var names: [String] = []
-        for burst in 0..<6 {
+        for burst in 0..<(IndexDaemon.batchesAhead + 6) {
             for i in 0..<20 {
                 names.append("b\(burst)-\(i).txt")
                 try tree.create("root/\(names.last!)", contents: "burst \(burst) file \(i)")
