@@ -65,14 +65,7 @@ struct BackPressureTests {
                                  logger: Logger(label: "test"))
         let running = Task(executorPreference: ThreadPerJobExecutor()) { await daemon.run() }
         defer { daemon.submit(.shutdown) }
-        func wait(_ what: String, until done: () throws -> Bool) async throws {
-            let deadline = Date().addingTimeInterval(120)
-            while try !done() {
-                guard Date() < deadline else { Issue.record("timed out waiting for \(what)"); return }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-        }
-        try await wait("the first crawl") { daemon.status.state == .watching }
+        try await waitFor("the first crawl") { daemon.status.state == .watching }
 
         // The writer is held (a reindex whose acknowledgement waits for the test) while more
         // bursts arrive than fit, each its own batch (the source sends one after 4 ms of quiet).
@@ -82,7 +75,7 @@ struct BackPressureTests {
             held.withLock { $0 = true }
             gate.wait()
         }))
-        try await wait("the writer to be held") { held.withLock { $0 } }
+        try await waitFor("the writer to be held") { held.withLock { $0 } }
         var names: [String] = []
         for burst in 0..<(IndexDaemon.batchesAhead + 6) {
             for i in 0..<20 {
@@ -97,7 +90,7 @@ struct BackPressureTests {
         func indexed() throws -> Int {
             try names.filter { try store.item(ItemIdentifier(bytes: root.appending($0).bytes)) != nil }.count
         }
-        try await wait("every file of the bursts to be indexed") { try indexed() == names.count }
+        try await waitFor("every file of the bursts to be indexed") { try indexed() == names.count }
         #expect(try indexed() == names.count)
         // The source's bound acted: the batches that did not fit came back as a rescan.
         let seen = source.seen.withLock { $0 }

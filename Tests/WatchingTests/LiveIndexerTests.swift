@@ -286,14 +286,6 @@ struct IndexDaemonIdleTests {
             return
         }
         let running = Task { await daemon.run() }
-        /// Waits for work the daemon does at once (not for time to pass: the clock stands still).
-        func waitFor(_ what: String, _ condition: () throws -> Bool) async throws {
-            let deadline = Date().addingTimeInterval(120)
-            while try !condition() {
-                guard Date() < deadline else { Issue.record("timed out waiting for \(what)"); return }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-        }
         try await waitFor("the first crawl") { daemon.status.state == .watching }
         // The first crawl's idle wait has begun (at 0 s, until `idle`); then a second passes, so
         // the batch's wait below is told from it by its deadline.

@@ -28,14 +28,6 @@ struct MissingRootGraceTests {
         let daemon = IndexDaemon(store: store, settings: settings, roots: [root], source: source,
                                  logger: Logger(label: "test"), clock: clock)
         let running = Task { await daemon.run() }
-        /// Waits for work the daemon does at once (not for time to pass: the clock stands still).
-        func waitFor(_ what: String, _ condition: () throws -> Bool) async throws {
-            let deadline = Date().addingTimeInterval(120)
-            while try !condition() {
-                guard Date() < deadline else { Issue.record("timed out waiting for \(what)"); return }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-        }
         func kept() throws -> Bool { try store.item(ItemIdentifier(bytes: root.appending("kept.txt").bytes)) != nil }
         try await waitFor("the first crawl") { daemon.status.state == .watching }
         #expect(try kept())
