@@ -106,9 +106,14 @@ public final class IndexDaemon: ControlHandler, Sendable {
     /// The database file as it was when the daemon started (see `indexFileProblem`).
     let databaseIdentity: FileIdentity?
 
+    /// What the daemon's waits run on: a missing root's grace period, the workers' idle time.
+    let clock: any Clock<Duration>
+
+    /// - Parameter clock: the waits' clock; tests give one they move themselves.
     public init(store: IndexStore, settings: Settings, roots: [FilePath], source: any FileEventSource, logger: Logger,
-                rootsFromCommandLine: Bool = false) {
+                rootsFromCommandLine: Bool = false, clock: any Clock<Duration> = TimerClock()) {
         self.rootsFromCommandLine = rootsFromCommandLine
+        self.clock = clock
         databaseIdentity = Self.identity(of: store.location.databasePath)
         self.store = store
         self.source = source
@@ -155,47 +160,78 @@ public final class IndexDaemon: ControlHandler, Sendable {
     }
     private let idleTime = Mutex<Duration>(.seconds(30))
     private let workGeneration = Atomic<Int>(0)
+    /// The wait for the workers' idle time; each piece of work starts it again.
+    private let idleWait = Mutex<Task<Void, Never>?>(nil)
 
     private func retireWorkersWhenIdle() {
         let generation = workGeneration.add(1, ordering: .relaxed).newValue
         let updater = self.updater
-        after(workerIdleTime) { [self] in
+        let wait = after(workerIdleTime) { [self] in
             guard workGeneration.load(ordering: .relaxed) == generation else { return }
             if case .workers(let pool) = updater.extraction { pool.stopIdle() }
         }
+        let previous = idleWait.withLock { current in
+            defer { current = wait }
+            return current
+        }
+        previous?.cancel()
     }
 
-    /// Runs `body` once, `delay` from now, on a serial queue of the daemon's.
-    ///
-    /// In place of `Task.sleep` in a detached task: on Linux, Swift 6.3's `Task.sleep` schedules
-    /// through the default executor's dispatch timer straight onto libdispatch's global queue,
-    /// whose first thread starts the workqueue monitor, a timer that then wakes the process once
-    /// a second for the rest of its life (issue 14). A one-shot timer fires once, when there is
-    /// work, and an idle daemon has none armed.
-    func after(_ delay: Duration, _ body: @escaping @Sendable () -> Void) {
-        let (seconds, attoseconds) = delay.components
-        let nanos = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
-        Self.timers.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanos)), execute: body)
+    /// Runs `body` once, `delay` from now on the daemon's clock, unless the task it returns is
+    /// cancelled first. With `TimerClock` (fsindexd's) the wait is a one-shot dispatch timer,
+    /// not `Task.sleep` (issue 14: an idle daemon has no timer armed).
+    @discardableResult
+    func after(_ delay: Duration, _ body: @escaping @Sendable () -> Void) -> Task<Void, Never> {
+        Task { [clock] in
+            do { try await clock.sleep(for: delay) } catch { return }
+            body()
+        }
     }
-
-    private static let timers = DispatchQueue(label: "fsindexd.timers")
 
     // MARK: Running
 
+    /// Batches of events taken from the source before the writer has applied them: a few, so
+    /// that the next batch is at hand when one is done (no round trip through the forwarder
+    /// between two batches), and few enough that the source's bound is what holds a burst.
+    static let batchesAhead = 4
+
     /// Watches and reconciles every root, then applies work until `.shutdown` (SIGTERM) or the
     /// event source ends.
+    ///
+    /// The writer takes the source's batches at its own pace: at most `batchesAhead` batches
+    /// wait in `work`, and the next is taken from the source only once one of them is applied.
+    /// So a writer that falls behind (a long crawl, a burst bigger than it can extract) leaves
+    /// the batches in the source's bounded buffer, and when that is full the source replaces
+    /// what does not fit with a rescan of every root (`InotifyEventSource`): memory stays
+    /// bounded, nothing is lost. Forwarding every batch into `work` as it came made that bound
+    /// unreachable.
     public func run() async {
+        let (applied, appliedInput) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .unbounded)
         let forwarder = Task { [self] in
+            var taken = applied.makeAsyncIterator()
+            var ahead = 0
             for await batch in source.events {
                 eventsInFlight.add(batch.count, ordering: .relaxed)
                 workInput.yield(.events(batch))
+                ahead += 1
+                // The writer says when a batch is applied (or ends, which ends this too).
+                while ahead >= Self.batchesAhead {
+                    guard await taken.next() != nil else { return }
+                    ahead -= 1
+                }
             }
         }
-        defer { forwarder.cancel() }
+        defer {
+            appliedInput.finish()
+            forwarder.cancel()
+        }
         submit(.addRoots(roots))
         for await item in work {
             // Summaries run no extraction: they do not keep the workers alive.
             defer { if case .summarize = item {} else { retireWorkersWhenIdle() } }
+            // However this batch ends (applied, queued while paused, skipped when stopping), the
+            // next one may come.
+            defer { if case .events = item { appliedInput.yield() } }
             if case .fail = item {} else if let problem = indexFileProblem() {
                 submit(.fail(problem))
                 continue

@@ -268,7 +268,7 @@ struct IndexDaemonTests {
 
 @Suite("IndexDaemon: idle workers")
 struct IndexDaemonIdleTests {
-    @Test("the extraction workers end once the daemon has been idle for workerIdleTime")
+    @Test("the extraction workers end once the daemon has been idle for workerIdleTime, on the daemon's clock", .timeLimit(.minutes(3)))
     func workersRetire() async throws {
         let tree = try TemporaryTree(prefix: "fsindex-daemon-idle")
         defer { tree.remove() }
@@ -276,26 +276,34 @@ struct IndexDaemonIdleTests {
         let root = tree.path("root")
         let store = try tree.makeIndexStore()
         let source = ScriptedEventSource()
+        // The idle time passes on a clock the test moves: however loaded the machine, the
+        // workers are there until it has passed, and end when it has.
+        let clock = TestClock()
         let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: source,
-                                 logger: Logger(label: "test"))
-        // Long enough that a loaded machine sees the workers between the batch and their end:
-        // the retirement is a one-shot timer now (issue 14), which fires on time even when the
-        // cooperative pool is busy, where the Task.sleep it replaces often fired late.
-        daemon.workerIdleTime = .seconds(3)
+                                 logger: Logger(label: "test"), clock: clock)
+        let idle = daemon.workerIdleTime
         guard case .workers(let pool) = daemon.updater.extraction else {
             Issue.record("the daemon does not extract in workers")
             return
         }
         let running = Task { await daemon.run() }
-        for _ in 0..<400 where daemon.status.state != .watching { try await Task.sleep(for: .milliseconds(25)) }
+        try await waitFor("the first crawl") { daemon.status.state == .watching }
+        // The first crawl's idle wait has begun (at 0 s, until `idle`); then a second passes, so
+        // the batch's wait below is told from it by its deadline.
+        await clock.sleeping(until: TestClock.Instant(offset: idle))
+        clock.advance(by: .seconds(1))
+
         try tree.create("root/live.txt", contents: "arrived")
         source.send([.created(root.appending("live.txt"), isDirectory: false)])
-        for _ in 0..<400 where try store.item(ItemIdentifier(bytes: root.appending("live.txt").bytes)) == nil {
-            try await Task.sleep(for: .milliseconds(25))
-        }
+        try await waitFor("live.txt") { try store.item(ItemIdentifier(bytes: root.appending("live.txt").bytes)) != nil }
         #expect(pool.runningIdleWorkers >= 1)   // kept warm between batches...
-        for _ in 0..<400 where pool.runningIdleWorkers > 0 { try await Task.sleep(for: .milliseconds(25)) }
-        #expect(pool.runningIdleWorkers == 0)   // ...and gone once nothing happens
+        await clock.sleeping(until: TestClock.Instant(offset: .seconds(1) + idle))
+        clock.advance(by: idle - .seconds(1))
+        #expect(clock.deadlines.contains(TestClock.Instant(offset: .seconds(1) + idle)), "the idle wait goes on")
+        #expect(pool.runningIdleWorkers >= 1)   // ...for the whole idle time after the last one...
+        clock.advance(by: .seconds(1))
+        try await waitFor("the workers to end") { pool.runningIdleWorkers == 0 }
+        #expect(pool.runningIdleWorkers == 0)   // ...and gone once it has passed
         daemon.submit(.shutdown)
         await running.value
     }
