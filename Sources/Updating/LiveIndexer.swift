@@ -125,6 +125,14 @@ public final class LiveIndexer: Sendable {
                         if metadataOnly.remove(key) != nil { metadataOnly.insert(newKey) }
                     }
                     for stray in takeStrays(below: from) { touch(FilePath(bytes: moved(stray.bytes) ?? stray.bytes)) }
+                    // A rescan named earlier in the batch (entries made before a new folder's
+                    // watch existed) is of the folder where it is now: run at the old path, after
+                    // the move, it would find nothing, and those entries would wait for the next
+                    // reconcile.
+                    for i in rescans.indices {
+                        let key = rescans[i].0.bytes
+                        if key == fromBytes { rescans[i].0 = to } else if let newKey = moved(key) { rescans[i].0 = FilePath(bytes: newKey) }
+                    }
                 }
             case .rescan(let dir, let recursive):
                 rescans.append((dir, recursive))

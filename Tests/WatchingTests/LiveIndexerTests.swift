@@ -195,6 +195,19 @@ struct LiveIndexerTests {
         #expect(try f.has("storm/keep.txt") && !f.has("burst/new.txt"))
     }
 
+    @Test("a new folder's rescan and its rename in one batch: what was made before its watch is indexed where the folder is")
+    func rescanThenFolderRenamed() throws {
+        let f = try LiveFixture()
+        // Made before a watch on `box/sub` existed: only the rescan finds `deep.txt`.
+        try f.tree.create("root/box/sub/deep.txt", contents: "kestrel deep")
+        #expect(rename(f.p("box").string, f.p("renamed").string) == 0)
+        _ = try f.live.apply([.created(f.p("box"), isDirectory: true),
+                              .rescan(f.p("box/sub"), recursive: true),
+                              .moved(from: f.p("box"), to: f.p("renamed"), isDirectory: true)])
+        #expect(try f.text("renamed/sub/deep.txt") == "kestrel deep")
+        #expect(try !f.has("box/sub/deep.txt") && !f.has("box"))
+    }
+
     @Test("the same, when the folder is back before the batch that names the file is applied")
     func fileBehindFolderRenameBack() throws {
         let f = try LiveFixture()
