@@ -156,14 +156,14 @@ let package = Package(
 
         // fsindexd's core: one writer applying watcher events, reindex requests and signals.
         .target(name: "Watching", dependencies: [
-            "Attributes", "Configuration", "Crawling", "Donating", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling",
+            "Attributes", "Configuration", "Crawling", "Donating", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling", "SystemCalls",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
         // What both command-line tools share: output to terminals and pipes, path arguments.
         .target(name: "CommandSupport", dependencies: [
-            "Attributes", "Crawling", "Querying",
+            "Attributes", "Crawling", "Querying", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
@@ -229,7 +229,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),
-        .testTarget(name: "CrawlingTests", dependencies: ["Crawling", "TestSupport"]),
+        .testTarget(name: "CrawlingTests", dependencies: ["Crawling", "SystemCalls", "TestSupport"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "Summarizing", "TestSupport"]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -245,7 +245,7 @@ let package = Package(
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying", "Configuration", "Attributes", "TestSupport",
                                                        .product(name: "MCP", package: "swift-sdk")]),
-        .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "TestSupport"]),
+        .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "SystemCalls", "TestSupport"]),
         .testTarget(name: "ControllingTests", dependencies: ["Controlling", "Attributes", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),
         // The benchmarks' own tools (the scripts beside them are not compiled): the memory sampler's test.
         .testTarget(name: "BenchmarksTests", path: "Tests/Benchmarks", sources: ["TreeRSSTests.swift"]),

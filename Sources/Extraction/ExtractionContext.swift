@@ -1,6 +1,7 @@
 import Attributes
 import ExtractionModel
 import Crawling
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -288,12 +289,12 @@ public final class ExtractionContext {
                 var failure: Int32 = 0
                 var n = 0
                 bytes.append(contentsOf: repeatElement(0, count: want))
-                bytes.withUnsafeMutableBytes { buf in
-                    while true {
-                        n = pread(fd, buf.baseAddress! + offset, want, off_t(offset))
-                        if n >= 0 { break }
-                        if errno != EINTR && errno != EAGAIN { failure = errno; break }
-                    }
+                let read = bytes.withUnsafeMutableBytes {
+                    SystemCall.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[offset..<(offset + want)]), at: Int64(offset))
+                }
+                switch read {
+                case .success(let got): n = got
+                case .failure(let e): failure = e.rawValue; n = -1
                 }
                 bytes.removeLast(want - Swift.max(n, 0))
                 if failure != 0 { throw CrawledFile.unreadable(failure) }

@@ -156,10 +156,8 @@ public final class ExtractionWorker: @unchecked Sendable {
             }
             var fds = [pollfd(fd: p.output, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: p.errors, events: Int16(POLLIN), revents: 0)]
-            let rc = poll(&fds, 2, ms)
-            if rc < 0 {
-                if errno == EINTR { continue }
-                return .failure(finish(p, killed: .protocolError("poll: \(String(cString: strerror(errno)))")), stage: stage)
+            if case .failure(let e) = SystemCall.poll(&fds, timeout: ms) {   // a signal: zero ready, the time left again
+                return .failure(finish(p, killed: .protocolError("poll: \(String(cString: strerror(e.rawValue)))")), stage: stage)
             }
             if fds[1].revents != 0 {
                 let n = readSome(p.errors, into: &errText)
@@ -177,10 +175,7 @@ public final class ExtractionWorker: @unchecked Sendable {
 
     /// Reads what is available (at most 256 KiB); returns the count, 0 at the end, -1 on error.
     private func readSome(_ fd: Int32, into buffer: inout [UInt8]) -> Int {
-        var n = 0
-        repeat {
-            n = read(fd, scratch.baseAddress!, scratch.count)
-        } while n < 0 && errno == EINTR
+        let n = (try? SystemCall.read(fd, into: scratch).get()) ?? -1
         if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n])) }
         return n
     }
@@ -191,11 +186,8 @@ public final class ExtractionWorker: @unchecked Sendable {
         var done = 0
         while done < bytes.count {
             let attach = done == 0 ? descriptor : -1
-            let n = bytes.withUnsafeBytes { shim_send_with_fd(fd, $0.baseAddress! + done, UInt(bytes.count - done), attach) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
+            let sent = bytes.withUnsafeBytes { SystemCall.send(fd, UnsafeRawBufferPointer(rebasing: $0[done...]), passing: attach) }
+            guard case .success(let n) = sent else { return false }
             done += n
         }
         return true
@@ -212,14 +204,14 @@ public final class ExtractionWorker: @unchecked Sendable {
         // after a second, so that nothing it does can hold the parent.
         var reaped = false
         for _ in 0..<500 {
-            let r = waitpid(p.pid, &status, WNOHANG)
-            if r == p.pid { reaped = true; break }
-            if r < 0 && errno != EINTR { reaped = true; break }
+            let r = SystemCall.waitpid(p.pid, status: &status, options: WNOHANG)
+            if r == .success(p.pid) { reaped = true; break }
+            if case .failure = r { reaped = true; break }
             usleep(2000)
         }
         if !reaped {
             kill(p.pid, SIGKILL)
-            while waitpid(p.pid, &status, 0) < 0 && errno == EINTR {}
+            _ = SystemCall.waitpid(p.pid, status: &status)
         }
         while readSome(p.errors, into: &errText) > 0 && errText.count < 65536 {}
         close(p.output)
@@ -237,13 +229,13 @@ public final class ExtractionWorker: @unchecked Sendable {
         var status: Int32 = 0
         var reaped = false
         for _ in 0..<50 {
-            let r = waitpid(p.pid, &status, WNOHANG)
-            if r == p.pid || (r < 0 && errno == ECHILD) { reaped = true; break }
+            let r = SystemCall.waitpid(p.pid, status: &status, options: WNOHANG)
+            if r == .success(p.pid) || r == .failure(.noChildProcess) { reaped = true; break }
             usleep(2000)
         }
         if !reaped {
             kill(p.pid, SIGKILL)
-            while waitpid(p.pid, &status, 0) < 0 && errno == EINTR {}
+            _ = SystemCall.waitpid(p.pid, status: &status)
         }
         close(p.output)
         close(p.errors)

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import SystemCalls
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -76,14 +78,13 @@ struct OutputTail {
     /// Reads what `fd` (non-blocking) has now; false at its end or on an error.
     mutating func read(_ fd: Int32) -> Bool {
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
+            switch chunk.withUnsafeMutableBytes({ SystemCall.read(fd, into: $0) }) {
+            case .success(0): return false
+            case .success(let n):
                 bytes.append(contentsOf: chunk[..<n])
                 if bytes.count > 2 * limit { bytes.removeFirst(bytes.count - limit) }
-                continue
+            case .failure(let e): return e == .resourceTemporarilyUnavailable || e == .wouldBlock
             }
-            if n < 0 && errno == EINTR { continue }
-            return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
         }
     }
 

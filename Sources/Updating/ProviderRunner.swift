@@ -66,23 +66,26 @@ public struct ProviderRunner: Sendable {
         case .success(let p): pid = p
         case .failure(let e): return "cannot run \(program): \(String(cString: strerror(e.rawValue)))"
         }
-        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+        SystemCall.setNonBlocking(readEnd, true)
         var tail = OutputTail(limit: Self.outputTailBytes)
         let deadline = Date().addingTimeInterval(provider.timeoutSeconds)
         var status: Int32 = 0
         var open = true
-        while true {
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid { break }
-            if r < 0 && errno != EINTR { return "lost \(program) (\(String(cString: strerror(errno))))" }
+        waiting: while true {
+            switch SystemCall.waitpid(pid, status: &status, options: WNOHANG) {
+            case .success(pid): break waiting
+            case .success: break
+            case .failure(let e): return "lost \(program) (\(String(cString: strerror(e.rawValue))))"
+            }
             if Date() >= deadline {
                 ProcessTree.kill(leader: pid)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                _ = SystemCall.waitpid(pid, status: &status)
                 return "\(provider.reindex.joined(separator: " ")) took longer than its time limit of \(Int(provider.timeoutSeconds)) s and was stopped"
             }
             if open {
-                var p = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-                if poll(&p, 1, 20) > 0 { open = tail.read(readEnd) }
+                if case .success(let revents) = SystemCall.poll(readEnd, events: Int16(POLLIN), timeout: 20), revents != 0 {
+                    open = tail.read(readEnd)
+                }
             } else {
                 usleep(20_000)
             }

@@ -5,6 +5,7 @@ import Donating
 import Indexing
 import Logging
 import Synchronization
+import SystemCalls
 import Updating
 import FoundationEssentials
 

@@ -1,4 +1,5 @@
 import Crawling
+import SystemCalls
 import SystemPackage
 import Testing
 
