@@ -86,7 +86,7 @@ public struct DirectoryWalker: Sendable {
             }
             guard let d = fdopendir(fd) else {
                 let e = Errno(rawValue: errno)
-                close(fd)
+                SystemCall.close(fd)
                 problem(WalkProblem(path: dir, errno: e, reason: "cannot list folder: \(e.description)"))
                 continue
             }

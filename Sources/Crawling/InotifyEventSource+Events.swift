@@ -197,7 +197,7 @@ extension WatchState {
     private mutating func discoverSubfolders(of folder: FilePath) {
         guard let rootPath = rootOf(folder), let root = roots[rootPath] else { return }
         guard case .success(let fd) = folder.withPlatformString({ SystemCall.openDirectory(at: AT_FDCWD, $0) }) else { return }
-        guard let d = fdopendir(fd) else { close(fd); return }
+        guard let d = fdopendir(fd) else { SystemCall.close(fd); return }
         defer { closedir(d) }
         var found: [FilePath] = []
         while let ent = readdir(d) {

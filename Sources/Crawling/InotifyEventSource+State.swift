@@ -181,7 +181,7 @@ struct WatchState<Backend: InotifyWatchBackend> {
                 if e == .permissionDenied || e == .fileNameTooLong { unreachable.insert(dir) }
                 continue   // vanished (ENOENT), replaced by a file or symlink (ENOTDIR, ELOOP)
             }
-            guard let d = fdopendir(fd) else { close(fd); continue }
+            guard let d = fdopendir(fd) else { SystemCall.close(fd); continue }
             defer { closedir(d) }
             if dir != rootPath, faccessat(fd, rules.markerFile, F_OK, AT_SYMLINK_NOFOLLOW) == 0 { continue }
             guard watchOrPoll(dir, root: rootPath) else { continue }
@@ -331,13 +331,10 @@ struct WatchState<Backend: InotifyWatchBackend> {
 
     /// `fs.inotify.max_user_watches`, or nil if /proc cannot tell.
     static func readSystemWatchLimit() -> Int? {
-        let fd = open("/proc/sys/fs/inotify/max_user_watches", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buf = [UInt8](repeating: 0, count: 32)
-        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return nil }
-        return Int(String(decoding: buf[0..<n], as: UTF8.self).trimmingWhitespace)
+        guard case .success(let bytes) = SystemCall.readFile("/proc/sys/fs/inotify/max_user_watches", limit: 32), !bytes.isEmpty else {
+            return nil
+        }
+        return Int(String(decoding: bytes, as: UTF8.self).trimmingWhitespace)
     }
 }
 

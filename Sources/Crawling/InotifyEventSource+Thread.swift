@@ -72,9 +72,9 @@ extension InotifyEventSource {
                 publish(&state, lost: &lost)
             }
             while let batch = state.takeBatch(force: true) { continuation.yield(batch) }
-            close(inotifyFD)
-            close(guardFD)
-            _ = shared.control.withLock { _ in close(shared.wakeFD) }
+            SystemCall.close(inotifyFD)
+            SystemCall.close(guardFD)
+            shared.control.withLock { _ in SystemCall.close(shared.wakeFD) }
             continuation.finish()
         }
 

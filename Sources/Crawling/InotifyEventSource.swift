@@ -56,12 +56,12 @@ public final class InotifyEventSource: FileEventSource {
         let wakeFD: Int32
         switch SystemCall.eventFD() {
         case .success(let fd): wakeFD = fd
-        case .failure(let e): close(inotifyFD); throw .inotifyUnavailable(e)
+        case .failure(let e): SystemCall.close(inotifyFD); throw .inotifyUnavailable(e)
         }
         let guardFD: Int32
         switch SystemCall.inotifyInit() {
         case .success(let fd): guardFD = fd
-        case .failure(let e): close(inotifyFD); close(wakeFD); throw .inotifyUnavailable(e)
+        case .failure(let e): SystemCall.close(inotifyFD); SystemCall.close(wakeFD); throw .inotifyUnavailable(e)
         }
         let (stream, continuation) = AsyncStream.makeStream(of: [FileEvent].self,
                                                             bufferingPolicy: .bufferingOldest(max(1, bufferedBatches)))
@@ -74,9 +74,9 @@ public final class InotifyEventSource: FileEventSource {
         let driver = Driver(shared: shared, inotifyFD: inotifyFD, guardFD: guardFD, continuation: continuation, timing: timing,
                             watchLimit: watchLimit, onNotice: onNotice)
         if let e = startThread({ driver.run() }) {
-            close(inotifyFD)
-            close(wakeFD)
-            close(guardFD)
+            SystemCall.close(inotifyFD)
+            SystemCall.close(wakeFD)
+            SystemCall.close(guardFD)
             continuation.finish()
             throw .threadUnavailable(e)
         }

@@ -30,14 +30,14 @@ enum LongPaths {
             if end < path.count {
                 // Cut at the last slash that fits; a single name longer than NAME_MAX cannot exist.
                 guard let slash = path[start..<end].lastIndex(of: 0x2F), slash > start else {
-                    if fd != AT_FDCWD { close(fd) }
+                    if fd != AT_FDCWD { SystemCall.close(fd) }
                     return .failure(.fileNameTooLong)
                 }
                 end = slash
             }
             let piece = Array(path[start..<end])
             let opened = SystemCall.withCString(piece) { SystemCall.openDirectory(at: fd, $0) }
-            if fd != AT_FDCWD { close(fd) }
+            if fd != AT_FDCWD { SystemCall.close(fd) }
             switch opened {
             case .success(let f): fd = f
             case .failure(let e): return .failure(e)
@@ -57,7 +57,7 @@ enum LongPaths {
         case .success(let fd): parent = fd
         case .failure(let e): return .failure(e)
         }
-        defer { close(parent) }
+        defer { SystemCall.close(parent) }
         return SystemCall.withCString(Array(path[(slash + 1)...])) { SystemCall.statx(at: parent, $0) }
     }
 }

@@ -235,10 +235,7 @@ public final class ExtractionContext {
 
     /// The target of a symlink, with `readlink(2)` (which never opens the target).
     static func readLink(_ path: FilePath) -> [UInt8]? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = path.withPlatformString { readlink($0, &buffer, buffer.count) }
-        guard n >= 0 else { return nil }
-        return buffer[0..<n].map { UInt8(bitPattern: $0) }
+        try? path.withPlatformString { SystemCall.readLink(at: AT_FDCWD, $0) }.get()
     }
 
     /// Where the bytes of a regular file come from.

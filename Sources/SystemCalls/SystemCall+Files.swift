@@ -76,12 +76,11 @@ extension SystemCall {
         retrying { openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY) }
     }
 
-    /// The target of the symlink `name` below `dirfd` (at most 4096 bytes), or nil.
-    public static func readLink(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> [UInt8]? {
-        var buf = [CChar](repeating: 0, count: 4096)
-        let n = readlinkat(dirfd, name, &buf, buf.count)
-        guard n >= 0 else { return nil }
-        return buf[0..<n].map { UInt8(bitPattern: $0) }
+    /// The target of the symlink `name` below `dirfd` (`AT_FDCWD` for a path), at most
+    /// `PATH_MAX` (4096) bytes of it.
+    public static func readLink(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> Result<[UInt8], Errno> {
+        var buf = [CChar](repeating: 0, count: Int(PATH_MAX))
+        return retrying { readlinkat(dirfd, name, &buf, buf.count) }.map { n in buf[0..<n].map { UInt8(bitPattern: $0) } }
     }
 
     public static func lstat(_ path: [UInt8]) -> Result<stat, Errno> {
@@ -99,6 +98,11 @@ extension SystemCall {
 
     public static func unlink(_ path: [UInt8]) -> Result<Void, Errno> {
         retrying { withCString(path) { Glibc.unlink($0) } }.map { _ in () }
+    }
+
+    /// `rmdir(2)`: removes an empty folder.
+    public static func rmdir(_ path: [UInt8]) -> Result<Void, Errno> {
+        retrying { withCString(path) { Glibc.rmdir($0) } }.map { _ in () }
     }
 
     /// Opens (creating with 0600) the lock file and takes `flock(LOCK_EX | LOCK_NB)` on it.

@@ -138,7 +138,7 @@ extension SystemCall {
         guard case .success(let fd) = opened else { return opened.map { _ in [] } }
         defer { close(fd) }
         var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        var chunk = [UInt8](repeating: 0, count: Swift.max(1, Swift.min(65536, limit) + 1))   // small for a small file
         while true {
             switch chunk.withUnsafeMutableBytes({ read(fd, into: $0) }) {
             case .failure(let e): return .failure(e)

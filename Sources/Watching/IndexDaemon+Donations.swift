@@ -5,7 +5,6 @@ import Donating
 import Indexing
 import Logging
 import Synchronization
-import SystemCalls
 import Updating
 import FoundationEssentials
 

@@ -3,7 +3,6 @@ import Dispatch
 import Indexing
 import Logging
 import Synchronization
-import SystemCalls
 import Updating
 
 /// Summaries in the background: after the first crawl and after every change, the items whose

@@ -85,7 +85,7 @@ public enum WorkerMain {
                 send(.result, frame)
                 if retiring { return 0 }   // the parent starts another worker for the next file
             case .probe where testHooks != nil:
-                input.takeDescriptor().map { _ = close($0) }
+                input.takeDescriptor().map { SystemCall.close($0) }
                 let what = String(decoding: payload, as: UTF8.self)
                 send(.result, Array(testHooks!.probe(what).utf8))
             default:
@@ -124,7 +124,7 @@ public enum WorkerMain {
 
     static func complain(_ message: String) {
         let line = "fsindex-worker: \(message)\n"
-        _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
+        _ = line.withCString { SystemCall.write(2, UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
     }
 }
 
@@ -143,7 +143,7 @@ final class FrameReader {
 
     deinit {
         scratch.deallocate()
-        descriptors.forEach { close($0) }
+        descriptors.forEach(SystemCall.close)
     }
 
     func next() -> (UInt8, [UInt8])? {
