@@ -78,7 +78,7 @@ public final class ExtractionContext {
     /// Extracts `facts`'s file, read from `source` (a regular file's descriptor is closed when
     /// this returns, whatever happens).
     public func extract(_ facts: FileFacts, from source: Source = .path) -> ExtractionResult {
-        if case .descriptor(let fd) = source, facts.type != .regular { close(fd) }
+        if case .descriptor(let fd) = source, facts.type != .regular { SystemCall.close(fd) }
         let fsStart = ContinuousClock.now
         var attributes = ExtractorRegistry.fileSystem.attributes(of: facts, names: &names)
         var problems: [ExtractionError] = []
@@ -268,7 +268,7 @@ public final class ExtractionContext {
             }
         }
 
-        deinit { close(fd) }
+        deinit { SystemCall.close(fd) }
 
         /// Reads until `count` bytes are held or the file ends (a file that shrank simply ends
         /// early). Returns the bytes and whether the end of the file was reached.

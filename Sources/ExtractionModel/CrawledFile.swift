@@ -38,7 +38,7 @@ public enum CrawledFile {
         do throws(ExtractionError) {
             return (fd, try check(fd, against: facts))
         } catch {
-            close(fd)
+            SystemCall.close(fd)
             throw error
         }
     }
