@@ -66,9 +66,9 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
-        // The settings: one TOML reader with typed sections, for every program. Imports nothing of ours.
+        // The settings: one TOML reader with typed sections, for every program.
         .target(name: "Configuration", dependencies: [
-            "SystemCalls",
+            "Attributes", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
@@ -118,23 +118,29 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        // Stage 4: queries over the store.
         // The shared index on a PostgreSQL server (issue 15): schema, publishing a local index's
-        // items to it, and the connection; the query side is in Querying.
+        // items to it, and the connection; the query side is SharedQuerying.
         .target(name: "SharedIndex", dependencies: [
-            "Attributes", "CFTS5CJK", "CSysShims", "Indexing", "SystemCalls",
-            .product(name: "GRDB", package: "GRDB.swift"),
+            "Attributes", "CFTS5CJK", "CSysShims", "Indexing",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
+        // Stage 4: queries over an index (`SearchBackend`): the language, the SQLite engine and
+        // the pipeline every front end runs. Knows only the index: the repair policy and the
+        // daemon's live changes are plugged in by the front ends (CommandSupport).
         .target(name: "Querying", dependencies: [
-            "Attributes", "Indexing", "Controlling", "Configuration", "SharedIndex",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            "Attributes", "Indexing",
             .product(name: "GRDB", package: "GRDB.swift"),
             // sqlite3_progress_handler, for the query time limit (QueryDeadline).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        // Stage 4b: the shared index as a `SearchBackend` (the same QuerySpecs compiled to
+        // PostgreSQL), linked only by the front ends that may query a server.
+        .target(name: "SharedQuerying", dependencies: [
+            "Attributes", "Indexing", "Querying", "SharedIndex",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ], swiftSettings: strict),
         // Stage 2c: extractive summaries (`textContentSummary`), pure Swift: made by the worker
         // with each text, and by Updating's pass for donated texts.
@@ -144,13 +150,12 @@ let package = Package(
         // summary pass for donated texts.
         .target(name: "Updating", dependencies: [
             "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Summarizing", "SystemCalls",
-            .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
         // The daemon's control channel: a Unix socket with JSON lines (status, pause, reindex, subscribe).
         .target(name: "Controlling", dependencies: [
-            "Attributes", "CSysShims", "QueryWire", "SystemCalls",
+            "Attributes", "CSysShims", "Indexing", "QueryWire", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
@@ -161,9 +166,11 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
-        // What both command-line tools share: output to terminals and pipes, path arguments.
+        // What the front ends share: output to terminals and pipes, path arguments, and how
+        // they open an index (the repair policy, fsindexd's live changes, the shared index).
         .target(name: "CommandSupport", dependencies: [
-            "Attributes", "Crawling", "Querying", "SystemCalls",
+            "Attributes", "Configuration", "Controlling", "Crawling", "Indexing", "Querying", "SystemCalls",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
@@ -188,13 +195,13 @@ let package = Package(
         // MCP): tools, their schemas, scopes, guidance, the compact format and resources. Only
         // fsindex-mcp links it, and with it the MCP SDK.
         .target(name: "Agent", dependencies: [
-            "Attributes", "CommandSupport", "Configuration", "Controlling", "Indexing", "Querying", "SharedIndex", "SystemCalls",
+            "Attributes", "CommandSupport", "Configuration", "Controlling", "Indexing", "Querying", "SharedIndex", "SharedQuerying", "SystemCalls",
             .product(name: "MCP", package: "swift-sdk"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         .executableTarget(name: "fsindex-mcp", dependencies: [
-            "Agent", "Configuration", "Indexing", "SystemCalls",
+            "Agent", "CommandSupport", "Configuration", "Indexing", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "MCP", package: "swift-sdk"),
@@ -206,7 +213,7 @@ let package = Package(
         // The fsfind command itself (options, output, exit status), run by fsfind-direct and by
         // fsindexd for the small fsfind (FindService).
         .target(name: "FindCommand", dependencies: [
-            "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "QueryWire", "SharedIndex", "SystemCalls",
+            "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "QueryWire", "SharedIndex", "SharedQuerying", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -233,7 +240,7 @@ let package = Package(
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "Summarizing", "TestSupport"]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "QueryingTests", dependencies: ["Querying", "Configuration", "Indexing", "Controlling", "Attributes", "TestSupport"]),
+        .testTarget(name: "QueryingTests", dependencies: ["Querying", "SharedQuerying", "SharedIndex", "CommandSupport", "Configuration", "Indexing", "Controlling", "Attributes", "TestSupport"]),
         .testTarget(name: "SummarizingTests", dependencies: ["Summarizing", "TestSupport"]),
         .testTarget(name: "UpdatingTests", dependencies: ["Configuration", "Updating", "Summarizing", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WatchingTests", dependencies: ["Configuration", "Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport",
@@ -243,10 +250,10 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying", "Configuration", "Attributes", "TestSupport",
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying",
                                                        .product(name: "MCP", package: "swift-sdk")]),
         .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "SystemCalls", "TestSupport"]),
-        .testTarget(name: "ControllingTests", dependencies: ["Controlling", "Attributes", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "ControllingTests", dependencies: ["Controlling", "Attributes", "Indexing", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),
         // The benchmarks' own tools (the scripts beside them are not compiled): the memory sampler's test.
         .testTarget(name: "BenchmarksTests", path: "Tests/Benchmarks", sources: ["TreeRSSTests.swift"]),
     ]

@@ -1,3 +1,5 @@
+import Attributes
+import CommandSupport
 import Configuration
 import Indexing
 import Querying

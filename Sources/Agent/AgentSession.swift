@@ -1,4 +1,5 @@
 import Attributes
+import CommandSupport
 import Configuration
 import Controlling
 import Foundation
@@ -6,6 +7,7 @@ import Indexing
 import MCP
 import Querying
 import SharedIndex
+import SharedQuerying
 import SystemCalls
 #if canImport(Glibc)
 import Glibc

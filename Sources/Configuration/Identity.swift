@@ -1,3 +1,4 @@
+import Attributes
 import Foundation
 import SystemCalls
 import SystemPackage
@@ -5,7 +6,7 @@ import SystemPackage
 import Glibc
 #endif
 
-/// Who "me" is in a query (`from:me`, `author:me`, `to:me`): a name and e-mail addresses.
+/// Finding who "me" is (`Identity`, in Attributes).
 ///
 /// It comes from `[agent] me` when the config sets it, and otherwise from what the machine
 /// already says about its user: the full name in the passwd entry, and `user.name` /
@@ -17,26 +18,7 @@ import Glibc
 /// MCP server resolves the identity too, and it must never run a program; reading two small
 /// files is also what keeps `fsfind from:me` fast. The cost: `include.path`, `includeIf` and
 /// `GIT_CONFIG_GLOBAL` are not followed (set `[agent] me` when they matter).
-public struct Identity: Sendable, Hashable, Codable {
-    /// The person's name as it appears in a `From:` header or an author field.
-    public var name: String?
-    /// The person's addresses, matched without regard to case.
-    public var emails: [String]
-    /// Where the identity came from, for messages and `describe`: `config`, `git`, `passwd`
-    /// or `passwd and git`.
-    public var source: String
-
-    public init(name: String? = nil, emails: [String] = [], source: String = "config") {
-        self.name = name
-        self.emails = emails
-        self.source = source
-    }
-
-    /// Whether it says nothing (no name, no address): such an identity matches nothing.
-    public var isEmpty: Bool {
-        (name ?? "").allSatisfy(\.isWhitespace) && emails.allSatisfy { $0.allSatisfy(\.isWhitespace) }
-    }
-
+extension Identity {
     /// The identity to use: `configured` when the config sets one; otherwise the passwd entry's
     /// full name and git's `user.name` and `user.email` (git's name wins over passwd's). Nil
     /// when none of them says anything.

@@ -1,3 +1,4 @@
+import Attributes
 import Foundation
 import SystemCalls
 import SystemPackage

@@ -1,3 +1,4 @@
+import Indexing
 import Synchronization
 import SystemCalls
 import SystemPackage
@@ -83,7 +84,7 @@ public final class ControlClient {
     }
 
     /// Sends raw bytes as they are, whatever their length (tests use it to send garbage).
-    public func sendRaw(_ bytes: [UInt8]) throws(ControlError) {
+    func sendRaw(_ bytes: [UInt8]) throws(ControlError) {
         guard fd >= 0 else { throw .connectionHandedOver }
         try sendBytes(bytes)
     }

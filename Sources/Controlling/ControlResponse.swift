@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Indexing
 
 /// A line from the daemon to a tool, such as `{"message":"paused","response":"ok"}`.
 public enum ControlResponse: Sendable, Hashable, Codable {
@@ -128,41 +129,18 @@ public struct RecordedUses: Sendable, Hashable, Codable {
     }
 }
 
-/// Items that changed in the index, by path bytes: the payload of `.itemsChanged`.
-///
-/// Every item is listed by its own identifier: when a folder is renamed, moved or deleted, each
-/// item below it (and each item inside a file, `file` NUL `key`) is listed, its old identifier
-/// in `removed` and its new one in `updated`. A subscriber applies `removed` before `updated`.
-/// `summarized` lists items whose `textContentSummary` arrived (Core Spotlight's summarization
-/// flag): made after extraction, it follows the item's `updated` in a later message.
-///
-/// On the wire: `{"removed":[…],"removedBase64":[…],"summarized":[…],"summarizedBase64":[…],
-/// "updated":[…],"updatedBase64":[…]}`; the `…Base64` lists are the exact bytes, the others
-/// printable. A list that is empty may be left out (`summarized` is, by a daemon older than
-/// summaries), and is read as empty.
-public struct ItemChanges: Sendable, Hashable, Codable {
-    /// Items added or rewritten.
-    public var updated: [[UInt8]]
-    public var removed: [[UInt8]]
-    /// Items whose summary arrived (their other attributes are as they were).
-    public var summarized: [[UInt8]]
-
-    public init(updated: [[UInt8]] = [], removed: [[UInt8]] = [], summarized: [[UInt8]] = []) {
-        self.updated = updated
-        self.removed = removed
-        self.summarized = summarized
-    }
-
-    public var isEmpty: Bool { updated.isEmpty && removed.isEmpty && summarized.isEmpty }
-    public var count: Int { updated.count + removed.count + summarized.count }
-
+/// `ItemChanges` on the wire: `{"removed":[…],"removedBase64":[…],"summarized":[…],
+/// "summarizedBase64":[…],"updated":[…],"updatedBase64":[…]}`; the `…Base64` lists are the exact
+/// bytes, the others printable. A list that is empty may be left out (`summarized` is, by a
+/// daemon older than summaries), and is read as empty.
+extension ItemChanges: Codable {
     private enum CodingKeys: String, CodingKey { case updated, updatedBase64, removed, removedBase64, summarized, summarizedBase64 }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        updated = try WirePaths.decode(from: c, exact: .updatedBase64, printable: .updated)
-        removed = try WirePaths.decode(from: c, exact: .removedBase64, printable: .removed)
-        summarized = try WirePaths.decode(from: c, exact: .summarizedBase64, printable: .summarized)
+        self.init(updated: try WirePaths.decode(from: c, exact: .updatedBase64, printable: .updated),
+                  removed: try WirePaths.decode(from: c, exact: .removedBase64, printable: .removed),
+                  summarized: try WirePaths.decode(from: c, exact: .summarizedBase64, printable: .summarized))
     }
 
     public func encode(to encoder: any Encoder) throws {

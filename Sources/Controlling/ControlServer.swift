@@ -1,3 +1,4 @@
+import Indexing
 import Attributes
 import Synchronization
 import SystemCalls
@@ -119,10 +120,10 @@ public final class ControlServer: Sendable {
     }
 
     /// Open connections (refused peers are never counted).
-    public var connectionCount: Int { registry.withLock { $0.connections.count } }
+    var connectionCount: Int { registry.withLock { $0.connections.count } }
 
     /// Connections that sent `.subscribe` and are still open.
-    public var subscriberCount: Int {
+    var subscriberCount: Int {
         registry.withLock { Array($0.connections.values) }.filter(\.isSubscribed).count
     }
 

@@ -47,19 +47,12 @@ public final class ScriptedEventSource: FileEventSource {
         state.withLock { $0.failures[root] = error }
     }
 
-    /// Sets what `counts` reports.
-    public func setCounts(_ counts: WatchCounts) {
-        state.withLock { $0.counts = counts }
-    }
-
     /// The roots being watched now, with their options.
     public var roots: [FilePath: WalkOptions] { state.withLock { $0.roots } }
     /// Every root given to `add(root:)`, in order (repeats included).
     public var addedRoots: [FilePath] { state.withLock { $0.added } }
     /// Every root given to `remove(root:)`, in order.
     public var removedRoots: [FilePath] { state.withLock { $0.removed } }
-    /// Whether `stop()` or `finish()` was called.
-    public var isStopped: Bool { state.withLock { $0.stopped } }
 
     public func add(root: FilePath, options: WalkOptions = WalkOptions()) throws(WatchError) {
         let failure: WatchError? = state.withLock { s in

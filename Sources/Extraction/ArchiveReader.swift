@@ -28,13 +28,22 @@ import Glibc
 ///     if entry.name == "docProps/core.xml" { let xml = try reader.data() }
 /// }
 /// ```
-final class ArchiveReader {
-    struct Limits: Sendable {
+package final class ArchiveReader {
+    package struct Limits: Sendable {
         var maxEntries = 20_000
         var maxEntryBytes = 64 << 20
         var maxTotalBytes = 256 << 20
         var maxRatio = 200
         var ratioFloor = 16 << 20
+
+        package init(maxEntries: Int = 20_000, maxEntryBytes: Int = 64 << 20, maxTotalBytes: Int = 256 << 20,
+                     maxRatio: Int = 200, ratioFloor: Int = 16 << 20) {
+            self.maxEntries = maxEntries
+            self.maxEntryBytes = maxEntryBytes
+            self.maxTotalBytes = maxTotalBytes
+            self.maxRatio = maxRatio
+            self.ratioFloor = ratioFloor
+        }
     }
 
     enum Formats {

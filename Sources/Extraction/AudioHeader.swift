@@ -15,11 +15,11 @@ import ExtractionModel
 ///   duration follows from the audio bytes and the bit rate; the composer (TCOM/TCM).
 ///
 /// Every read is bounded by `MediaSource.maxRead`, loops by `maxBlocks`.
-struct AudioHeader {
-    enum Container: Equatable { case mpeg, flac, oggVorbis, oggOpus, oggOther, mp4, wav, asf, unknown }
+package struct AudioHeader {
+    package enum Container: Equatable { case mpeg, flac, oggVorbis, oggOpus, oggOther, mp4, wav, asf, unknown }
 
     var container: Container = .unknown
-    var duration: Double?
+    package var duration: Double?
     var sampleRate: Int?
     var channels: Int?
     /// Bits per second.
@@ -27,12 +27,12 @@ struct AudioHeader {
     /// Tags read here (WAV INFO, Ogg comments), by upper-case Vorbis-comment name.
     var tags: [String: String] = [:]
     /// Bytes of MPEG audio: the file minus its ID3v2 and ID3v1 tags.
-    var mpegAudioBytes: Int?
+    package var mpegAudioBytes: Int?
 
     static let maxBlocks = 4096
 
     /// The container the first bytes show, without parsing further.
-    static func sniff(_ bytes: [UInt8]) -> Container {
+    package static func sniff(_ bytes: [UInt8]) -> Container {
         let h = Array(bytes.prefix(12))
         func starts(_ text: String, at offset: Int = 0) -> Bool {
             let m = Array(text.utf8)
@@ -47,7 +47,7 @@ struct AudioHeader {
         return .unknown
     }
 
-    init(_ s: MediaSource) {
+    package init(_ s: MediaSource) {
         let h = s.bytes(0, 64)
         func starts(_ text: String, at offset: Int = 0) -> Bool {
             let m = Array(text.utf8)

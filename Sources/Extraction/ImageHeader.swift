@@ -11,10 +11,10 @@ import ExtractionModel
 ///
 /// For example, a PNG whose IHDR says 100 × 75 gives `width` 100 and `height` 75; the size is
 /// taken as written, never used to allocate anything.
-struct ImageHeader {
+package struct ImageHeader {
     var format: String?
-    var width: Int?
-    var height: Int?
+    package var width: Int?
+    package var height: Int?
     /// A TIFF stream (from "II*\0" or "MM\0*") holding EXIF IFDs.
     var exif: [UInt8]?
     var xmp: [UInt8]?
@@ -28,7 +28,7 @@ struct ImageHeader {
     static let maxBlocks = 4096
     static let maxDepth = 6
 
-    init(_ s: MediaSource) {
+    package init(_ s: MediaSource) {
         let h = s.bytes(0, 32)
         func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
             h.count >= offset + magic.count && Array(h[offset..<(offset + magic.count)]) == magic

@@ -11,13 +11,13 @@ import ExtractionModel
 ///
 /// For example, a message of 200,000 `--x` parts with `limit` 150,000 gives one excluded range
 /// starting at the 150,001st counted line and running to the end of the file.
-struct MailStructureScanner {
+package struct MailStructureScanner {
     let mailbox: Bool
     let limit: Int
     /// Byte ranges not to parse: from a line start to the next `From ` line (nil: to the end).
-    private(set) var excluded: [(start: Int64, end: Int64?)] = []
+    package private(set) var excluded: [(start: Int64, end: Int64?)] = []
     /// True once nothing more can change the result (a single message already cut).
-    private(set) var done = false
+    package private(set) var done = false
 
     private var count = 0
     private var inHeader = true
@@ -30,13 +30,13 @@ struct MailStructureScanner {
     private static let fromLine: UInt64 = 0x20_6D_6F_72_46
     private static let dashes: UInt64 = 0x2D_2D
 
-    init(mailbox: Bool, limit: Int) {
+    package init(mailbox: Bool, limit: Int) {
         self.mailbox = mailbox
         self.limit = limit
     }
 
     /// Feeds the next bytes of the file, which start at `offset`.
-    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, at offset: Int64) {
+    package mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, at offset: Int64) {
         guard !done else { return }
         for i in 0..<chunk.count {
             let b = chunk[i]

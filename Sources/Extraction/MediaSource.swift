@@ -2,7 +2,7 @@ import ExtractionModel
 /// Random access to a media file: the bytes already read, and the rest through the open file.
 ///
 /// Every read is bounded (`maxRead`), so a header that claims a huge segment costs at most that.
-struct MediaSource {
+package struct MediaSource {
     /// The first bytes of the file (`ExtractionInput.bytes`).
     let head: [UInt8]
     /// The size of the whole file.
@@ -12,7 +12,7 @@ struct MediaSource {
     /// The most bytes one read returns (a metadata block larger than this is skipped).
     static let maxRead = 16 << 20
 
-    init(head: [UInt8], size: Int, file: ExtractionFile?) {
+    package init(head: [UInt8], size: Int, file: ExtractionFile?) {
         self.head = head
         self.file = file
         self.size = file == nil ? head.count : max(size, head.count)

@@ -8,11 +8,11 @@ import ExtractionModel
 /// zip.parts["meta.xml"]      // its bytes, if present and readable
 /// zip.error                  // what stopped the pass early (truncated file, zip bomb), if anything
 /// ```
-struct ZipContainer {
+package struct ZipContainer {
     /// The bytes of the wanted parts that could be read, by exact member name.
     var parts: [String: [UInt8]] = [:]
     /// Every member name seen, in archive order.
-    var names: [String] = []
+    package var names: [String] = []
     /// Wanted parts whose data is encrypted (not read).
     var encrypted: Set<String> = []
     /// Why the pass stopped before the end (damaged or truncated file, a limit), if it did. The
@@ -21,7 +21,7 @@ struct ZipContainer {
 
     /// Reads every member `wanted` accepts. Throws only when the file is not a zip at all (or
     /// cannot be read); later damage is recorded in `error`.
-    static func read(_ input: ExtractionInput, extractor: String, limits: ArchiveReader.Limits = .init(),
+    package static func read(_ input: ExtractionInput, extractor: String, limits: ArchiveReader.Limits = .init(),
                      wanted: (String) -> Bool) throws(ExtractionError) -> ZipContainer {
         var out = try read(input, formats: .zip, extractor: extractor, limits: limits, wanted: wanted)
         if out.names.isEmpty, out.error == nil, input.bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
@@ -93,7 +93,7 @@ struct ZipContainer {
     /// A part's path relative to the folder of `base` (a relationship or `href` target):
     /// `resolve("word/document.xml", "media/a.png")` is `word/media/a.png`, `../x` climbs, and
     /// a leading `/` is from the root. Percent escapes are decoded; fragments are dropped.
-    static func resolve(_ target: String, against base: String) -> String {
+    package static func resolve(_ target: String, against base: String) -> String {
         var t = target
         if let hash = t.firstIndex(of: "#") { t = String(t[..<hash]) }
         t = percentDecoded(t)

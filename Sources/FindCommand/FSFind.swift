@@ -8,6 +8,7 @@ import Foundation
 import Indexing
 import Querying
 import SharedIndex
+import SharedQuerying
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -54,14 +55,7 @@ public struct FSFind: AsyncParsableCommand {
             time limit), 64 bad option.
             """)
 
-    @Option(name: .customLong("index-dir"), help: ArgumentHelp("Folder of the index (default: $XDG_DATA_HOME/fsindex/default).", valueName: "dir"))
-    var indexDir: String?
-
-    @Option(name: .customLong("index-url"), help: ArgumentHelp("Query the shared index on this PostgreSQL server instead (default: [index] url).", valueName: "url"))
-    var indexURL: String?
-
-    @Option(name: .long, help: ArgumentHelp("A config file to read [query] and [agent] me from (default: ~/.config/fsindex/config.toml).", valueName: "file"))
-    var config: String?
+    @OptionGroup public var index: IndexOptions
 
     @Option(name: .long, help: ArgumentHelp("Match this text inside file names only (like mdfind -name).", valueName: "text"))
     var name: String?
@@ -88,7 +82,7 @@ public struct FSFind: AsyncParsableCommand {
     var stats: String?
 
     @Option(name: .long, help: ArgumentHelp("Order: relevance (default), name, size, modified, created, used (last use; never used last).", valueName: "order"))
-    var sort: String = "relevance"
+    var sort: Querying.SortOrder = .relevance
 
     @Flag(name: .long, help: "Reverse the order.")
     var reverse = false
@@ -154,9 +148,6 @@ public struct FSFind: AsyncParsableCommand {
         if nul && json { throw ValidationError("-0 and --json cannot be combined.") }
         if live && (count || groupBy != nil || stats != nil) { throw ValidationError("--live shows results; it cannot be combined with --count, --group-by or --stats.") }
         if [count, groupBy != nil, stats != nil].filter({ $0 }).count > 1 { throw ValidationError("Choose one of --count, --group-by and --stats.") }
-        if SortOrder(rawValue: sort) == nil {
-            throw ValidationError("--sort takes one of " + SortOrder.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-        }
     }
 
     /// The command line as a pipeline request, with the settings already read.
@@ -171,7 +162,7 @@ public struct FSFind: AsyncParsableCommand {
         let identity = queryText.range(of: ":me", options: .caseInsensitive) != nil ? Identity.resolve(configured: all.agent.me) : nil
         let answer: QueryRequest.Answer = if count { .count } else if let groupBy { .table(try GroupKey.parse(groupBy)) }
             else if let stats { .statistic(try AttributeNames.resolveForCommand(stats)) } else { .items }
-        var request = QueryRequest(text: queryText, literal: literal, name: name, scopes: scopes, sort: SortOrder(rawValue: sort) ?? .relevance,
+        var request = QueryRequest(text: queryText, literal: literal, name: name, scopes: scopes, sort: sort,
                             reverse: reverse, limit: limit, offset: offset,
                             fetchAttributes: json ? (attr.isEmpty ? [.name, .kind, .fileSize, .contentModificationDate] : attr.map(Self.attributeKey)) : [],
                             snippet: snippet, onePerFile: !json, answer: answer, ranking: RankingWeights(settings),
@@ -237,11 +228,11 @@ public struct FSFind: AsyncParsableCommand {
     /// The request and the opened index, a rebuild under way said on `io.errors`.
     private func prepare(io: FindIO) throws(QueryError) -> (QueryRequest, QueryPipeline) {
         let settings: Settings
-        do { settings = try Settings.load(explicit: config) } catch { throw .settings(error.description) }
+        do { settings = try index.settings() } catch { throw .settings(error.description) }
         let request = try makeRequest(workingDirectory: io.workingDirectory, settings: settings)
         if let url = sharedURL(settings: settings) {
             let shared: SharedIndexURL
-            do { shared = try SharedIndexURL(url) } catch { throw .index(error.description) }
+            do { shared = try SharedIndexURL(url) } catch { throw .index(error.description, cause: error) }
             return (request, try QueryPipeline.open(url: shared))
         }
         let location = indexLocation(workingDirectory: io.workingDirectory, environment: io.environment ?? ProcessInfo.processInfo.environment)
@@ -257,8 +248,8 @@ public struct FSFind: AsyncParsableCommand {
     /// The shared index's URL, when this command queries one: `--index-url`, else `[index] url`
     /// (unless `--index-dir` names a local index).
     public func sharedURL(settings: Settings?) -> String? {
-        if let indexURL { return indexURL }
-        guard indexDir == nil else { return nil }
+        if let url = index.indexURL { return url }
+        guard index.indexDir == nil else { return nil }
         return settings?.index.sharedURL(explicit: nil)
     }
 
@@ -266,32 +257,22 @@ public struct FSFind: AsyncParsableCommand {
     /// folder taken from `workingDirectory` when given.
     public func indexLocation(workingDirectory: [UInt8]? = nil,
                               environment: [String: String] = ProcessInfo.processInfo.environment) -> IndexLocation {
-        IndexLocation.resolve(explicit: indexDir, environment: environment, workingDirectory: workingDirectory)
+        index.location(workingDirectory: workingDirectory, environment: environment)
     }
 
-    /// `--live`: subscribe first, so that no change between the query and the subscription is
-    /// lost; then the pipeline prints the results and every difference a change makes.
+    /// `--live`: the pipeline subscribes to the index's changes first (fsindexd's for the local
+    /// index, LISTEN/NOTIFY for the shared one), then prints the results and every difference a
+    /// change makes.
     private func runLive(_ request: QueryRequest, pipeline: QueryPipeline, printer: any ReplyPrinter) async throws {
-        if let shared = pipeline.engine as? SharedQueryEngine {
-            let signals = try shared.notifications()
-            try await pipeline.liveShared(request, signals: signals) { printer.print($0) }
-            return
-        }
-        let location = indexLocation()
-        let client: ControlClient
-        let changes: AsyncStream<ItemChanges>
         do {
-            client = try ControlClient.connect(ControlLocation.forIndex(directory: location.directory))
-            changes = try client.subscribe()
+            try await pipeline.live(request) { printer.print($0) }
         } catch {
-            if case .noDaemon = error {
-                Output.error("fsfind", "--live needs fsindexd running for the index at \(location.directory.string); start it with `fsindexd`")
-            } else {
-                Output.error("fsfind", error.description)
-            }
+            Output.error("fsfind", error.description)
             throw ExitCode(2)
         }
-        defer { client.close() }
-        try await pipeline.live(request, changes: changes) { printer.print($0) }
     }
 }
+
+/// `--sort`'s values are the orders themselves: the parser lists them in the help and rejects
+/// any other with a usage error (exit 64).
+extension Querying.SortOrder: ExpressibleByArgument {}

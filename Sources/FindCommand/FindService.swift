@@ -38,8 +38,8 @@ public struct FindService: FindHandler {
         }
         if command.live { return .fallback("--live") }
         // The shared index answers each user as that user's role: the client connects itself.
-        if command.sharedURL(settings: try? Settings.load(explicit: command.config)) != nil { return .fallback("the shared index") }
-        if let config = command.config, !ArgumentBytes.path(config).isAbsolute { return .fallback("a relative --config") }
+        if command.sharedURL(settings: try? command.index.settings()) != nil { return .fallback("the shared index") }
+        if let config = command.index.config, !ArgumentBytes.path(config).isAbsolute { return .fallback("a relative --config") }
         var environment: [String: String] = [:]
         for key in ["HOME", "XDG_DATA_HOME", "FSINDEX_INDEX_DIR"] {
             if let value = request.variable(key) { environment[key] = String(decoding: value, as: UTF8.self) }

@@ -30,11 +30,6 @@ extension IndexStore {
         try index(items.map { IndexEntry(item: $0) }, clientState: clientState)
     }
 
-    /// Records a client state on its own (for a batch that wrote nothing but progress).
-    public func setClientState(_ state: [UInt8]) throws(IndexError) {
-        try index([], clientState: state)
-    }
-
     /// The client state of the last committed batch, or `nil` if none was ever recorded.
     public func fetchLastClientState() throws(IndexError) -> [UInt8]? {
         try read { db in

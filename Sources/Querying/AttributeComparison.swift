@@ -94,14 +94,14 @@ enum GlobPiece<Element: Hashable & Sendable>: Hashable, Sendable {
 ///
 /// Folding for `c` and `d` is Foundation's (`straße` ~ `STRASSE`, `é` ~ `e`), applied to both the
 /// pattern and the value, so the two always agree; on ASCII text it is lowercasing alone.
-struct TextMatcher: Sendable {
+package struct TextMatcher: Sendable {
     let pieces: [TextPattern.Piece]
     /// The pattern as bytes, when every literal is ASCII.
     let asciiPieces: [GlobPiece<UInt8>]?
     let options: String.CompareOptions
     let wordBased: Bool
 
-    init(_ pattern: TextPattern) {
+    package init(_ pattern: TextPattern) {
         var options: String.CompareOptions = []
         if pattern.modifiers.contains(.caseInsensitive) { options.insert(.caseInsensitive) }
         if pattern.modifiers.contains(.diacriticInsensitive) { options.insert(.diacriticInsensitive) }
@@ -128,7 +128,7 @@ struct TextMatcher: Sendable {
 
     /// Whether `value` matches: the whole value, or with `w` a run of its words (a pattern
     /// ending in `*` may end inside a word: `"rep*"w` matches "annual report").
-    func matches(_ value: String) -> Bool {
+    package func matches(_ value: String) -> Bool {
         if let asciiPieces, value.utf8.allSatisfy({ $0 < 0x80 }) {
             let lower = options.contains(.caseInsensitive)
             let bytes = value.utf8.map { lower && $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
@@ -164,7 +164,7 @@ struct TextMatcher: Sendable {
     }
 
     /// Three-way comparison of the folded value with the folded pattern text (for `<` and `>`).
-    func compare(_ value: String, _ other: String) -> Int {
+    package func compare(_ value: String, _ other: String) -> Int {
         let a = options.isEmpty ? value : value.folding(options: options, locale: nil)
         let b = options.isEmpty ? other : other.folding(options: options, locale: nil)
         return a < b ? -1 : (a == b ? 0 : 1)

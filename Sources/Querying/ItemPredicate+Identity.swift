@@ -1,5 +1,4 @@
 import Attributes
-import Configuration
 import Foundation
 
 extension ItemPredicate {

@@ -167,7 +167,7 @@ public struct QueryCompiler: Sendable {
         }
     }
 
-    static func format(_ n: Double) -> String {
+    package static func format(_ n: Double) -> String {
         n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
     }
 

@@ -172,7 +172,7 @@ public struct GroupKey: Sendable, Hashable {
     public static let folder = GroupKey(AttributeKey("folder"))
 
     /// The SQL of a group that no attribute stores but the path and name give.
-    var derivedExpression: String? {
+    package var derivedExpression: String? {
         switch key {
         case Self.fileExtension.key:
             // SQLite has no "last index of": rtrim strips every character that is not a dot
@@ -211,4 +211,15 @@ public struct AttributeStatistics: Sendable, Hashable {
     public var minimum: Double?
     public var maximum: Double?
     public var mean: Double?
+
+    package init(key: AttributeKey, matches: Int, count: Int, sum: Double? = nil, minimum: Double? = nil,
+                 maximum: Double? = nil, mean: Double? = nil) {
+        self.key = key
+        self.matches = matches
+        self.count = count
+        self.sum = sum
+        self.minimum = minimum
+        self.maximum = maximum
+        self.mean = mean
+    }
 }

@@ -19,8 +19,14 @@ public struct QueryEngine: Sendable {
     var topK = TopKRanking.Settings()
     /// How far a query without words walks the newest-first index (tests change it).
     var walk = OrderedWalk.Settings()
+    /// Subscribes to the index's changes, for live queries (`changes()`): set by a front end
+    /// that knows who writes the index (fsindexd's control socket); nil, no live queries.
+    public var changeSource: (@Sendable () throws(QueryError) -> AsyncStream<ItemChanges>)?
 
-    public init(store: IndexStore) { self.store = store }
+    public init(store: IndexStore, changeSource: (@Sendable () throws(QueryError) -> AsyncStream<ItemChanges>)? = nil) {
+        self.store = store
+        self.changeSource = changeSource
+    }
 
     /// Marks that `snippet` puts around each matched word in `QueryResult.snippet`.
     public static let snippetStart = "\u{2}", snippetEnd = "\u{3}"
@@ -99,7 +105,7 @@ public struct QueryEngine: Sendable {
             if let deadline = spec.deadline, deadline.hasPassed, case .database(_, let code, _) = error, code & 0xFF == 9 {
                 throw .timeLimit(seconds: deadline.seconds)
             }
-            throw .index(Self.message(for: error))
+            throw .index(Self.message(for: error), cause: error)
         }
     }
 
@@ -128,7 +134,7 @@ extension SQLBuilder {
 
 extension ItemPredicate {
     /// Whether the query looks for a name (so shorter names rank first).
-    var searchesName: Bool {
+    package var searchesName: Bool {
         switch self {
         case .nameContains: true
         case .compare(let c): c.key == .name

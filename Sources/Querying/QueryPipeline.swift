@@ -1,7 +1,5 @@
 import Attributes
-import Controlling
 import Indexing
-import SharedIndex
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +10,8 @@ import Glibc
 /// What it adds to `QueryEngine` is what a person must be able to trust in the answers:
 /// - **The disk is the truth.** The index can lag behind the disk, so every item is checked with
 ///   `lstat` before it is given; a file that is gone is never shown and is handed to the repair
-///   policy (the daemon re-checks it, or without one it is dropped from the index). A file that
+///   policy, which the front end chooses (CommandSupport's: the daemon re-checks it, or without
+///   one it is dropped from the index). A file that
 ///   cannot be looked at (a folder on the way became unreadable, an I/O error) is not shown
 ///   either, but is not forgotten: it may come back.
 /// - **Pages count what is shown.** `offset` and `limit` count items after that check and after
@@ -22,7 +21,8 @@ import Glibc
 ///
 /// For example:
 /// ```swift
-/// let pipeline = try QueryPipeline.open(location: IndexLocation.resolve(explicit: nil)).pipeline
+/// let store = try IndexStore(location: .resolve(explicit: nil), readOnly: true)
+/// let pipeline = QueryPipeline(engine: QueryEngine(store: store), repair: NoRepair())
 /// try pipeline.run(QueryRequest(text: "kind:pdf budget", limit: 10)) { reply in print(reply) }
 /// ```
 public struct QueryPipeline: Sendable {
@@ -35,35 +35,6 @@ public struct QueryPipeline: Sendable {
         // The shared index holds other hosts' files: the server decides who sees what.
         self.fileCheck = engine.checksFilesOnDisk ? fileCheck : .trusting
         self.repair = repair
-    }
-
-    /// Opens the index read-only, with the usual repair policy. An index that must be rebuilt
-    /// (after damage or a schema change) would answer with files missing: that is an error,
-    /// unless fsindexd is already rebuilding it, when the answers come with `warning`.
-    public static func open(location: IndexLocation) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
-        let store: IndexStore
-        let reason: String?
-        do {
-            store = try IndexStore(location: location, readOnly: true)
-            reason = try store.meta("rebuild_required")
-        } catch {
-            // The other cases name their fix; SQLite's own text stays out of the message.
-            guard case .database(let path, let code, _) = error else { throw .index(error.description) }
-            throw .index("the index at \(path) could not be opened (error \(code)); check that you may read it and `fsindex status`, or rebuild it with `fsindex erase` and `fsindex index`")
-        }
-        var warning: String?
-        if let reason {
-            guard DaemonOrIndexRepair.daemonRuns(for: location) else {
-                throw .index("the index at \(location.directory.string) must be rebuilt (\(reason)); run `fsindex index` or start fsindexd, which rebuilds it")
-            }
-            warning = "fsindexd is rebuilding the index (\(reason)); results may be incomplete until it is done (see `fsindex status`)"
-        }
-        return (QueryPipeline(engine: QueryEngine(store: store), repair: DaemonOrIndexRepair(location: location)), warning)
-    }
-
-    /// Opens the shared index on a PostgreSQL server: answers come as the URL's role sees them.
-    public static func open(url: SharedIndexURL) throws(QueryError) -> QueryPipeline {
-        QueryPipeline(engine: try SharedQueryEngine(url: url), repair: NoRepair())
     }
 
     /// Answers a request that is not live: one final reply.
@@ -152,9 +123,20 @@ public struct QueryPipeline: Sendable {
         return items
     }
 
-    /// A live query: the current items (a partial reply), then one partial reply per change in
-    /// the index that changes the results, until `changes` ends. Subscribe before calling, so
-    /// that no change between the query and the subscription is lost.
+    /// A live query on whichever index this is: subscribes to its changes (`SearchBackend.changes`)
+    /// first, so that no change between the query and the subscription is lost, then gives the
+    /// current items and the difference each change makes, until the changes end.
+    public func live(_ request: QueryRequest, reply: (QueryReply) -> Void) async throws(QueryError) {
+        switch try engine.changes() {
+        case .items(let changes): try await live(request, changes: changes, reply: reply)
+        case .batches(let batches): try await live(request, batches: batches, reply: reply)
+        }
+    }
+
+    /// A live query following item changes: the current items (a partial reply), then one
+    /// partial reply per change in the index that changes the results, until `changes` ends.
+    /// Subscribe before calling, so that no change between the query and the subscription is
+    /// lost.
     public func live<Changes: AsyncSequence<ItemChanges, Never>>(
         _ request: QueryRequest, changes: Changes, reply: (QueryReply) -> Void
     ) async throws(QueryError) {
@@ -276,16 +258,16 @@ struct PageCounter {
 }
 
 /// Which items of a live query match, and what each change in the index does to that.
-public struct LiveDiff: Sendable {
-    public private(set) var matching = Set<[UInt8]>()
+struct LiveDiff: Sendable {
+    private(set) var matching = Set<[UInt8]>()
 
-    public init() {}
+    init() {}
 
-    public mutating func start(_ identifiers: [[UInt8]]) { matching = Set(identifiers) }
+    mutating func start(_ identifiers: [[UInt8]]) { matching = Set(identifiers) }
 
     /// Applies one change: `matchingNow` are those of `change.updated` that match the query now.
     /// Returns the identifiers that start matching and those that stop, each at most once.
-    public mutating func apply(_ change: ItemChanges, matchingNow: Set<[UInt8]>) -> (added: [[UInt8]], removed: [[UInt8]]) {
+    mutating func apply(_ change: ItemChanges, matchingNow: Set<[UInt8]>) -> (added: [[UInt8]], removed: [[UInt8]]) {
         var added: [[UInt8]] = [], removed: [[UInt8]] = []
         for id in change.removed where matching.remove(id) != nil { removed.append(id) }
         for id in change.updated {
@@ -350,37 +332,6 @@ public protocol StaleResultRepair: Sendable {
     func forget(_ paths: [[UInt8]])
 }
 
-/// The running daemon re-checks them (and drops them); without one, they are removed from the
-/// index here.
-public struct DaemonOrIndexRepair: StaleResultRepair {
-    public let location: IndexLocation
-    /// Whether, without a daemon, the items are deleted here; false for a front end that must
-    /// never write (fsindex-mcp), which then leaves them to the next crawl.
-    public let deletesWithoutDaemon: Bool
-
-    public init(location: IndexLocation, deletesWithoutDaemon: Bool = true) {
-        self.location = location
-        self.deletesWithoutDaemon = deletesWithoutDaemon
-    }
-
-    public func forget(_ paths: [[UInt8]]) {
-        if let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) {
-            _ = try? client.request(.reindex(paths: paths), timeout: .seconds(2))
-            client.close()
-            return
-        }
-        guard deletesWithoutDaemon, let store = try? IndexStore(location: location) else { return }
-        _ = try? store.deleteItems(identifiers: paths.map { ItemIdentifier(bytes: $0) })
-    }
-
-    /// Whether fsindexd answers for this index.
-    public static func daemonRuns(for location: IndexLocation) -> Bool {
-        guard let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) else { return false }
-        client.close()
-        return true
-    }
-}
-
 /// Nothing to repair: the shared index is kept by its watchers, each comparing its own disk.
 public struct NoRepair: StaleResultRepair {
     public init() {}
@@ -388,11 +339,11 @@ public struct NoRepair: StaleResultRepair {
 }
 
 extension QueryPipeline {
-    /// A live query on the shared index: the current items, then, at each notification of a
-    /// committed batch (PostgreSQL's LISTEN/NOTIFY, channel `fsindex_items`), the items that
-    /// came and went, found by running the query again and comparing.
-    public func liveShared<Signals: AsyncSequence<Void, Never>>(
-        _ request: QueryRequest, signals: Signals, reply: (QueryReply) -> Void
+    /// A live query following committed batches without their items (the shared index's
+    /// LISTEN/NOTIFY, channel `fsindex_items`): the current items, then, at each batch, the items
+    /// that came and went, found by running the query again and comparing.
+    public func live<Batches: AsyncSequence<Void, Never>>(
+        _ request: QueryRequest, batches: Batches, reply: (QueryReply) -> Void
     ) async throws(QueryError) {
         var spec = try request.makeSpec()
         spec.limit = nil
@@ -410,7 +361,7 @@ extension QueryPipeline {
         }
         var shown = try current()
         reply(QueryReply(.items(ordered(shown.values)), isFinal: false))
-        for await _ in signals {
+        for await _ in batches {
             let now = try current()
             let added = ordered(now.filter { shown[$0.key] == nil }.values)
             let removed = ordered(shown.filter { now[$0.key] == nil }.values)

@@ -1,5 +1,4 @@
 import Attributes
-import Configuration
 import Foundation
 import Indexing
 

@@ -1,5 +1,4 @@
 import Attributes
-import Configuration
 import FoundationEssentials
 
 /// A validated, high-level query, built by the command line (`fsfind`) and run by `QueryEngine`.
@@ -118,7 +117,7 @@ public indirect enum ItemPredicate: Sendable, Hashable {
 
     /// The full-text pattern that ranks results and drives the FTS join: the `text` parts joined
     /// by the top-level `and` (those on the same columns), and what is left to filter by.
-    func splittingText() -> (pattern: SearchPattern?, rest: ItemPredicate) {
+    package func splittingText() -> (pattern: SearchPattern?, rest: ItemPredicate) {
         switch self {
         case .text(let p): return (p, .all)
         case .and(let parts):
@@ -190,7 +189,10 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
     case unknownAttribute(UnknownAttribute)
     /// A value that does not fit the attribute (`size:>abc`, a bad date).
     case badValue(attribute: String, value: String, reason: String)
-    case index(String)
+    /// The index cannot answer: `message` says what to do; `cause` is the error underneath (an
+    /// `IndexError`, the shared index's connection error), kept for programs that tell causes
+    /// apart, never shown (SQLite's own text stays out of messages).
+    case index(String, cause: (any Error & Sendable)? = nil)
     /// The config file cannot be used (its file, line and key are in the message).
     case settings(String)
     /// The query ran past its time limit (`[query] time_limit`, `fsfind --time-limit`).
@@ -202,17 +204,10 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
         case .syntax(let e): e.description
         case .unknownAttribute(let e): e.description
         case .badValue(let attribute, let value, let reason): "\(attribute): \"\(value)\" \(reason)"
-        case .index(let message): message
+        case .index(let message, _): message
         case .settings(let message): message
         case .timeLimit(let seconds):
             "the query took longer than its time limit of \(QueryCompiler.format(seconds)) s and was stopped; narrow it (more words, fewer OR terms, --onlyin, --limit) or raise the limit with --time-limit or [query] time_limit"
         }
-    }
-}
-
-extension RankingWeights {
-    /// The weights of the config's `[query]` section.
-    public init(_ query: Settings.Query) {
-        self.init(recency: query.recencyWeight, usage: query.usageWeight, decaySeconds: query.decayDays * 86400)
     }
 }

@@ -6,7 +6,7 @@ import Indexing
 /// Compiles an `ItemPredicate` to a SQL condition over `items` with bound arguments only: no user
 /// text is ever spliced into SQL. Attribute names reach SQL only as bound JSON paths of known
 /// `AttributeKey`s; values only as bound values; full-text patterns only through `SearchPattern`.
-struct SQLBuilder {
+package struct SQLBuilder {
     var arguments: [any DatabaseValueConvertible] = []
     /// Type tests as a lookup per item (`EXISTS (… item_id = items.id)`) instead of the list of
     /// every item of the type (`items.id IN (SELECT item_id …)`), which SQLite builds in full
@@ -177,7 +177,7 @@ struct SQLBuilder {
     // MARK: Attribute comparisons
 
     /// Where an attribute's value lives.
-    enum Storage: Equatable {
+    package enum Storage: Equatable {
         /// A column of `items`; dates there are seconds since 1970.
         case column(String)
         /// A scalar in the attribute JSON (dates as ISO 8601 text, which sorts as time does).
@@ -190,7 +190,7 @@ struct SQLBuilder {
         case fullText(SearchPattern.Column?)
     }
 
-    static func storage(of key: AttributeKey) -> Storage {
+    package static func storage(of key: AttributeKey) -> Storage {
         if let column = Schema.attributeColumns[key] { return .column("items." + column) }
         return switch key {
         case .path: .column("CAST(items.path AS TEXT)")   // a BLOB: LIKE and fs_match need text
@@ -314,7 +314,7 @@ struct SQLBuilder {
     /// ASCII letters only, so only ASCII patterns with `c` (and not `w`, not `?`) qualify. It saves
     /// a call into Swift per row for the commonest forms (`ext:pdf`, `"*report*"c`). Not with `d`:
     /// LIKE keeps the value's accents, so `"ete"cd` would miss "été".
-    static func likePattern(_ pattern: TextPattern) -> String? {
+    package static func likePattern(_ pattern: TextPattern) -> String? {
         guard pattern.modifiers == .caseInsensitive,
               pattern.raw.unicodeScalars.allSatisfy({ $0.isASCII }) else { return nil }
         var out = ""
@@ -331,12 +331,12 @@ struct SQLBuilder {
     }
 
     /// `s` with LIKE's `%`, `_` and `\\` escaped by a backslash.
-    static func escapeLike(_ s: String) -> String { escape(s, ["%", "_", "\\"]) }
+    package static func escapeLike(_ s: String) -> String { escape(s, ["%", "_", "\\"]) }
 
     /// `s` with Spotlight's wildcards made literal.
     static func escapeWildcards(_ s: String) -> String { escape(s, ["*", "?", "\\"]) }
 
-    static func escape(_ s: String, _ special: Set<Character>) -> String {
+    package static func escape(_ s: String, _ special: Set<Character>) -> String {
         var out = ""
         for c in s {
             if special.contains(c) { out.append("\\") }

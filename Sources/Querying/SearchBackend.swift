@@ -1,5 +1,6 @@
 import Attributes
 import Indexing
+import SystemPackage
 
 /// What `QueryPipeline` needs of an index: the embedded SQLite one (`QueryEngine`) or the shared
 /// PostgreSQL one (`SharedQueryEngine`). Both answer the same `QuerySpec`s, compiled once from the
@@ -18,16 +19,39 @@ public protocol SearchBackend: Sendable {
     /// Whether results are files on this machine, which the pipeline checks on disk. The
     /// shared index holds other hosts' files too: it decides who sees what itself.
     var checksFilesOnDisk: Bool { get }
+    /// Subscribes to the index's changes from now on, for a live query (`QueryPipeline.live`).
+    /// Subscribe before the first answer, so that no change in between is lost. Throws when
+    /// nothing publishes this index's changes.
+    func changes() throws(QueryError) -> ChangeFeed
+}
+
+/// How an index tells of its changes, for a live query.
+public enum ChangeFeed: Sendable {
+    /// Which items changed, batch by batch (fsindexd's subscription for the SQLite index): a
+    /// live query checks only those items against the query.
+    case items(AsyncStream<ItemChanges>)
+    /// Only that a batch was committed (PostgreSQL's NOTIFY for the shared index): a live query
+    /// runs again and compares.
+    case batches(AsyncStream<Void>)
 }
 
 extension QueryEngine: SearchBackend {
     public func contentURLs(_ identifiers: [[UInt8]]) throws(QueryError) -> [[UInt8]: String] {
-        do { return try store.contentURLs(identifiers) } catch { throw .index(error.description) }
+        do { return try store.contentURLs(identifiers) } catch { throw .index(error.description, cause: error) }
     }
 
     public func item(_ identifier: ItemIdentifier) throws(QueryError) -> SearchableItem? {
-        do { return try store.item(identifier) } catch { throw .index(error.description) }
+        do { return try store.item(identifier) } catch { throw .index(error.description, cause: error) }
     }
 
     public var checksFilesOnDisk: Bool { true }
+
+    /// The changes `changeSource` publishes: a SQLite index changes only through its one
+    /// writer, fsindexd, whose subscription the front end plugs in.
+    public func changes() throws(QueryError) -> ChangeFeed {
+        guard let changeSource else {
+            throw .index("live results need fsindexd, which publishes the changes of the index at \(store.location.directory.string); start it with `fsindexd`")
+        }
+        return .items(try changeSource())
+    }
 }

@@ -1,5 +1,4 @@
 import Attributes
-import Configuration
 import Foundation
 
 /// A query as `fsfind` takes it: Spotlight's expressions, the short form, or both mixed.
@@ -380,7 +379,7 @@ public struct ShortQueryParser {
     }
 
     /// What `me` without an identity says.
-    public static let unknownMe = "`me` is not known: set `[agent] me = { name = \"…\", emails = [\"…\"] }` in the config, or user.name and user.email in ~/.gitconfig; to search for the word, quote it: from:\"me\""
+    static let unknownMe = "`me` is not known: set `[agent] me = { name = \"…\", emails = [\"…\"] }` in the config, or user.name and user.email in ~/.gitconfig; to search for the word, quote it: from:\"me\""
 
     /// `attr:value` for any attribute, by its type.
     private func typed(_ key: AttributeKey, name: String, _ value: String) throws(QueryError) -> ItemPredicate {

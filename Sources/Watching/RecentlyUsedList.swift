@@ -156,7 +156,7 @@ extension RecentlyUsedList {
     /// to `/data/home`), while roots, and so identifiers, are resolved. The file itself is not
     /// resolved (a link is an item of its own), and a folder that no longer exists is left as
     /// written. Costs one `realpath` per bookmark.
-    public func resolvingFolders() -> RecentlyUsedList {
+    func resolvingFolders() -> RecentlyUsedList {
         var out = self
         for i in out.bookmarks.indices {
             let path = out.bookmarks[i].path

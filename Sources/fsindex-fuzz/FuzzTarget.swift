@@ -1,4 +1,4 @@
-@_spi(Fuzzing) import Extraction
+import Extraction
 
 /// What `fsindex-fuzz` can fuzz: each of our parsers of untrusted bytes, by a stable name that
 /// is also the folder of its seed corpus (`Tests/Fuzz/corpus/<name>`).

@@ -1,4 +1,5 @@
 import Agent
+import CommandSupport
 import ArgumentParser
 import Configuration
 import Foundation
@@ -22,11 +23,7 @@ struct FSIndexMCP: AsyncParsableCommand {
             Options override [agent] of the config. Logs go to stderr.
             """)
 
-    @Option(name: .customLong("index-dir"), help: ArgumentHelp("Folder of the index (default: $XDG_DATA_HOME/fsindex/default).", valueName: "dir"))
-    var indexDir: String?
-
-    @Option(name: .long, help: ArgumentHelp("A config file (default: ~/.config/fsindex/config.toml).", valueName: "file"))
-    var config: String?
+    @OptionGroup var index: IndexOptions
 
     @Option(name: .long, help: ArgumentHelp("A folder the agent may search (repeatable; default: [agent] scopes, else the index's roots).", valueName: "dir"))
     var scope: [String] = []
@@ -39,9 +36,6 @@ struct FSIndexMCP: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("complete, focused:KIND,... or dynamic:TECHNIQUE,... (text, names, dates, numbers, people, places).", valueName: "guidance"))
     var guidance: String?
-
-    @Option(name: .customLong("index-url"), help: ArgumentHelp("Serve the shared index on this PostgreSQL server (default: [index] url); give --scope.", valueName: "url"))
-    var indexURL: String?
 
     @Flag(name: .long, help: "Log each call to stderr.")
     var verbose = false
@@ -58,16 +52,13 @@ struct FSIndexMCP: AsyncParsableCommand {
         }
         var logger = Logger(label: "fsindex-mcp")
         logger.logLevel = verbose ? .debug : .warning
-        let location = IndexLocation.resolve(explicit: indexDir)
-        let session: AgentSession
-        do {
-            var options = try AgentOptions.load(config: config, location: location, scopes: scope, maxResults: maxResults,
+        let location = index.location()
+        let session = try ToolRun.reporting("fsindex-mcp") {
+            var options = try AgentOptions.load(config: index.config, location: location, scopes: scope, maxResults: maxResults,
                                                 format: format, guidance: guidance)
-            if let indexURL { options.sharedURL = indexURL }
-            session = AgentSession(options: options, location: location)
-        } catch {
-            FileHandle.standardError.write(Data("fsindex-mcp: \(error.description)\n".utf8))
-            throw ExitCode(2)
+            // With the shared index, give --scope: its files are not this machine's roots.
+            if let url = index.indexURL { options.sharedURL = url }
+            return AgentSession(options: options, location: location)
         }
         logger.info("serving \(session.options.scopes.display.joined(separator: ", ")) from \(location.directory.string)")
         try await AgentServer.run(session, version: "0.12.0", logger: logger)

@@ -17,29 +17,25 @@ func connectDaemon(_ location: IndexLocation) throws -> ControlClient? {
             Output.error("fsindex", "warning: not talking to fsindexd: \(error.description)")
             return nil
         }
-        Output.error("fsindex", error.description)
-        throw ExitCode(2)
+        throw CommandFailure(error.description)
     }
 }
 
 /// Sends one request to the running fsindexd and prints its answer (pause, resume).
-func sendToDaemon(_ request: ControlRequest, store: StoreOptions) throws {
-    let location = IndexLocation.resolve(explicit: store.indexDir)
+func sendToDaemon(_ request: ControlRequest, store: IndexOptions) throws {
+    let location = store.location()
     guard let client = try connectDaemon(location) else {
-        Output.error("fsindex", "fsindexd is not running for the index at \(location.directory.string); start it with `fsindexd`")
-        throw ExitCode(2)
+        throw CommandFailure("fsindexd is not running for the index at \(location.directory.string); start it with `fsindexd`")
     }
     do {
         switch try client.request(request, timeout: .seconds(10)) {
         case .ok(let message): Output.standardOutput.write("fsindexd: \(Output.field(message))\n")
         case .error(let message):
-            Output.error("fsindex", message)
-            throw ExitCode(2)
+            throw CommandFailure(message)
         default: break
         }
     } catch let e as ControlError {
-        Output.error("fsindex", e.description)
-        throw ExitCode(2)
+        throw CommandFailure(e.description)
     }
     Output.standardOutput.flush()
 }

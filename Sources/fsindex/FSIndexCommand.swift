@@ -1,6 +1,7 @@
 import SystemCalls
 import Configuration
 import ArgumentParser
+import CommandSupport
 import SharedIndex
 
 @main
@@ -42,29 +43,19 @@ struct FSIndexCommand: ParsableCommand {
         subcommands: [IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Used.self, Tag.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self, Publish.self])
 }
 
-/// Options every subcommand that touches the index shares.
-struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("index-dir"), help: ArgumentHelp("Folder of the index (default: $XDG_DATA_HOME/fsindex/default).", valueName: "dir"))
-    var indexDir: String?
-
-    @Option(name: .customLong("config"), help: ArgumentHelp("Settings file (default: $XDG_CONFIG_HOME/fsindex/config.toml).", valueName: "file"))
-    var config: String?
-
-    @Option(name: .customLong("index-url"), help: ArgumentHelp("The shared index on a PostgreSQL server (default: [index] url): status lists its hosts, publish sends it this machine's items, forget --host drops a host's.", valueName: "url"))
-    var indexURL: String?
-
-    @Option(name: .customLong("host"), help: ArgumentHelp("This machine's name in the shared index (default: [index] host, else the host name).", valueName: "name"))
-    var host: String?
-
+extension IndexOptions {
     /// The shared index's URL, when one is given or configured.
     func sharedURL() throws -> SharedIndexURL? {
-        guard let text = try Settings.load(explicit: config).index.sharedURL(explicit: indexURL) else { return nil }
+        guard let text = try settings().index.sharedURL(explicit: indexURL) else { return nil }
         return try SharedIndexURL(text)
     }
+}
 
-    /// The host name items are published under.
-    func hostName() throws -> String? {
+extension HostOption {
+    /// The host name items are published under: `--host`, else `[index] host`, else the
+    /// machine's name.
+    func hostName(_ options: IndexOptions) throws -> String? {
         if let host { return host }
-        return try Settings.load(explicit: config).index.hostName(explicit: nil)
+        return try options.settings().index.hostName(explicit: nil)
     }
 }

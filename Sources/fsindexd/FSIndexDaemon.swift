@@ -48,17 +48,8 @@ struct FSIndexDaemon: AsyncParsableCommand {
             Under systemd, use the user unit in Config/fsindexd.service.
             """)
 
-    @Option(name: .customLong("index-dir"), help: ArgumentHelp("Folder of the index (default: $XDG_DATA_HOME/fsindex/default).", valueName: "dir"))
-    var indexDir: String?
-
-    @Option(name: .customLong("config"), help: ArgumentHelp("Settings file (default: $XDG_CONFIG_HOME/fsindex/config.toml).", valueName: "file"))
-    var config: String?
-
-    @Option(name: .customLong("index-url"), help: ArgumentHelp("Also feed the shared index on this PostgreSQL server (default: [index] url).", valueName: "url"))
-    var indexURL: String?
-
-    @Option(name: .customLong("host"), help: ArgumentHelp("This machine's name in the shared index (default: [index] host, else the host name).", valueName: "name"))
-    var host: String?
+    @OptionGroup var index: IndexOptions
+    @OptionGroup var host: HostOption
 
     @Option(name: .customLong("root"), help: ArgumentHelp("A folder to watch instead of the config's roots (repeatable).", valueName: "path"))
     var roots: [String] = []
@@ -67,15 +58,9 @@ struct FSIndexDaemon: AsyncParsableCommand {
     var foreground = false
 
     func run() async throws {
-        let settings: Settings
-        do { settings = try Settings.load(explicit: config) } catch {
-            Output.error("fsindexd", error.description)
-            throw ExitCode(2)
-        }
-        let resolved: [FilePath]
-        do { resolved = try IndexUpdater.roots(given: roots, settings: settings) } catch {
-            Output.error("fsindexd", error.description)
-            throw ExitCode(2)
+        let (settings, resolved) = try ToolRun.reporting("fsindexd") {
+            let settings = try index.settings()
+            return (settings, try IndexUpdater.roots(given: roots, settings: settings))
         }
         if !foreground {
             try detach()
@@ -92,7 +77,7 @@ struct FSIndexDaemon: AsyncParsableCommand {
             _ = shim_ioprio_idle()
         }
 
-        let location = IndexLocation.resolve(explicit: indexDir)
+        let location = index.location()
         let store: IndexStore
         do {
             let opened = try IndexStore.openRecovering(location: location, checkIntegrity: true)
@@ -124,10 +109,10 @@ struct FSIndexDaemon: AsyncParsableCommand {
         }
         // The shared index, when one is configured: this machine's items go there too.
         var feeder: SharedFeeder?
-        if let sharedURL = settings.index.sharedURL(explicit: indexURL) {
+        if let sharedURL = settings.index.sharedURL(explicit: index.indexURL) {
             do {
                 let url = try SharedIndexURL(sharedURL)
-                let publisher = SharedPublisher(store: store, url: url, host: settings.index.hostName(explicit: host))
+                let publisher = SharedPublisher(store: store, url: url, host: settings.index.hostName(explicit: host.host))
                 // What it watches, and the apps' domains: a root the local index holds but this
                 // daemon does not watch would go stale in the shared index (issue 22).
                 publisher.publishes = SharedPublisher.watching { [daemon] in daemon.watchedDomains }
@@ -160,9 +145,9 @@ struct FSIndexDaemon: AsyncParsableCommand {
         let signals = [SIGTERM, SIGINT, SIGHUP].map { sig -> any DispatchSourceSignal in
             signal(sig, SIG_IGN)
             let s = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
-            s.setEventHandler { [config] in
+            s.setEventHandler { [index] in
                 if sig == SIGHUP {
-                    do { daemon.submit(.reload(try Settings.load(explicit: config))) } catch {
+                    do { daemon.submit(.reload(try index.settings())) } catch {
                         logger.error("config not reloaded: \(error)")
                     }
                 } else {
@@ -192,6 +177,13 @@ struct FSIndexDaemon: AsyncParsableCommand {
         logger.info("stopped")
     }
 
+    /// The arguments of the `--foreground` process `detach()` starts: every option as it was
+    /// parsed (the index's, `--host`, each `--root`), so that the daemon in the background is
+    /// the one asked for.
+    var foregroundArguments: [String] {
+        ["--foreground"] + index.arguments + host.arguments + roots.flatMap { ["--root", $0] }
+    }
+
     /// Starts `fsindexd --foreground` in a new session with its output in the state folder, and
     /// returns once it runs.
     private func detach() throws {
@@ -201,10 +193,7 @@ struct FSIndexDaemon: AsyncParsableCommand {
         try? FileManager.default.createDirectory(atPath: logDir, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         let logPath = logDir + "/fsindexd.log"
-        var args = [CommandLine.arguments[0], "--foreground"]
-        if let indexDir { args += ["--index-dir", indexDir] }
-        if let config { args += ["--config", config] }
-        for r in roots { args += ["--root", r] }
+        let args = [CommandLine.arguments[0]] + foregroundArguments
 
         // Nothing else of ours goes along (`Spawn` closes descriptors 3 and up): a pipe inherited
         // from whoever started us would stay open for as long as the daemon runs, and a reader

@@ -297,6 +297,34 @@ struct DaemonTests {
         }
     }
 
+    @Test("detaching forwards every option it parsed: the background daemon gets --index-dir, --config, --index-url, --host and each --root")
+    func detachForwardsOptions() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.createDirectory("root2")
+            var env = d.env
+            env["XDG_STATE_HOME"] = d.tree.path("state").string
+            let config = d.tree.path("config/fsindex/config.toml").string
+            // A server that is not there: the daemon starts, says it feeds it, and retries.
+            let url = "postgres://probe@127.0.0.1:1/nothing"
+            let given = ["--index-dir", d.tree.path("index").string, "--config", config, "--index-url", url,
+                         "--host", "probe-host", "--root", d.root, "--root", d.tree.path("root2").string]
+            let started = try run("fsindexd", given, env: env)
+            #expect(started.status == 0, "\(started.stderr)")
+            let pidText = started.out.split(separator: "(pid ").last?.split(separator: ")").first
+            let pid = try #require(pidText.flatMap { Int32($0) })
+            defer { kill(pid, SIGKILL) }
+            let cmdline = try #require(FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"))
+            let arguments = cmdline.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+            #expect(Array(arguments.dropFirst()) == ["--foreground"] + given)
+            let logPath = d.tree.path("state/fsindex/fsindexd.log").string
+            try d.waitFor("the detached daemon to name the shared index and host") {
+                ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").contains("as host probe-host")
+            }
+            kill(pid, SIGTERM)
+        }
+    }
+
     @Test("SIGHUP reloads the config: a new root is crawled, a removed root loses its items")
     func reloadRoots() async throws {
         try await offPool {

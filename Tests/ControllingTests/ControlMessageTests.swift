@@ -1,4 +1,5 @@
 import Foundation
+import Indexing
 import Testing
 @testable import Controlling
 

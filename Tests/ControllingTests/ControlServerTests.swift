@@ -1,4 +1,5 @@
 import Foundation
+import Indexing
 import Synchronization
 import SystemCalls
 import SystemPackage

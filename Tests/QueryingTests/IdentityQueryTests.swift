@@ -2,7 +2,7 @@ import Attributes
 import Configuration
 import Foundation
 import Indexing
-import Querying
+@testable import Querying
 import TestSupport
 import Testing
 

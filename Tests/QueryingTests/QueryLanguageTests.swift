@@ -2,6 +2,7 @@ import Attributes
 import Foundation
 import Indexing
 import Querying
+import SharedQuerying
 import SharedIndex
 import TestSupport
 import Testing

@@ -2,7 +2,7 @@ import Attributes
 import Controlling
 import Foundation
 import Indexing
-import Querying
+@testable import Querying
 import Synchronization
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import Attributes
 import Foundation
 import Indexing
 import Querying
+import SharedQuerying
 import SharedIndex
 import TestSupport
 import Testing
@@ -35,10 +36,10 @@ struct SharedLiveTests {
         _ = try publisher.publishAll()
         let engine = try SharedQueryEngine(url: url)
         let pipeline = QueryPipeline(engine: engine, repair: NoRepair())
-        let signals = try engine.notifications()
         let replies = Replies()
+        // Through `SearchBackend.changes()`: the pipeline subscribes (LISTEN) before its first answer.
         let task = Task {
-            try await pipeline.liveShared(QueryRequest(text: "zebra"), signals: signals) { replies.add($0) }
+            try await pipeline.live(QueryRequest(text: "zebra")) { replies.add($0) }
         }
         try await Task.sleep(for: .milliseconds(500))
         try store.indexSearchableItems([Self.item("/live/b.txt", "another zebra")])

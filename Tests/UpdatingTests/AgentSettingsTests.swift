@@ -1,3 +1,4 @@
+import Attributes
 @testable import Configuration
 import Foundation
 import SystemPackage

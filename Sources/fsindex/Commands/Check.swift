@@ -21,39 +21,32 @@ extension FSIndexCommand {
                 Exit status: 0 in step, 1 differences found, 2 error.
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
 
         @Argument(help: ArgumentHelp("Roots to check (default: every root of the index).", valueName: "path"))
         var paths: [String] = []
 
         func run() throws {
-            let settings: Settings
-            do { settings = try Settings.load(explicit: store.config) } catch {
-                Output.error("fsindex", error.description)
-                throw ExitCode(2)
-            }
-            let location = IndexLocation.resolve(explicit: store.indexDir)
-            let result: IndexCheck.Result
-            do {
+            try ToolRun.reporting("fsindex") {
+                let settings = try store.settings()
+                let location = store.location()
+                let result: IndexCheck.Result
                 let roots = paths.isEmpty ? [] : try IndexUpdater.resolveRoots(paths)
                 let indexStore = try IndexStore(location: location, readOnly: true)
                 result = try IndexCheck(store: indexStore, settings: settings).check(roots: roots)
-            } catch {
-                Output.error("fsindex", "\(error)")
-                throw ExitCode(2)
+                let out = Output.standardOutput
+                for d in result.differences {
+                    out.write(d.kind.rawValue + "\t")
+                    out.writePath(d.path)
+                    out.write("\n")
+                }
+                out.flush()
+                for p in result.problems { Output.error("fsindex", p) }
+                let verdict = result.inStep ? "in step" : "\(result.differences.count) differences"
+                Output.error("fsindex", "check: \(result.entriesOnDisk) entries on disk, \(result.itemsInIndex) items in the index: "
+                             + "\(verdict) (\(format1(result.seconds)) s)")
+                if !result.inStep { throw ExitCode(1) }
             }
-            let out = Output.standardOutput
-            for d in result.differences {
-                out.write(d.kind.rawValue + "\t")
-                out.writePath(d.path)
-                out.write("\n")
-            }
-            out.flush()
-            for p in result.problems { Output.error("fsindex", p) }
-            let verdict = result.inStep ? "in step" : "\(result.differences.count) differences"
-            Output.error("fsindex", "check: \(result.entriesOnDisk) entries on disk, \(result.itemsInIndex) items in the index: "
-                         + "\(verdict) (\(format1(result.seconds)) s)")
-            if !result.inStep { throw ExitCode(1) }
         }
     }
 }

@@ -29,7 +29,7 @@ extension FSIndexCommand {
                   fsindex donate --domain notes --last-client-state
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
 
         @Option(name: .long, help: ArgumentHelp("The app's domain: letters, digits, '.', '_', '-' (such as notes or org.example.mail).", valueName: "name"))
         var domain: String
@@ -44,8 +44,8 @@ extension FSIndexCommand {
         var file: String?
 
         func run() throws {
-            let location = IndexLocation.resolve(explicit: store.indexDir)
-            do {
+            try ToolRun.reporting("fsindex") {
+                let location = store.location()
                 try DonationReader.validate(domain: domain)
                 if lastClientState {
                     let state = try IndexStore(location: location, readOnly: true).fetchLastClientState(domain: domain)
@@ -70,8 +70,7 @@ extension FSIndexCommand {
                     switch try client.request(.donate(domain: domain, clientState: clientState, items: objects), timeout: .seconds(600)) {
                     case .ok(let message): Output.standardOutput.write("fsindexd: \(Output.field(message))\n")
                     case .error(let message):
-                        Output.error("fsindex", message)
-                        throw ExitCode(2)
+                        throw CommandFailure(message)
                     default: break
                     }
                 } else {
@@ -82,11 +81,6 @@ extension FSIndexCommand {
                     Output.standardOutput.write("donated \(items.count) items to \(Output.field(domain))" + (clientState.map { " (client state \($0))" } ?? "") + "\n")
                 }
                 Output.standardOutput.flush()
-            } catch let e as ExitCode {
-                throw e
-            } catch {
-                Output.error("fsindex", "\(error)")
-                throw ExitCode(2)
             }
         }
 
@@ -111,7 +105,8 @@ extension FSIndexCommand {
                   fsindex forget --host lab-3 --index-url URL   every item of a host in the shared index
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
+        @OptionGroup var host: HostOption
 
         @Option(name: .long, help: ArgumentHelp("The app's domain.", valueName: "name"))
         var domain: String?
@@ -120,41 +115,32 @@ extension FSIndexCommand {
         var ids: [String] = []
 
         func validate() throws {
-            if (domain == nil) == (store.host == nil) {
+            if (domain == nil) == (host.host == nil) {
                 throw ValidationError("give --domain NAME (an app's items) or --host NAME (a host's items in the shared index)")
             }
         }
 
         func run() throws {
-            let location = IndexLocation.resolve(explicit: store.indexDir)
-            guard let domain else {
-                do {
+            try ToolRun.reporting("fsindex") {
+                let location = store.location()
+                guard let domain else {
                     guard let url = try store.sharedURL() else {
-                        Output.error("fsindex", "forget --host needs the shared index: give --index-url postgresql://… or set [index] url")
-                        throw ExitCode(2)
+                        throw CommandFailure("forget --host needs the shared index: give --index-url postgresql://… or set [index] url")
                     }
                     let link = try PostgresLink.connect(url)
                     defer { link.close() }
-                    let n = try SharedIndexHosts.forget(host: store.host!, link)
-                    Output.standardOutput.write("forgot \(n) items of host \(store.host!) in \(url)\n")
+                    let n = try SharedIndexHosts.forget(host: host.host!, link)
+                    Output.standardOutput.write("forgot \(n) items of host \(host.host!) in \(url)\n")
                     Output.standardOutput.flush()
                     return
-                } catch let e as ExitCode {
-                    throw e
-                } catch {
-                    Output.error("fsindex", "\(error)")
-                    throw ExitCode(2)
                 }
-            }
-            do {
                 try DonationReader.validate(domain: domain)
                 if let client = try connectDaemon(location) {
                     defer { client.close() }
                     switch try client.request(.forget(domain: domain, ids: ids.isEmpty ? nil : ids), timeout: .seconds(600)) {
                     case .ok(let message): Output.standardOutput.write("fsindexd: \(Output.field(message))\n")
                     case .error(let message):
-                        Output.error("fsindex", message)
-                        throw ExitCode(2)
+                        throw CommandFailure(message)
                     default: break
                     }
                 } else {
@@ -162,11 +148,6 @@ extension FSIndexCommand {
                     Output.standardOutput.write("forgot \(gone.count) items of \(Output.field(domain))\n")
                 }
                 Output.standardOutput.flush()
-            } catch let e as ExitCode {
-                throw e
-            } catch {
-                Output.error("fsindex", "\(error)")
-                throw ExitCode(2)
             }
         }
     }

@@ -21,7 +21,7 @@ extension FSIndexCommand {
                 Exit status: 0 extracted, 2 the file could not be read or its extraction failed.
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
 
         @Flag(name: .long, help: "Print one JSON object per file: path, stages, problems, attributes.")
         var json = false
@@ -33,64 +33,58 @@ extension FSIndexCommand {
         var paths: [String]
 
         func run() throws {
-            let settings: Settings
-            do { settings = try Settings.load(explicit: store.config) } catch {
-                Output.error("fsindex", error.description)
-                throw ExitCode(2)
-            }
-            let worker: ExtractionWorker
-            do { worker = ExtractionWorker(executable: try WorkerExecutable.locate(), limits: settings.workerLimits) } catch {
-                Output.error("fsindex", error.description)
-                throw ExitCode(2)
-            }
-            let out = Output.standardOutput
-            var failed = false
-            for path in paths {
-                let bytes = PathArgument.absolute(path)
-                let facts: FileFacts
-                do { facts = try FileFacts.read(FilePath(bytes: bytes)) } catch {
-                    Output.error("fsindex", "\(ByteString.escaped(bytes, escapeControls: true)): \(String(describing: error))")
-                    failed = true
-                    continue
-                }
-                let start = ContinuousClock.now
-                var r = worker.extract(facts, textCap: settings.index.textCap)
-                // Tags, comment, origin and rating: read here, as `fsindex index` reads them.
-                let metadataStart = ContinuousClock.now
-                let metadata = ExtendedAttributeMetadata.read(facts.path)
-                r.attributes.merge(metadata.attributes)
-                r.trace.append(ExtractorRun(name: "xattrs", seconds: seconds(ContinuousClock.now - metadataStart),
-                                            keys: metadata.attributes.keys))
-                let total = ContinuousClock.now - start
-                if !r.problems.isEmpty { failed = true }
-                if json {
-                    out.write(render(json: r, notes: metadata.notes, path: bytes, total: total) + "\n")
-                } else {
-                    out.write(ByteString.escaped(bytes, escapeControls: out.isTerminal) + "\n")
-                    let width = max(10, r.trace.map(\.name.count).max() ?? 0)
-                    for stage in r.trace {
-                        out.write("  " + stage.name.padding(width) + "  " + milliseconds(stage.seconds).leftPadded(9) + "  "
-                                  + stage.keys.map(\.rawValue).joined(separator: ", ") + "\n")
+            try ToolRun.reporting("fsindex") {
+                let settings = try store.settings()
+                let worker = ExtractionWorker(executable: try WorkerExecutable.locate(), limits: settings.workerLimits)
+                let out = Output.standardOutput
+                var failed = false
+                for path in paths {
+                    let bytes = PathArgument.absolute(path)
+                    let facts: FileFacts
+                    do { facts = try FileFacts.read(FilePath(bytes: bytes)) } catch {
+                        Output.error("fsindex", "\(ByteString.escaped(bytes, escapeControls: true)): \(String(describing: error))")
+                        failed = true
+                        continue
                     }
-                    out.write("  " + "total".padding(width) + "  " + milliseconds(seconds(total)).leftPadded(9)
-                              + "  (in a sandboxed worker, its start included)\n")
-                    for p in r.problems { out.write("  problem: \(Output.field("\(p)"))\n") }
-                    for n in metadata.notes { out.write("  note: \(Output.field(n))\n") }
-                    for child in r.children {
-                        out.write("  inside: \(Output.field(child.key))  \(Output.field(child.attributes.title ?? child.attributes.string(.name) ?? ""))\n")
-                    }
-                    let attributes = r.attributes
-                    let keyWidth = attributes.keys.map(\.rawValue.count).max() ?? 0
-                    for key in attributes.keys {
-                        var value = attributes[key]!.displayText
-                        if key == .textContent && !fullText && value.count > 200 { value = String(value.prefix(200)) + "…" }
-                        value = Output.field(value)
-                        out.write("  " + key.rawValue.padding(keyWidth) + " = " + value + "\n")
+                    let start = ContinuousClock.now
+                    var r = worker.extract(facts, textCap: settings.index.textCap)
+                    // Tags, comment, origin and rating: read here, as `fsindex index` reads them.
+                    let metadataStart = ContinuousClock.now
+                    let metadata = ExtendedAttributeMetadata.read(facts.path)
+                    r.attributes.merge(metadata.attributes)
+                    r.trace.append(ExtractorRun(name: "xattrs", seconds: seconds(ContinuousClock.now - metadataStart),
+                                                keys: metadata.attributes.keys))
+                    let total = ContinuousClock.now - start
+                    if !r.problems.isEmpty { failed = true }
+                    if json {
+                        out.write(render(json: r, notes: metadata.notes, path: bytes, total: total) + "\n")
+                    } else {
+                        out.write(ByteString.escaped(bytes, escapeControls: out.isTerminal) + "\n")
+                        let width = max(10, r.trace.map(\.name.count).max() ?? 0)
+                        for stage in r.trace {
+                            out.write("  " + stage.name.padding(width) + "  " + milliseconds(stage.seconds).leftPadded(9) + "  "
+                                      + stage.keys.map(\.rawValue).joined(separator: ", ") + "\n")
+                        }
+                        out.write("  " + "total".padding(width) + "  " + milliseconds(seconds(total)).leftPadded(9)
+                                  + "  (in a sandboxed worker, its start included)\n")
+                        for p in r.problems { out.write("  problem: \(Output.field("\(p)"))\n") }
+                        for n in metadata.notes { out.write("  note: \(Output.field(n))\n") }
+                        for child in r.children {
+                            out.write("  inside: \(Output.field(child.key))  \(Output.field(child.attributes.title ?? child.attributes.string(.name) ?? ""))\n")
+                        }
+                        let attributes = r.attributes
+                        let keyWidth = attributes.keys.map(\.rawValue.count).max() ?? 0
+                        for key in attributes.keys {
+                            var value = attributes[key]!.displayText
+                            if key == .textContent && !fullText && value.count > 200 { value = String(value.prefix(200)) + "…" }
+                            value = Output.field(value)
+                            out.write("  " + key.rawValue.padding(keyWidth) + " = " + value + "\n")
+                        }
                     }
                 }
+                out.flush()
+                if failed { throw ExitCode(2) }
             }
-            out.flush()
-            if failed { throw ExitCode(2) }
         }
 
         private func render(json r: ExtractionResult, notes: [String], path: [UInt8], total: Duration) -> String {

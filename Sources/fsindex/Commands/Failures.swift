@@ -16,7 +16,7 @@ extension FSIndexCommand {
                 Exit status: 0 listed (also when there are none), 2 error.
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
 
         @Flag(name: .long, help: "One JSON object per line: path, extractor, error, indexed.")
         var json = false
@@ -25,31 +25,28 @@ extension FSIndexCommand {
         var extractor: String?
 
         func run() throws {
-            let location = IndexLocation.resolve(explicit: store.indexDir)
-            let failures: [ExtractionFailureRecord]
-            do {
+            try ToolRun.reporting("fsindex") {
+                let location = store.location()
+                let failures: [ExtractionFailureRecord]
                 failures = try IndexStore(location: location, readOnly: true).extractionFailures()
-            } catch {
-                Output.error("fsindex", error.description)
-                throw ExitCode(2)
-            }
-            let out = Output.standardOutput
-            for f in failures where extractor == nil || f.extractor == extractor {
-                let (file, inside) = f.identifier.fileAndKey
-                if json {
-                    var a = AttributeSet()
-                    a[.extractor] = f.extractor.map(AttributeValue.string)
-                    a[.extractionError] = .string(f.error)
-                    a["indexed"] = .date(f.indexedAt)
-                    if let inside { a["item"] = .string(inside) }
-                    out.write(JSONLine.render(path: file, attributes: a) + "\n")
-                } else {
-                    var shown = ByteString.escaped(file, escapeControls: out.isTerminal)
-                    if let inside { shown += " (\(Output.field(inside)))" }
-                    out.write(shown + "\t" + Output.field(f.error) + "\n")
+                let out = Output.standardOutput
+                for f in failures where extractor == nil || f.extractor == extractor {
+                    let (file, inside) = f.identifier.fileAndKey
+                    if json {
+                        var a = AttributeSet()
+                        a[.extractor] = f.extractor.map(AttributeValue.string)
+                        a[.extractionError] = .string(f.error)
+                        a["indexed"] = .date(f.indexedAt)
+                        if let inside { a["item"] = .string(inside) }
+                        out.write(JSONLine.render(path: file, attributes: a) + "\n")
+                    } else {
+                        var shown = ByteString.escaped(file, escapeControls: out.isTerminal)
+                        if let inside { shown += " (\(Output.field(inside)))" }
+                        out.write(shown + "\t" + Output.field(f.error) + "\n")
+                    }
                 }
+                out.flush()
             }
-            out.flush()
         }
     }
 }

@@ -26,7 +26,7 @@ extension FSIndexCommand {
                 (each is printed on stderr; the rest is indexed).
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
 
         @Flag(name: .long, help: "Print the summary as JSON.")
         var json = false
@@ -35,41 +35,35 @@ extension FSIndexCommand {
         var paths: [String] = []
 
         func run() throws {
-            let settings: Settings
-            do { settings = try Settings.load(explicit: store.config) } catch {
-                Output.error("fsindex", error.description)
-                throw ExitCode(2)
-            }
-            let roots: [SystemPackage.FilePath]
-            do { roots = try IndexUpdater.roots(given: paths, settings: settings) } catch {
-                Output.error("fsindex", error.description)
-                throw ExitCode(2)
-            }
-            let location = IndexLocation.resolve(explicit: store.indexDir)
-            var report: CrawlReport
-            do {
-                report = try crawl(settings: settings, roots: roots, location: location, forceRebuild: false)
-            } catch let e as UpdateError {
-                // Damage met while working: move the database aside and rebuild it once.
-                guard case .index(.corrupt) = e else { throw reportFailure(e) }
-                do { report = try crawl(settings: settings, roots: roots, location: location, forceRebuild: true) } catch {
-                    throw reportFailure(error)
+            try ToolRun.reporting("fsindex") {
+                let settings = try store.settings()
+                let roots: [SystemPackage.FilePath] = try IndexUpdater.roots(given: paths, settings: settings)
+                let location = store.location()
+                var report: CrawlReport
+                do {
+                    report = try crawl(settings: settings, roots: roots, location: location, forceRebuild: false)
+                } catch let e as UpdateError {
+                    // Damage met while working: move the database aside and rebuild it once.
+                    guard case .index(.corrupt) = e else { throw reportFailure(e) }
+                    do { report = try crawl(settings: settings, roots: roots, location: location, forceRebuild: true) } catch {
+                        throw reportFailure(error)
+                    }
                 }
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys]
+                    let data = (try? encoder.encode(report)) ?? Data()
+                    Output.standardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
+                } else {
+                    let mib = Double(report.bytes) / 1_048_576
+                    Output.standardOutput.write(
+                        "indexed \(report.roots.joined(separator: ", ")): \(report.seen) entries, \(report.indexed) read (\(String(format1(mib))) MiB), "
+                            + "\(report.unchanged) unchanged, \(report.removed) removed, \(report.problems) problems in \(format1(report.seconds)) s"
+                            + (report.summarized > 0 ? "; \(report.summarized) summarized\n" : "\n"))
+                }
+                Output.standardOutput.flush()
+                if report.problems > 0 { throw ExitCode(2) }
             }
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                let data = (try? encoder.encode(report)) ?? Data()
-                Output.standardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
-            } else {
-                let mib = Double(report.bytes) / 1_048_576
-                Output.standardOutput.write(
-                    "indexed \(report.roots.joined(separator: ", ")): \(report.seen) entries, \(report.indexed) read (\(String(format1(mib))) MiB), "
-                        + "\(report.unchanged) unchanged, \(report.removed) removed, \(report.problems) problems in \(format1(report.seconds)) s"
-                        + (report.summarized > 0 ? "; \(report.summarized) summarized\n" : "\n"))
-            }
-            Output.standardOutput.flush()
-            if report.problems > 0 { throw ExitCode(2) }
         }
 
         private func reportFailure(_ error: any Error) -> ExitCode {
@@ -82,15 +76,10 @@ extension FSIndexCommand {
         private func crawl(settings: Settings, roots: [SystemPackage.FilePath], location: IndexLocation,
                            forceRebuild: Bool) throws -> CrawlReport {
             let indexStore: IndexStore
-            do {
-                let opened = try IndexStore.openRecovering(location: location, forceRebuild: forceRebuild)
-                indexStore = opened.store
-                if opened.rebuilt {
-                    Output.error("fsindex", "the index at \(location.directory.string) was damaged; it was moved aside and is rebuilt from the files")
-                }
-            } catch {
-                Output.error("fsindex", error.description)
-                throw ExitCode(2)
+            let opened = try IndexStore.openRecovering(location: location, forceRebuild: forceRebuild)
+            indexStore = opened.store
+            if opened.rebuilt {
+                Output.error("fsindex", "the index at \(location.directory.string) was damaged; it was moved aside and is rebuilt from the files")
             }
             let progress = ProgressLine(enabled: Output.standardError.isTerminal)
             let updater = IndexUpdater(store: indexStore, settings: settings, progress: { p in

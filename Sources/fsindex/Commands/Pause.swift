@@ -1,3 +1,4 @@
+import CommandSupport
 import ArgumentParser
 import Controlling
 
@@ -5,7 +6,7 @@ extension FSIndexCommand {
     struct Pause: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Pause fsindexd's indexing; changes are queued until `fsindex resume`.")
-        @OptionGroup var store: StoreOptions
-        func run() throws { try sendToDaemon(.pause, store: store) }
+        @OptionGroup var store: IndexOptions
+        func run() throws { try ToolRun.reporting("fsindex") { try sendToDaemon(.pause, store: store) } }
     }
 }

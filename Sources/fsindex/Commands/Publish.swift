@@ -20,7 +20,8 @@ extension FSIndexCommand {
                   fsindex publish --host lab-3 --retry-for 600
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
+        @OptionGroup var host: HostOption
 
         @Option(name: .customLong("retry-for"), help: ArgumentHelp("Seconds to keep trying while the server is unreachable (0: fail at once).", valueName: "seconds"))
         var retryFor: Double = 60
@@ -29,14 +30,13 @@ extension FSIndexCommand {
         var batchSize: Int = 256
 
         func run() throws {
-            let location = IndexLocation.resolve(explicit: store.indexDir)
-            do {
+            try ToolRun.reporting("fsindex") {
+                let location = store.location()
                 guard let url = try store.sharedURL() else {
-                    Output.error("fsindex", "publish needs the shared index: give --index-url postgresql://… or set [index] url")
-                    throw ExitCode(2)
+                    throw CommandFailure("publish needs the shared index: give --index-url postgresql://… or set [index] url")
                 }
                 let local = try IndexStore(location: location, readOnly: true)
-                let publisher = SharedPublisher(store: local, url: url, host: try store.hostName())
+                let publisher = SharedPublisher(store: local, url: url, host: try host.hostName(store))
                 publisher.batchSize = max(1, min(batchSize, 10_000))
                 let report = try publisher.publishAllRetrying(giveUpAfter: retryFor) { Output.error("fsindex", $0) }
                 publisher.disconnect()
@@ -46,14 +46,8 @@ extension FSIndexCommand {
                 // What the server refused was left out, the rest went in: said, and exit 2.
                 if !report.failures.isEmpty {
                     for f in report.failures { Output.error("fsindex", SharedPublisher.describe(f)) }
-                    Output.error("fsindex", "\(report.failures.count) not published; `fsindex status --index-url …` lists them, and the next publish tries them again")
-                    throw ExitCode(2)
+                    throw CommandFailure("\(report.failures.count) not published; `fsindex status --index-url …` lists them, and the next publish tries them again")
                 }
-            } catch let e as ExitCode {
-                throw e
-            } catch {
-                Output.error("fsindex", "\(error)")
-                throw ExitCode(2)
             }
         }
     }

@@ -29,7 +29,7 @@ extension FSIndexCommand {
                   fsindex reindex --domain notes --id n-42
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
 
         @Flag(name: .long, help: "Print the summary as JSON.")
         var json = false
@@ -54,50 +54,42 @@ extension FSIndexCommand {
         }
 
         func run() throws {
-            let location = IndexLocation.resolve(explicit: store.indexDir)
-            if let domain { return try reindexDomain(domain, location: location) }
-            let identifiers = paths.map { PathArgument.absolute($0) }
-            if let client = try connectDaemon(location) {
-                do {
-                    try client.send(.reindex(paths: identifiers))
-                    while true {
-                        guard let reply = try client.next(timeout: .seconds(86_400)) else { continue }
-                        switch reply {
-                        case .reindexDone(let s):
-                            print(summary: ReindexSummaryView(indexed: s.indexed, removed: s.removed, unchanged: s.unchanged,
-                                                              seconds: s.seconds, problems: s.problems), via: "fsindexd")
-                            if s.problems > 0 { throw ExitCode(2) }
-                            return
-                        case .error(let m):
-                            Output.error("fsindex", m)
-                            throw ExitCode(2)
-                        default:
-                            continue
+            try ToolRun.reporting("fsindex") {
+                let location = store.location()
+                if let domain { return try reindexDomain(domain, location: location) }
+                let identifiers = paths.map { PathArgument.absolute($0) }
+                if let client = try connectDaemon(location) {
+                    do {
+                        try client.send(.reindex(paths: identifiers))
+                        while true {
+                            guard let reply = try client.next(timeout: .seconds(86_400)) else { continue }
+                            switch reply {
+                            case .reindexDone(let s):
+                                print(summary: ReindexSummaryView(indexed: s.indexed, removed: s.removed, unchanged: s.unchanged,
+                                                                  seconds: s.seconds, problems: s.problems), via: "fsindexd")
+                                if s.problems > 0 { throw ExitCode(2) }
+                                return
+                            case .error(let m):
+                                throw CommandFailure(m)
+                            default:
+                                continue
+                            }
                         }
+                    } catch let e as ControlError {
+                        throw CommandFailure(e.description)
                     }
-                } catch let e as ControlError {
-                    Output.error("fsindex", e.description)
-                    throw ExitCode(2)
                 }
-            }
-            // No daemon: run the reindex handler here.
-            let settings: Settings
-            do { settings = try Settings.load(explicit: store.config) } catch {
-                Output.error("fsindex", error.description)
-                throw ExitCode(2)
-            }
-            do {
+                // No daemon: run the reindex handler here.
+                let settings = try store.settings()
                 let (indexStore, _) = try IndexStore.openRecovering(location: location)
                 let domains = try indexStore.domains()
                 guard !domains.isEmpty else {
-                    Output.error("fsindex", "the index at \(location.directory.string) has no roots; run `fsindex index PATH` first")
-                    throw ExitCode(2)
+                    throw CommandFailure("the index at \(location.directory.string) has no roots; run `fsindex index PATH` first")
                 }
                 let live = LiveIndexer(updater: IndexUpdater(store: indexStore, settings: settings, problem: { _ in }),
                                        roots: domains.map { FilePath(bytes: $0.root) })
                 for (arg, ident) in zip(paths, identifiers) where live.root(of: FilePath(bytes: ident)) == nil {
-                    Output.error("fsindex", "\(ArgumentBytes.display(arg)) is not inside an indexed root (\(domains.map(\.name).joined(separator: ", ")))")
-                    throw ExitCode(2)
+                    throw CommandFailure("\(ArgumentBytes.display(arg)) is not inside an indexed root (\(domains.map(\.name).joined(separator: ", ")))")
                 }
                 let handler = Reindexer(updater: IndexUpdater(store: indexStore, settings: settings, problem: { p in
                     Output.error("fsindex", p.description)
@@ -114,11 +106,6 @@ extension FSIndexCommand {
                 print(summary: ReindexSummaryView(indexed: r.indexed, removed: r.removed, unchanged: r.unchanged,
                                                   seconds: r.seconds, problems: r.problems), via: nil)
                 if r.problems > 0 { throw ExitCode(2) }
-            } catch let e as ExitCode {
-                throw e
-            } catch {
-                Output.error("fsindex", "\(error)")
-                throw ExitCode(2)
             }
         }
 
@@ -143,28 +130,19 @@ extension FSIndexCommand {
 extension FSIndexCommand.Reindex {
     /// Runs the domain's provider now (Core Spotlight's reindexSearchableItems(withIdentifiers:)).
     func reindexDomain(_ domain: String, location: IndexLocation) throws {
-        do {
-            let settings = try Settings.load(explicit: store.config)
-            guard let provider = settings.providers.first(where: { $0.domain == domain }) else {
-                Output.error("fsindex", "no [[provider]] for the domain \(domain) in the config; add one with domain = \"\(domain)\" and its reindex command")
-                throw ExitCode(2)
-            }
-            let s = try IndexStore(location: location)
-            try s.requestReindex(domain: domain, ids: ids.isEmpty ? nil : ids)
-            let requests = ProviderRequests(store: s, providers: [provider], indexDirectory: location.directory)
-            let results = try requests.runDue()
-            guard let result = results.first(where: { $0.domain == domain }) else { return }
-            if let error = result.error {
-                Output.error("fsindex", "\(domain): \(error); the request is kept and tried again later (see `fsindex status`)")
-                throw ExitCode(2)
-            }
-            Output.standardOutput.write("\(domain): its provider acknowledged " + (ids.isEmpty ? "a reindex of all its items" : "\(ids.count) items") + "\n")
-            Output.standardOutput.flush()
-        } catch let e as ExitCode {
-            throw e
-        } catch {
-            Output.error("fsindex", "\(error)")
-            throw ExitCode(2)
+        let settings = try store.settings()
+        guard let provider = settings.providers.first(where: { $0.domain == domain }) else {
+            throw CommandFailure("no [[provider]] for the domain \(domain) in the config; add one with domain = \"\(domain)\" and its reindex command")
         }
+        let s = try IndexStore(location: location)
+        try s.requestReindex(domain: domain, ids: ids.isEmpty ? nil : ids)
+        let requests = ProviderRequests(store: s, providers: [provider], indexDirectory: location.directory)
+        let results = try requests.runDue()
+        guard let result = results.first(where: { $0.domain == domain }) else { return }
+        if let error = result.error {
+            throw CommandFailure("\(domain): \(error); the request is kept and tried again later (see `fsindex status`)")
+        }
+        Output.standardOutput.write("\(domain): its provider acknowledged " + (ids.isEmpty ? "a reindex of all its items" : "\(ids.count) items") + "\n")
+        Output.standardOutput.flush()
     }
 }

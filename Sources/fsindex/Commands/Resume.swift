@@ -1,10 +1,11 @@
+import CommandSupport
 import ArgumentParser
 import Controlling
 
 extension FSIndexCommand {
     struct Resume: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Resume fsindexd's indexing, starting with the queued changes.")
-        @OptionGroup var store: StoreOptions
-        func run() throws { try sendToDaemon(.resume, store: store) }
+        @OptionGroup var store: IndexOptions
+        func run() throws { try ToolRun.reporting("fsindex") { try sendToDaemon(.resume, store: store) } }
     }
 }

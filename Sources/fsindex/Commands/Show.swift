@@ -11,7 +11,7 @@ extension FSIndexCommand {
             abstract: "Show the attributes stored for one file (like mdls).",
             discussion: "Exit status: 0 shown, 1 the file is not in the index, 2 error.")
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
 
         @Flag(name: .long, help: "Print one JSON object.")
         var json = false
@@ -23,36 +23,33 @@ extension FSIndexCommand {
         var path: String
 
         func run() throws {
-            let location = IndexLocation.resolve(explicit: store.indexDir)
-            let item: SearchableItem?
-            let bytes = PathArgument.item(path)
-            do {
+            try ToolRun.reporting("fsindex") {
+                let location = store.location()
+                let item: SearchableItem?
+                let bytes = PathArgument.item(path)
                 let s = try IndexStore(location: location, readOnly: true)
                 item = try s.item(ItemIdentifier(bytes: bytes))
-            } catch {
-                Output.error("fsindex", error.description)
-                throw ExitCode(2)
-            }
-            guard let item else {
-                Output.error("fsindex", "\(ByteString.escaped(bytes, escapeControls: true)) is not in the index")
-                throw ExitCode(1)
-            }
-            let out = Output.standardOutput
-            if json {
-                out.write(JSONLine.render(path: bytes, attributes: item.attributes) + "\n")
-            } else {
-                var attributes = item.attributes
-                attributes[.path] = .string(ByteString.escaped(bytes, escapeControls: out.isTerminal))
-                let width = attributes.keys.map(\.rawValue.count).max() ?? 0
-                for key in attributes.keys {
-                    var value = attributes[key]!.displayText
-                    if key == .textContent && !fullText && value.count > 200 { value = String(value.prefix(200)) + "…" }
-                    // The path as fsfind prints paths; every other value is text (`Output.field`).
-                    if key != .path { value = Output.field(value) }
-                    out.write(key.rawValue.padding(width) + " = " + value + "\n")
+                guard let item else {
+                    Output.error("fsindex", "\(ByteString.escaped(bytes, escapeControls: true)) is not in the index")
+                    throw ExitCode(1)
                 }
+                let out = Output.standardOutput
+                if json {
+                    out.write(JSONLine.render(path: bytes, attributes: item.attributes) + "\n")
+                } else {
+                    var attributes = item.attributes
+                    attributes[.path] = .string(ByteString.escaped(bytes, escapeControls: out.isTerminal))
+                    let width = attributes.keys.map(\.rawValue.count).max() ?? 0
+                    for key in attributes.keys {
+                        var value = attributes[key]!.displayText
+                        if key == .textContent && !fullText && value.count > 200 { value = String(value.prefix(200)) + "…" }
+                        // The path as fsfind prints paths; every other value is text (`Output.field`).
+                        if key != .path { value = Output.field(value) }
+                        out.write(key.rawValue.padding(width) + " = " + value + "\n")
+                    }
+                }
+                out.flush()
             }
-            out.flush()
         }
     }
 }

@@ -13,140 +13,137 @@ extension FSIndexCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the index: roots, item counts per root and per kind, size, last crawl.")
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
 
         @Flag(name: .long, help: "Print one JSON object.")
         var json = false
 
         func run() throws {
-            if store.indexDir == nil, let url = try sharedURLOrExit() {
-                try sharedStatus(url)
-                return
-            }
-            let location = IndexLocation.resolve(explicit: store.indexDir)
-            let status: IndexStatus
-            let apps: [DonatedDomain]
-            let requests: [ProviderRequest]
-            do {
+            try ToolRun.reporting("fsindex") {
+                if store.indexDir == nil, let url = try sharedURLOrExit() {
+                    try sharedStatus(url)
+                    return
+                }
+                let location = store.location()
+                let status: IndexStatus
+                let apps: [DonatedDomain]
+                let requests: [ProviderRequest]
                 let opened = try IndexStore(location: location, readOnly: true)
                 status = try opened.status()
                 apps = try opened.donatedDomains()
                 requests = try opened.providerRequests()
-            } catch {
-                Output.error("fsindex", error.description)
-                throw ExitCode(2)
-            }
-            // The daemon's view, when one runs for this index.
-            var daemon: DaemonStatus?
-            if let client = try connectDaemon(location),
-               case .status(let d)? = try? client.request(.status, timeout: .seconds(5)) {
-                daemon = d
-            }
-            // Whether workers can confine their reads: a missing layer is said, never hidden.
-            let confinement = ReadConfinement.current
-            let out = Output.standardOutput
-            if json {
-                struct Root: Encodable {
-                    var domain: String, items: Int, lastCrawlStarted: String?, lastCrawlFinished: String?, lastCrawlProblems: Int?
+                // The daemon's view, when one runs for this index.
+                var daemon: DaemonStatus?
+                if let client = try connectDaemon(location),
+                   case .status(let d)? = try? client.request(.status, timeout: .seconds(5)) {
+                    daemon = d
                 }
-                struct Body: Encodable {
-                    var index: String, items: Int, bytes: Int64, roots: [Root], kinds: [String: Int], clientState: String?
-                    var failures: [String: Int]
-                    var itemsInsideFiles: Int
-                    /// Items waiting for their `textContentSummary`.
-                    var summariesPending: Int
-                    var daemon: DaemonStatus?
-                    /// The Landlock ABI extraction workers confine their reads with; absent without Landlock.
-                    var landlockABI: Int32?
-                    var sandbox: String
-                    /// Apps' domains (`fsindex donate`) and what their providers owe.
-                    var apps: [App]
-                    var providerRequests: [ProviderRequest]
-                    /// fsindexd's control socket for this index, where apps send `donate` requests.
-                    var socket: String
-                }
-                struct App: Encodable { var domain: String, items: Int, clientState: String?, lastBatch: String? }
-                let body = Body(
-                    index: location.directory.string, items: status.itemCount, bytes: status.databaseBytes,
-                    roots: status.domains.map {
-                        Root(domain: $0.name, items: $0.itemCount, lastCrawlStarted: $0.lastCrawlStarted.map(AttributeValue.iso8601),
-                             lastCrawlFinished: $0.lastCrawlFinished.map(AttributeValue.iso8601), lastCrawlProblems: $0.lastCrawlProblems)
-                    },
-                    kinds: Dictionary(status.kinds.map { ($0.kind, $0.count) }, uniquingKeysWith: +),
-                    clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) },
-                    failures: Dictionary(status.failures.map { ($0.extractor, $0.count) }, uniquingKeysWith: +),
-                    itemsInsideFiles: status.innerItemCount, summariesPending: status.summariesPending, daemon: daemon,
-                    landlockABI: { if case .available(let abi) = confinement { abi } else { nil } }(),
-                    sandbox: confinement.description,
-                    apps: apps.map { App(domain: $0.name, items: $0.itemCount, clientState: $0.clientState.map { String(decoding: $0, as: UTF8.self) },
-                                         lastBatch: $0.lastBatch.map(AttributeValue.iso8601)) },
-                    providerRequests: requests,
-                    socket: ControlLocation.forIndex(directory: location.directory).socketPath.string)
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
-            } else {
-                if let d = daemon {
-                    out.write("fsindexd: \(d.state.rawValue) (pid \(d.pid), up \(Int(d.uptimeSeconds)) s), queue \(d.queueLength), "
-                              + "\(d.itemsIndexedSinceStart) items indexed since start\n")
-                    out.write("folders: \(d.watched) watched, \(d.polled) polled, \(d.unreachable) unreachable\n")
-                    for m in d.missingRoots {
-                        let kept = m.itemsKeptForSeconds.map { "its items are kept for \(Int($0)) s more" }
-                            ?? "its items were removed"
-                        out.write("missing root: ")
-                        out.writePath(m.path)
-                        out.write(" (gone for \(Int(m.missingSeconds)) s; waiting for it to come back; \(kept))\n")
+                // Whether workers can confine their reads: a missing layer is said, never hidden.
+                let confinement = ReadConfinement.current
+                let out = Output.standardOutput
+                if json {
+                    struct Root: Encodable {
+                        var domain: String, items: Int, lastCrawlStarted: String?, lastCrawlFinished: String?, lastCrawlProblems: Int?
                     }
-                    if let e = d.lastError { out.write("last error: \(Output.field(e))\n") }
+                    struct Body: Encodable {
+                        var index: String, items: Int, bytes: Int64, roots: [Root], kinds: [String: Int], clientState: String?
+                        var failures: [String: Int]
+                        var itemsInsideFiles: Int
+                        /// Items waiting for their `textContentSummary`.
+                        var summariesPending: Int
+                        var daemon: DaemonStatus?
+                        /// The Landlock ABI extraction workers confine their reads with; absent without Landlock.
+                        var landlockABI: Int32?
+                        var sandbox: String
+                        /// Apps' domains (`fsindex donate`) and what their providers owe.
+                        var apps: [App]
+                        var providerRequests: [ProviderRequest]
+                        /// fsindexd's control socket for this index, where apps send `donate` requests.
+                        var socket: String
+                    }
+                    struct App: Encodable { var domain: String, items: Int, clientState: String?, lastBatch: String? }
+                    let body = Body(
+                        index: location.directory.string, items: status.itemCount, bytes: status.databaseBytes,
+                        roots: status.domains.map {
+                            Root(domain: $0.name, items: $0.itemCount, lastCrawlStarted: $0.lastCrawlStarted.map(AttributeValue.iso8601),
+                                 lastCrawlFinished: $0.lastCrawlFinished.map(AttributeValue.iso8601), lastCrawlProblems: $0.lastCrawlProblems)
+                        },
+                        kinds: Dictionary(status.kinds.map { ($0.kind, $0.count) }, uniquingKeysWith: +),
+                        clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) },
+                        failures: Dictionary(status.failures.map { ($0.extractor, $0.count) }, uniquingKeysWith: +),
+                        itemsInsideFiles: status.innerItemCount, summariesPending: status.summariesPending, daemon: daemon,
+                        landlockABI: { if case .available(let abi) = confinement { abi } else { nil } }(),
+                        sandbox: confinement.description,
+                        apps: apps.map { App(domain: $0.name, items: $0.itemCount, clientState: $0.clientState.map { String(decoding: $0, as: UTF8.self) },
+                                             lastBatch: $0.lastBatch.map(AttributeValue.iso8601)) },
+                        providerRequests: requests,
+                        socket: ControlLocation.forIndex(directory: location.directory).socketPath.string)
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                    out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
                 } else {
-                    out.write("fsindexd: not running\n")
-                }
-                out.write("index: \(location.directory.string)\n")
-                out.write("sandbox: \(confinement)\n")
-                out.write("items: \(status.itemCount)"
-                          + (status.innerItemCount > 0 ? " (\(status.innerItemCount) of them inside files, such as the messages of an mbox)" : "")
-                          + "\n")
-                out.write("size:  \(format1(Double(status.databaseBytes) / 1_048_576)) MiB\n")
-                if status.summariesPending > 0 {
-                    out.write("summaries: \(status.summariesPending) pending (made by fsindexd in the background, or by `fsindex index`)\n")
-                }
-                out.write("roots:\n")
-                if status.domains.isEmpty { out.write("  (none)\n") }
-                for d in status.domains {
-                    var line = "  \(Output.field(d.name))  \(d.itemCount) items"
-                    if let f = d.lastCrawlFinished, (d.lastCrawlStarted ?? f) <= f {
-                        line += ", last crawl \(AttributeValue.iso8601(f))"
-                        if let p = d.lastCrawlProblems, p > 0 { line += " (\(p) problems)" }
-                    } else if d.lastCrawlStarted != nil {
-                        line += ", crawl interrupted or running; `fsindex index` resumes it"
+                    if let d = daemon {
+                        out.write("fsindexd: \(d.state.rawValue) (pid \(d.pid), up \(Int(d.uptimeSeconds)) s), queue \(d.queueLength), "
+                                  + "\(d.itemsIndexedSinceStart) items indexed since start\n")
+                        out.write("folders: \(d.watched) watched, \(d.polled) polled, \(d.unreachable) unreachable\n")
+                        for m in d.missingRoots {
+                            let kept = m.itemsKeptForSeconds.map { "its items are kept for \(Int($0)) s more" }
+                                ?? "its items were removed"
+                            out.write("missing root: ")
+                            out.writePath(m.path)
+                            out.write(" (gone for \(Int(m.missingSeconds)) s; waiting for it to come back; \(kept))\n")
+                        }
+                        if let e = d.lastError { out.write("last error: \(Output.field(e))\n") }
+                    } else {
+                        out.write("fsindexd: not running\n")
                     }
-                    out.write(line + "\n")
-                }
-                if !apps.isEmpty || !requests.isEmpty {
-                    out.write("apps:\n")
-                    for a in apps {
-                        out.write("  \(String(a.itemCount).leftPadded(8))  \(Output.field(a.name))" + (a.lastBatch.map { ", last batch \(AttributeValue.iso8601($0))" } ?? "")
-                                  + (a.clientState.map { ", client state \(Output.field($0))" } ?? "") + "\n")
+                    out.write("index: \(location.directory.string)\n")
+                    out.write("sandbox: \(confinement)\n")
+                    out.write("items: \(status.itemCount)"
+                              + (status.innerItemCount > 0 ? " (\(status.innerItemCount) of them inside files, such as the messages of an mbox)" : "")
+                              + "\n")
+                    out.write("size:  \(format1(Double(status.databaseBytes) / 1_048_576)) MiB\n")
+                    if status.summariesPending > 0 {
+                        out.write("summaries: \(status.summariesPending) pending (made by fsindexd in the background, or by `fsindex index`)\n")
                     }
-                    for r in requests {
-                        let what = r.ids.map { "\($0.count) items" } ?? "all items"
-                        if let e = r.lastError {
-                            out.write("  provider \(Output.field(r.domain)): reindex of \(what) failed \(r.attempts)× (\(Output.field(e))); next try \(AttributeValue.iso8601(r.nextAttempt))\n")
-                        } else {
-                            out.write("  provider \(Output.field(r.domain)): reindex of \(what) pending\n")
+                    out.write("roots:\n")
+                    if status.domains.isEmpty { out.write("  (none)\n") }
+                    for d in status.domains {
+                        var line = "  \(Output.field(d.name))  \(d.itemCount) items"
+                        if let f = d.lastCrawlFinished, (d.lastCrawlStarted ?? f) <= f {
+                            line += ", last crawl \(AttributeValue.iso8601(f))"
+                            if let p = d.lastCrawlProblems, p > 0 { line += " (\(p) problems)" }
+                        } else if d.lastCrawlStarted != nil {
+                            line += ", crawl interrupted or running; `fsindex index` resumes it"
+                        }
+                        out.write(line + "\n")
+                    }
+                    if !apps.isEmpty || !requests.isEmpty {
+                        out.write("apps:\n")
+                        for a in apps {
+                            out.write("  \(String(a.itemCount).leftPadded(8))  \(Output.field(a.name))" + (a.lastBatch.map { ", last batch \(AttributeValue.iso8601($0))" } ?? "")
+                                      + (a.clientState.map { ", client state \(Output.field($0))" } ?? "") + "\n")
+                        }
+                        for r in requests {
+                            let what = r.ids.map { "\($0.count) items" } ?? "all items"
+                            if let e = r.lastError {
+                                out.write("  provider \(Output.field(r.domain)): reindex of \(what) failed \(r.attempts)× (\(Output.field(e))); next try \(AttributeValue.iso8601(r.nextAttempt))\n")
+                            } else {
+                                out.write("  provider \(Output.field(r.domain)): reindex of \(what) pending\n")
+                            }
                         }
                     }
+                    let failed = status.failures.reduce(0) { $0 + $1.count }
+                    if failed > 0 {
+                        out.write("failures: \(failed) items whose content could not be extracted (`fsindex failures` lists them)\n")
+                        for f in status.failures { out.write("  \(String(f.count).leftPadded(8))  \(Output.field(f.extractor))\n") }
+                    }
+                    out.write("kinds:\n")
+                    for k in status.kinds.prefix(30) { out.write("  \(String(k.count).leftPadded(8))  \(Output.field(k.kind))\n") }
+                    if status.kinds.count > 30 { out.write("  … \(status.kinds.count - 30) more\n") }
                 }
-                let failed = status.failures.reduce(0) { $0 + $1.count }
-                if failed > 0 {
-                    out.write("failures: \(failed) items whose content could not be extracted (`fsindex failures` lists them)\n")
-                    for f in status.failures { out.write("  \(String(f.count).leftPadded(8))  \(Output.field(f.extractor))\n") }
-                }
-                out.write("kinds:\n")
-                for k in status.kinds.prefix(30) { out.write("  \(String(k.count).leftPadded(8))  \(Output.field(k.kind))\n") }
-                if status.kinds.count > 30 { out.write("  … \(status.kinds.count - 30) more\n") }
+                out.flush()
             }
-            out.flush()
         }
     }
 }
@@ -157,23 +154,15 @@ extension String {
 
 extension FSIndexCommand.Status {
     func sharedURLOrExit() throws -> SharedIndexURL? {
-        do { return try store.sharedURL() } catch {
-            Output.error("fsindex", "\(error)")
-            throw ExitCode(2)
-        }
+        return try store.sharedURL()
     }
 
     /// The shared index: each host with its items, domains and last batch.
     func sharedStatus(_ url: SharedIndexURL) throws {
         let hosts: [SharedHost]
-        do {
-            let link = try PostgresLink.connect(url)
-            defer { link.close() }
-            hosts = try SharedIndexHosts.list(link)
-        } catch {
-            Output.error("fsindex", error.description)
-            throw ExitCode(2)
-        }
+        let link = try PostgresLink.connect(url)
+        defer { link.close() }
+        hosts = try SharedIndexHosts.list(link)
         let out = Output.standardOutput
         if json {
             struct Host: Encodable { var host: String, items: Int, domains: [String], lastBatch: String?, lastBatchItems: Int?, failures: [SharedFailureCount] }

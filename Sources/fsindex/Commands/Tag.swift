@@ -39,44 +39,45 @@ extension FSIndexCommand {
                 Exit status: 0 done, 2 a file could not be tagged (the others were).
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
 
         @Argument(parsing: .allUnrecognized,
                   help: ArgumentHelp("Files and folders, then +TAG to add and -TAG to remove.", valueName: "path|+tag|-tag"))
         var items: [String] = []
 
         func run() throws {
-            let request: TagRequest
-            do { request = try TagRequest(items) } catch {
-                Output.error("fsindex", error.message(nil))
-                throw ExitCode(2)
-            }
-            var failed = false
-            var changed: [FilePath] = []
-            for argument in request.paths {
-                let path = FilePath(bytes: PathArgument.absolute(argument))
-                do {
-                    let (tags, didChange) = try TagEditor.apply(request, to: path)
-                    if didChange { changed.append(path) }
-                    Output.standardOutput.write(ArgumentBytes.display(argument) + ": "
-                                                + (tags.isEmpty ? "(no tags)" : tags.map(Output.field).joined(separator: ", ")) + "\n")
-                } catch {
-                    Output.error("fsindex", error.message(ArgumentBytes.display(argument)))
-                    failed = true
+            try ToolRun.reporting("fsindex") {
+                let request: TagRequest
+                do throws(TagError) { request = try TagRequest(items) } catch {
+                    throw CommandFailure(error.message(nil))
                 }
+                var failed = false
+                var changed: [FilePath] = []
+                for argument in request.paths {
+                    let path = FilePath(bytes: PathArgument.absolute(argument))
+                    do throws(TagError) {
+                        let (tags, didChange) = try TagEditor.apply(request, to: path)
+                        if didChange { changed.append(path) }
+                        Output.standardOutput.write(ArgumentBytes.display(argument) + ": "
+                                                    + (tags.isEmpty ? "(no tags)" : tags.map(Output.field).joined(separator: ", ")) + "\n")
+                    } catch {
+                        Output.error("fsindex", error.message(ArgumentBytes.display(argument)))
+                        failed = true
+                    }
+                }
+                Output.standardOutput.flush()
+                if !changed.isEmpty { try updateIndex(changed) }
+                if failed { throw ExitCode(2) }
             }
-            Output.standardOutput.flush()
-            if !changed.isEmpty { try updateIndex(changed) }
-            if failed { throw ExitCode(2) }
         }
 
         /// Without fsindexd, updates the items of the changed files that are inside an indexed
         /// root (attributes only). An index that does not exist yet is left alone.
         private func updateIndex(_ paths: [FilePath]) throws {
-            let location = IndexLocation.resolve(explicit: store.indexDir)
+            let location = store.location()
             guard location.exists, try connectDaemon(location) == nil else { return }
             do {
-                let settings = try Settings.load(explicit: store.config)
+                let settings = try store.settings()
                 let (indexStore, _) = try IndexStore.openRecovering(location: location)
                 let roots = try indexStore.domains().map { FilePath(bytes: $0.root) }
                 let live = LiveIndexer(updater: IndexUpdater(store: indexStore, settings: settings, problem: { p in
@@ -85,8 +86,7 @@ extension FSIndexCommand {
                 let inside = paths.filter { live.root(of: $0) != nil }
                 if !inside.isEmpty { _ = try live.apply(inside.map { .attributesChanged($0) }) }
             } catch {
-                Output.error("fsindex", "the tags were written, but the index could not be updated (\(error)); run `fsindex index` to catch up")
-                throw ExitCode(2)
+                throw CommandFailure("the tags were written, but the index could not be updated (\(error)); run `fsindex index` to catch up")
             }
         }
     }

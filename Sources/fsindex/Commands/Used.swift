@@ -30,7 +30,7 @@ extension FSIndexCommand {
                   fsfind 'used:<7d'                  used in the last 7 days
                 """)
 
-        @OptionGroup var store: StoreOptions
+        @OptionGroup var store: IndexOptions
 
         @Option(name: .long, help: ArgumentHelp("What you were doing (NSUserActivity's title), kept with the use.", valueName: "text"))
         var title: String?
@@ -44,54 +44,46 @@ extension FSIndexCommand {
         }
 
         func run() throws {
-            // A file that exists, or an app's donated item (`DOMAIN:ID`) that the index holds.
-            let location = IndexLocation.resolve(explicit: store.indexDir)
-            var identifiers: [[UInt8]] = []
-            for arg in paths {
-                let id = PathArgument.item(arg)
-                if ItemIdentifier(bytes: id).isDonated {
-                    let held = (try? IndexStore(location: location, readOnly: true).item(ItemIdentifier(bytes: id))) ?? nil
-                    guard held != nil else {
-                        Output.error("fsindex", "\(ArgumentBytes.display(arg)): no such donated item in the index (DOMAIN:ID, as `fsfind --domain DOMAIN` prints it)")
-                        throw ExitCode(2)
+            try ToolRun.reporting("fsindex") {
+                // A file that exists, or an app's donated item (`DOMAIN:ID`) that the index holds.
+                let location = store.location()
+                var identifiers: [[UInt8]] = []
+                for arg in paths {
+                    let id = PathArgument.item(arg)
+                    if ItemIdentifier(bytes: id).isDonated {
+                        let held = (try? IndexStore(location: location, readOnly: true).item(ItemIdentifier(bytes: id))) ?? nil
+                        guard held != nil else {
+                            throw CommandFailure("\(ArgumentBytes.display(arg)): no such donated item in the index (DOMAIN:ID, as `fsfind --domain DOMAIN` prints it)")
+                        }
+                        identifiers.append(id)
+                        continue
+                    }
+                    var st = stat()
+                    guard ArgumentBytes.path(arg).withPlatformString({ lstat($0, &st) }) == 0 else {
+                        let reason = String(cString: strerror(errno))
+                        throw CommandFailure("\(ArgumentBytes.display(arg)): \(reason.lowercased()); `fsindex used` takes paths of existing files and folders, or DOMAIN:ID of donated items")
                     }
                     identifiers.append(id)
-                    continue
                 }
-                var st = stat()
-                guard ArgumentBytes.path(arg).withPlatformString({ lstat($0, &st) }) == 0 else {
-                    let reason = String(cString: strerror(errno))
-                    Output.error("fsindex", "\(ArgumentBytes.display(arg)): \(reason.lowercased()); `fsindex used` takes paths of existing files and folders, or DOMAIN:ID of donated items")
-                    throw ExitCode(2)
-                }
-                identifiers.append(id)
-            }
-            if let client = try connectDaemon(location) {
-                do {
-                    switch try client.request(.used(paths: identifiers, title: title), timeout: .seconds(120)) {
-                    case .usesRecorded(let r):
-                        report(zip(r.paths, zip(r.useCounts, r.indexed)).map { ($0, $1.0, $1.1) })
-                        return
-                    case .error(let m):
-                        Output.error("fsindex", m)
-                        throw ExitCode(2)
-                    default:
-                        Output.error("fsindex", "fsindexd gave an unexpected answer; is it the same version as fsindex?")
-                        throw ExitCode(2)
+                if let client = try connectDaemon(location) {
+                    do {
+                        switch try client.request(.used(paths: identifiers, title: title), timeout: .seconds(120)) {
+                        case .usesRecorded(let r):
+                            report(zip(r.paths, zip(r.useCounts, r.indexed)).map { ($0, $1.0, $1.1) })
+                            return
+                        case .error(let m):
+                            throw CommandFailure(m)
+                        default:
+                            throw CommandFailure("fsindexd gave an unexpected answer; is it the same version as fsindex?")
+                        }
+                    } catch let e as ControlError {
+                        throw CommandFailure(e.description)
                     }
-                } catch let e as ControlError {
-                    Output.error("fsindex", e.description)
-                    throw ExitCode(2)
                 }
-            }
-            do {
                 let (indexStore, _) = try IndexStore.openRecovering(location: location)
                 let now = Date()
                 let records = try indexStore.recordUses(identifiers.map { ItemUse(identifier: ItemIdentifier(bytes: $0), date: now, title: title) })
                 report(records.map { ($0.identifier.bytes, $0.useCount, $0.indexed) })
-            } catch {
-                Output.error("fsindex", "\(error)")
-                throw ExitCode(2)
             }
         }
 

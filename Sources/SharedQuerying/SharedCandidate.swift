@@ -1,6 +1,7 @@
 import Attributes
 import Foundation
 import Indexing
+import Querying
 import PostgresNIO
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Attributes
 import Foundation
 import Indexing
+import Querying
 import SharedIndex
 
 /// Compiles an `ItemPredicate` to a PostgreSQL condition over the shared `items` table, with

@@ -2,6 +2,7 @@ import Attributes
 import Foundation
 import Indexing
 import PostgresNIO
+import Querying
 import SharedIndex
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +26,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
             link = try PostgresLink.connect(url)
             try SharedSchema.check(link)
         } catch {
-            throw .index(error.description)
+            throw .index(error.description, cause: error)
         }
     }
 
@@ -33,15 +34,18 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
 
     /// One element per batch committed to the shared index from now on (a connection of its
     /// own LISTENs on `fsindex_items`); it ends when the connection is lost.
+    public func changes() throws(QueryError) -> ChangeFeed { .batches(try notifications()) }
+
+    /// The notifications behind `changes()`.
     public func notifications() throws(QueryError) -> AsyncStream<Void> {
         let listener: PostgresLink
-        do { listener = try PostgresLink.connect(url) } catch { throw .index(error.description) }
+        do { listener = try PostgresLink.connect(url) } catch { throw .index(error.description, cause: error) }
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         do {
             try listener.listen("fsindex_items") { _ in continuation.yield() }
         } catch {
             listener.close()
-            throw .index(error.description)
+            throw .index(error.description, cause: error)
         }
         continuation.onTermination = { _ in listener.close() }
         return stream
@@ -63,7 +67,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
             return try link.query(sql, values)
         } catch {
             if case .server(_, "57014", _) = error, let deadline = spec?.deadline { throw .timeLimit(seconds: deadline.seconds) }
-            throw .index(error.description)
+            throw .index(error.description, cause: error)
         }
     }
 
@@ -315,5 +319,13 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         if let body = row.value("body", as: String.self) { attributes.textContent = body }
         return SearchableItem(uniqueIdentifier: identifier, domainIdentifier: row.value("domain", as: String.self) ?? "",
                               attributes: attributes, expirationDate: row.value("expiration", as: Double.self).map { Date(timeIntervalSince1970: $0) })
+    }
+}
+
+extension QueryPipeline {
+    /// Opens the shared index on a PostgreSQL server: answers come as the URL's role sees them,
+    /// and nothing is repaired (each watcher keeps its own host's files in step).
+    public static func open(url: SharedIndexURL) throws(QueryError) -> QueryPipeline {
+        QueryPipeline(engine: try SharedQueryEngine(url: url), repair: NoRepair())
     }
 }

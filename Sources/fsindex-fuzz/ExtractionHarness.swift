@@ -1,22 +1,22 @@
 import Attributes
 import Crawling
+import Extraction
 import ExtractionModel
 import SystemPackage
 
 /// The entry points of `fsindex-fuzz` into our own parsers of hostile bytes: the RTF tokenizer,
 /// the image and audio header readers, the mail structure scanner and the zip container.
 ///
-/// They are SPI (`@_spi(Fuzzing) import Extraction`), not API: the readers stay internal, and
-/// only the fuzzer (and the regression tests that replay what it found) reach them. Each hook
+/// They live here, in the fuzzer, not in Extraction: the readers are `package`, not public, so
+/// nothing outside this package reaches them, and the worker ships no fuzzing code. Each hook
 /// takes the bytes of a whole file, as an extractor would get a complete small file, and runs
 /// the reader the way its extractor does. A hook either returns or traps; a trap is the finding.
 /// Where a reader has a property that must hold for every input (the mail scanner gives the same
 /// cuts however its input is chunked), the hook checks it and traps with a message that says
 /// which property broke.
-@_spi(Fuzzing)
-public enum ExtractionFuzzing {
+enum ExtractionFuzzing {
     /// An input as an extractor sees a complete file of `contentType`, with no open descriptor.
-    public static func input(_ bytes: [UInt8], contentType: ContentType, textCap: Int = 1 << 20) -> ExtractionInput {
+    static func input(_ bytes: [UInt8], contentType: ContentType, textCap: Int = 1 << 20) -> ExtractionInput {
         let facts = FileFacts(path: FilePath("/fuzz/input"), type: .regular, size: Int64(bytes.count), permissions: 0o644,
                               uid: 0, gid: 0, device: 0, inode: 1, linkCount: 1, accessNanos: 0, modificationNanos: 0,
                               changeNanos: 0, birthNanos: nil, allocatedSize: Int64(bytes.count))
@@ -29,7 +29,7 @@ public enum ExtractionFuzzing {
 
     /// The RTF extractor on `bytes`, with the full text cap and again with a tiny one (so that
     /// the cap falls inside multi-byte characters and groups). Errors are outcomes, not findings.
-    public static func rtf(_ bytes: [UInt8]) {
+    static func rtf(_ bytes: [UInt8]) {
         for cap in [1 << 20, 7] {
             var attributes = AttributeSet()
             try? RTFExtractor().extract(input(bytes, contentType: "public.rtf", textCap: cap), into: &attributes)
@@ -40,7 +40,7 @@ public enum ExtractionFuzzing {
     }
 
     /// `ImageHeader` on the whole file, then on its first half as if the rest were unreadable.
-    public static func imageHeader(_ bytes: [UInt8]) {
+    static func imageHeader(_ bytes: [UInt8]) {
         for head in [bytes, Array(bytes.prefix(bytes.count / 2))] {
             let h = ImageHeader(MediaSource(head: head, size: bytes.count, file: nil))
             if let w = h.width, w < 0 { fatalError("image: negative width \(w)") }
@@ -49,7 +49,7 @@ public enum ExtractionFuzzing {
     }
 
     /// `AudioHeader` (and the container sniffer) on the whole file and on its first half.
-    public static func audioHeader(_ bytes: [UInt8]) {
+    static func audioHeader(_ bytes: [UInt8]) {
         _ = AudioHeader.sniff(bytes)
         for head in [bytes, Array(bytes.prefix(bytes.count / 2))] {
             let h = AudioHeader(MediaSource(head: head, size: bytes.count, file: nil))
@@ -61,7 +61,7 @@ public enum ExtractionFuzzing {
     /// `MailStructureScanner` with a small limit taken from the first byte (so that cuts happen
     /// on small inputs), fed the rest at once and then in chunks whose sizes come from the
     /// input: both must give the same cuts, in order, each starting at a line start.
-    public static func mailStructure(_ bytes: [UInt8]) {
+    static func mailStructure(_ bytes: [UInt8]) {
         guard let first = bytes.first else { return }
         let mailbox = first & 0x80 != 0, limit = Int(first & 0x0F)
         let body = Array(bytes.dropFirst())
@@ -88,7 +88,7 @@ public enum ExtractionFuzzing {
 
     /// `ZipContainer` reading every member of `bytes`, then resolving each member name against
     /// the first (as OOXML relationships and EPUB `href`s are).
-    public static func zip(_ bytes: [UInt8]) {
+    static func zip(_ bytes: [UInt8]) {
         let limits = ArchiveReader.Limits(maxEntries: 200, maxEntryBytes: 1 << 20, maxTotalBytes: 4 << 20, maxRatio: 200, ratioFloor: 1 << 20)
         guard let zip = try? ZipContainer.read(input(bytes, contentType: "public.zip-archive"), extractor: "zip", limits: limits,
                                                wanted: { _ in true }) else { return }

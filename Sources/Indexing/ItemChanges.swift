@@ -1,0 +1,27 @@
+/// Items that changed in the index, by path bytes: the payload of `.itemsChanged`.
+///
+/// Every item is listed by its own identifier: when a folder is renamed, moved or deleted, each
+/// item below it (and each item inside a file, `file` NUL `key`) is listed, its old identifier
+/// in `removed` and its new one in `updated`. A subscriber applies `removed` before `updated`.
+/// `summarized` lists items whose `textContentSummary` arrived (Core Spotlight's summarization
+/// flag): made after extraction, it follows the item's `updated` in a later message.
+///
+/// It lives with the index because it is what a committed batch did to the index: fsindexd's
+/// writer makes it, the control socket carries it (its wire form is in Controlling), and a live
+/// query (`QueryPipeline.live`) applies it.
+public struct ItemChanges: Sendable, Hashable {
+    /// Items added or rewritten.
+    public var updated: [[UInt8]]
+    public var removed: [[UInt8]]
+    /// Items whose summary arrived (their other attributes are as they were).
+    public var summarized: [[UInt8]]
+
+    public init(updated: [[UInt8]] = [], removed: [[UInt8]] = [], summarized: [[UInt8]] = []) {
+        self.updated = updated
+        self.removed = removed
+        self.summarized = summarized
+    }
+
+    public var isEmpty: Bool { updated.isEmpty && removed.isEmpty && summarized.isEmpty }
+    public var count: Int { updated.count + removed.count + summarized.count }
+}
