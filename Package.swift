@@ -39,26 +39,26 @@ let package = Package(
     ],
     targets: [
         // C libraries of the field, through tiny system-library shims.
-        .systemLibrary(name: "CMagic", providers: [.apt(["libmagic-dev"])]),
-        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
-        .systemLibrary(name: "CGMime", pkgConfig: "gmime-3.0", providers: [.apt(["libgmime-3.0-dev"])]),
-        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-        .systemLibrary(name: "CExempi", pkgConfig: "exempi-2.0", providers: [.apt(["libexempi-dev"])]),
-        .systemLibrary(name: "CIPTC", pkgConfig: "libiptcdata", providers: [.apt(["libiptcdata0-dev"])]),
-        .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
-        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
-        .systemLibrary(name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
-        .systemLibrary(name: "CTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev"])]),
-        .systemLibrary(name: "CGsf", pkgConfig: "libgsf-1", providers: [.apt(["libgsf-1-dev"])]),
-        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        .systemLibrary(name: "CMagic", path: "Sources/CLibraries/CMagic", providers: [.apt(["libmagic-dev"])]),
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibraries/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CPoppler", path: "Sources/CLibraries/CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(name: "CGMime", path: "Sources/CLibraries/CGMime", pkgConfig: "gmime-3.0", providers: [.apt(["libgmime-3.0-dev"])]),
+        .systemLibrary(name: "CExif", path: "Sources/CLibraries/CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CExempi", path: "Sources/CLibraries/CExempi", pkgConfig: "exempi-2.0", providers: [.apt(["libexempi-dev"])]),
+        .systemLibrary(name: "CIPTC", path: "Sources/CLibraries/CIPTC", pkgConfig: "libiptcdata", providers: [.apt(["libiptcdata0-dev"])]),
+        .systemLibrary(name: "CTagLib", path: "Sources/CLibraries/CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
+        .systemLibrary(name: "CArchive", path: "Sources/CLibraries/CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CUchardet", path: "Sources/CLibraries/CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+        .systemLibrary(name: "CTextCat", path: "Sources/CLibraries/CTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev"])]),
+        .systemLibrary(name: "CGsf", path: "Sources/CLibraries/CGsf", pkgConfig: "libgsf-1", providers: [.apt(["libgsf-1-dev"])]),
+        .systemLibrary(name: "CSeccomp", path: "Sources/CLibraries/CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         // Linux calls the Glibc module does not export (statx, prctl, ...).
-        .target(name: "CSysShims"),
+        .target(name: "CSysShims", path: "Sources/CLibraries/CSysShims"),
         // fsindexd's global executor: Swift's global jobs on libdispatch's overcommit queue, so
         // the process has no once-a-second workqueue monitor (issue 14; see the header).
-        .target(name: "CGlobalExecutor"),
+        .target(name: "CGlobalExecutor", path: "Sources/CLibraries/CGlobalExecutor"),
         // TagLib through a descriptor (C++: the C API opens files only by name).
-        .target(name: "CTagLibStream", linkerSettings: [.linkedLibrary("tag")]),
+        .target(name: "CTagLibStream", path: "Sources/CLibraries/CTagLibStream", linkerSettings: [.linkedLibrary("tag")]),
         // The one system-call layer: Result<_, Errno> with EINTR retried, threads, process
         // spawning, FilePath <-> bytes.
         .target(name: "SystemCalls", dependencies: [
@@ -110,7 +110,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The FTS5 tokenizer for every script (unicode61, with Han, Kana and Hangul in bigrams),
         // and the zlib compression of the stored full text (fsindex_zip/fsindex_unzip).
-        .target(name: "CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("z"), .linkedLibrary("m")]),
+        .target(name: "CFTS5CJK", path: "Sources/CLibraries/CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("z"), .linkedLibrary("m")]),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
         .target(name: "Indexing", dependencies: [
             "Attributes", "CFTS5CJK",
@@ -225,7 +225,7 @@ let package = Package(
         // Fuzzing: one libFuzzer executable for every target (Tests/Harnesses/fuzz.sh builds it
         // with -sanitize=fuzzer,address into .build/fuzz); a plain build links CFuzzDriver's
         // weak fallback, which only replays the inputs it is given (the seed corpus, past crashes).
-        .target(name: "CFuzzDriver"),
+        .target(name: "CFuzzDriver", path: "Sources/CLibraries/CFuzzDriver"),
         .executableTarget(name: "fsindex-fuzz", dependencies: [
             "CFuzzDriver", "Attributes", "ExtractionModel", "Extraction", "Indexing", "Isolation", "Querying", "WorkerRuntime",
             .product(name: "SystemPackage", package: "swift-system"),

@@ -7,11 +7,10 @@ import SystemPackage
 
 extension AgentOptions {
     /// The options of a server: the command line's, over `[agent]` of the config, over the
-    /// built-in defaults. Scopes default to the index's roots.
-    public static func load(config: String?, location: IndexLocation, scopes: [String], maxResults: Int?,
+    /// built-in defaults (`settings`, loaded by the front end like every tool's). Scopes default
+    /// to the index's roots.
+    public static func load(settings: Settings, location: IndexLocation, scopes: [String], maxResults: Int?,
                             format: String?, guidance: String?) throws(AgentError) -> AgentOptions {
-        let settings: Settings
-        do { settings = try Settings.load(explicit: config) } catch { throw .options(error.description) }
         let agent = settings.agent
         let formatText = format ?? agent.format
         guard let f = Format(rawValue: formatText) else { throw .options("format \"\(formatText)\" is not full or compact") }

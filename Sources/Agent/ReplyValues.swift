@@ -33,7 +33,7 @@ struct ReplyStatus: Sendable {
 /// A tool's answer: the structured content (matching the tool's output schema) and its text
 /// rendering.
 public struct ToolReply: Sendable {
-    public var structured: Value
+    package var structured: Value
     public var text: String
 }
 

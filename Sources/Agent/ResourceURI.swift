@@ -1,7 +1,7 @@
 /// `file://` URIs for files, as MCP resources name them: every byte that is not unreserved is
 /// percent-encoded, so any file name (bytes that are not UTF-8 included) has exactly one URI and
 /// comes back from it unchanged.
-public enum ResourceURI {
+package enum ResourceURI {
     public static func uri(_ path: [UInt8]) -> String {
         var out = "file://"
         for b in path {

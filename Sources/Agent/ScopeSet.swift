@@ -97,7 +97,7 @@ public struct ScopeSet: Sendable, Hashable {
     /// first, without touching the file system; the folder's links are then resolved from the
     /// nearest folder above that exists, so a link out of the scope is outside even where the
     /// rest of the path is missing.
-    public func admits(_ path: [UInt8]) -> Bool {
+    package func admits(_ path: [UInt8]) -> Bool {
         guard contains(path) else { return false }
         if folders.contains(path) { return true }
         guard let slash = path.lastIndex(of: 0x2F) else { return false }

@@ -30,7 +30,7 @@ extension AttributeSet {
 
 extension AttributeValue {
     /// Whether any of the text this value holds contains a NUL.
-    public var containsNUL: Bool {
+    package var containsNUL: Bool {
         textValues.contains(where: AttributeValue.hasNUL)
     }
 

@@ -67,7 +67,7 @@ extension ContentType {
     public static let html: Self = "public.html"
     public static let xhtml: Self = "public.xhtml"
     public static let xml: Self = "public.xml"
-    public static let sourceCode: Self = "public.source-code"
+    package static let sourceCode: Self = "public.source-code"
     public static let image: Self = "public.image"
     public static let jpeg: Self = "public.jpeg"
     public static let png: Self = "public.png"
@@ -79,7 +79,7 @@ extension ContentType {
     /// A manual page (`man(7)` or `mdoc(7)` source). Apple declares no UTI for it, so it is
     /// named after its MIME type, as types without a well-known UTI are.
     public static let manualPage: Self = "org.freedesktop.mime.application.x-troff-man"
-    public static let emptyFile: Self = "public.empty"
+    package static let emptyFile: Self = "public.empty"
     public static let fifo: Self = "public.fifo"
     public static let socket: Self = "public.socket"
     public static let device: Self = "public.device"

@@ -19,7 +19,7 @@ public struct WellKnownType: Sendable, Hashable {
         self.kind = kind
     }
 
-    public static let byIdentifier: [ContentType: WellKnownType] =
+    package static let byIdentifier: [ContentType: WellKnownType] =
         Dictionary(all.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
 
     public static let byMIMEType: [String: WellKnownType] = {

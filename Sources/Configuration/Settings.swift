@@ -246,7 +246,7 @@ public struct Settings: Sendable, Hashable {
     }
 
     /// A config file is a few KiB; anything past this is refused, not read.
-    public static let maximumFileSize = 1 << 20
+    package static let maximumFileSize = 1 << 20
 }
 
 /// Reads typed values, and makes errors that name the file, the line of the key and the key.

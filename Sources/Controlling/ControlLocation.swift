@@ -32,7 +32,7 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
 
     public var socketPath: FilePath { directory.appending("\(name).sock") }
     /// The query socket of the small fsfind (`FindWire`), beside the control socket.
-    public var findSocketPath: FilePath { directory.appending("\(name).find.sock") }
+    package var findSocketPath: FilePath { directory.appending("\(name).find.sock") }
     public var lockPath: FilePath { directory.appending("\(name).lock") }
     public var description: String { socketPath.string }
 
@@ -65,7 +65,7 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     /// Creates the folder with mode 0700 if needed, and checks that it is a real folder that
     /// belongs to ``owner`` and that nobody else can write; a folder of ours with a wider mode is
     /// narrowed to 0700.
-    public func prepareDirectory() throws(ControlError) {
+    package func prepareDirectory() throws(ControlError) {
         let path = directory.bytes
         let shown = ByteString.escaped(path, escapeControls: true)
         switch SystemCall.mkdir(path, 0o700) {

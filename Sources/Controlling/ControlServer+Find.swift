@@ -24,7 +24,7 @@ public protocol FindHandler: Sendable {
 extension ControlServer {
     /// Queries answered at once; one more is told to fall back (the client reads the index
     /// itself), so a burst of queries never piles up threads in the daemon.
-    public static let maximumActiveQueries = 4
+    package static let maximumActiveQueries = 4
 
     /// With the lock held, any file at the query socket's path is a crashed daemon's: it goes.
     static func listenForQueries(_ location: ControlLocation) throws(ControlError) -> (Int32, (device: UInt64, inode: UInt64)) {

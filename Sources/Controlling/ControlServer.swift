@@ -35,9 +35,9 @@ import Glibc
 public final class ControlServer: Sendable {
     public let location: ControlLocation
     /// The only user allowed to talk to this server (the daemon's own, by default).
-    public let allowedUID: uid_t
+    package let allowedUID: uid_t
     /// Unsent bytes beyond which a connection is dropped instead of buffered.
-    public let maxPendingBytes: Int
+    package let maxPendingBytes: Int
 
     private let handler: any ControlHandler
     private let listenFD: Int32

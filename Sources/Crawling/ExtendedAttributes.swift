@@ -70,7 +70,7 @@ public struct ExtendedAttributes: Sendable, Hashable {
     }
 
     /// The names `path` has (UTF-8 ones only), in the file system's order.
-    public static func listNames(_ path: FilePath) -> Result<[String], Errno> {
+    package static func listNames(_ path: FilePath) -> Result<[String], Errno> {
         var size: Int
         switch SystemCall.listXattrs(path, into: UnsafeMutableRawBufferPointer(start: nil, count: 0)) {
         case .success(let n): size = n

@@ -12,7 +12,7 @@ import SystemPackage
 /// for await batch in source.events { … }    // the batch above, then the end
 /// ```
 /// The stream's buffer is unbounded: nothing a test sends is dropped.
-public final class ScriptedEventSource: FileEventSource {
+package final class ScriptedEventSource: FileEventSource {
     public let events: AsyncStream<[FileEvent]>
     private let continuation: AsyncStream<[FileEvent]>.Continuation
     private let state = Mutex(State())
@@ -43,16 +43,16 @@ public final class ScriptedEventSource: FileEventSource {
     }
 
     /// Makes the next `add(root:)` of `root` throw `error` (a missing or unreadable root).
-    public func failAdding(_ root: FilePath, with error: WatchError) {
+    package func failAdding(_ root: FilePath, with error: WatchError) {
         state.withLock { $0.failures[root] = error }
     }
 
     /// The roots being watched now, with their options.
     public var roots: [FilePath: WalkOptions] { state.withLock { $0.roots } }
     /// Every root given to `add(root:)`, in order (repeats included).
-    public var addedRoots: [FilePath] { state.withLock { $0.added } }
+    package var addedRoots: [FilePath] { state.withLock { $0.added } }
     /// Every root given to `remove(root:)`, in order.
-    public var removedRoots: [FilePath] { state.withLock { $0.removed } }
+    package var removedRoots: [FilePath] { state.withLock { $0.removed } }
 
     public func add(root: FilePath, options: WalkOptions = WalkOptions()) throws(WatchError) {
         let failure: WatchError? = state.withLock { s in

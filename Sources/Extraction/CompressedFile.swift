@@ -6,7 +6,7 @@ import ExtractionModel
 /// Only compressors of one file are here (`cp.1.gz`, `notes.txt.xz`); a compressed tar
 /// (`.tar.gz`, `.tgz`) has a MIME type of its own and stays with `ArchiveExtractor`, which lists
 /// its members.
-public enum ContentEncoding: String, Sendable, Hashable, CaseIterable {
+package enum ContentEncoding: String, Sendable, Hashable, CaseIterable {
     case gzip, bzip2, xz, zstd, compress
 
     /// The encoding a detected MIME type stands for, if it is a single-file compressor.

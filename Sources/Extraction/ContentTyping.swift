@@ -26,13 +26,13 @@ import ExtractionModel
 /// a.detection.contentType   // public.png
 /// a.usedLibmagic            // false
 /// ```
-public final class ContentTyping {
+package final class ContentTyping {
     /// A regular file's type, its charset as libmagic names it (nil for an empty or unreadable
     /// file), and whether libmagic's rules had to run.
     public struct Answer: Hashable {
         public var detection: TypeDetection
         public var charset: String?
-        public var usedLibmagic: Bool
+        package var usedLibmagic: Bool
     }
 
     private let magic: MagicDatabase
@@ -68,7 +68,7 @@ public final class ContentTyping {
     /// The type as libmagic's rules and the name decide it (`TypeDetector`'s rules), the way
     /// every file was typed before `type(name:bytes:fileSize:isEmpty:)` asked shared-mime-info
     /// first; the comparison on the bench corpus runs both.
-    public func typeByLibmagic(name: [UInt8], bytes: [UInt8], fileSize: Int64, isEmpty: Bool) -> Answer {
+    package func typeByLibmagic(name: [UInt8], bytes: [UInt8], fileSize: Int64, isEmpty: Bool) -> Answer {
         var sniffed = bytes.isEmpty ? nil : magic.identify(bytes, fileSize: fileSize)
         if let s = sniffed, s.mimeType == "text/plain", !(detector.globType(forName: name).map(detector.isTextual) ?? false) {
             sniffed = (TextSniffer.mimeType(bytes), s.charset)   // the name does not say which text

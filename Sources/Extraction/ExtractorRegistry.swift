@@ -33,7 +33,7 @@ import ExtractionModel
 /// ```swift
 /// ExtractorRegistry.extractor(for: input)?.name   // "html" for a .html file
 /// ```
-public enum ExtractorRegistry {
+package enum ExtractorRegistry {
     public static let all: [any Extractor] = [
         OfficeOpenXMLExtractor(), OpenDocumentExtractor(), EPUBExtractor(), ArchiveExtractor(),
         HTMLExtractor(), XMLExtractor(), PDFExtractor(), RTFExtractor(), OLEExtractor(),

@@ -34,7 +34,7 @@ import Glibc
 /// Cost (release build, CPU time on a busy 2-core machine): about 0.45 ms per English text,
 /// 0.15 ms per Russian one, 0.05 ms for CJK (no textcat call); nothing for texts under
 /// `minimumBytes`.
-public final class LanguageIdentifier: @unchecked Sendable {
+package final class LanguageIdentifier: @unchecked Sendable {
     /// Where Debian's libexttextcat-data puts the models.
     public static let dataDirectory = "/usr/share/libexttextcat/"
     /// Part of every item's extractor version; bumped in `ExtractionVersions.language`.
@@ -42,7 +42,7 @@ public final class LanguageIdentifier: @unchecked Sendable {
     /// Bytes of text classified (cut on a character boundary). textcat needs a few hundred
     /// bytes; making its fingerprint costs in proportion to the sample (about 0.1 ms per KiB of
     /// CPU on this machine), so 2 KiB rather than 4.
-    public static let sampleBytes = 2048
+    package static let sampleBytes = 2048
     /// Texts shorter than this (in UTF-8 bytes) get no language.
     public static let minimumBytes = 100
 
@@ -50,7 +50,7 @@ public final class LanguageIdentifier: @unchecked Sendable {
     public static let shared: LanguageIdentifier? = LanguageIdentifier(directory: dataDirectory)
 
     /// Whether the models' configuration can be read, without loading them: for a diagnostic.
-    public static var dataAvailable: Bool { access(dataDirectory + "fpdb.conf", R_OK) == 0 }
+    package static var dataAvailable: Bool { access(dataDirectory + "fpdb.conf", R_OK) == 0 }
 
     struct Model {
         let fingerprint: UnsafeMutableRawPointer

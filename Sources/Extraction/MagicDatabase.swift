@@ -25,7 +25,7 @@ import CMagic
 /// (tar is still found by its `ustar` magic), CSV and JSON (the name says those better) and ELF
 /// details (same MIME type). `MAGIC_ERROR` makes a failure return NULL rather than an error text
 /// that looks like a MIME type.
-public final class MagicDatabase {
+package final class MagicDatabase {
     /// The flags used.
     public static let flags: Int32 = MAGIC_MIME_TYPE | MAGIC_MIME_ENCODING | MAGIC_ERROR | MAGIC_NO_CHECK_TEXT
         | MAGIC_NO_CHECK_COMPRESS | MAGIC_NO_CHECK_TAR | MAGIC_NO_CHECK_CSV | MAGIC_NO_CHECK_JSON
@@ -40,7 +40,7 @@ public final class MagicDatabase {
         | MAGIC_NO_CHECK_ELF | MAGIC_NO_COMPRESS_FORK | MAGIC_NO_CHECK_APPTYPE | MAGIC_NO_CHECK_CDF | MAGIC_NO_CHECK_TOKENS
 
     /// At most this many bytes are looked at (libmagic's default is 7 MiB).
-    public static let bytesMax = 64 * 1024
+    package static let bytesMax = 64 * 1024
 
     private let cookie: magic_t
     private let encodingCookie: magic_t
@@ -93,7 +93,7 @@ public final class MagicDatabase {
     /// `application/octet-stream`.
     ///
     /// Returns nil when libmagic fails; the caller then falls back on the file name.
-    public func identify(_ bytes: [UInt8], fileSize: Int64? = nil) -> (mimeType: String, charset: String?)? {
+    package func identify(_ bytes: [UInt8], fileSize: Int64? = nil) -> (mimeType: String, charset: String?)? {
         let result = bytes.withUnsafeBytes { buf in
             magic_buffer(cookie, buf.baseAddress, min(buf.count, Self.bytesMax)).map { String(cString: $0) }
         }

@@ -81,7 +81,7 @@ public struct SharedMIMEMagic: Sendable {
 
     /// The types of the highest priority whose rules match `bytes` (several when they tie),
     /// or none. Stops at the first priority that matches, as xdgmime does.
-    public func bestMatches(_ bytes: [UInt8]) -> [String] {
+    package func bestMatches(_ bytes: [UInt8]) -> [String] {
         bytes.withUnsafeBufferPointer { data in
             var found: [String] = []
             var priority = Int.min

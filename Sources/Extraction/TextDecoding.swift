@@ -21,7 +21,7 @@ import ExtractionModel
 /// which never fails and keeps ASCII words searchable. When the guess decodes to exactly the
 /// same text as that fallback (uchardet often says `windows-1250` or `iso-8859-2` for a Western
 /// text with a few accents), the fallback's more common name is recorded.
-public enum TextDecoding {
+package enum TextDecoding {
     public struct Decoded: Sendable, Hashable {
         public var text: String
         /// The IANA-style name: `utf-8`, `utf-16le`, `utf-16be`, `utf-32le`, `utf-32be`,

@@ -13,7 +13,7 @@ import ExtractionModel
 /// TextSniffer.mimeType(Array("Received: from a\nSubject: hi\n".utf8)) // "message/rfc822"
 /// TextSniffer.mimeType(Array("Copyright 2024\n".utf8))                // "text/plain"
 /// ```
-public enum TextSniffer {
+package enum TextSniffer {
     static let mailHeaders: Set<String> = [
         "received", "return-path", "from", "to", "cc", "subject", "message-id", "mime-version", "delivered-to",
         "date", "reply-to", "sender", "in-reply-to", "references", "x-mailer", "content-type", "user-agent",

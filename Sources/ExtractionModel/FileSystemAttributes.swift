@@ -75,7 +75,7 @@ public struct FileSystemExtractor: Sendable {
     }
 
     /// `0o644` → `"0644"`, `0o4755` → `"4755"`.
-    public static func octal(_ mode: UInt32) -> String {
+    package static func octal(_ mode: UInt32) -> String {
         let digits = String(mode & 0o7777, radix: 8)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }

@@ -61,7 +61,7 @@ public struct TypeDetector: Sendable {
     }
 
     /// The MIME type to record, from libmagic's answer and the name (see the type's overview).
-    public func chooseMIMEType(name: [UInt8], magic: String?, isEmpty: Bool) -> String {
+    package func chooseMIMEType(name: [UInt8], magic: String?, isEmpty: Bool) -> String {
         let glob = globType(forName: name)
         if isEmpty { return glob ?? "application/x-zerosize" }
         guard let magic else { return glob ?? "application/octet-stream" }

@@ -15,7 +15,7 @@ public struct IndexEntry: Sendable, Hashable {
     public var summarized: Bool
     /// The text as the index stores it, packed beforehand off the writer's thread
     /// (`packText()`); nil: the writer packs it.
-    public var packedText: PackedText?
+    package var packedText: PackedText?
 
     public init(item: SearchableItem, stamp: FileStamp? = nil, extractorVersion: Int = 0, extractor: String? = nil,
                 summarized: Bool = false) {

@@ -68,7 +68,7 @@ extension IndexStore {
     /// What the index needs done by a request handler: a rebuild after a schema change or a
     /// repair, items written by an extractor older than `extractorVersion`, expired items (which
     /// are purged first: their files, if still there, are indexed again without expiration).
-    public func maintenanceRequests(extractorVersions: ExtractorVersions, now: Date = Date()) throws(IndexError) -> [MaintenanceRequest] {
+    package func maintenanceRequests(extractorVersions: ExtractorVersions, now: Date = Date()) throws(IndexError) -> [MaintenanceRequest] {
         var out: [MaintenanceRequest] = []
         if let reason = try meta("rebuild_required") {
             out.append(.rebuildAll(reason: reason))

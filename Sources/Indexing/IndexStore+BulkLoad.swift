@@ -48,7 +48,7 @@ extension IndexStore {
     }
 
     /// Whether a bulk load's settings are in force (for tests and `status`).
-    public func isBulkLoading() throws(IndexError) -> Bool {
+    package func isBulkLoading() throws(IndexError) -> Bool {
         try read { db in try Self.bulkLoading(db) }
     }
 

@@ -91,7 +91,7 @@ extension IndexStore {
 
     /// Deletes every item (Core Spotlight's `deleteAllSearchableItems`). Domains and the client
     /// state go too.
-    public func deleteAllItems() throws(IndexError) {
+    package func deleteAllItems() throws(IndexError) {
         try write { db in
             try db.execute(sql: """
                 DELETE FROM item_texts; DELETE FROM items_names; DELETE FROM item_types; DELETE FROM items;

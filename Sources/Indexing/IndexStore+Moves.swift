@@ -8,7 +8,7 @@ extension IndexStore {
     /// attributes and the full-text name follow; an item already at the destination is replaced
     /// (a rename over an existing file). Returns how many items moved.
     @discardableResult
-    public func moveItems(from old: ItemIdentifier, to new: ItemIdentifier, domain: String? = nil) throws(IndexError) -> Int {
+    package func moveItems(from old: ItemIdentifier, to new: ItemIdentifier, domain: String? = nil) throws(IndexError) -> Int {
         try movedItems(from: old, to: new, domain: domain).moved
     }
 

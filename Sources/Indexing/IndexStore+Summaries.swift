@@ -34,7 +34,7 @@ public struct MadeSummary: Sendable, Hashable {
 extension IndexStore {
     /// Texts shorter than this many characters (as SQLite's `length()` counts: Unicode scalars)
     /// get no summary. The summarizer uses the same threshold (`ExtractiveSummarizer`).
-    public static let summaryMinimumTextLength = 200
+    package static let summaryMinimumTextLength = 200
 
     /// Whether an item with this text gets a summary. Stops counting at the threshold.
     static func needsSummary(_ text: String) -> Bool {
@@ -69,7 +69,7 @@ extension IndexStore {
     }
 
     /// How many items wait for their summary (for `fsindex status`).
-    public func pendingSummaryCount() throws(IndexError) -> Int {
+    package func pendingSummaryCount() throws(IndexError) -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items WHERE summary_pending") ?? 0 }
     }
 

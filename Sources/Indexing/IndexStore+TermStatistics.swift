@@ -14,7 +14,7 @@ import GRDB
 /// crawl of 5,000 files or more counts again (`optimize`).
 extension IndexStore {
     /// Words in fewer items are counted at query time instead.
-    public static let commonTermMinimum = 200
+    package static let commonTermMinimum = 200
 
     /// Counts the items of every common word again.
     public func refreshTermStatistics() throws(IndexError) {

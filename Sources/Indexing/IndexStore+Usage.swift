@@ -30,7 +30,7 @@ public struct ItemUse: Sendable, Hashable {
 /// What the index remembers of one identifier's uses.
 public struct UsageRecord: Sendable, Hashable {
     public var identifier: ItemIdentifier
-    public var lastUsed: Date
+    package var lastUsed: Date
     public var useCount: Int64
     public var title: String?
     /// Whether an item with this identifier is in the index now. When not, the uses wait in the

@@ -137,7 +137,7 @@ extension IndexStore {
     /// Registers the `fsindex_cjk` tokenizer and the `fsindex_zip`/`fsindex_unzip` functions
     /// (CFTS5CJK) on a connection: every connection that reads or writes `items_fts` or
     /// `item_texts` needs them, ours and a test's own.
-    public static func registerTokenizer(_ db: Database) throws {
+    package static func registerTokenizer(_ db: Database) throws {
         let rc = fsindex_fts5_cjk_register(db.sqliteConnection)
         guard rc == 0 else { throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "cannot register the fsindex_cjk tokenizer") }
         let zip = fsindex_text_zip_register(db.sqliteConnection)

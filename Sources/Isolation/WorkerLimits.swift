@@ -27,7 +27,7 @@ public struct WorkerLimits: Sendable, Hashable, Codable {
     /// Open descriptors (RLIMIT_NOFILE).
     public var openFiles: UInt64 = 64
     /// Bytes of one result on the pipe; a worker that sends more is killed.
-    public var outputBytes: Int = 16 << 20
+    package var outputBytes: Int = 16 << 20
     /// Files a worker extracts before it is replaced, so a slow leak in a C library cannot grow.
     public var filesPerWorker: Int = 5_000
 

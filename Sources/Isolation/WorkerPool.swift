@@ -30,7 +30,7 @@ public final class WorkerPool: @unchecked Sendable {
     }
 
     /// How many idle workers have a process running.
-    public var runningIdleWorkers: Int {
+    package var runningIdleWorkers: Int {
         free.withLock { $0.count { $0.pid != nil } }
     }
 

@@ -97,7 +97,7 @@ public enum AttributeNames {
 /// A query names an attribute nobody stores.
 public struct UnknownAttribute: Error, Sendable, Hashable, CustomStringConvertible {
     public var name: String
-    public var suggestions: [String]
+    package var suggestions: [String]
 
     public var description: String {
         "unknown attribute \"\(name)\"" + (suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?")

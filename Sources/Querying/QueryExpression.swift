@@ -24,7 +24,7 @@ public struct QueryModifiers: OptionSet, Sendable, Hashable {
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     public static let caseInsensitive = QueryModifiers(rawValue: 1)
     public static let diacriticInsensitive = QueryModifiers(rawValue: 2)
-    public static let wordBased = QueryModifiers(rawValue: 4)
+    package static let wordBased = QueryModifiers(rawValue: 4)
 }
 
 public enum QueryValue: Sendable, Hashable {
@@ -57,7 +57,7 @@ public struct QuerySyntaxError: Error, Sendable, Hashable, CustomStringConvertib
     public var position: Int
     public var message: String
     /// The `QueryLimits` limit the query went past, if that is the error.
-    public var exceededLimit: QueryLimits.Kind?
+    package var exceededLimit: QueryLimits.Kind?
 
     public init(query: String, position: Int, message: String) {
         self.query = query

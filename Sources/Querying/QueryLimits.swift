@@ -22,7 +22,7 @@
 public struct QueryLimits: Sendable, Hashable {
     public var maximumLength: Int
     public var maximumDepth: Int
-    public var maximumTerms: Int
+    package var maximumTerms: Int
 
     public init(maximumLength: Int = 131_072, maximumDepth: Int = 100, maximumTerms: Int = 4_096) {
         self.maximumLength = maximumLength

@@ -78,7 +78,7 @@ public struct QueryRequest: Sendable, Hashable {
 
     /// The compiled query: text and name parsed into one predicate, with the page left to the
     /// pipeline (which pages over results it has checked).
-    public func makeSpec() throws(QueryError) -> QuerySpec {
+    package func makeSpec() throws(QueryError) -> QuerySpec {
         let deadline = timeLimit.map { QueryDeadline(seconds: $0) }
         var parts: [ItemPredicate] = []
         var hint: String?

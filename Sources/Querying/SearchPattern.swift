@@ -139,7 +139,7 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     /// Which query word each phrase of `fts5` belongs to, and how many positions of a document
     /// it covers, for `fsindex_rank`: "group:span …", one per phrase in the order they appear
     /// (a term with identifiers is two phrases, the whole first; both cover all the parts).
-    public var rankLayout: String { rankLayout(documentCounts: [:]) }
+    package var rankLayout: String { rankLayout(documentCounts: [:]) }
 
     /// The layout with the items each one-word phrase is in, where `documentCounts` has them
     /// ("group:span:items"): `fsindex_rank` then need not count them. A prefix (`rust*`) is

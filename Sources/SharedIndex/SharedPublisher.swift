@@ -126,7 +126,7 @@ public final class SharedPublisher: @unchecked Sendable {
     /// What the server refuses for one item or one domain is left out and recorded
     /// (`report.failures`, the `failures` table `fsindex status` reads); the others are sent.
     /// Only a lost connection (`isTransient`) stops the pass.
-    public func publishAll() throws(SharedIndexError) -> PublishReport {
+    package func publishAll() throws(SharedIndexError) -> PublishReport {
         lock.lock()
         defer { lock.unlock() }
         let link = try connection()

@@ -36,7 +36,7 @@
 public struct ExtractiveSummarizer: Sendable, Hashable {
     /// Texts shorter than this many characters (Unicode scalars, as SQLite's `length()` counts)
     /// get no summary: they are short enough to read whole.
-    public static let minimumTextLength = 200
+    package static let minimumTextLength = 200
 
     /// The longest summary, in characters ("…" included).
     public var maximumLength = 300

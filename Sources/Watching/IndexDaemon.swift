@@ -81,7 +81,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
     /// The rowid the next summary batch starts after.
     let summaryCursor = Atomic<Int64>(0)
     /// Pending summaries taken per batch: small, so a file event waits for at most one batch.
-    public var summaryBatchSize: Int {
+    package var summaryBatchSize: Int {
         get { summaryBatch.load(ordering: .relaxed) }
         set { summaryBatch.store(newValue, ordering: .relaxed) }
     }
@@ -150,7 +150,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     /// Extraction workers end this long after the last piece of work, so that an idle daemon is
     /// one process blocked in `poll`, not three.
-    public var workerIdleTime: Duration {
+    package var workerIdleTime: Duration {
         get { idleTime.withLock { $0 } }
         set { idleTime.withLock { $0 = newValue } }
     }

@@ -14,7 +14,7 @@ import Indexing
 /// Only files inside the daemon's roots are taken: the index holds nothing of other folders,
 /// and a file outside them (a private folder left out on purpose) should leave no trace in it. A
 /// root added later brings the history the list still has of its files.
-public enum RecentlyUsedFeed {
+package enum RecentlyUsedFeed {
     /// The feed's name in the index (`usage_feeds.feed`).
     public static let name = "recently-used.xbel"
 

@@ -45,7 +45,7 @@ public struct RecentlyUsedList: Sendable, Hashable {
         public var applications: [Application]
 
         /// The latest of its dates and its applications' dates: when it was last used.
-        public var lastVisit: Date? {
+        package var lastVisit: Date? {
             ([added, modified, visited] + applications.map(\.modified)).compactMap { $0 }.max()
         }
     }
@@ -57,14 +57,14 @@ public struct RecentlyUsedList: Sendable, Hashable {
         public var modified: Date?
     }
 
-    public var bookmarks: [Bookmark]
+    package var bookmarks: [Bookmark]
     /// `<bookmark>`s left out: not `file://` (`recent:///`, `sftp://`, another host), or a path
     /// that cannot be a file's.
     public var skipped: Int
 
     /// The largest list read. GTK keeps the list to its `gtk-recent-files-max-age` and a few
     /// hundred entries, a few hundred KiB; anything near this is not a list to trust.
-    public static let maximumSize = 16 << 20
+    package static let maximumSize = 16 << 20
     /// The deepest nesting accepted (the real list is 6 deep).
     static let maximumDepth = 64
 

@@ -54,7 +54,7 @@ struct FSIndexMCP: AsyncParsableCommand {
         logger.logLevel = verbose ? .debug : .warning
         let location = index.location()
         let session = try ToolRun.reporting("fsindex-mcp") {
-            var options = try AgentOptions.load(config: index.config, location: location, scopes: scope, maxResults: maxResults,
+            var options = try AgentOptions.load(settings: try index.settings(), location: location, scopes: scope, maxResults: maxResults,
                                                 format: format, guidance: guidance)
             // With the shared index, give --scope: its files are not this machine's roots.
             if let url = index.indexURL { options.sharedURL = url }

@@ -25,7 +25,7 @@ import Crawling
 ///
 /// Cost: headers only for zip, 7-Zip and plain tar (data is seeked over); a compressed tar is
 /// decompressed to reach each header, so listing stops past 2 GiB of decompressed stream.
-public struct ArchiveExtractor: Extractor {
+package struct ArchiveExtractor: Extractor {
     public var name: String { "archive" }
 
     /// Bytes of decompressed archive stream gone through while listing, at most: in a

@@ -24,7 +24,7 @@ import FoundationEssentials
 ///
 /// For example, `testMP3id3v24.mp3` gives `title` "Test Title", `audioTrackNumber` 3,
 /// `recordingDate` 2008-01-01 and `audioSampleRate` 44100.
-public struct AudioExtractor: Extractor {
+package struct AudioExtractor: Extractor {
     public var name: String { "audio" }
 
     public init() {}

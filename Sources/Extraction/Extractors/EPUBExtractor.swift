@@ -20,7 +20,7 @@ import CLibXML2
 ///
 /// Cost: two passes over the zip (container and OPF, then the spine's documents, at most 256 MiB
 /// decompressed in all); text stops at the cap.
-public struct EPUBExtractor: Extractor {
+package struct EPUBExtractor: Extractor {
     public var name: String { "epub" }
 
     public init() {}

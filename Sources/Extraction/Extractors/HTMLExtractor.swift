@@ -25,7 +25,7 @@ import CLibXML2
 /// gives `title` `"Bonjour"`, `language` `"fr"` and `textContent` `"Salut tout"`.
 ///
 /// Cost: one DOM parse of at most `textCap + 1` bytes; about 0.1 ms for a 10 KB page.
-public struct HTMLExtractor: Extractor {
+package struct HTMLExtractor: Extractor {
     public var name: String { "html" }
 
     public init() {}

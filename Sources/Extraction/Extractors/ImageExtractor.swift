@@ -24,7 +24,7 @@ import ExtractionModel
 /// A file whose structure runs past its end gets what was read and a `truncated: ...` problem.
 /// Cost: a few small reads near the start of the file (plus the whole of a TIFF up to 16 MiB,
 /// since libexif reads its IFDs wherever they are).
-public struct ImageExtractor: Extractor {
+package struct ImageExtractor: Extractor {
     public var name: String { "image" }
 
     public init() {}

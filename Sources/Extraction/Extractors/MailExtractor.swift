@@ -26,7 +26,7 @@ import Glibc
 /// A key design decision: a file that is all in memory already is parsed from memory; a larger
 /// one is read through a GMime file stream on a duplicate of the open descriptor, so an mbox of
 /// hundreds of megabytes is parsed without being loaded (GMime keeps offsets into the stream).
-public struct MailExtractor: Extractor {
+package struct MailExtractor: Extractor {
     public var name: String { "mail" }
 
     public init() {}

@@ -32,7 +32,7 @@ import FoundationEssentials
 /// Bennett"] and `pageCount` 2.
 ///
 /// Cost: the whole file is read into memory (at most `memoryLimit`); streams are read once.
-public struct OLEExtractor: Extractor {
+package struct OLEExtractor: Extractor {
     public var name: String { "ole" }
 
     static let memoryLimit = 128 << 20

@@ -28,7 +28,7 @@ import Crawling
 /// Cost: one pass over the zip, decompressing only the properties, relationships and text parts
 /// (at most 64 MiB each, 256 MiB in all), each parsed as a stream; memory stays near the size
 /// of the largest part.
-public struct OfficeOpenXMLExtractor: Extractor {
+package struct OfficeOpenXMLExtractor: Extractor {
     public var name: String { "ooxml" }
 
     public init() {}

@@ -23,7 +23,7 @@ import ExtractionModel
 /// starting "This is a sample Open Office document".
 ///
 /// Cost: one pass over the zip, decompressing four parts at most, each parsed as a stream.
-public struct OpenDocumentExtractor: Extractor {
+package struct OpenDocumentExtractor: Extractor {
     public var name: String { "opendocument" }
 
     public init() {}

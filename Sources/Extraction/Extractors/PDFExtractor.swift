@@ -36,7 +36,7 @@ import Glibc
 ///
 /// Cost: poppler parses lazily, so metadata alone is cheap; the text costs roughly 1–10 ms a
 /// page. Text stops at `textCap` bytes or after `maxTextPages` pages, whichever comes first.
-public struct PDFExtractor: Extractor {
+package struct PDFExtractor: Extractor {
     public var name: String { "pdf" }
 
     /// Pages whose text is read at most (a PDF can declare millions of empty pages).

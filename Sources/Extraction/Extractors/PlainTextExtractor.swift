@@ -18,7 +18,7 @@ import FoundationEssentials
 /// `encoding` `"utf-8"` and the whole text as `textContent`.
 ///
 /// Cost: linear in the bytes read (at most `textCap + 1`).
-public struct PlainTextExtractor: Extractor {
+package struct PlainTextExtractor: Extractor {
     public var name: String { "plain-text" }
 
     public init() {}

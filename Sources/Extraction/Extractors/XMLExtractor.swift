@@ -27,7 +27,7 @@ import FoundationEssentials
 ///
 /// For example, `<doc><dc:title>Q3</dc:title><p>Sales rose</p></doc>` (with the DC namespace)
 /// gives `title` `"Q3"` and `textContent` `"Q3 Sales rose"`.
-public struct XMLExtractor: Extractor {
+package struct XMLExtractor: Extractor {
     public var name: String { "xml" }
 
     public init() {}
