@@ -161,7 +161,7 @@ let package = Package(
 
         // fsindexd's core: one writer applying watcher events, reindex requests and signals.
         .target(name: "Watching", dependencies: [
-            "Attributes", "Configuration", "Crawling", "Donating", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling",
+            "Attributes", "Configuration", "Crawling", "Donating", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling", "SystemCalls",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -169,7 +169,7 @@ let package = Package(
         // What the front ends share: output to terminals and pipes, path arguments, and how
         // they open an index (the repair policy, fsindexd's live changes, the shared index).
         .target(name: "CommandSupport", dependencies: [
-            "Attributes", "Configuration", "Controlling", "Crawling", "Indexing", "Querying",
+            "Attributes", "Configuration", "Controlling", "Crawling", "Indexing", "Querying", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -245,7 +245,7 @@ let package = Package(
         .testTarget(name: "SharedQueryingTests", dependencies: ["SharedQuerying", "SharedIndex", "Querying", "Indexing", "Attributes", "TestSupport", "IndexTestSupport"]),
         .testTarget(name: "QueryWireTests", dependencies: ["QueryWire", "Controlling"]),
         .testTarget(name: "AttributesTests", dependencies: ["Attributes"]),
-        .testTarget(name: "CrawlingTests", dependencies: ["Crawling", "TestSupport"]),
+        .testTarget(name: "CrawlingTests", dependencies: ["Crawling", "SystemCalls", "TestSupport"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "Summarizing", "TestSupport"]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", "IndexTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -261,7 +261,7 @@ let package = Package(
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying",
                                                        .product(name: "MCP", package: "swift-sdk")]),
-        .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "TestSupport"]),
+        .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "SystemCalls", "TestSupport"]),
         .testTarget(name: "ControllingTests", dependencies: ["Controlling", "Attributes", "Indexing", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),
         // The benchmarks' own tools (the scripts beside them are not compiled): the memory sampler's test.
         .testTarget(name: "BenchmarksTests", path: "Tests/Benchmarks", sources: ["TreeRSSTests.swift"]),

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MCP
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -45,11 +46,13 @@ public actor StdioLineTransport: Transport {
             var lines = LineSplitter(limit: Self.maximumMessage)
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             reading: while true {
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    if n < 0 { logger.error("reading stdin failed: \(String(cString: strerror(errno)))") }
-                    break
+                let n: Int
+                switch buffer.withUnsafeMutableBytes({ SystemCall.read(fd, into: $0) }) {
+                case .success(0): break reading
+                case .success(let count): n = count
+                case .failure(let e):
+                    logger.error("reading stdin failed: \(String(cString: strerror(e.rawValue)))")
+                    break reading
                 }
                 for event in lines.feed(buffer[0..<n]) {
                     let refusal: MessageCheck.Refusal?
@@ -230,14 +233,10 @@ final class LineWriter: Sendable {
         defer { lock.unlock() }
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n >= 0 { offset += n; continue }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN:
-                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&p, 1, -1)
-            default: throw Errno(rawValue: errno)
+            switch bytes[offset...].withUnsafeBytes({ SystemCall.write(fd, $0) }) {
+            case .success(let n): offset += n
+            case .failure(.resourceTemporarilyUnavailable): _ = SystemCall.poll(fd, events: Int16(POLLOUT), timeout: -1)
+            case .failure(let e): throw e
             }
         }
     }

@@ -2,6 +2,7 @@ import Attributes
 import Crawling
 import FoundationEssentials
 import Synchronization
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -148,22 +149,18 @@ public final class Output: Sendable {
         defer { buffer.removeAll(keepingCapacity: true) }
         while offset < buffer.count {
             if let abandoned {
-                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                let ready = poll(&p, 1, 1000)
+                let ready = SystemCall.poll(fd, events: Int16(POLLOUT), timeout: 1000)
                 if abandoned() { return .readerGone }
-                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+                if ready == .success(0) { continue }   // no room yet, or a signal
             }
             let chunk = abandoned == nil ? buffer.count - offset : min(buffer.count - offset, Int(PIPE_BUF))
-            let n = buffer[offset..<(offset + chunk)].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n >= 0 { offset += n; continue }
-            switch errno {
-            case EINTR: continue
-            case EPIPE: return .readerGone
-            case EAGAIN:
-                var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&p, 1, abandoned == nil ? -1 : 1000)
+            switch buffer[offset..<(offset + chunk)].withUnsafeBytes({ SystemCall.write(fd, $0) }) {
+            case .success(let n): offset += n
+            case .failure(.brokenPipe): return .readerGone
+            case .failure(.resourceTemporarilyUnavailable):
+                _ = SystemCall.poll(fd, events: Int16(POLLOUT), timeout: abandoned == nil ? -1 : 1000)
                 if abandoned?() == true { return .readerGone }
-            default: return .failed(Errno(rawValue: errno))
+            case .failure(let e): return .failed(e)
             }
         }
         return .written

@@ -1,5 +1,6 @@
 import Indexing
 import Synchronization
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -32,7 +33,7 @@ public final class ControlClient {
         self.daemon = daemon
     }
 
-    deinit { if fd >= 0 { system_close(fd) } }
+    deinit { if fd >= 0 { SystemCall.close(fd) } }
 
     /// Connects to the daemon serving `location`.
     ///
@@ -47,27 +48,27 @@ public final class ControlClient {
         let address = try location.socketAddress()
         let shown = location.shownSocket
         let fd: Int32
-        switch system_unixSocket(nonBlocking: false) {
+        switch SystemCall.unixSocket(nonBlocking: false) {
         case let .success(opened): fd = opened
         case let .failure(errno): throw .system(operation: "socket", path: nil, errno: errno)
         }
-        switch system_connect(fd, address) {
+        switch SystemCall.connect(fd, address) {
         case .success: break
         case .failure(.noSuchFileOrDirectory), .failure(.connectionRefused), .failure(.notDirectory):
-            system_close(fd)
+            SystemCall.close(fd)
             throw .noDaemon(socket: shown)
         case let .failure(errno):
-            system_close(fd)
+            SystemCall.close(fd)
             throw .system(operation: "connect", path: shown, errno: errno)
         }
-        switch system_peerCredentials(fd) {
+        switch SystemCall.peerCredentials(fd) {
         case let .success(peer) where peer.uid == expectedServerUID:
             return ControlClient(location: location, fd: fd, daemon: peer)
         case let .success(peer):
-            system_close(fd)
+            SystemCall.close(fd)
             throw .untrustedDaemon(socket: shown, uid: peer.uid, expected: expectedServerUID)
         case let .failure(errno):
-            system_close(fd)
+            SystemCall.close(fd)
             throw .system(operation: "getsockopt SO_PEERCRED", path: shown, errno: errno)
         }
     }
@@ -96,7 +97,7 @@ public final class ControlClient {
     private func sendBytes(_ line: [UInt8]) throws(ControlError) {
         var offset = 0
         while offset < line.count {
-            let result = line.withUnsafeBytes { system_send(fd, UnsafeRawBufferPointer(rebasing: $0[offset...]), nonBlocking: false) }
+            let result = line.withUnsafeBytes { SystemCall.send(fd, UnsafeRawBufferPointer(rebasing: $0[offset...]), nonBlocking: false) }
             switch result {
             case let .success(sent): offset += sent
             case .failure(.brokenPipe), .failure(.connectionReset): throw .disconnected
@@ -128,7 +129,7 @@ public final class ControlClient {
             let (seconds, attoseconds) = left.components
             let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            switch system_poll(&fds, timeout: milliseconds) {
+            switch SystemCall.poll(&fds, timeout: milliseconds) {
             case .success(0): continue
             case .success: try fill()
             case let .failure(errno): throw .system(operation: "poll", path: nil, errno: errno)
@@ -156,7 +157,7 @@ public final class ControlClient {
 
     private func fill() throws(ControlError) {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        let result = chunk.withUnsafeMutableBytes { system_read(fd, into: $0) }
+        let result = chunk.withUnsafeMutableBytes { SystemCall.read(fd, into: $0) }
         switch result {
         case .success(0), .failure(.connectionReset): throw .disconnected
         case let .success(count): input.append(Array(chunk[..<count]))
@@ -196,7 +197,7 @@ public final class ControlClient {
         input = LineBuffer()
         for changes in early { continuation.yield(changes) }
         continuation.onTermination = { _ in handle.shutdown() }
-        let started = system_startThread {
+        let started = SystemCall.startThread {
             handle.readLoop(leftover: leftover, continuation)
             continuation.finish()
         }
@@ -211,7 +212,7 @@ public final class ControlClient {
 
     /// Closes the connection now (the deinit does it too).
     public func close() {
-        if fd >= 0 { system_close(fd) }
+        if fd >= 0 { SystemCall.close(fd) }
         fd = -1
     }
 }
@@ -229,7 +230,7 @@ private final class SubscriptionSocket: Sendable {
 
     func closeNow() {
         fd.withLock { fd in
-            if fd >= 0 { system_close(fd) }
+            if fd >= 0 { SystemCall.close(fd) }
             fd = -1
         }
     }
@@ -248,7 +249,7 @@ private final class SubscriptionSocket: Sendable {
             }
             if input.pendingCount > WireFormat.maxResponseLine { return }
             // Blocking read; `shutdown()` from the termination handler ends it with 0.
-            switch chunk.withUnsafeMutableBytes({ system_read(descriptor, into: $0) }) {
+            switch chunk.withUnsafeMutableBytes({ SystemCall.read(descriptor, into: $0) }) {
             case let .success(count) where count > 0:
                 chunk.withUnsafeBytes { input.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             default:

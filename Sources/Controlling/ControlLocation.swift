@@ -68,12 +68,12 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     package func prepareDirectory() throws(ControlError) {
         let path = directory.bytes
         let shown = ByteString.escaped(path, escapeControls: true)
-        switch system_mkdir(path, 0o700) {
+        switch SystemCall.mkdir(path, 0o700) {
         case .success, .failure(.fileExists): break
         case let .failure(errno): throw .system(operation: "mkdir", path: shown, errno: errno)
         }
         let st: stat
-        switch system_lstat(path) {
+        switch SystemCall.lstat(path) {
         case let .success(found): st = found
         case let .failure(errno): throw .system(operation: "lstat", path: shown, errno: errno)
         }
@@ -86,7 +86,7 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
         guard st.st_mode & 0o022 == 0 else {
             throw .unsafeDirectory(path: shown, reason: "others can write to it (mode \(String(st.st_mode & 0o7777, radix: 8)))")
         }
-        if st.st_mode & 0o7777 != 0o700, case let .failure(errno) = system_chmod(path, 0o700) {
+        if st.st_mode & 0o7777 != 0o700, case let .failure(errno) = SystemCall.chmod(path, 0o700) {
             throw .system(operation: "chmod 700", path: shown, errno: errno)
         }
     }
@@ -105,7 +105,7 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The socket address, or `.pathTooLong`.
     func socketAddress() throws(ControlError) -> sockaddr_un {
-        guard let address = makeUnixAddress(socketBytes) else {
+        guard let address = SystemCall.unixAddress(socketBytes) else {
             throw .pathTooLong(path: shownSocket, limit: MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size - 1)
         }
         return address

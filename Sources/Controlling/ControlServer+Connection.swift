@@ -1,4 +1,5 @@
 import Synchronization
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -68,7 +69,7 @@ extension ControlServer {
         /// Sends what the socket takes without blocking; a dead peer marks the connection for closing.
         static func flush(_ io: inout IO) {
             while !io.output.isEmpty {
-                let result = io.output.withUnsafeBytes { system_send(io.fd, $0, nonBlocking: true) }
+                let result = io.output.withUnsafeBytes { SystemCall.send(io.fd, $0, nonBlocking: true) }
                 switch result {
                 case let .success(sent):
                     io.output.removeFirst(sent)
@@ -101,7 +102,7 @@ extension ControlServer {
                 guard !io.closed else { return }
                 io.closed = true
                 io.output.removeAll()
-                system_close(io.fd)
+                SystemCall.close(io.fd)
                 io.fd = -1
             }
         }

@@ -30,25 +30,25 @@ extension ControlServer {
     static func listenForQueries(_ location: ControlLocation) throws(ControlError) -> (Int32, (device: UInt64, inode: UInt64)) {
         let path = location.findSocketPath.bytes
         let shown = ByteString.escaped(path, escapeControls: true)
-        guard let address = makeUnixAddress(path) else {
+        guard let address = SystemCall.unixAddress(path) else {
             throw .pathTooLong(path: shown, limit: MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size - 1)
         }
-        switch system_lstat(path) {
+        switch SystemCall.lstat(path) {
         case let .success(st) where st.st_mode & S_IFMT != S_IFSOCK: throw .notASocket(path: shown)
-        case .success: _ = system_unlink(path)
+        case .success: _ = SystemCall.unlink(path)
         case .failure: break
         }
         let fd: Int32
-        switch system_unixSocket(nonBlocking: true) {
+        switch SystemCall.unixSocket(nonBlocking: true) {
         case let .success(opened): fd = opened
         case let .failure(errno): throw .system(operation: "socket", path: nil, errno: errno)
         }
         var ok = false
-        defer { if !ok { system_close(fd); _ = system_unlink(path) } }
-        if case let .failure(errno) = system_bind(fd, address) { throw .system(operation: "bind", path: shown, errno: errno) }
-        if case let .failure(errno) = system_chmod(path, 0o600) { throw .system(operation: "chmod 600", path: shown, errno: errno) }
-        if case let .failure(errno) = system_listen(fd, backlog: 64) { throw .system(operation: "listen", path: shown, errno: errno) }
-        guard case let .success(st) = system_lstat(path) else {
+        defer { if !ok { SystemCall.close(fd); _ = SystemCall.unlink(path) } }
+        if case let .failure(errno) = SystemCall.bind(fd, address) { throw .system(operation: "bind", path: shown, errno: errno) }
+        if case let .failure(errno) = SystemCall.chmod(path, 0o600) { throw .system(operation: "chmod 600", path: shown, errno: errno) }
+        if case let .failure(errno) = SystemCall.listen(fd, backlog: 64) { throw .system(operation: "listen", path: shown, errno: errno) }
+        guard case let .success(st) = SystemCall.lstat(path) else {
             throw .system(operation: "lstat", path: shown, errno: Errno(rawValue: errno))
         }
         ok = true
@@ -58,11 +58,11 @@ extension ControlServer {
     /// Closes the query socket and removes its file if it is still ours.
     func releaseFindSocket() {
         guard findListenFD >= 0 else { return }
-        system_close(findListenFD)
+        SystemCall.close(findListenFD)
         let path = location.findSocketPath.bytes
-        if case let .success(st) = system_lstat(path),
+        if case let .success(st) = SystemCall.lstat(path),
            UInt64(st.st_dev) == findSocketIdentity.device, UInt64(st.st_ino) == findSocketIdentity.inode {
-            _ = system_unlink(path)
+            _ = SystemCall.unlink(path)
         }
     }
 
@@ -71,21 +71,21 @@ extension ControlServer {
         guard let findHandler else { return }
         while true {
             let fd: Int32
-            switch system_accept(findListenFD) {
+            switch SystemCall.accept(findListenFD) {
             case let .success(accepted): fd = accepted
             case .failure(.connectionAbort), .failure(.protocolError): continue
             case .failure: return
             }
             // The peer's user is checked here, before a byte is read: the folder is private
             // already, but a descriptor passed on by someone else must not be served.
-            guard case let .success(peer) = system_peerCredentials(fd), peer.uid == allowedUID else {
-                system_close(fd)
+            guard case let .success(peer) = SystemCall.peerCredentials(fd), peer.uid == allowedUID else {
+                SystemCall.close(fd)
                 continue
             }
             if activeQueries.add(1, ordering: .relaxed).newValue > Self.maximumActiveQueries {
                 activeQueries.subtract(1, ordering: .relaxed)
                 Self.sendLine(fd, FindWire.Reply.fallback("busy").line)
-                system_close(fd)
+                SystemCall.close(fd)
                 continue
             }
             let started = SystemCall.startThread(detached: true) { [self] in
@@ -95,7 +95,7 @@ extension ControlServer {
             if case .failure = started {
                 activeQueries.subtract(1, ordering: .relaxed)
                 Self.sendLine(fd, FindWire.Reply.fallback("no thread").line)
-                system_close(fd)
+                SystemCall.close(fd)
             }
         }
     }
@@ -104,23 +104,21 @@ extension ControlServer {
     static func serveQuery(_ fd: Int32, peer: PeerCredentials, handler: any FindHandler) {
         var received: [Int32] = []
         defer {
-            received.forEach(system_close)
-            system_close(fd)
+            received.forEach(SystemCall.close)
+            SystemCall.close(fd)
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        SystemCall.setNonBlocking(fd, false)
+        SystemCall.setReceiveTimeout(fd, seconds: 5)
 
         var frame: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         var expected: Int?
         while expected.map({ frame.count < $0 }) ?? true {
-            var fds: [Int32] = [-1, -1]
-            var count: Int32 = 0
-            let n = chunk.withUnsafeMutableBytes { shim_receive_with_fds(fd, $0.baseAddress, UInt($0.count), &fds, 2, &count) }
-            for i in 0..<Int(count) { if received.count < 2 { received.append(fds[i]) } else { system_close(fds[i]) } }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }   // gone, or silent for 5 s: nothing was written
+            guard case let .success((n, fds)) = chunk.withUnsafeMutableBytes({ SystemCall.receive(fd, into: $0, descriptors: 2) }) else {
+                return   // silent for 5 s: nothing was written
+            }
+            for passed in fds { if received.count < 2 { received.append(passed) } else { SystemCall.close(passed) } }
+            guard n > 0 else { return }   // gone
             frame += chunk[..<n]
             if expected == nil, frame.count >= 8 {
                 guard let length = FindWire.Request.payloadLength(header: Array(frame[..<8])) else {
@@ -146,7 +144,7 @@ extension ControlServer {
     static func sendLine(_ fd: Int32, _ line: [UInt8]) -> Bool {
         var offset = 0
         while offset < line.count {
-            switch line[offset...].withUnsafeBytes({ system_send(fd, $0, nonBlocking: false) }) {
+            switch line[offset...].withUnsafeBytes({ SystemCall.send(fd, $0, nonBlocking: false) }) {
             case let .success(n): offset += n
             case .failure: return false
             }
@@ -158,7 +156,7 @@ extension ControlServer {
     /// is the end).
     static func clientLeft(_ fd: Int32) -> Bool {
         var p = [pollfd(fd: fd, events: Int16(POLLIN) | 0x2000 /* POLLRDHUP */, revents: 0)]
-        guard case let .success(ready) = system_poll(&p, timeout: 0), ready > 0 else { return false }
+        guard case let .success(ready) = SystemCall.poll(&p, timeout: 0), ready > 0 else { return false }
         return p[0].revents != 0
     }
 }

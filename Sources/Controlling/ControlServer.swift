@@ -93,7 +93,7 @@ public final class ControlServer: Sendable {
         self.findSocketIdentity = claimed.findIdentity
         self.findHandler = findHandler
 
-        switch system_startThread({ [self] in self.runLoop() }) {
+        switch SystemCall.startThread({ [self] in self.runLoop() }) {
         case let .success(thread):
             registry.withLock { $0.loopThread = thread }
         case let .failure(errno):
@@ -157,44 +157,44 @@ public final class ControlServer: Sendable {
         let shown = location.shownSocket
 
         let lockFD: Int32
-        switch system_lockFile(location.lockPath.bytes) {
+        switch SystemCall.lockFile(location.lockPath.bytes) {
         case let .success(fd): lockFD = fd
         case .failure(.wouldBlock): throw .alreadyRunning(socket: shown)
         case let .failure(errno): throw .system(operation: "lock", path: location.lockPath.string, errno: errno)
         }
         var opened: [Int32] = [lockFD]
         var succeeded = false
-        defer { if !succeeded { opened.forEach(system_close) } }
+        defer { if !succeeded { opened.forEach(SystemCall.close) } }
 
         try removeStaleSocket(socketPath, address: address, shown: shown)
 
         let listenFD: Int32
-        switch system_unixSocket(nonBlocking: true) {
+        switch SystemCall.unixSocket(nonBlocking: true) {
         case let .success(fd): listenFD = fd
         case let .failure(errno): throw .system(operation: "socket", path: nil, errno: errno)
         }
         opened.append(listenFD)
-        switch system_bind(listenFD, address) {
+        switch SystemCall.bind(listenFD, address) {
         case .success: break
         case .failure(.addressInUse): throw .alreadyRunning(socket: shown)
         case let .failure(errno): throw .system(operation: "bind", path: shown, errno: errno)
         }
-        if case let .failure(errno) = system_chmod(socketPath, 0o600) {
-            _ = system_unlink(socketPath)
+        if case let .failure(errno) = SystemCall.chmod(socketPath, 0o600) {
+            _ = SystemCall.unlink(socketPath)
             throw .system(operation: "chmod 600", path: shown, errno: errno)
         }
-        if case let .failure(errno) = system_listen(listenFD, backlog: 64) {
-            _ = system_unlink(socketPath)
+        if case let .failure(errno) = SystemCall.listen(listenFD, backlog: 64) {
+            _ = SystemCall.unlink(socketPath)
             throw .system(operation: "listen", path: shown, errno: errno)
         }
-        guard case let .success(st) = system_lstat(socketPath) else {
+        guard case let .success(st) = SystemCall.lstat(socketPath) else {
             throw .system(operation: "lstat", path: shown, errno: Errno(rawValue: errno))
         }
         let wake: (Int32, Int32)
-        switch system_socketPair() {
+        switch SystemCall.socketPair() {
         case let .success(pair): wake = pair
         case let .failure(errno):
-            _ = system_unlink(socketPath)
+            _ = SystemCall.unlink(socketPath)
             throw .system(operation: "socketpair", path: nil, errno: errno)
         }
         opened += [wake.0, wake.1]
@@ -204,7 +204,7 @@ public final class ControlServer: Sendable {
             do {
                 (claimed.findListenFD, claimed.findIdentity) = try listenForQueries(location)
             } catch {
-                _ = system_unlink(socketPath)
+                _ = SystemCall.unlink(socketPath)
                 throw error
             }
         }
@@ -216,22 +216,22 @@ public final class ControlServer: Sendable {
     /// listening one belongs to a daemon that does not use the lock, and wins.
     private static func removeStaleSocket(_ path: [UInt8], address: sockaddr_un, shown: String) throws(ControlError) {
         let st: stat
-        switch system_lstat(path) {
+        switch SystemCall.lstat(path) {
         case let .success(found): st = found
         case .failure(.noSuchFileOrDirectory): return
         case let .failure(errno): throw .system(operation: "lstat", path: shown, errno: errno)
         }
         guard st.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path: shown) }
-        guard case let .success(probe) = system_unixSocket(nonBlocking: false) else {
+        guard case let .success(probe) = SystemCall.unixSocket(nonBlocking: false) else {
             throw .system(operation: "socket", path: nil, errno: Errno(rawValue: errno))
         }
-        defer { system_close(probe) }
-        switch system_connect(probe, address) {
+        defer { SystemCall.close(probe) }
+        switch SystemCall.connect(probe, address) {
         case .success: throw .alreadyRunning(socket: shown)
         case .failure(.connectionRefused), .failure(.noSuchFileOrDirectory): break
         case let .failure(errno): throw .system(operation: "connect", path: shown, errno: errno)
         }
-        switch system_unlink(path) {
+        switch SystemCall.unlink(path) {
         case .success, .failure(.noSuchFileOrDirectory): break
         case let .failure(errno): throw .system(operation: "unlink stale socket", path: shown, errno: errno)
         }
@@ -263,7 +263,7 @@ public final class ControlServer: Sendable {
                 fds.append(pollfd(fd: state.fd, events: events, revents: 0))
                 polled.append(connection)
             }
-            if case .failure = system_poll(&fds, timeout: -1) {
+            if case .failure = SystemCall.poll(&fds, timeout: -1) {
                 usleep(10_000)   // EINVAL/ENOMEM: nothing sensible to do but try again shortly
                 continue
             }
@@ -289,7 +289,7 @@ public final class ControlServer: Sendable {
     /// Reads what is there and handles each complete line.
     private func read(_ connection: Connection, into input: inout LineBuffer, chunk: inout [UInt8]) {
         let (fd, closing) = connection.io.withLock { ($0.fd, $0.closeAfterFlush || $0.closeRequested) }
-        let result = chunk.withUnsafeMutableBytes { system_read(fd, into: $0) }
+        let result = chunk.withUnsafeMutableBytes { SystemCall.read(fd, into: $0) }
         switch result {
         case .failure(.wouldBlock):
             return
@@ -360,7 +360,7 @@ public final class ControlServer: Sendable {
     private func acceptAll() {
         while true {
             let fd: Int32
-            switch system_accept(listenFD) {
+            switch SystemCall.accept(listenFD) {
             case let .success(accepted): fd = accepted
             case .failure(.wouldBlock): return
             case .failure(.connectionAbort), .failure(.protocolError): continue
@@ -370,7 +370,7 @@ public final class ControlServer: Sendable {
                 return
             case .failure: return
             }
-            switch system_peerCredentials(fd) {
+            switch SystemCall.peerCredentials(fd) {
             case let .success(peer) where peer.uid == allowedUID:
                 registry.withLock { r in
                     r.connections[r.nextID] = Connection(id: r.nextID, fd: fd, peer: peer)
@@ -388,8 +388,8 @@ public final class ControlServer: Sendable {
     /// closes it.
     private func refuse(_ fd: Int32, _ message: String) {
         let line = Self.encode(.error(message))
-        _ = line.withUnsafeBytes { system_send(fd, $0, nonBlocking: true) }
-        system_close(fd)
+        _ = line.withUnsafeBytes { SystemCall.send(fd, $0, nonBlocking: true) }
+        SystemCall.close(fd)
     }
 
     private func drop(_ connection: Connection) {
@@ -401,13 +401,13 @@ public final class ControlServer: Sendable {
         registry.withLock { r in
             guard !r.finished else { return }
             var byte: UInt8 = 1
-            _ = withUnsafeBytes(of: &byte) { system_send(wakeWrite, $0, nonBlocking: true) }
+            _ = withUnsafeBytes(of: &byte) { SystemCall.send(wakeWrite, $0, nonBlocking: true) }
         }
     }
 
     private func drainWake() {
         var buffer = [UInt8](repeating: 0, count: 256)
-        while case let .success(count) = buffer.withUnsafeMutableBytes({ system_read(wakeRead, into: $0) }), count > 0 {}
+        while case let .success(count) = buffer.withUnsafeMutableBytes({ SystemCall.read(wakeRead, into: $0) }), count > 0 {}
     }
 
     /// Last words to every client, then closes everything and removes the socket file (only if it
@@ -421,18 +421,18 @@ public final class ControlServer: Sendable {
             connection.flushNow()
             connection.close()
         }
-        system_close(listenFD)
+        SystemCall.close(listenFD)
         let path = location.socketBytes
-        if case let .success(st) = system_lstat(path),
+        if case let .success(st) = SystemCall.lstat(path),
            UInt64(st.st_dev) == socketIdentity.device, UInt64(st.st_ino) == socketIdentity.inode {
-            _ = system_unlink(path)
+            _ = SystemCall.unlink(path)
         }
         releaseFindSocket()
-        system_close(lockFD)   // after the unlink, so a new daemon never sees our socket as its own
+        SystemCall.close(lockFD)   // after the unlink, so a new daemon never sees our socket as its own
         registry.withLock { r in
             r.finished = true
-            system_close(wakeRead)
-            system_close(wakeWrite)
+            SystemCall.close(wakeRead)
+            SystemCall.close(wakeWrite)
         }
     }
 }

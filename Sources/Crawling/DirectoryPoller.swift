@@ -1,4 +1,5 @@
 import CSysShims
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -96,7 +97,7 @@ struct DirectoryPoller {
 
     /// The folder's stamp, or nil if it is not a readable folder any more.
     static func stamp(of folder: FilePath) -> Stamp? {
-        guard case .success(let sx) = folder.withPlatformString({ Syscalls.statx(at: AT_FDCWD, $0) }),
+        guard case .success(let sx) = folder.withPlatformString({ SystemCall.statx(at: AT_FDCWD, $0) }),
               FileType(mode: sx.mode) == .directory else { return nil }
         return Stamp(modificationNanos: sx.mtime_ns, changeNanos: sx.ctime_ns, inode: sx.ino)
     }

@@ -1,3 +1,4 @@
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -85,7 +86,7 @@ public struct DirectoryWalker: Sendable {
             }
             guard let d = fdopendir(fd) else {
                 let e = Errno(rawValue: errno)
-                close(fd)
+                SystemCall.close(fd)
                 problem(WalkProblem(path: dir, errno: e, reason: "cannot list folder: \(e.description)"))
                 continue
             }
@@ -117,7 +118,7 @@ public struct DirectoryWalker: Sendable {
                 }
                 if excluded { continue }
                 let stat = withUnsafeBytes(of: ent.pointee.d_name) { raw in
-                    raw.withMemoryRebound(to: CChar.self) { Syscalls.statx(at: fd, $0.baseAddress!) }
+                    raw.withMemoryRebound(to: CChar.self) { SystemCall.statx(at: fd, $0.baseAddress!) }
                 }
                 switch stat {
                 case .failure(let e):

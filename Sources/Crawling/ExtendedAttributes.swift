@@ -1,3 +1,4 @@
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -58,7 +59,7 @@ public struct ExtendedAttributes: Sendable, Hashable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: maximumValueBytes, alignment: 1)
         defer { buffer.deallocate() }
         for name in wanted {
-            switch Syscalls.getXattr(path, name, into: buffer) {
+            switch SystemCall.getXattr(path, name, into: buffer) {
             case .success(let n): out.values[name] = Array(buffer[0..<n])
             case .failure(let e) where e.rawValue == ERANGE: out.problems.append(.tooLarge(name: name))
             case .failure(let e) where Self.isQuiet(e): continue
@@ -71,7 +72,7 @@ public struct ExtendedAttributes: Sendable, Hashable {
     /// The names `path` has (UTF-8 ones only), in the file system's order.
     package static func listNames(_ path: FilePath) -> Result<[String], Errno> {
         var size: Int
-        switch Syscalls.listXattrs(path, into: UnsafeMutableRawBufferPointer(start: nil, count: 0)) {
+        switch SystemCall.listXattrs(path, into: UnsafeMutableRawBufferPointer(start: nil, count: 0)) {
         case .success(let n): size = n
         case .failure(let e): return .failure(e)
         }
@@ -80,11 +81,11 @@ public struct ExtendedAttributes: Sendable, Hashable {
             guard size > 0 else { return .success([]) }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(size, maximumListBytes), alignment: 1)
             defer { buffer.deallocate() }
-            switch Syscalls.listXattrs(path, into: buffer) {
+            switch SystemCall.listXattrs(path, into: buffer) {
             case .success(let n):
                 return .success(buffer[0..<n].split(separator: 0).compactMap { String(validating: Array($0), as: UTF8.self) })
             case .failure(let e) where e.rawValue == ERANGE:
-                if case .success(let n) = Syscalls.listXattrs(path, into: UnsafeMutableRawBufferPointer(start: nil, count: 0)) {
+                if case .success(let n) = SystemCall.listXattrs(path, into: UnsafeMutableRawBufferPointer(start: nil, count: 0)) {
                     size = n
                 }
             case .failure(let e):
@@ -98,12 +99,12 @@ public struct ExtendedAttributes: Sendable, Hashable {
     /// names, with EPERM).
     public static func write(_ path: FilePath, name: String, value: [UInt8]) throws(ExtendedAttributeError) {
         guard value.count <= maximumValueBytes else { throw .tooLarge(name: name) }
-        if case .failure(let e) = Syscalls.setXattr(path, name, value) { throw .unwritable(name: name, e) }
+        if case .failure(let e) = SystemCall.setXattr(path, name, value) { throw .unwritable(name: name, e) }
     }
 
     /// Removes `name` from `path`; a name it does not have is not an error.
     public static func remove(_ path: FilePath, name: String) throws(ExtendedAttributeError) {
-        switch Syscalls.removeXattr(path, name) {
+        switch SystemCall.removeXattr(path, name) {
         case .success: return
         case .failure(let e) where e.rawValue == ENODATA: return
         case .failure(let e): throw .unwritable(name: name, e)

@@ -1,5 +1,4 @@
-// Re-exported: every user of file facts speaks in byte paths (`FilePath.bytes`, `init(bytes:)`).
-@_exported import SystemCalls
+import SystemCalls
 import SystemPackage
 
 /// A file time as `statx(2)` gives it: whole seconds since 1970 and nanoseconds apart.

@@ -1,4 +1,5 @@
 import CSysShims
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -195,8 +196,8 @@ extension WatchState {
     /// Subfolders that appeared in a polled folder get watched (or polled) and rescanned.
     private mutating func discoverSubfolders(of folder: FilePath) {
         guard let rootPath = rootOf(folder), let root = roots[rootPath] else { return }
-        guard case .success(let fd) = folder.withPlatformString({ Syscalls.openDirectory(at: AT_FDCWD, $0) }) else { return }
-        guard let d = fdopendir(fd) else { close(fd); return }
+        guard case .success(let fd) = folder.withPlatformString({ SystemCall.openDirectory(at: AT_FDCWD, $0) }) else { return }
+        guard let d = fdopendir(fd) else { SystemCall.close(fd); return }
         defer { closedir(d) }
         var found: [FilePath] = []
         while let ent = readdir(d) {

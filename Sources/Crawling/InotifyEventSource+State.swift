@@ -1,4 +1,5 @@
 import CSysShims
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -17,9 +18,9 @@ protocol InotifyWatchBackend {
 struct KernelWatchBackend: InotifyWatchBackend {
     let fd: Int32
     func addWatch(_ path: FilePath) -> Result<Int32, Errno> {
-        Syscalls.inotifyAddWatch(fd, path, mask: InotifyMask.folder)
+        SystemCall.inotifyAddWatch(fd, path, mask: InotifyMask.folder)
     }
-    func removeWatch(_ wd: Int32) { Syscalls.inotifyRemoveWatch(fd, wd) }
+    func removeWatch(_ wd: Int32) { SystemCall.inotifyRemoveWatch(fd, wd) }
 }
 
 /// Delays of the watcher, in nanoseconds.
@@ -122,7 +123,7 @@ struct WatchState<Backend: InotifyWatchBackend> {
     /// Watches `path` and the folders below it; see `FileEventSource.add(root:options:)`.
     mutating func addRoot(_ path: FilePath, options: WalkOptions) -> Result<Void, WatchError> {
         let sx: shim_statx
-        switch path.withPlatformString({ Syscalls.statx(at: AT_FDCWD, $0) }) {
+        switch path.withPlatformString({ SystemCall.statx(at: AT_FDCWD, $0) }) {
         case .success(let s): sx = s
         case .failure(let e) where e == .noSuchFileOrDirectory || e == .notDirectory: return .failure(.rootMissing(path, e))
         case .failure(let e): return .failure(.rootUnreadable(path, e))
@@ -171,7 +172,7 @@ struct WatchState<Backend: InotifyWatchBackend> {
         var stack: [FilePath] = [top]
         while let dir = stack.popLast() {
             let fd: Int32
-            switch dir.withPlatformString({ Syscalls.openDirectory(at: AT_FDCWD, $0) }) {
+            switch dir.withPlatformString({ SystemCall.openDirectory(at: AT_FDCWD, $0) }) {
             case .success(let f): fd = f
             case .failure(let e):
                 if dir == top && dir == rootPath { return e }
@@ -180,7 +181,7 @@ struct WatchState<Backend: InotifyWatchBackend> {
                 if e == .permissionDenied || e == .fileNameTooLong { unreachable.insert(dir) }
                 continue   // vanished (ENOENT), replaced by a file or symlink (ENOTDIR, ELOOP)
             }
-            guard let d = fdopendir(fd) else { close(fd); continue }
+            guard let d = fdopendir(fd) else { SystemCall.close(fd); continue }
             defer { closedir(d) }
             if dir != rootPath, faccessat(fd, rules.markerFile, F_OK, AT_SYMLINK_NOFOLLOW) == 0 { continue }
             guard watchOrPoll(dir, root: rootPath) else { continue }
@@ -193,7 +194,7 @@ struct WatchState<Backend: InotifyWatchBackend> {
                 if excluded(name: name, pathBytes: childBytes, rules: rules) { continue }
                 let child = FilePath(bytes: childBytes)
                 guard case .success(let sx) = withUnsafeBytes(of: ent.pointee.d_name, { raw in
-                    raw.withMemoryRebound(to: CChar.self) { Syscalls.statx(at: fd, $0.baseAddress!) }
+                    raw.withMemoryRebound(to: CChar.self) { SystemCall.statx(at: fd, $0.baseAddress!) }
                 }), FileType(mode: sx.mode) == .directory else { continue }
                 if root.options.oneFileSystem && sx.dev != root.device { continue }   // a mount point
                 stack.append(child)
@@ -330,13 +331,10 @@ struct WatchState<Backend: InotifyWatchBackend> {
 
     /// `fs.inotify.max_user_watches`, or nil if /proc cannot tell.
     static func readSystemWatchLimit() -> Int? {
-        let fd = open("/proc/sys/fs/inotify/max_user_watches", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buf = [UInt8](repeating: 0, count: 32)
-        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return nil }
-        return Int(String(decoding: buf[0..<n], as: UTF8.self).trimmingWhitespace)
+        guard case .success(let bytes) = SystemCall.readFile("/proc/sys/fs/inotify/max_user_watches", limit: 32), !bytes.isEmpty else {
+            return nil
+        }
+        return Int(String(decoding: bytes, as: UTF8.self).trimmingWhitespace)
     }
 }
 

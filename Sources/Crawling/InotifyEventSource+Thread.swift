@@ -1,4 +1,5 @@
 import Synchronization
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -33,20 +34,20 @@ extension InotifyEventSource {
             var lost = false       // a batch did not fit in the stream: every root must be rescanned
             var readable = true    // false after a read error: only commands are served
             running: while true {
-                let now = Syscalls.monotonicNanos()
+                let now = SystemCall.monotonicNanos()
                 var deadline = state.nextDeadline()
                 if lost { deadline = min(deadline ?? .max, now + Self.retryNanos) }
                 let timeout: Int32 = deadline.map { $0 <= now ? 0 : Int32(clamping: ($0 - now + 999_999) / 1_000_000) } ?? -1
                 let revents: [Int16]
-                switch Syscalls.poll([shared.wakeFD, guardFD] + (readable ? [inotifyFD] : []), timeout: timeout) {
+                switch SystemCall.pollReadable([shared.wakeFD, guardFD] + (readable ? [inotifyFD] : []), timeout: timeout) {
                 case .success(let r): revents = r
                 case .failure:   // ENOMEM: try again shortly
                     usleep(10_000)
                     continue
                 }
-                state.now = Syscalls.monotonicNanos()
+                state.now = SystemCall.monotonicNanos()
                 if revents[0] != 0 {
-                    Syscalls.drain(eventFD: shared.wakeFD)
+                    SystemCall.drain(eventFD: shared.wakeFD)
                     for command in shared.takeCommands() {
                         switch command {
                         case .add(let root, let options, let reply):
@@ -71,9 +72,9 @@ extension InotifyEventSource {
                 publish(&state, lost: &lost)
             }
             while let batch = state.takeBatch(force: true) { continuation.yield(batch) }
-            close(inotifyFD)
-            close(guardFD)
-            _ = shared.control.withLock { _ in close(shared.wakeFD) }
+            SystemCall.close(inotifyFD)
+            SystemCall.close(guardFD)
+            shared.control.withLock { _ in SystemCall.close(shared.wakeFD) }
             continuation.finish()
         }
 
@@ -82,7 +83,7 @@ extension InotifyEventSource {
         private func readEvents(into state: inout WatchState<KernelWatchBackend>, _ buffer: UnsafeMutableRawBufferPointer) -> Bool {
             var handled = 0
             while handled < timing.maxBatch {
-                switch Syscalls.readAvailable(inotifyFD, into: buffer) {
+                switch SystemCall.readAvailable(inotifyFD, into: buffer) {
                 case .success(0):
                     return true
                 case .success(let n):

@@ -49,19 +49,19 @@ public final class InotifyEventSource: FileEventSource {
     public init(pollInterval: Duration = .seconds(30), watchLimit: Int? = nil, bufferedBatches: Int = 256,
                 onNotice: @escaping @Sendable (String) -> Void = { _ in }) throws(WatchError) {
         let inotifyFD: Int32
-        switch Syscalls.inotifyInit() {
+        switch SystemCall.inotifyInit() {
         case .success(let fd): inotifyFD = fd
         case .failure(let e): throw .inotifyUnavailable(e)
         }
         let wakeFD: Int32
-        switch Syscalls.eventFD() {
+        switch SystemCall.eventFD() {
         case .success(let fd): wakeFD = fd
-        case .failure(let e): close(inotifyFD); throw .inotifyUnavailable(e)
+        case .failure(let e): SystemCall.close(inotifyFD); throw .inotifyUnavailable(e)
         }
         let guardFD: Int32
-        switch Syscalls.inotifyInit() {
+        switch SystemCall.inotifyInit() {
         case .success(let fd): guardFD = fd
-        case .failure(let e): close(inotifyFD); close(wakeFD); throw .inotifyUnavailable(e)
+        case .failure(let e): SystemCall.close(inotifyFD); SystemCall.close(wakeFD); throw .inotifyUnavailable(e)
         }
         let (stream, continuation) = AsyncStream.makeStream(of: [FileEvent].self,
                                                             bufferingPolicy: .bufferingOldest(max(1, bufferedBatches)))
@@ -74,9 +74,9 @@ public final class InotifyEventSource: FileEventSource {
         let driver = Driver(shared: shared, inotifyFD: inotifyFD, guardFD: guardFD, continuation: continuation, timing: timing,
                             watchLimit: watchLimit, onNotice: onNotice)
         if let e = startThread({ driver.run() }) {
-            close(inotifyFD)
-            close(wakeFD)
-            close(guardFD)
+            SystemCall.close(inotifyFD)
+            SystemCall.close(wakeFD)
+            SystemCall.close(guardFD)
             continuation.finish()
             throw .threadUnavailable(e)
         }
@@ -140,7 +140,7 @@ extension InotifyEventSource {
                 guard !c.stopped else { return false }
                 if case .stop = command { c.stopped = true }
                 c.commands.append(command)
-                Syscalls.signal(eventFD: wakeFD)
+                SystemCall.signal(eventFD: wakeFD)
                 return true
             }
         }

@@ -22,7 +22,7 @@ enum LongPaths {
     /// Opens the folder at `path` (absolute or relative to the working directory), however long,
     /// without following a symlink in the last step.
     static func openDirectory(_ path: [UInt8]) -> Result<Int32, Errno> {
-        if path.count <= maxPath { return SystemCall.withCString(path) { Syscalls.openDirectory(at: AT_FDCWD, $0) } }
+        if path.count <= maxPath { return SystemCall.withCString(path) { SystemCall.openDirectory(at: AT_FDCWD, $0) } }
         var fd = AT_FDCWD
         var start = 0
         while start < path.count {
@@ -30,14 +30,14 @@ enum LongPaths {
             if end < path.count {
                 // Cut at the last slash that fits; a single name longer than NAME_MAX cannot exist.
                 guard let slash = path[start..<end].lastIndex(of: 0x2F), slash > start else {
-                    if fd != AT_FDCWD { close(fd) }
+                    if fd != AT_FDCWD { SystemCall.close(fd) }
                     return .failure(.fileNameTooLong)
                 }
                 end = slash
             }
             let piece = Array(path[start..<end])
-            let opened = SystemCall.withCString(piece) { Syscalls.openDirectory(at: fd, $0) }
-            if fd != AT_FDCWD { close(fd) }
+            let opened = SystemCall.withCString(piece) { SystemCall.openDirectory(at: fd, $0) }
+            if fd != AT_FDCWD { SystemCall.close(fd) }
             switch opened {
             case .success(let f): fd = f
             case .failure(let e): return .failure(e)
@@ -50,14 +50,14 @@ enum LongPaths {
 
     /// `statx` of `path` without following a final symlink, however long the path.
     static func statx(_ path: [UInt8]) -> Result<shim_statx, Errno> {
-        if path.count <= maxPath { return SystemCall.withCString(path) { Syscalls.statx(at: AT_FDCWD, $0) } }
+        if path.count <= maxPath { return SystemCall.withCString(path) { SystemCall.statx(at: AT_FDCWD, $0) } }
         guard let slash = path.lastIndex(of: 0x2F), slash > 0, slash < path.count - 1 else { return .failure(.fileNameTooLong) }
         let parent: Int32
         switch openDirectory(Array(path[..<slash])) {
         case .success(let fd): parent = fd
         case .failure(let e): return .failure(e)
         }
-        defer { close(parent) }
-        return SystemCall.withCString(Array(path[(slash + 1)...])) { Syscalls.statx(at: parent, $0) }
+        defer { SystemCall.close(parent) }
+        return SystemCall.withCString(Array(path[(slash + 1)...])) { SystemCall.statx(at: parent, $0) }
     }
 }

@@ -1,4 +1,5 @@
 import CSysShims
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -83,9 +84,7 @@ struct RootGuard {
         var relevant = false
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
+            guard case .success(let n) = buffer.withUnsafeMutableBytes({ SystemCall.read(fd, into: $0) }), n > 0 else { break }
             let events = buffer.withUnsafeBytes { RawInotifyEvent.decode(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             for e in events {
                 if e.has(IN_Q_OVERFLOW) {
@@ -144,7 +143,7 @@ struct RootGuard {
 
     /// The folder at `path` now, or nil if there is none (missing, a file, unreadable).
     static func identity(of path: FilePath) -> Identity? {
-        guard case .success(let sx) = path.withPlatformString({ Syscalls.statx(at: AT_FDCWD, $0) }),
+        guard case .success(let sx) = path.withPlatformString({ SystemCall.statx(at: AT_FDCWD, $0) }),
               FileType(mode: sx.mode) == .directory else { return nil }
         return Identity(device: sx.dev, inode: sx.ino)
     }
@@ -167,7 +166,7 @@ struct RootGuard {
             ancestors[wd] = nil
         }
         for path in wanted where watchByPath[path] == nil {
-            guard case .success(let wd) = Syscalls.inotifyAddWatch(fd, path, mask: Self.mask) else { continue }
+            guard case .success(let wd) = SystemCall.inotifyAddWatch(fd, path, mask: Self.mask) else { continue }
             if let old = ancestors[wd], old != path, watchByPath[old] == wd { watchByPath[old] = nil }
             ancestors[wd] = path
             watchByPath[path] = wd

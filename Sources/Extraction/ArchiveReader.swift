@@ -1,5 +1,7 @@
 import ExtractionModel
 import CArchive
+import SystemCalls
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -294,15 +296,13 @@ package final class ArchiveReader {
         /// Reads the next block into `buffer`; returns its length, 0 at the end, -1 on error.
         func fill() -> Int {
             if let file {
-                while true {
-                    let n = pread(file.descriptor, buffer, capacity, off_t(offset))
-                    if n < 0 {
-                        if errno == EINTR || errno == EAGAIN { continue }
-                        error = "cannot read the file: " + String(cString: strerror(errno)).lowercased()
-                        return -1
-                    }
+                switch SystemCall.pread(file.descriptor, into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity), at: offset) {
+                case .success(let n):
                     offset += Int64(n)
                     return n
+                case .failure(let e):
+                    error = "cannot read the file: " + String(cString: strerror(e.rawValue)).lowercased()
+                    return -1
                 }
             }
             guard offset < size else { return 0 }

@@ -1,6 +1,7 @@
 import Attributes
 import ExtractionModel
 import Crawling
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -77,7 +78,7 @@ public final class ExtractionContext {
     /// Extracts `facts`'s file, read from `source` (a regular file's descriptor is closed when
     /// this returns, whatever happens).
     public func extract(_ facts: FileFacts, from source: Source = .path) -> ExtractionResult {
-        if case .descriptor(let fd) = source, facts.type != .regular { close(fd) }
+        if case .descriptor(let fd) = source, facts.type != .regular { SystemCall.close(fd) }
         let fsStart = ContinuousClock.now
         var attributes = ExtractorRegistry.fileSystem.attributes(of: facts, names: &names)
         var problems: [ExtractionError] = []
@@ -234,10 +235,7 @@ public final class ExtractionContext {
 
     /// The target of a symlink, with `readlink(2)` (which never opens the target).
     static func readLink(_ path: FilePath) -> [UInt8]? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = path.withPlatformString { readlink($0, &buffer, buffer.count) }
-        guard n >= 0 else { return nil }
-        return buffer[0..<n].map { UInt8(bitPattern: $0) }
+        try? path.withPlatformString { SystemCall.readLink(at: AT_FDCWD, $0) }.get()
     }
 
     /// Where the bytes of a regular file come from.
@@ -270,7 +268,7 @@ public final class ExtractionContext {
             }
         }
 
-        deinit { close(fd) }
+        deinit { SystemCall.close(fd) }
 
         /// Reads until `count` bytes are held or the file ends (a file that shrank simply ends
         /// early). Returns the bytes and whether the end of the file was reached.
@@ -288,12 +286,12 @@ public final class ExtractionContext {
                 var failure: Int32 = 0
                 var n = 0
                 bytes.append(contentsOf: repeatElement(0, count: want))
-                bytes.withUnsafeMutableBytes { buf in
-                    while true {
-                        n = pread(fd, buf.baseAddress! + offset, want, off_t(offset))
-                        if n >= 0 { break }
-                        if errno != EINTR && errno != EAGAIN { failure = errno; break }
-                    }
+                let read = bytes.withUnsafeMutableBytes {
+                    SystemCall.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[offset..<(offset + want)]), at: Int64(offset))
+                }
+                switch read {
+                case .success(let got): n = got
+                case .failure(let e): failure = e.rawValue; n = -1
                 }
                 bytes.removeLast(want - Swift.max(n, 0))
                 if failure != 0 { throw CrawledFile.unreadable(failure) }

@@ -1,6 +1,8 @@
 import Attributes
 import Crawling
 import ExtractionModel
+import SystemCalls
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -123,10 +125,13 @@ public final class ExtractionFile: @unchecked Sendable {
         var out = [UInt8](repeating: 0, count: max(0, count))
         var done = 0
         while done < count {
-            let n = out.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw .unreadable(errno: errno, message: String(cString: strerror(errno)).lowercased())
+            let read = out.withUnsafeMutableBytes {
+                SystemCall.pread(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[done..<count]), at: offset + Int64(done))
+            }
+            let n: Int
+            switch read {
+            case .success(let got): n = got
+            case .failure(let e): throw .unreadable(errno: e.rawValue, message: String(cString: strerror(e.rawValue)).lowercased())
             }
             if n == 0 { break }
             done += n

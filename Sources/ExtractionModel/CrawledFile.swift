@@ -1,4 +1,5 @@
 import Crawling
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -26,17 +27,18 @@ public enum CrawledFile {
     /// descriptor (close-on-exec; the caller closes it) and the size `fstat` saw.
     public static func open(_ facts: FileFacts) throws(ExtractionError) -> (descriptor: Int32, size: Int64) {
         let base = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
-        var fd = open(facts.path, base | openNoATime)
-        if fd < 0 && errno == EPERM { fd = open(facts.path, base) }   // O_NOATIME needs ownership
-        guard fd >= 0 else {
-            let e = errno
-            if e == ELOOP { throw .changedDuringRead }   // a symlink took the file's place
-            throw unreadable(e)
+        var opened = SystemCall.open(facts.path, base | openNoATime)
+        if case .failure(.notPermitted) = opened { opened = SystemCall.open(facts.path, base) }   // O_NOATIME needs ownership
+        let fd: Int32
+        switch opened {
+        case .success(let opened): fd = opened
+        case .failure(.tooManySymbolicLinkLevels): throw .changedDuringRead   // a symlink took the file's place
+        case .failure(let e): throw unreadable(e.rawValue)
         }
         do throws(ExtractionError) {
             return (fd, try check(fd, against: facts))
         } catch {
-            close(fd)
+            SystemCall.close(fd)
             throw error
         }
     }
@@ -67,10 +69,4 @@ public enum CrawledFile {
         return .unreadable(errno: e, message: "\(reason.lowercased()); \(advice)")
     }
 
-    private static func open(_ path: FilePath, _ flags: Int32) -> Int32 {
-        while true {
-            let fd = path.withPlatformString { Glibc.open($0, flags) }
-            if fd >= 0 || errno != EINTR { return fd }
-        }
-    }
 }

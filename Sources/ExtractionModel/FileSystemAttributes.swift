@@ -1,6 +1,7 @@
 import Attributes
 import Crawling
 import FoundationEssentials
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Attributes
 import Crawling
+import SystemCalls
 import SystemPackage
 
 /// File-system facts and a type guessed from the name alone, without opening the file.

@@ -1,5 +1,4 @@
 import Attributes
-import CSysShims
 import Crawling
 import ExtractionModel
 import FoundationEssentials
@@ -57,7 +56,7 @@ public final class ExtractionWorker: @unchecked Sendable {
         if facts.type == .regular {
             do throws(ExtractionError) { descriptor = try CrawledFile.open(facts).descriptor } catch { openFailure = error }
         }
-        defer { if descriptor >= 0 { close(descriptor) } }
+        defer { if descriptor >= 0 { SystemCall.close(descriptor) } }
         let request = WorkRequest(facts: facts, textCap: textCap, openFailure: openFailure)
         switch run(.file, request.encoded(), passing: descriptor) {
         case let .success(text, frame, _):
@@ -156,10 +155,8 @@ public final class ExtractionWorker: @unchecked Sendable {
             }
             var fds = [pollfd(fd: p.output, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: p.errors, events: Int16(POLLIN), revents: 0)]
-            let rc = poll(&fds, 2, ms)
-            if rc < 0 {
-                if errno == EINTR { continue }
-                return .failure(finish(p, killed: .protocolError("poll: \(String(cString: strerror(errno)))")), stage: stage)
+            if case .failure(let e) = SystemCall.poll(&fds, timeout: ms) {   // a signal: zero ready, the time left again
+                return .failure(finish(p, killed: .protocolError("poll: \(String(cString: strerror(e.rawValue)))")), stage: stage)
             }
             if fds[1].revents != 0 {
                 let n = readSome(p.errors, into: &errText)
@@ -177,10 +174,7 @@ public final class ExtractionWorker: @unchecked Sendable {
 
     /// Reads what is available (at most 256 KiB); returns the count, 0 at the end, -1 on error.
     private func readSome(_ fd: Int32, into buffer: inout [UInt8]) -> Int {
-        var n = 0
-        repeat {
-            n = read(fd, scratch.baseAddress!, scratch.count)
-        } while n < 0 && errno == EINTR
+        let n = (try? SystemCall.read(fd, into: scratch).get()) ?? -1
         if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n])) }
         return n
     }
@@ -191,11 +185,8 @@ public final class ExtractionWorker: @unchecked Sendable {
         var done = 0
         while done < bytes.count {
             let attach = done == 0 ? descriptor : -1
-            let n = bytes.withUnsafeBytes { shim_send_with_fd(fd, $0.baseAddress! + done, UInt(bytes.count - done), attach) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
+            let sent = bytes.withUnsafeBytes { SystemCall.send(fd, UnsafeRawBufferPointer(rebasing: $0[done...]), passing: attach) }
+            guard case .success(let n) = sent else { return false }
             done += n
         }
         return true
@@ -204,26 +195,26 @@ public final class ExtractionWorker: @unchecked Sendable {
     /// Ends the worker after a failure: kills it if `killed` says why, reaps it, and turns its
     /// wait status into a failure.
     private func finish(_ p: Running, killed: WorkerFailure?, stderr: [UInt8] = []) -> WorkerFailure {
-        if killed != nil { kill(p.pid, SIGKILL) }
+        if killed != nil { SystemCall.kill(p.pid, SIGKILL) }
         var errText = stderr
-        close(p.input)
+        SystemCall.close(p.input)
         var status: Int32 = 0
         // A worker that closed its output is normally dead or dying; one that lingers is killed
         // after a second, so that nothing it does can hold the parent.
         var reaped = false
         for _ in 0..<500 {
-            let r = waitpid(p.pid, &status, WNOHANG)
-            if r == p.pid { reaped = true; break }
-            if r < 0 && errno != EINTR { reaped = true; break }
+            let r = SystemCall.waitpid(p.pid, status: &status, options: WNOHANG)
+            if r == .success(p.pid) { reaped = true; break }
+            if case .failure = r { reaped = true; break }
             usleep(2000)
         }
         if !reaped {
-            kill(p.pid, SIGKILL)
-            while waitpid(p.pid, &status, 0) < 0 && errno == EINTR {}
+            SystemCall.kill(p.pid, SIGKILL)
+            _ = SystemCall.waitpid(p.pid, status: &status)
         }
         while readSome(p.errors, into: &errText) > 0 && errText.count < 65536 {}
-        close(p.output)
-        close(p.errors)
+        SystemCall.close(p.output)
+        SystemCall.close(p.errors)
         process = nil
         if let killed { return killed }
         return WorkerFailure.classify(status: status, stderr: String(decoding: errText, as: UTF8.self), limits: limits)
@@ -233,34 +224,41 @@ public final class ExtractionWorker: @unchecked Sendable {
     public func stop() {
         guard let p = process else { return }
         process = nil
-        close(p.input)
+        SystemCall.close(p.input)
         var status: Int32 = 0
         var reaped = false
         for _ in 0..<50 {
-            let r = waitpid(p.pid, &status, WNOHANG)
-            if r == p.pid || (r < 0 && errno == ECHILD) { reaped = true; break }
+            let r = SystemCall.waitpid(p.pid, status: &status, options: WNOHANG)
+            if r == .success(p.pid) || r == .failure(.noChildProcess) { reaped = true; break }
             usleep(2000)
         }
         if !reaped {
-            kill(p.pid, SIGKILL)
-            while waitpid(p.pid, &status, 0) < 0 && errno == EINTR {}
+            SystemCall.kill(p.pid, SIGKILL)
+            _ = SystemCall.waitpid(p.pid, status: &status)
         }
-        close(p.output)
-        close(p.errors)
+        SystemCall.close(p.output)
+        SystemCall.close(p.errors)
     }
 
     private func spawn() throws(WorkerFailure) -> Running {
         // A worker that dies makes our next write fail with EPIPE; it must not kill us.
         signal(SIGPIPE, SIG_IGN)
-        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0], errs: [Int32] = [0, 0]
-        guard shim_socketpair_cloexec(&toChild) == 0 else { throw .spawn("socketpair: \(String(cString: strerror(errno)))") }
-        guard shim_pipe_cloexec(&fromChild) == 0 else {
-            close(toChild[0]); close(toChild[1])
-            throw .spawn("pipe: \(String(cString: strerror(errno)))")
+        let toChild: (Int32, Int32), fromChild: (read: Int32, write: Int32), errs: (read: Int32, write: Int32)
+        switch SystemCall.streamPair() {
+        case .success(let pair): toChild = pair
+        case .failure(let e): throw .spawn("socketpair: \(String(cString: strerror(e.rawValue)))")
         }
-        guard shim_pipe_cloexec(&errs) == 0 else {
-            close(toChild[0]); close(toChild[1]); close(fromChild[0]); close(fromChild[1])
-            throw .spawn("pipe: \(String(cString: strerror(errno)))")
+        switch SystemCall.pipe() {
+        case .success(let pipe): fromChild = pipe
+        case .failure(let e):
+            SystemCall.close(toChild.0); SystemCall.close(toChild.1)
+            throw .spawn("pipe: \(String(cString: strerror(e.rawValue)))")
+        }
+        switch SystemCall.pipe() {
+        case .success(let pipe): errs = pipe
+        case .failure(let e):
+            SystemCall.close(toChild.0); SystemCall.close(toChild.1); SystemCall.close(fromChild.read); SystemCall.close(fromChild.write)
+            throw .spawn("pipe: \(String(cString: strerror(e.rawValue)))")
         }
         let args = [executable, "--address-space", String(limits.addressSpaceBytes),
                     "--cpu-seconds", String(limits.cpuSecondsPerFile), "--cpu-seconds-per-worker", String(limits.cpuSecondsPerWorker),
@@ -269,14 +267,14 @@ public final class ExtractionWorker: @unchecked Sendable {
         env["SWIFT_BACKTRACE"] = "enable=no"   // a crash is expected here; no 0.25 s backtrace
         for (k, v) in environment { env[k] = v }
         let started = Spawn(executable: executable, arguments: args, environment: env,
-                            actions: [.dup(toChild[0], 0), .dup(fromChild[1], 1), .dup(errs[1], 2)],
+                            actions: [.dup(toChild.0, 0), .dup(fromChild.write, 1), .dup(errs.write, 2)],
                             defaultSignals: [SIGPIPE, SIGXCPU]).run()
-        close(toChild[0]); close(fromChild[1]); close(errs[1])
+        SystemCall.close(toChild.0); SystemCall.close(fromChild.write); SystemCall.close(errs.write)
         switch started {
         case .success(let pid):
-            return Running(pid: pid, input: toChild[1], output: fromChild[0], errors: errs[0])
+            return Running(pid: pid, input: toChild.1, output: fromChild.read, errors: errs.read)
         case .failure(let e):
-            close(toChild[1]); close(fromChild[0]); close(errs[0])
+            SystemCall.close(toChild.1); SystemCall.close(fromChild.read); SystemCall.close(errs.read)
             throw .spawn("\(executable): \(String(cString: strerror(e.rawValue)))")
         }
     }

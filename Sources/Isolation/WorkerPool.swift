@@ -1,5 +1,7 @@
 import FoundationEssentials
 import Synchronization
+import SystemCalls
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,16 +47,18 @@ public final class WorkerPool: @unchecked Sendable {
 public enum WorkerExecutable {
     public static func locate() throws(WorkerFailure) -> String {
         if let p = getenv("FSINDEX_WORKER").map({ String(cString: $0) }), !p.isEmpty {
-            guard access(p, X_OK) == 0 else { throw .spawn("FSINDEX_WORKER=\(p) is not an executable file") }
+            guard SystemCall.isExecutable(p) else { throw .spawn("FSINDEX_WORKER=\(p) is not an executable file") }
             return p
         }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { throw .spawn("cannot read /proc/self/exe: \(String(cString: strerror(errno)))") }
-        let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let exe: String
+        switch SystemCall.readLink(at: AT_FDCWD, "/proc/self/exe") {
+        case .success(let target) where !target.isEmpty: exe = String(decoding: target, as: UTF8.self)
+        case .success: throw .spawn("cannot read /proc/self/exe: it is empty")
+        case .failure(let e): throw .spawn("cannot read /proc/self/exe: \(String(cString: strerror(e.rawValue)))")
+        }
         let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let candidate = dir + "/fsindex-worker"
-        guard access(candidate, X_OK) == 0 else {
+        guard SystemCall.isExecutable(candidate) else {
             throw .spawn("\(candidate) is missing; install fsindex-worker beside \(exe) or set FSINDEX_WORKER to its path")
         }
         return candidate

@@ -2,6 +2,7 @@ import Attributes
 import Crawling
 import ExtractionModel
 import FoundationEssentials
+import SystemCalls
 import SystemPackage
 
 /// The protocol between a parent and its `fsindex-worker`: requests on a Unix socket (the

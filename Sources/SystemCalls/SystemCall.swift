@@ -134,14 +134,13 @@ extension SystemCall {
 
     /// `readFile(_:limit:)` for a path of any bytes.
     public static func readFile(_ path: FilePath, limit: Int) -> Result<[UInt8], Errno> {
-        let opened = retrying { path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) } }
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
         guard case .success(let fd) = opened else { return opened.map { _ in [] } }
         defer { close(fd) }
         var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        var chunk = [UInt8](repeating: 0, count: Swift.max(1, Swift.min(65536, limit) + 1))   // small for a small file
         while true {
-            let read = retrying { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
-            switch read {
+            switch chunk.withUnsafeMutableBytes({ read(fd, into: $0) }) {
             case .failure(let e): return .failure(e)
             case .success(0): return .success(out)
             case .success(let n):

@@ -3,6 +3,7 @@ import Attributes
 import Crawling
 import Dispatch
 import Indexing
+import SystemCalls
 import SystemPackage
 
 /// Compares the index with the disk, entry by entry: `fsindex check`.

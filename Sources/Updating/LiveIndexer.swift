@@ -5,6 +5,7 @@ import ExtractionModel
 import FoundationEssentials
 import Indexing
 import Synchronization
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc

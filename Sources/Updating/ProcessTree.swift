@@ -1,4 +1,6 @@
 import FoundationEssentials
+import SystemCalls
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,16 +21,16 @@ enum ProcessTree {
     /// Kills `leader` (a session leader, `Spawn(newSession: true)`) and every descendant.
     static func kill(leader: pid_t) {
         var stopped: Set<pid_t> = [leader]
-        _ = Glibc.kill(-leader, SIGSTOP)
-        _ = Glibc.kill(leader, SIGSTOP)
+        SystemCall.kill(-leader, SIGSTOP)
+        SystemCall.kill(leader, SIGSTOP)
         while true {
             let found = descendants(of: leader).subtracting(stopped)
             if found.isEmpty { break }
-            for p in found { _ = Glibc.kill(p, SIGSTOP) }
+            for p in found { SystemCall.kill(p, SIGSTOP) }
             stopped.formUnion(found)
         }
-        _ = Glibc.kill(-leader, SIGKILL)
-        for p in stopped { _ = Glibc.kill(p, SIGKILL) }
+        SystemCall.kill(-leader, SIGKILL)
+        for p in stopped { SystemCall.kill(p, SIGKILL) }
     }
 
     /// Every process below `root`, by the parent pids in `/proc/<pid>/stat`.
@@ -52,13 +54,9 @@ enum ProcessTree {
     /// The parent pid in `/proc/<pid>/stat`: the fourth field, after the name in parentheses
     /// (which may hold spaces and parentheses itself, hence the last `)`).
     static func parent(of pid: pid_t) -> pid_t? {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0, let close = buffer[..<n].lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = buffer[(close + 1)..<n].split(separator: UInt8(ascii: " "))
+        guard case .success(let buffer) = SystemCall.readFile("/proc/\(pid)/stat", limit: 4096),
+              let close = buffer.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = buffer[(close + 1)...].split(separator: UInt8(ascii: " "))
         guard fields.count > 1 else { return nil }
         return pid_t(String(decoding: fields[1], as: UTF8.self))
     }
@@ -76,14 +74,13 @@ struct OutputTail {
     /// Reads what `fd` (non-blocking) has now; false at its end or on an error.
     mutating func read(_ fd: Int32) -> Bool {
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
+            switch chunk.withUnsafeMutableBytes({ SystemCall.read(fd, into: $0) }) {
+            case .success(0): return false
+            case .success(let n):
                 bytes.append(contentsOf: chunk[..<n])
                 if bytes.count > 2 * limit { bytes.removeFirst(bytes.count - limit) }
-                continue
+            case .failure(let e): return e == .resourceTemporarilyUnavailable || e == .wouldBlock
             }
-            if n < 0 && errno == EINTR { continue }
-            return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
         }
     }
 

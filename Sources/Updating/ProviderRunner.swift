@@ -1,4 +1,3 @@
-import CSysShims
 import Configuration
 import FoundationEssentials
 import Indexing
@@ -41,9 +40,11 @@ public struct ProviderRunner: Sendable {
             return "cannot run \(provider.reindex[0]): not found (on PATH)"
         }
         let dir = FileManager.default.temporaryDirectory.path + "/fsindex-provider-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard mkdir(dir, 0o700) == 0 else { return "cannot make a temporary folder for \(provider.domain)'s command: \(String(cString: strerror(errno)))" }
+        if case .failure(let e) = SystemCall.mkdir(Array(dir.utf8), 0o700) {
+            return "cannot make a temporary folder for \(provider.domain)'s command: \(String(cString: strerror(e.rawValue)))"
+        }
         defer {
-            unlink(dir + "/in"); rmdir(dir)
+            _ = SystemCall.unlink(Array((dir + "/in").utf8)); _ = SystemCall.rmdir(Array(dir.utf8))
         }
         let input = (ids ?? []).filter { !$0.utf8.contains(0x0A) && !$0.utf8.contains(0x0D) }.map { $0 + "\n" }.joined()
         guard FileManager.default.createFile(atPath: dir + "/in", contents: Data(input.utf8)) else { return "cannot write the identifiers for \(provider.domain)'s command" }
@@ -51,38 +52,43 @@ public struct ProviderRunner: Sendable {
         environment["FSINDEX_INDEX_DIR"] = indexDirectory.string
         environment["FSINDEX_REINDEX_DOMAIN"] = provider.domain
         environment["FSINDEX_REINDEX_ALL"] = ids == nil ? "1" : "0"
-        var fds: [Int32] = [-1, -1]
-        guard shim_pipe_cloexec(&fds) == 0 else { return "cannot make a pipe for \(provider.domain)'s command: \(String(cString: strerror(errno)))" }
-        let (readEnd, writeEnd) = (fds[0], fds[1])
-        defer { close(readEnd) }
+        let readEnd: Int32, writeEnd: Int32
+        switch SystemCall.pipe() {
+        case .success(let pipe): (readEnd, writeEnd) = pipe
+        case .failure(let e): return "cannot make a pipe for \(provider.domain)'s command: \(String(cString: strerror(e.rawValue)))"
+        }
+        defer { SystemCall.close(readEnd) }
         let spawn = Spawn(executable: program, arguments: provider.reindex, environment: environment,
                           actions: [.open(fd: 0, path: dir + "/in", flags: O_RDONLY, mode: 0),
                                     .dup(writeEnd, 1), .dup(writeEnd, 2)],
                           defaultSignals: [SIGPIPE], newSession: true)
         let started = spawn.run()
-        close(writeEnd)
+        SystemCall.close(writeEnd)
         let pid: pid_t
         switch started {
         case .success(let p): pid = p
         case .failure(let e): return "cannot run \(program): \(String(cString: strerror(e.rawValue)))"
         }
-        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+        SystemCall.setNonBlocking(readEnd, true)
         var tail = OutputTail(limit: Self.outputTailBytes)
         let deadline = Date().addingTimeInterval(provider.timeoutSeconds)
         var status: Int32 = 0
         var open = true
-        while true {
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid { break }
-            if r < 0 && errno != EINTR { return "lost \(program) (\(String(cString: strerror(errno))))" }
+        waiting: while true {
+            switch SystemCall.waitpid(pid, status: &status, options: WNOHANG) {
+            case .success(pid): break waiting
+            case .success: break
+            case .failure(let e): return "lost \(program) (\(String(cString: strerror(e.rawValue))))"
+            }
             if Date() >= deadline {
                 ProcessTree.kill(leader: pid)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                _ = SystemCall.waitpid(pid, status: &status)
                 return "\(provider.reindex.joined(separator: " ")) took longer than its time limit of \(Int(provider.timeoutSeconds)) s and was stopped"
             }
             if open {
-                var p = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-                if poll(&p, 1, 20) > 0 { open = tail.read(readEnd) }
+                if case .success(let revents) = SystemCall.poll(readEnd, events: Int16(POLLIN), timeout: 20), revents != 0 {
+                    open = tail.read(readEnd)
+                }
             } else {
                 usleep(20_000)
             }
@@ -100,11 +106,11 @@ public struct ProviderRunner: Sendable {
 
     /// A program named without a slash is looked for on PATH, as a shell would, without one.
     static func find(_ name: String) -> String? {
-        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        if name.contains("/") { return SystemCall.isExecutable(name) ? name : nil }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for dir in path.split(separator: ":") where !dir.isEmpty {
             let candidate = dir + "/" + name
-            if access(candidate, X_OK) == 0 { return candidate }
+            if SystemCall.isExecutable(candidate) { return candidate }
         }
         return nil
     }

@@ -4,6 +4,7 @@ import ExtractionModel
 import FoundationEssentials
 import Indexing
 import Synchronization
+import SystemCalls
 import SystemPackage
 
 /// The reindex-on-demand handler: re-reads items from the files. `fsindex reindex` runs it when

@@ -6,6 +6,7 @@ import Dispatch
 import Indexing
 import Logging
 import Synchronization
+import SystemCalls
 import SystemPackage
 import Updating
 

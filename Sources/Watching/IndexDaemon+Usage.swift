@@ -4,6 +4,7 @@ import FoundationEssentials
 import Indexing
 import Logging
 import Synchronization
+import SystemCalls
 import SystemPackage
 
 /// Uses: `fsindex used` over the socket, and the desktop's recently-used list. Both go through

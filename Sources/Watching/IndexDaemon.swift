@@ -9,6 +9,7 @@ import Indexing
 import Isolation
 import Logging
 import Synchronization
+import SystemCalls
 import SystemPackage
 import Updating
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Crawling
+import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
 import Glibc

@@ -85,7 +85,7 @@ public enum WorkerMain {
                 send(.result, frame)
                 if retiring { return 0 }   // the parent starts another worker for the next file
             case .probe where testHooks != nil:
-                input.takeDescriptor().map { _ = close($0) }
+                input.takeDescriptor().map { SystemCall.close($0) }
                 let what = String(decoding: payload, as: UTF8.self)
                 send(.result, Array(testHooks!.probe(what).utf8))
             default:
@@ -102,11 +102,11 @@ public enum WorkerMain {
     /// follow the parent *thread* that spawned the worker, and libdispatch retires threads.)
     static func watchParent() {
         SystemCall.startThread(detached: true) {
-            var fd = pollfd(fd: 0, events: 0, revents: 0)
             while true {
-                let n = poll(&fd, 1, -1)
-                if n > 0 && fd.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { _exit(0) }
-                if n < 0 && errno != EINTR { _exit(0) }
+                switch SystemCall.poll(0, events: 0, timeout: -1) {
+                case .success(let revents): if revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { _exit(0) }
+                case .failure: _exit(0)
+                }
             }
         }
     }
@@ -115,18 +115,16 @@ public enum WorkerMain {
         let frame = Frame.encode(kind, payload)
         var done = 0
         while done < frame.count {
-            let n = frame.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + done, frame.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                exit(5)   // the parent is gone or killed us off; nothing to tell
+            switch frame.withUnsafeBytes({ SystemCall.write(1, UnsafeRawBufferPointer(rebasing: $0[done...])) }) {
+            case .success(let n): done += n
+            case .failure: exit(5)   // the parent is gone or killed us off; nothing to tell
             }
-            done += n
         }
     }
 
     static func complain(_ message: String) {
         let line = "fsindex-worker: \(message)\n"
-        _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
+        _ = line.withCString { SystemCall.write(2, UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
     }
 }
 
@@ -145,7 +143,7 @@ final class FrameReader {
 
     deinit {
         scratch.deallocate()
-        descriptors.forEach { close($0) }
+        descriptors.forEach(SystemCall.close)
     }
 
     func next() -> (UInt8, [UInt8])? {
@@ -161,13 +159,11 @@ final class FrameReader {
                 }
             }
             if start > 0 { buffer.removeFirst(start); start = 0 }
-            var passed: Int32 = -1
-            var n = shim_receive_with_fd(fd, scratch.baseAddress!, UInt(scratch.count), &passed)
+            var received = SystemCall.receive(fd, into: scratch)
             // Not a socket (the fuzzer feeds frames from a file): frames without descriptors.
-            if n < 0 && errno == ENOTSOCK { n = read(fd, scratch.baseAddress!, scratch.count) }
-            if passed >= 0 { descriptors.append(passed) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return nil }
+            if case .failure(.notSocket) = received { received = SystemCall.read(fd, into: scratch).map { ($0, nil) } }
+            guard case let .success((n, passed)) = received, n > 0 else { return nil }
+            if let passed { descriptors.append(passed) }
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
         }
     }

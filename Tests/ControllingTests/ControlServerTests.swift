@@ -156,10 +156,10 @@ struct ControlServerTests {
     func liveSocketWithoutLock() throws {
         let fx = try Fixture()
         try fx.location.prepareDirectory()
-        let fd = try #require(try? system_unixSocket(nonBlocking: false).get())
+        let fd = try #require(try? SystemCall.unixSocket(nonBlocking: false).get())
         defer { close(fd) }
-        _ = try system_bind(fd, #require(makeUnixAddress(fx.location.socketPath.bytes))).get()
-        _ = try system_listen(fd, backlog: 1).get()
+        _ = try SystemCall.bind(fd, #require(SystemCall.unixAddress(fx.location.socketPath.bytes))).get()
+        _ = try SystemCall.listen(fd, backlog: 1).get()
         #expect(throws: ControlError.alreadyRunning(socket: fx.socketPath)) {
             _ = try ControlServer(location: fx.location, handler: ScriptedHandler())
         }

@@ -98,6 +98,6 @@ func makeStaleSocket(at location: ControlLocation) throws {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw Errno(rawValue: errno) }
     defer { close(fd) }
-    guard let address = makeUnixAddress(location.socketPath.bytes) else { throw Errno.fileNameTooLong }
-    if case let .failure(error) = system_bind(fd, address) { throw error }
+    guard let address = SystemCall.unixAddress(location.socketPath.bytes) else { throw Errno.fileNameTooLong }
+    if case let .failure(error) = SystemCall.bind(fd, address) { throw error }
 }

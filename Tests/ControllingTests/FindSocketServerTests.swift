@@ -2,6 +2,7 @@ import CSysShims
 import Foundation
 import QueryWire
 import Synchronization
+import SystemCalls
 import SystemPackage
 import Testing
 @testable import Controlling
@@ -32,7 +33,7 @@ struct QueryClient {
 
     init(_ location: ControlLocation) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard let address = makeUnixAddress(location.findSocketPath.bytes) else { throw ControlError.disconnected }
+        guard let address = SystemCall.unixAddress(location.findSocketPath.bytes) else { throw ControlError.disconnected }
         var a = address
         let rc = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
         guard rc == 0 else { _ = Glibc.close(fd); throw ControlError.system(operation: "connect", path: nil, errno: Errno(rawValue: errno)) }

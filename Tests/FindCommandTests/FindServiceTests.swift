@@ -3,6 +3,7 @@ import FindCommand
 import Foundation
 import Indexing
 import QueryWire
+import SystemCalls
 import SystemPackage
 import TestSupport
 import Testing

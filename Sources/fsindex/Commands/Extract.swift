@@ -6,6 +6,7 @@ import Crawling
 import ExtractionModel
 import FoundationEssentials
 import Isolation
+import SystemCalls
 import SystemPackage
 import Updating
 

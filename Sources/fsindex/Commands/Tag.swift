@@ -5,6 +5,7 @@ import Configuration
 import Crawling
 import ExtractionModel
 import Indexing
+import SystemCalls
 import SystemPackage
 import Updating
 #if canImport(Glibc)
