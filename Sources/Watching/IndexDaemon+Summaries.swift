@@ -1,3 +1,4 @@
+import Attributes
 import Controlling
 import Dispatch
 import Indexing

@@ -78,50 +78,30 @@ struct FSIndexDaemon: AsyncParsableCommand {
         }
 
         let location = index.location()
-        let store: IndexStore
-        do {
+        // Everything the daemon is made of, or one message on what stopped it (exit 2).
+        let (daemon, server, feeder) = try ToolRun.reporting("fsindexd") { () throws -> (IndexDaemon, ControlServer, SharedFeeder?) in
             let opened = try IndexStore.openRecovering(location: location, checkIntegrity: true)
-            store = opened.store
             if opened.rebuilt { logger.warning("the index was damaged; it was moved aside and is rebuilt from the files") }
-        } catch {
-            Output.error("fsindexd", error.description)
-            throw ExitCode(2)
-        }
-        let source: InotifyEventSource
-        do {
-            source = try InotifyEventSource(pollInterval: .seconds(settings.daemon.pollInterval),
-                                            watchLimit: settings.daemon.watchLimit > 0 ? settings.daemon.watchLimit : nil,
-                                            onNotice: { logger.warning("\($0)") })
-        } catch {
-            Output.error("fsindexd", "\(error)")
-            throw ExitCode(2)
-        }
-        let daemon = IndexDaemon(store: store, settings: settings, roots: resolved, source: source, logger: logger,
-                                 rootsFromCommandLine: !roots.isEmpty)
-        let server: ControlServer
-        do {
+            let source = try InotifyEventSource(pollInterval: .seconds(settings.daemon.pollInterval),
+                                                watchLimit: settings.daemon.watchLimit > 0 ? settings.daemon.watchLimit : nil,
+                                                onNotice: { logger.warning("\($0)") })
+            let daemon = IndexDaemon(store: opened.store, settings: settings, roots: resolved, source: source, logger: logger,
+                                     rootsFromCommandLine: !roots.isEmpty)
             // The query socket beside it answers the small fsfind from this warm process.
-            server = try ControlServer(location: ControlLocation.forIndex(directory: location.directory), handler: daemon,
-                                       findHandler: FindService(location: location))
-        } catch {
-            Output.error("fsindexd", error.description)
-            throw ExitCode(2)
-        }
-        // The shared index, when one is configured: this machine's items go there too.
-        var feeder: SharedFeeder?
-        if let sharedURL = settings.index.sharedURL(explicit: index.indexURL) {
-            do {
+            let server = try ControlServer(location: ControlLocation.forIndex(directory: location.directory), handler: daemon,
+                                           findHandler: FindService(location: location))
+            // The shared index, when one is configured: this machine's items go there too.
+            var feeder: SharedFeeder?
+            if let sharedURL = settings.index.sharedURL(explicit: index.indexURL) {
                 let url = try SharedIndexURL(sharedURL)
-                let publisher = SharedPublisher(store: store, url: url, host: settings.index.hostName(explicit: host.host))
+                let publisher = SharedPublisher(store: opened.store, url: url, host: settings.index.hostName(explicit: host.host))
                 // What it watches, and the apps' domains: a root the local index holds but this
                 // daemon does not watch would go stale in the shared index (issue 22).
                 publisher.publishes = SharedPublisher.watching { [daemon] in daemon.watchedDomains }
                 feeder = SharedFeeder(publisher: publisher) { logger.notice("\($0)") }
                 logger.info("publishing to the shared index \(url) as host \(publisher.host)")
-            } catch {
-                Output.error("fsindexd", error.description)
-                throw ExitCode(2)
             }
+            return (daemon, server, feeder)
         }
         daemon.setPublisher { [feeder] changes in
             server.publish(changes)
