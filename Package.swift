@@ -4,11 +4,14 @@
 // The folder tree is the data flow: Crawling -> ExtractionModel (+ Extraction, in workers only)
 // -> Indexing -> Querying, glued by Updating (one crawl into the index; Summarizing's
 // extractive summaries are made in the workers, and of donated texts after their batch),
-// Watching (fsindexd's writer) and
-// the thin executables. The parent processes (fsindex, fsindexd, fsfind) link no
-// parser: Extraction and its C libraries are linked only by fsindex-worker, through
-// WorkerRuntime; Isolation is the parent's side of a worker. Configuration reads the settings
-// for every program; Querying's QueryPipeline answers every front end.
+// Watching (fsindexd's writer) and the thin executables. The parent processes (fsindex,
+// fsindexd, fsfind) link no parser: Extraction and its C libraries are linked only by
+// fsindex-worker, through WorkerRuntime; Isolation is the parent's side of a worker.
+// Querying knows only the index (Attributes, Indexing); SharedQuerying is the shared
+// PostgreSQL index behind the same SearchBackend; CommandSupport gives every front end its
+// options, its error reporting and how it opens an index (the repair policy, fsindexd's live
+// changes). SystemCalls is the one place that calls the C library for files, sockets and
+// processes; Sources/CLibraries holds the C targets.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
