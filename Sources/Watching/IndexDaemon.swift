@@ -208,24 +208,33 @@ public final class IndexDaemon: ControlHandler, Sendable {
     /// unreachable.
     public func run() async {
         let (applied, appliedInput) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .unbounded)
-        let forwarder = Task { [self] in
-            var taken = applied.makeAsyncIterator()
-            var ahead = 0
-            for await batch in source.events {
-                eventsInFlight.add(batch.count, ordering: .relaxed)
-                workInput.yield(.events(batch))
-                ahead += 1
-                // The writer says when a batch is applied (or ends, which ends this too).
-                while ahead >= Self.batchesAhead {
-                    guard await taken.next() != nil else { return }
-                    ahead -= 1
+        // The forwarder is a child task, so it runs where the writer runs (a test's own
+        // executor included) and ends with it: a task of its own on the shared pool could wait
+        // there behind work that blocks the pool's few threads, and the writer with it.
+        await withDiscardingTaskGroup { group in
+            group.addTask { [self] in
+                var taken = applied.makeAsyncIterator()
+                var ahead = 0
+                for await batch in source.events {
+                    eventsInFlight.add(batch.count, ordering: .relaxed)
+                    workInput.yield(.events(batch))
+                    ahead += 1
+                    // The writer says when a batch is applied (or ends, which ends this too).
+                    while ahead >= Self.batchesAhead {
+                        guard await taken.next() != nil else { return }
+                        ahead -= 1
+                    }
                 }
             }
-        }
-        defer {
+            await write(applied: appliedInput)
             appliedInput.finish()
-            forwarder.cancel()
+            group.cancelAll()
         }
+    }
+
+    /// The writer: applies work in order until `.shutdown` or a failure; `applied` hears of
+    /// each batch of events once it is done with (applied, queued while paused, skipped).
+    private func write(applied appliedInput: AsyncStream<Void>.Continuation) async {
         submit(.addRoots(roots))
         for await item in work {
             // Summaries run no extraction: they do not keep the workers alive.
