@@ -3,6 +3,7 @@ import Configuration
 import Crawling
 import Dispatch
 import Foundation
+import IndexTestSupport
 import Indexing
 import Logging
 import SystemPackage
@@ -57,7 +58,7 @@ struct BackPressureTests {
         defer { tree.remove() }
         try tree.create("root/start.txt", contents: "start")
         let root = tree.path("root")
-        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let store = try tree.makeIndexStore()
         // One batch in the source's buffer and `IndexDaemon.batchesAhead` taken by the writer:
         // the bursts below are more.
         let source = PullThrough(try InotifyEventSource(pollInterval: .seconds(30), bufferedBatches: 1))

@@ -2,6 +2,7 @@ import Attributes
 import Configuration
 import Crawling
 import Foundation
+import IndexTestSupport
 import Indexing
 import Logging
 import SystemPackage
@@ -19,7 +20,7 @@ struct MissingRootGraceTests {
         defer { tree.remove() }
         try tree.create("root/kept.txt", contents: "kestrel")
         let root = tree.path("root")
-        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let store = try tree.makeIndexStore()
         let source = ScriptedEventSource()
         let clock = TestClock()
         let settings = Settings()
