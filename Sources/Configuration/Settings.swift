@@ -15,8 +15,14 @@ import Glibc
 /// (`Updating` makes `WalkOptions` and `WorkerLimits`, `Querying` makes `RankingWeights`), so
 /// reading the settings never links a stage it does not need.
 public struct Settings: Sendable, Hashable {
-    /// Folders indexed when no path is given, and watched by fsindexd.
-    public var roots: [String] = []
+    /// Folders indexed when no path is given, and watched by fsindexd, at every depth. nil (the
+    /// key absent) with `shallowRoots` nil too: `DefaultRoots`, the user's XDG folders.
+    public var roots: [String]? = nil
+    /// Folders whose files directly inside are indexed, without their subfolders (the defaults
+    /// put the home folder here); nil: the key is absent.
+    public var shallowRoots: [String]? = nil
+    /// Whether the roots were configured (either key present, even empty): if not, the defaults apply.
+    public var rootsConfigured: Bool { roots != nil || shallowRoots != nil }
     public var crawl = Crawl()
     public var index = Index()
     public var extraction = Extraction()
@@ -174,7 +180,8 @@ public struct Settings: Sendable, Hashable {
         let reader = KeyReader(file: file, text: text)
         for key in table.keys {
             let v = table[key]!
-            if key == "roots" { roots = try reader.strings(v, key); continue }
+            if key == "roots" { roots = try reader.roots(v, key); continue }
+            if key == "shallow_roots" { shallowRoots = try reader.roots(v, key); continue }
             if key == "provider" { providers = try reader.providers(v); continue }
             guard ["crawl", "index", "extraction", "daemon", "query", "agent"].contains(key) else { throw reader.unknown(key) }
             guard let sub = v.table else { throw reader.bad(key, "a table [\(key)]") }
@@ -308,6 +315,21 @@ struct KeyReader {
         for e in a {
             guard let s = e.string else { throw bad(key, "an array of strings") }
             out.append(s)
+        }
+        return out
+    }
+
+    /// `roots` and `shallow_roots`: an array of paths, a leading `~` (alone or `~/…`) standing
+    /// for HOME, as in agent scopes. Other paths are kept as written (they are resolved, and
+    /// must exist, when a command uses them).
+    func roots(_ v: any TOMLValueConvertible, _ key: String) throws(SettingsError) -> [String] {
+        var out: [String] = []
+        for s in try strings(v, key) {
+            guard s == "~" || s.hasPrefix("~/") else { out.append(s); continue }
+            guard let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") else {
+                throw bad(key, "an array of folders; HOME is not set, so \"\(s)\" cannot be expanded")
+            }
+            out.append(home + s.dropFirst())
         }
         return out
     }

@@ -11,11 +11,16 @@ public struct WalkOptions: Sendable, Hashable {
     public var oneFileSystem: Bool
     /// Descend into subfolders; when false, only the root and its direct entries are reported.
     public var recursive: Bool
+    /// The root is a files-only one (`IndexRoot.Depth.filesOnly`): only it and the entries
+    /// directly in it that are not folders are reported, and the watcher watches the root alone.
+    public var filesOnly: Bool
 
-    public init(exclusions: ExclusionRules = ExclusionRules(), oneFileSystem: Bool = true, recursive: Bool = true) {
+    public init(exclusions: ExclusionRules = ExclusionRules(), oneFileSystem: Bool = true, recursive: Bool = true,
+                filesOnly: Bool = false) {
         self.exclusions = exclusions
         self.oneFileSystem = oneFileSystem
         self.recursive = recursive
+        self.filesOnly = filesOnly
     }
 }
 
@@ -127,8 +132,10 @@ public struct DirectoryWalker: Sendable {
                     }
                 case .success(let sx):
                     let facts = FileFacts(path: child, sx)
+                    // A files-only root's subfolders are not its items (one may be a root of its own).
+                    if options.filesOnly && facts.type == .directory { continue }
                     visit(facts)
-                    if options.recursive && facts.type == .directory && (!options.oneFileSystem || facts.device == rootDevice) {
+                    if options.recursive && !options.filesOnly && facts.type == .directory && (!options.oneFileSystem || facts.device == rootDevice) {
                         subdirs.append(child)
                     }
                 }

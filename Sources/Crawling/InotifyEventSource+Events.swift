@@ -36,6 +36,10 @@ extension WatchState {
         }
         let pathBytes = joined(folder.bytes, e.name)
         let isDirectory = e.has(IN_ISDIR)
+        // A folder in a files-only root is not indexed: nothing about it is news. A folder moved
+        // out to here ends as a deletion (its move waits in vain); one that is a root of its own
+        // reports through its own watch.
+        if isDirectory && root.options.filesOnly { return }
         let rules = root.options.exclusions
         if !isDirectory, folder.path != folder.root, e.has(IN_CREATE) || e.has(IN_MOVED_TO),
            e.name == Array(rules.markerFile.utf8) {
@@ -195,7 +199,7 @@ extension WatchState {
 
     /// Subfolders that appeared in a polled folder get watched (or polled) and rescanned.
     private mutating func discoverSubfolders(of folder: FilePath) {
-        guard let rootPath = rootOf(folder), let root = roots[rootPath] else { return }
+        guard let rootPath = rootOf(folder), let root = roots[rootPath], !root.options.filesOnly else { return }
         guard case .success(let fd) = folder.withPlatformString({ SystemCall.openDirectory(at: AT_FDCWD, $0) }) else { return }
         guard let d = fdopendir(fd) else { SystemCall.close(fd); return }
         defer { closedir(d) }

@@ -168,6 +168,8 @@ struct WatchState<Backend: InotifyWatchBackend> {
     @discardableResult
     mutating func addTree(_ top: FilePath, root rootPath: FilePath) -> Errno? {
         guard let root = roots[rootPath] else { return nil }
+        // Below a files-only root nothing is watched: only the root's own folder is.
+        if root.options.filesOnly && top != rootPath { return nil }
         let rules = root.options.exclusions
         var stack: [FilePath] = [top]
         while let dir = stack.popLast() {
@@ -185,6 +187,8 @@ struct WatchState<Backend: InotifyWatchBackend> {
             defer { closedir(d) }
             if dir != rootPath, faccessat(fd, rules.markerFile, F_OK, AT_SYMLINK_NOFOLLOW) == 0 { continue }
             guard watchOrPoll(dir, root: rootPath) else { continue }
+            // A files-only root: its folder alone is watched (what its subfolders hold is not indexed).
+            if root.options.filesOnly { break }
             while let ent = readdir(d) {
                 let type = ent.pointee.d_type
                 guard type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) else { continue }

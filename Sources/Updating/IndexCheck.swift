@@ -89,7 +89,10 @@ public struct IndexCheck: Sendable {
         var diffs: [Difference] = []
         var onDisk = 0
         do {
-            try DirectoryWalker(root: root, options: settings.walkOptions).walk({ facts in
+            var options = settings.walkOptions
+            // A files-only root holds its files alone: its subfolders are not missing.
+            options.filesOnly = ((try? store.meta(IndexUpdater.depthKey(IndexUpdater.domainName(root)))) ?? nil) == IndexRoot.Depth.filesOnly.rawValue
+            try DirectoryWalker(root: root, options: options).walk({ facts in
                 let key = facts.pathBytes
                 seen.insert(key)
                 onDisk += 1

@@ -73,12 +73,29 @@ public final class IndexUpdater: Sendable {
         self.onProblem = problem
     }
 
-    /// The roots to work on: those given on the command line, else the config's; each checked
-    /// by `resolveRoots`. Throws `.noRoots` when neither names any.
-    public static func roots(given: [String], settings: Settings) throws(UpdateError) -> [FilePath] {
-        let requested = given.isEmpty ? settings.roots : given
-        guard !requested.isEmpty else { throw .noRoots }
-        return try resolveRoots(requested)
+    /// The roots to work on: those given on the command line (at every depth), else the
+    /// config's `roots` and `shallow_roots`, else (neither key set) `DefaultRoots`, the user's
+    /// XDG folders and the files directly in HOME; each checked by `resolveRoots`. Throws
+    /// `.noRoots` when none is named (or none of the defaults exists).
+    public static func roots(given: [String], settings: Settings,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) throws(UpdateError) -> [IndexRoot] {
+        let recursive: [String]
+        let filesOnly: [String]
+        if !given.isEmpty {
+            (recursive, filesOnly) = (given, [])
+        } else if settings.rootsConfigured {
+            (recursive, filesOnly) = (settings.roots ?? [], settings.shallowRoots ?? [])
+        } else {
+            let defaults = DefaultRoots.resolve(environment: environment)
+            (recursive, filesOnly) = (defaults.recursive, defaults.filesOnly)
+        }
+        guard !recursive.isEmpty || !filesOnly.isEmpty else { throw .noRoots }
+        var out = try resolveRoots(recursive).map { IndexRoot($0) }
+        for path in try resolveRoots(filesOnly) {
+            // A folder named in both lists is indexed whole.
+            if !out.contains(where: { $0.path == path }) { out.append(IndexRoot(path, depth: .filesOnly)) }
+        }
+        return out
     }
 
     /// Checks that every root exists, is a folder or file, and can be read, before anything in
@@ -109,14 +126,27 @@ public final class IndexUpdater: Sendable {
         return out
     }
 
-    /// Crawls every root (already resolved by `resolveRoots`).
+    /// Crawls every root (already resolved by `resolveRoots`), each at the depth the index
+    /// recorded for its domain (recursive for a root it does not know yet).
     /// With `force`, every file is extracted again even when unchanged (a reindex).
     public func crawl(roots: [FilePath], force: Bool = false) throws(UpdateError) -> CrawlReport {
+        var indexRoots: [IndexRoot] = []
+        for root in roots { indexRoots.append(IndexRoot(root, depth: try recordedDepth(domain: Self.domainName(root)))) }
+        return try crawl(roots: indexRoots, force: force)
+    }
+
+    /// Crawls every root (already resolved by `resolveRoots`) at its depth, and records the
+    /// depth with its domain, so that later rescans and reindexes keep a files-only root shallow.
+    /// With `force`, every file is extracted again even when unchanged (a reindex).
+    public func crawl(roots: [IndexRoot], force: Bool = false) throws(UpdateError) -> CrawlReport {
         var report = CrawlReport()
         let start = DispatchTime.now()
         _ = try? store.purgeExpiredItems()
         for root in roots {
-            try crawl(root: root, force: force, into: &report, start: start)
+            do {
+                try store.setMeta(Self.depthKey(Self.domainName(root.path)), root.isFilesOnly ? root.depth.rawValue : nil)
+            } catch { throw .index(error) }
+            try crawl(root: root.path, force: force, into: &report, start: start)
         }
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return report
@@ -125,6 +155,16 @@ public final class IndexUpdater: Sendable {
     /// The domain name of a root: its path, printable.
     public static func domainName(_ root: FilePath) -> String {
         ByteString.escaped(root.bytes)
+    }
+
+    /// Where the index keeps a domain's depth: present (`files-only`) only for a files-only root.
+    static func depthKey(_ domain: String) -> String { "depth:" + domain }
+
+    /// The depth the last crawl of `domain` recorded: recursive unless it was a files-only root.
+    public func recordedDepth(domain: String) throws(UpdateError) -> IndexRoot.Depth {
+        let value: String?
+        do { value = try store.meta(Self.depthKey(domain)) } catch { throw .index(error) }
+        return value.flatMap(IndexRoot.Depth.init(rawValue:)) ?? .recursive
     }
 
     private func crawl(root: FilePath, force: Bool, into report: inout CrawlReport, start: DispatchTime) throws(UpdateError) {
@@ -158,7 +198,21 @@ public final class IndexUpdater: Sendable {
                            start: DispatchTime) throws(UpdateError) {
         let versions = ExtractionVersions.forIndex
         let ident = ItemIdentifier(bytes: directory.bytes)
-        let wholeDomain = recursive && Self.domainName(directory) == domain
+        let isRoot = Self.domainName(directory) == domain
+        let filesOnly = try recordedDepth(domain: domain) == .filesOnly
+        if filesOnly && !isRoot {
+            // A folder below a files-only root (moved or made there) is not indexed: what the
+            // index may hold of it goes.
+            do {
+                let went = try store.deletedItems(under: ident)
+                report.removed += went.count
+                report.removedIdentifiers += went
+            } catch { throw .index(error) }
+            return
+        }
+        // A files-only root is compared whole (its files), whatever the rescan asked.
+        let recursive = recursive || filesOnly
+        let wholeDomain = recursive && isRoot
         var stored: [[UInt8]: StoredStamp]
         do {
             if wholeDomain {
@@ -183,6 +237,7 @@ public final class IndexUpdater: Sendable {
         var lastProgress = DispatchTime.now()
         var options = settings.walkOptions
         options.recursive = recursive
+        options.filesOnly = filesOnly
         let walker = DirectoryWalker(root: directory, options: options)
         // For a first crawl (fsindexd's), the names and facts of new files are written while the
         // walk goes on, then the content of everything.
@@ -537,7 +592,7 @@ public enum UpdateError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .badRoot(path, reason): "\(path): \(reason)"
-        case .noRoots: "no folder given: name one on the command line or set `roots` in the config file"
+        case .noRoots: "no folder to index: name one on the command line, set `roots` in the config file, or (with neither `roots` nor `shallow_roots` set) create one of the XDG folders (~/Documents, …)"
         case let .index(e): e.description
         case let .extraction(m): "cannot start extraction: \(m)"
         case .cancelled: "stopped before the end (SIGTERM); the next start resumes where this one stopped"

@@ -15,11 +15,29 @@ public final class Reindexer: IndexRequestHandler {
     public let updater: IndexUpdater
     /// Roots known from elsewhere (the config, the command line), reindexed with the index's own
     /// domains: after a damaged database was replaced, the index no longer knows its roots.
-    public let extraRoots: [FilePath]
+    /// Each with its depth: a rebuilt database has lost the depths it recorded too.
+    public let extraRoots: [IndexRoot]
 
     public init(updater: IndexUpdater, roots: [FilePath] = []) {
         self.updater = updater
+        self.extraRoots = roots.map { IndexRoot($0) }
+    }
+
+    public init(updater: IndexUpdater, roots: [IndexRoot]) {
+        self.updater = updater
         self.extraRoots = roots
+    }
+
+    /// The index's roots at their recorded depths, then the extra roots it does not hold.
+    private func allRoots() throws -> [IndexRoot] {
+        var roots: [IndexRoot] = []
+        for domain in try updater.store.domains() {
+            let path = FilePath(bytes: domain.root)
+            let extra = extraRoots.first { $0.path == path }
+            roots.append(IndexRoot(path, depth: try extra?.depth ?? updater.recordedDepth(domain: IndexUpdater.domainName(path))))
+        }
+        roots += extraRoots.filter { r in !roots.contains { $0.path == r.path } }
+        return roots
     }
 
     /// The sum of what the last requests did.
@@ -27,16 +45,15 @@ public final class Reindexer: IndexRequestHandler {
     private let state = Synchronization.Mutex(CrawlReport())
 
     public func reindexAllSearchableItems(acknowledgementHandler: @escaping @Sendable () -> Void) throws {
-        var roots = try updater.store.domains().map { FilePath(bytes: $0.root) }
-        roots += extraRoots.filter { !roots.contains($0) }
+        let roots = try allRoots()
         var report = CrawlReport()
         // A root that is gone: its items go too (the files are the truth).
-        var present: [FilePath] = []
+        var present: [IndexRoot] = []
         for root in roots {
-            if (try? FileFacts.read(root)) != nil {
+            if (try? FileFacts.read(root.path)) != nil {
                 present.append(root)
             } else {
-                let went = try updater.store.deletedItems(domains: [IndexUpdater.domainName(root)])
+                let went = try updater.store.deletedItems(domains: [IndexUpdater.domainName(root.path)])
                 report.removed += went.count
                 report.removedIdentifiers += went
             }
@@ -49,9 +66,7 @@ public final class Reindexer: IndexRequestHandler {
 
     public func reindexSearchableItems(withIdentifiers identifiers: [ItemIdentifier],
                                        acknowledgementHandler: @escaping @Sendable () -> Void) throws {
-        var roots = try updater.store.domains().map { FilePath(bytes: $0.root) }
-        roots += extraRoots.filter { !roots.contains($0) }
-        let live = LiveIndexer(updater: updater, roots: roots)
+        let live = LiveIndexer(updater: updater, roots: try allRoots().map(\.path))
         var report = CrawlReport()
         var byDomain: [String: [FileFacts]] = [:]
         for ident in identifiers {

@@ -32,7 +32,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
         case used(paths: [[UInt8]], title: String?, reply: @Sendable (ControlResponse) -> Void)
         /// The desktop's recently-used list was written: read it and apply its new visits.
         case recentlyUsed
-        case addRoots([FilePath])
+        case addRoots([IndexRoot])
         case reload(Settings)
         case resume
         case shutdown
@@ -89,7 +89,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     struct State {
         var settings: Settings
-        var roots: [FilePath]
+        var roots: [IndexRoot]
         var status: DaemonStatus.State = .crawling
         var paused = false
         var pending: [FileEvent] = []
@@ -111,7 +111,15 @@ public final class IndexDaemon: ControlHandler, Sendable {
     let clock: any Clock<Duration>
 
     /// - Parameter clock: the waits' clock; tests give one they move themselves.
-    public init(store: IndexStore, settings: Settings, roots: [FilePath], source: any FileEventSource, logger: Logger,
+    public convenience init(store: IndexStore, settings: Settings, roots: [FilePath], source: any FileEventSource, logger: Logger,
+                            rootsFromCommandLine: Bool = false, clock: any Clock<Duration> = TimerClock()) {
+        self.init(store: store, settings: settings, roots: roots.map { IndexRoot($0) }, source: source, logger: logger,
+                  rootsFromCommandLine: rootsFromCommandLine, clock: clock)
+    }
+
+    /// - Parameter roots: each with its depth (a files-only root is watched and crawled without
+    ///   its subfolders).
+    public init(store: IndexStore, settings: Settings, roots: [IndexRoot], source: any FileEventSource, logger: Logger,
                 rootsFromCommandLine: Bool = false, clock: any Clock<Duration> = TimerClock()) {
         self.rootsFromCommandLine = rootsFromCommandLine
         self.clock = clock
@@ -147,7 +155,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
         }
     }
 
-    var roots: [FilePath] { state.withLock { $0.roots } }
+    var roots: [FilePath] { state.withLock { $0.roots.map(\.path) } }
+    var indexRoots: [IndexRoot] { state.withLock { $0.roots } }
 
     /// The domains of the roots watched now (after any reload), as `IndexUpdater.domainName`
     /// names them: what fsindexd publishes to the shared index, with the apps' domains.
@@ -235,7 +244,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
     /// The writer: applies work in order until `.shutdown` or a failure; `applied` hears of
     /// each batch of events once it is done with (applied, queued while paused, skipped).
     private func write(applied appliedInput: AsyncStream<Void>.Continuation) async {
-        submit(.addRoots(roots))
+        submit(.addRoots(indexRoots))
         for await item in work {
             // Summaries run no extraction: they do not keep the workers alive.
             defer { if case .summarize = item {} else { retireWorkersWhenIdle() } }
@@ -303,7 +312,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
         }
     }
 
-    private func addRoots(_ roots: [FilePath]) {
+    private func addRoots(_ roots: [IndexRoot]) {
         setStatus(.crawling)
         let settings = state.withLock { $0.settings }
         // Apps' domains lost in a rebuild and expired donated items are noted for their
@@ -313,14 +322,17 @@ public final class IndexDaemon: ControlHandler, Sendable {
         // the files), items of an older extractor, expired items.
         do {
             _ = try store.performMaintenance(extractorVersions: ExtractionVersions.forIndex,
-                                             handler: Reindexer(updater: updater, roots: self.roots),
+                                             handler: Reindexer(updater: updater, roots: self.indexRoots),
                                              log: { [logger] in logger.info("\($0)") })
         } catch {
             record(error: "maintenance failed: \(error)")
         }
-        for root in roots {
+        for indexRoot in roots {
+            let root = indexRoot.path
             do {
-                try source.add(root: root, options: settings.walkOptions)
+                var options = settings.walkOptions
+                options.filesOnly = indexRoot.isFilesOnly
+                try source.add(root: root, options: options)
             } catch {
                 record(error: "cannot watch \(ByteString.escaped(root.bytes)): \(error)")
             }
@@ -328,7 +340,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
                 let updater = self.updater
                 updater.namesFirst = true
                 defer { updater.namesFirst = false }
-                let report = try updater.crawl(roots: [root])
+                let report = try updater.crawl(roots: [indexRoot])
                 logger.info("reconciled \(ByteString.escaped(root.bytes)): \(report.indexed) indexed, \(report.unchanged) unchanged, \(report.removed) removed in \(report.seconds) s")
                 state.withLock { $0.indexedSinceStart += report.indexed }
                 crawled.withLock { $0 }?()
@@ -387,16 +399,19 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     /// SIGHUP: new settings; roots added are watched and crawled, roots removed lose their items.
     private func reload(_ settings: Settings) {
-        let newRoots: [FilePath]
+        let newRoots: [IndexRoot]
         if rootsFromCommandLine {
-            newRoots = roots
+            newRoots = indexRoots
         } else {
-            do { newRoots = try IndexUpdater.resolveRoots(settings.roots) } catch {
+            do { newRoots = try IndexUpdater.roots(given: [], settings: settings) } catch .noRoots {
+                newRoots = []   // every root was taken out of the config
+            } catch {
                 record(error: "config not reloaded: \(error)")
                 return
             }
         }
-        let (added, removed) = state.withLock { s -> ([FilePath], [FilePath]) in
+        // A root whose depth changed is removed, then added at its new depth.
+        let (added, removed) = state.withLock { s -> ([IndexRoot], [IndexRoot]) in
             let added = newRoots.filter { !s.roots.contains($0) }
             let removed = s.roots.filter { !newRoots.contains($0) }
             s.settings = settings
@@ -404,7 +419,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
             return (added, removed)
         }
         currentUpdater.withLock { $0 = nil }
-        for root in removed {
+        for root in removed.map(\.path) {
             source.remove(root: root)
             state.withLock { _ = $0.missing.removeValue(forKey: root) }
             do {
@@ -465,7 +480,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
         return state.withLock { s in
             DaemonStatus(state: s.status, queueLength: s.pending.count + eventsInFlight.load(ordering: .relaxed),
                          lastError: s.lastError,
-                         roots: s.roots.map(\.bytes), watched: counts.watched, polled: counts.polled,
+                         roots: s.roots.map(\.path.bytes), watched: counts.watched, polled: counts.polled,
                          unreachable: counts.unreachable, pid: getpid(),
                          uptimeSeconds: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9,
                          itemsIndexedSinceStart: s.indexedSinceStart, missingRoots: missingRoots(s))

@@ -22,6 +22,7 @@ struct FSIndexCommand: ParsableCommand {
         abstract: "Manage the FSIndex file index.",
         discussion: """
             Examples:
+              fsindex setup                      index the XDG folders: write the config, start fsindexd
               fsindex index ~/Documents          index a folder (again: only what changed)
               fsindex show ~/Documents/report.pdf   the attributes stored for one file
               fsindex status                     roots, counts per kind, index size
@@ -40,7 +41,7 @@ struct FSIndexCommand: ParsableCommand {
             unless --index-dir or FSINDEX_INDEX_DIR says otherwise. Settings are read from
             $XDG_CONFIG_HOME/fsindex/config.toml or --config FILE.
             """,
-        subcommands: [IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Used.self, Tag.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self, Publish.self])
+        subcommands: [Setup.self, IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Used.self, Tag.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self, Publish.self])
 }
 
 extension IndexOptions {

@@ -98,11 +98,16 @@ struct CommandLineTests {
         #expect(try f.fsfind("--count", "alpha").out == "1\n")
         let status = try f.fsindex("status", "--json")
         #expect(status.out.contains("\"items\":2"))
-        // No folder named and none in the config.
-        let none = try run("fsindex", ["index"], env: ["FSINDEX_INDEX_DIR": f.index, "XDG_CONFIG_HOME": f.tree.path("no-config").string])
-        #expect(none.status == 2 && none.stderr.contains("no folder given"))
-        let noDaemonRoots = try run("fsindexd", ["--foreground"], env: ["FSINDEX_INDEX_DIR": f.index, "XDG_CONFIG_HOME": f.tree.path("no-config").string])
-        #expect(noDaemonRoots.status == 2 && noDaemonRoots.stderr.contains("no folder given"))
+        // No folder named, none in the config, and no default folder (the home folder does not exist).
+        let noHome = ["FSINDEX_INDEX_DIR": f.index, "XDG_CONFIG_HOME": f.tree.path("no-config").string, "HOME": f.tree.path("no-home").string]
+        let none = try run("fsindex", ["index"], env: noHome)
+        #expect(none.status == 2 && none.stderr.contains("no folder to index"))
+        let noDaemonRoots = try run("fsindexd", ["--foreground"], env: noHome)
+        #expect(noDaemonRoots.status == 2 && noDaemonRoots.stderr.contains("no folder to index"))
+        // `roots = []` set on purpose: nothing to index, not the defaults.
+        try f.tree.create("empty-roots/fsindex/config.toml", contents: "roots = []\n")
+        let emptyRoots = try run("fsindex", ["index"], env: ["FSINDEX_INDEX_DIR": f.index, "XDG_CONFIG_HOME": f.tree.path("empty-roots").string])
+        #expect(emptyRoots.status == 2 && emptyRoots.stderr.contains("no folder to index"))
     }
 
     @Test("a bad config names the file, line and key; exit 2")

@@ -1,4 +1,5 @@
 import Configuration
+import Crawling
 import ArgumentParser
 import CommandSupport
 import FoundationEssentials
@@ -17,7 +18,10 @@ extension FSIndexCommand {
                 Each PATH becomes a root (a domain). Run it again to bring the index up to date:
                 only files whose size, times or inode changed are read again, and items whose
                 files are gone are removed. A crawl that is interrupted resumes where it stopped.
-                Without PATH, the roots of the settings file are indexed. Every text of 200
+                Without PATH, the roots of the settings file are indexed (`roots`, and the files
+                directly in each of `shallow_roots`); with neither set, the XDG folders of
+                user-dirs.dirs (Desktop, Documents, Downloads, Music, Pictures, Videos) and the
+                files directly in HOME, less those on network or removable mounts. Every text of 200
                 characters or more that is new or changed gets its summary (textContentSummary:
                 two or three of its sentences) as it is read; texts that apps donated get theirs
                 before the command returns.
@@ -37,7 +41,7 @@ extension FSIndexCommand {
         func run() throws {
             try ToolRun.reporting("fsindex") {
                 let settings = try store.settings()
-                let roots: [SystemPackage.FilePath] = try IndexUpdater.roots(given: paths, settings: settings)
+                let roots: [IndexRoot] = try IndexUpdater.roots(given: paths, settings: settings)
                 let location = store.location()
                 var report: CrawlReport
                 do {
@@ -73,7 +77,7 @@ extension FSIndexCommand {
 
         /// Opens the index (repairing a damaged one), runs the index's own reindex requests, then
         /// crawls the roots.
-        private func crawl(settings: Settings, roots: [SystemPackage.FilePath], location: IndexLocation,
+        private func crawl(settings: Settings, roots: [IndexRoot], location: IndexLocation,
                            forceRebuild: Bool) throws -> CrawlReport {
             let indexStore: IndexStore
             let opened = try IndexStore.openRecovering(location: location, forceRebuild: forceRebuild)
