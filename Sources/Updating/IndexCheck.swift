@@ -88,10 +88,10 @@ public struct IndexCheck: Sendable {
         var problems: [String] = []
         var diffs: [Difference] = []
         var onDisk = 0
+        var options = settings.walkOptions
+        // A files-only root holds its files alone: its subfolders are not missing.
+        options.filesOnly = ((try? store.meta(IndexUpdater.depthKey(IndexUpdater.domainName(root)))) ?? nil) == IndexRoot.Depth.filesOnly.rawValue
         do {
-            var options = settings.walkOptions
-            // A files-only root holds its files alone: its subfolders are not missing.
-            options.filesOnly = ((try? store.meta(IndexUpdater.depthKey(IndexUpdater.domainName(root)))) ?? nil) == IndexRoot.Depth.filesOnly.rawValue
             try DirectoryWalker(root: root, options: options).walk({ facts in
                 let key = facts.pathBytes
                 seen.insert(key)

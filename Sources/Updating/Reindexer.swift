@@ -28,13 +28,13 @@ public final class Reindexer: IndexRequestHandler {
         self.extraRoots = roots
     }
 
-    /// The index's roots at their recorded depths, then the extra roots it does not hold.
+    /// The index's roots at the depths it recorded (a crawl records the depth it was given),
+    /// then the extra roots it does not hold, at theirs.
     private func allRoots() throws -> [IndexRoot] {
         var roots: [IndexRoot] = []
         for domain in try updater.store.domains() {
             let path = FilePath(bytes: domain.root)
-            let extra = extraRoots.first { $0.path == path }
-            roots.append(IndexRoot(path, depth: try extra?.depth ?? updater.recordedDepth(domain: IndexUpdater.domainName(path))))
+            roots.append(IndexRoot(path, depth: try updater.recordedDepth(domain: IndexUpdater.domainName(path))))
         }
         roots += extraRoots.filter { r in !roots.contains { $0.path == r.path } }
         return roots

@@ -69,7 +69,7 @@ struct SetupRun {
             }
             report.unit = unit
             report.steps.append("fsindexd.service enabled and started (\(unit)); it starts at every login")
-        case .none(let reason):
+        case .unavailable(let reason):
             report.steps.append("no systemd user manager (\(reason)): starting fsindexd here, in the background")
             if let pid = runningDaemonPID(location) {
                 report.pid = pid
@@ -179,18 +179,18 @@ func runningDaemonPID(_ location: IndexLocation) -> Int32? {
 /// Whether a systemd user manager runs for us, and its `systemctl`.
 enum ServiceManager {
     case systemd(systemctl: String)
-    case none(reason: String)
+    case unavailable(reason: String)
 
     /// `systemctl --user show-environment` answers only when the user manager runs (it does not
     /// in most containers and CI jobs, nor over a bare `su`).
     static func detect(environment: [String: String]) -> ServiceManager {
         guard let systemctl = DaemonExecutable.search("systemctl", environment: environment) else {
-            return .none(reason: "systemctl is not installed")
+            return .unavailable(reason: "systemctl is not installed")
         }
         let probe = run(systemctl, ["--user", "show-environment"])
         guard probe.status == 0 else {
             let said = probe.output.split(separator: "\n").first.map(String.init) ?? "exit status \(probe.status)"
-            return .none(reason: "`systemctl --user` failed: \(said)")
+            return .unavailable(reason: "`systemctl --user` failed: \(said)")
         }
         return .systemd(systemctl: systemctl)
     }

@@ -57,15 +57,15 @@ extension FSIndexCommand {
                 let environment = ProcessInfo.processInfo.environment
                 if undo {
                     let report = try SetupUndo(environment: environment).run()
-                    print(report)
+                    show(report)
                 } else {
                     let report = try SetupRun(environment: environment).run()
-                    print(report)
+                    show(report)
                 }
             }
         }
 
-        private func print(_ report: SetupReport) {
+        private func show(_ report: SetupReport) {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
