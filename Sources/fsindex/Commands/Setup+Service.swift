@@ -17,7 +17,7 @@ struct SetupRun {
 
     func run() throws(CommandFailure) -> SetupReport {
         let configPath = Settings.userConfigPath(environment: environment).string
-        let location = IndexOptions().location(environment: environment)
+        let location = IndexLocation.resolve(explicit: nil, environment: environment, workingDirectory: nil)
         var report = SetupReport(config: configPath, configAction: "", manager: "none", index: location.directory.string)
 
         // 1. The config: the defaults written out, unless the user has one.
@@ -81,6 +81,7 @@ struct SetupRun {
                 }
                 report.pid = started.output.split(separator: "(pid ").last?.split(separator: ")").first.flatMap { Int32($0) }
                 report.steps.append(started.output.trimmed)
+                try awaitDaemon(report.pid, location: location)
             }
             report.steps.append("to start it at login, run `\(daemon)` from your session's startup programs "
                                 + "(such as ~/.config/autostart/fsindexd.desktop with Exec=\(daemon)), "
@@ -91,13 +92,25 @@ struct SetupRun {
     }
 }
 
+/// Waits (up to 30 s) until the fsindexd just started answers on its control socket, so that
+/// what setup reports running does run (and `--undo` right after finds it).
+private func awaitDaemon(_ pid: Int32?, location: IndexLocation) throws(CommandFailure) {
+    for _ in 0..<300 {
+        if runningDaemonPID(location) != nil { return }
+        if let pid, case .failure(.noSuchProcess) = SystemCall.kill(pid, 0) { break }
+        usleep(100_000)
+    }
+    throw CommandFailure("fsindexd\(pid.map { " (pid \($0))" } ?? "") does not answer on its control socket; "
+                         + "its log ($XDG_STATE_HOME/fsindex/fsindexd.log) says why")
+}
+
 /// `fsindex setup --undo`: the service stopped, setup's files removed while unchanged, the index kept.
 struct SetupUndo {
     let environment: [String: String]
 
     func run() throws(CommandFailure) -> SetupReport {
         let configPath = Settings.userConfigPath(environment: environment).string
-        let location = IndexOptions().location(environment: environment)
+        let location = IndexLocation.resolve(explicit: nil, environment: environment, workingDirectory: nil)
         var report = SetupReport(config: configPath, configAction: "", manager: "none", index: location.directory.string)
         let userUnit = SetupFiles.userUnitPath(environment: environment)
 
@@ -234,7 +247,7 @@ enum DaemonExecutable {
             var absolute = invoked
             if !invoked.hasPrefix("/") {
                 var cwd = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-                if getcwd(&cwd, cwd.count) != nil { absolute = String(cString: cwd) + "/" + invoked }
+                if getcwd(&cwd, cwd.count) != nil { absolute = String(decoding: cwd.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + invoked }
             }
             folders.append(FilePath(absolute).removingLastComponent().string)
         } else if let found = search(invoked, environment: environment) {
@@ -242,7 +255,7 @@ enum DaemonExecutable {
         }
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         if realpath("/proc/self/exe", &resolved) != nil {
-            folders.append(FilePath(String(cString: resolved)).removingLastComponent().string)
+            folders.append(FilePath(platformString: resolved).removingLastComponent().string)
         }
         for folder in folders {
             let candidate = folder + "/fsindexd"
