@@ -182,3 +182,19 @@ enum MountProbe {
         return true
     }()
 }
+
+/// The unit `fsindex setup` writes is Config/fsindexd.service's.
+@Suite("Service unit")
+struct ServiceUnitTests {
+    @Test("issue 26: the unit setup writes is Config/fsindexd.service from [Unit] on, with ExecStart naming the daemon")
+    func sameAsConfig() throws {
+        let checkout = FilePath(#filePath).removingLastComponent().removingLastComponent().removingLastComponent()
+        let shipped = try String(contentsOfFile: checkout.appending("Config/fsindexd.service").string, encoding: .utf8)
+        let fromUnit = try #require(shipped.range(of: "[Unit]")).lowerBound
+        let execLine = try #require(shipped.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        #expect(String(shipped[fromUnit...]) == ServiceUnit.body(execStart: String(execLine.dropFirst("ExecStart=".count))))
+        let written = ServiceUnit.text(daemon: "/opt/fs index/fsindexd")
+        #expect(written.contains("\nExecStart=\"/opt/fs index/fsindexd\" --foreground\n"))
+        #expect(written.hasSuffix("WantedBy=default.target\n"))
+    }
+}

@@ -55,7 +55,7 @@ struct SetupRun {
             if access(unit, F_OK) != 0 {
                 unit = SetupFiles.userUnitPath(environment: environment)
                 if SetupFiles.ownership(of: unit) == .absent {
-                    try SetupFiles.write(SetupFiles.unitText(daemon: daemon), to: unit)
+                    try SetupFiles.write(ServiceUnit.text(daemon: daemon), to: unit)
                     report.steps.append("unit: wrote \(unit) (ExecStart=\(daemon) --foreground)")
                 } else {
                     report.steps.append("unit: \(unit) exists; used as it is")
@@ -273,38 +273,6 @@ enum DaemonExecutable {
             if SystemCall.isExecutable(candidate) { return candidate }
         }
         return nil
-    }
-}
-
-extension SetupFiles {
-    /// The user unit for `daemon`: Config/fsindexd.service's, with ExecStart naming it.
-    static func unitText(daemon: String) -> String {
-        let exec = daemon.contains(" ") ? "\"\(daemon)\"" : daemon
-        return """
-            # systemd user unit for fsindexd, the FSIndex watcher (written by `fsindex setup`).
-            # Reload the config (roots added or removed): systemctl --user reload fsindexd
-            [Unit]
-            Description=FSIndex file indexer (watches the configured roots)
-            Documentation=man:fsindexd(1) man:fsindex.toml(5)
-
-            [Service]
-            Type=simple
-            ExecStart=\(exec) --foreground
-            ExecReload=/bin/kill -HUP $MAINPID
-            # SIGTERM finishes the batch at hand, then exits 0.
-            KillSignal=SIGTERM
-            TimeoutStopSec=30
-            Restart=on-failure
-            RestartSec=10
-            # Idle costs nothing, and indexing yields to everything else.
-            Nice=10
-            IOSchedulingClass=idle
-            CPUSchedulingPolicy=batch
-
-            [Install]
-            WantedBy=default.target
-
-            """
     }
 }
 
