@@ -68,6 +68,9 @@ let package = Package(
         // fsindexd's global executor: Swift's global jobs on libdispatch's overcommit queue, so
         // the process has no once-a-second workqueue monitor (issue 14; see the header).
         .target(name: "CGlobalExecutor", path: "Sources/CLibraries/CGlobalExecutor"),
+        // ICU's data, trimmed to what FSIndex's processes use (Config/packaging/trim-icu-data):
+        // every executable that links Foundation depends on it.
+        .target(name: "CICUData", path: "Sources/CLibraries/CICUData"),
         // TagLib through a descriptor (C++: the C API opens files only by name).
         .target(name: "CTagLibStream", path: "Sources/CLibraries/CTagLibStream", linkerSettings: [.linkedLibrary("tag")]),
         // The one system-call layer: Result<_, Errno> with EINTR retried, threads, process
@@ -188,7 +191,7 @@ let package = Package(
         // The multi-call executable: fsindex, and fsindexd, fsindex-mcp and fsfind-direct when
         // started under those names (the package installs them as links to it).
         .executableTarget(name: "fsindex", dependencies: [
-            "DaemonCommand", "Agent", "FindCommand", "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Updating", "SystemCalls",
+            "DaemonCommand", "Agent", "FindCommand", "CICUData", "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Updating", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -200,7 +203,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        .executableTarget(name: "fsindexd", dependencies: ["DaemonCommand"], swiftSettings: strict, linkerSettings: small),
+        .executableTarget(name: "fsindexd", dependencies: ["DaemonCommand", "CICUData"], swiftSettings: strict, linkerSettings: small),
         // One sandboxed extraction process; spawned by `Isolation.WorkerPool`, never by hand.
         .executableTarget(name: "fsindex-worker", dependencies: ["WorkerRuntime"], swiftSettings: strict, linkerSettings: small),
         // The worker with deliberate faults and sandbox probes, for the isolation tests only.
@@ -216,7 +219,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        .executableTarget(name: "fsindex-mcp", dependencies: ["Agent"], swiftSettings: strict, linkerSettings: small),
+        .executableTarget(name: "fsindex-mcp", dependencies: ["Agent", "CICUData"], swiftSettings: strict, linkerSettings: small),
         // The query socket's protocol between the small fsfind and fsindexd: the C library only,
         // no Foundation, so that fsfind starts in a millisecond.
         .target(name: "QueryWire", swiftSettings: strict),
@@ -230,7 +233,7 @@ let package = Package(
         // fsfind: hands the query to the warm fsindexd over the query socket, or becomes
         // fsfind-direct. Links no Foundation and none of our Swift modules but QueryWire.
         .executableTarget(name: "fsfind", dependencies: ["CSysShims", "QueryWire"], swiftSettings: strict, linkerSettings: small),
-        .executableTarget(name: "fsfind-direct", dependencies: ["FindCommand"], swiftSettings: strict, linkerSettings: small),
+        .executableTarget(name: "fsfind-direct", dependencies: ["FindCommand", "CICUData"], swiftSettings: strict, linkerSettings: small),
 
         // Fuzzing: one libFuzzer executable for every target (Tests/Harnesses/fuzz.sh builds it
         // with -sanitize=fuzzer,address into .build/fuzz); a plain build links CFuzzDriver's
