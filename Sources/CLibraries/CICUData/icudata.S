@@ -1,4 +1,4 @@
-// ICU's common data for FSIndex's executables, trimmed to what they use (34 MB -> 5 MB; see
+// ICU's common data for FSIndex's executables, trimmed to what they use (34 MB -> 1.7 MB; see
 // Config/packaging/trim-icu-data, which writes include/icudata.dat and the symbol's name).
 // Defining ICU's data symbol here keeps the linker from taking the toolchain's full copy from
 // lib_FoundationICU.a; ICU finds its data through this symbol alone.
