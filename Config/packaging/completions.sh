@@ -10,8 +10,9 @@
 #
 # fsfind's come from fsfind-direct: the small fsfind client has no argument parser, and
 # fsfind-direct is the command it runs (FSFind, whose command name is "fsfind", so the scripts
-# complete `fsfind`). The option is written `--generate-completion-script=SHELL`: fsfind takes
-# a bare word after an option it does not know as query text.
+# complete `fsfind`). The option is written `--generate-completion-script=SHELL`, one argument,
+# so that fsfind's rearranging of its command line (options first, then the query words) cannot
+# part the shell's name from it.
 set -eu
 
 if [ $# -ne 2 ]; then
