@@ -22,7 +22,7 @@ struct CompletionTests {
     @Test("completions.sh writes a script per shell and command, each for the command's own name")
     func writesEveryScript() throws {
         let (tree, out) = try Self.generate()
-        _ = tree
+        defer { withExtendedLifetime(tree) {} }   // the scripts live in it
         for name in Self.commands {
             for (file, registers) in [("bash/\(name)", "complete -o filenames -F _\(name) \(name)\n"),
                                       ("zsh/_\(name)", "#compdef \(name)\n"),
@@ -44,7 +44,7 @@ struct CompletionTests {
     @Test("fsfind's completions never call fsfind back")
     func noCallBack() throws {
         let (tree, out) = try Self.generate()
-        _ = tree
+        defer { withExtendedLifetime(tree) {} }   // the scripts live in it
         for file in ["bash/fsfind", "zsh/_fsfind", "fish/fsfind.fish"] {
             let text = try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)
             // The helper is defined once; any further mention is a call.
@@ -91,7 +91,7 @@ struct CompletionTests {
     @Test("bash completes options, subcommands and values")
     func bash() throws {
         let (tree, out) = try Self.generate()
-        _ = tree
+        defer { withExtendedLifetime(tree) {} }   // the scripts live in it
         #expect(try Self.bashCompletions(out, "fsfind", "fsfind --gro") == ["--group-by"])
         #expect(try Self.bashCompletions(out, "fsindex", "fsindex ind") == ["index"])
         #expect(try Self.bashCompletions(out, "fsindex", "fsindex tag --conf") == ["--config"])
@@ -107,7 +107,7 @@ struct CompletionTests {
     @Test("fish completes fsfind --gro to --group-by", .enabled(if: Tool.exists("fish"), "needs fish (apt-get install fish)"))
     func fish() throws {
         let (tree, out) = try Self.generate()
-        _ = tree
+        defer { withExtendedLifetime(tree) {} }   // the scripts live in it
         let file = out.appendingPathComponent("fish/fsfind.fish").path
         let r = try run(executable: Tool.path("fish")!, ["--no-config", "-c", "source $argv[1]; and complete -C 'fsfind --gro'", file],
                         timeout: 60)
@@ -125,6 +125,7 @@ struct CompletionTests {
     @Test("zsh loads every script without an error", .enabled(if: Tool.exists("zsh"), "needs zsh (apt-get install zsh)"))
     func zsh() throws {
         let (tree, out) = try Self.generate()
+        defer { withExtendedLifetime(tree) {} }   // the scripts live in it
         let home = tree.path("home").string
         try tree.createDirectory("home")
         for name in Self.commands {
