@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The manual pages under `Config/packaging/man` (issue 26): each renders without a single
@@ -48,6 +49,25 @@ struct ManualPageTests {
         for h in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES", "SEE ALSO"]
             where !(h == "OPTIONS" && headings.contains("COMMON OPTIONS")) {
             #expect(headings.contains(h), "\(page) has no \(h) section")
+        }
+    }
+
+    /// The pages as the package installs them (`man1/`, `man5/`, `man7/`), read by name as a
+    /// user would: `man fsfind`, `man 7 fsindex-query`, and fsfind-direct through its `.so`.
+    @Test("man opens each page by name from an installed layout", .enabled(if: Tool.exists("man"), Tool.manSkipReason))
+    func installedLayout() throws {
+        let tree = try TemporaryTree(prefix: "fsindex-man")
+        for page in Self.pages + ["fsfind-direct.1"] {
+            try tree.create("man\(page.split(separator: ".").last!)/\(page)", contents: try Self.source(page))
+        }
+        let env = ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat", "LC_ALL": "C.UTF-8"]
+        for (args, title) in [(["fsfind"], "FSFIND(1)"), (["fsfind-direct"], "FSFIND(1)"), (["fsindex"], "FSINDEX(1)"),
+                              (["fsindexd"], "FSINDEXD(1)"), (["fsindex-mcp"], "FSINDEX-MCP(1)"),
+                              (["5", "fsindex.toml"], "FSINDEX.TOML(5)"), (["7", "fsindex-query"], "FSINDEX-QUERY(7)")] {
+            let r = try run(executable: Tool.path("man")!, ["--warnings", "-M", tree.path("").string] + args, env: env, timeout: 60)
+            #expect(r.status == 0, "man \(args.joined(separator: " ")) exited \(r.status): \(r.stderr)")
+            #expect(r.stderr.isEmpty, "man \(args.joined(separator: " ")) warned: \(r.stderr)")
+            #expect(r.lines.first?.hasPrefix(title) == true, "man \(args.joined(separator: " ")) showed \(r.lines.first ?? "nothing")")
         }
     }
 
