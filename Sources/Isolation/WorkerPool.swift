@@ -43,7 +43,9 @@ public final class WorkerPool: @unchecked Sendable {
 }
 
 /// Where `fsindex-worker` is: `$FSINDEX_WORKER` if set, else beside the running executable
-/// (`/proc/self/exe`), which is where SwiftPM builds it and where it is installed.
+/// (`/proc/self/exe`), which is where SwiftPM builds it, else in `../libexec/fsindex/` from it,
+/// which is where the package installs it (`/usr/bin/fsindex`, `/usr/libexec/fsindex/`): it
+/// is no command of its own, so it stays out of PATH.
 public enum WorkerExecutable {
     public static func locate() throws(WorkerFailure) -> String {
         if let p = getenv("FSINDEX_WORKER").map({ String(cString: $0) }), !p.isEmpty {
@@ -57,10 +59,11 @@ public enum WorkerExecutable {
         case .failure(let e): throw .spawn("cannot read /proc/self/exe: \(String(cString: strerror(e.rawValue)))")
         }
         let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let candidate = dir + "/fsindex-worker"
-        guard SystemCall.isExecutable(candidate) else {
-            throw .spawn("\(candidate) is missing; install fsindex-worker beside \(exe) or set FSINDEX_WORKER to its path")
+        let beside = dir + "/fsindex-worker"
+        let installed = dir + "/../libexec/fsindex/fsindex-worker"
+        for candidate in [beside, installed] where SystemCall.isExecutable(candidate) {
+            return candidate
         }
-        return candidate
+        throw .spawn("\(beside) is missing, and so is \(installed); install fsindex-worker there or set FSINDEX_WORKER to its path")
     }
 }

@@ -4,7 +4,6 @@ import ArgumentParser
 import CommandSupport
 import SharedIndex
 
-@main
 struct FSIndexCommand: ParsableCommand {
     /// Parses the process's arguments as bytes (`ArgumentBytes`), so a path that is not UTF-8
     /// keeps its bytes instead of turning into U+FFFD.

@@ -26,7 +26,7 @@ struct WatcherFaultsHarnessTests {
         let renames = notConverged.filter { $0.contains("  renames ") }
         // Each of the others converged.
         #expect(notConverged.count == renames.count, "\(r.out)\n\(r.stderr)")
-        // Open (README, Reliability): in a rename storm applied while the disk is ahead of the
+        // Open (fsindex(1), RELIABILITY): in a rename storm applied while the disk is ahead of the
         // events (a loaded machine), files can stay out of the index until the next reconcile.
         // Seen in about one full-suite run in three; never alone. Recorded, not hidden.
         withKnownIssue("a rename storm under load can leave files out until the next reconcile", isIntermittent: true) {

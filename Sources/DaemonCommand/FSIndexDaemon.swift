@@ -17,19 +17,20 @@ import Updating
 import Watching
 
 /// `fsindexd`: the background watcher. Crawls the roots once, then follows changes with inotify.
-@main
-struct FSIndexDaemon: AsyncParsableCommand {
+/// A library command, run by the `fsindexd` executable and by the multi-call `fsindex` when it
+/// is started as `fsindexd`.
+public struct FSIndexDaemon: AsyncParsableCommand {
     /// Parses the process's arguments as bytes (`ArgumentBytes`), so a path that is not UTF-8
     /// keeps its bytes instead of turning into U+FFFD. First of all, Swift's global jobs go to
     /// libdispatch's overcommit queue: an idle daemon then has no thread that wakes (issue 14;
     /// `CGlobalExecutor`). And two malloc arenas, as `fsindex` (see `SystemCall.limitMallocArenas`).
-    static func main() async {
+    public static func main() async {
         SystemCall.limitMallocArenas(2)
         fsindex_install_overcommit_executor()
         await main(ArgumentBytes.arguments())
     }
 
-    static let configuration = CommandConfiguration(
+    public static let configuration = CommandConfiguration(
         commandName: "fsindexd",
         abstract: "Keep the FSIndex index in step with the configured folders.",
         discussion: """
@@ -57,7 +58,9 @@ struct FSIndexDaemon: AsyncParsableCommand {
     @Flag(name: .long, help: "Stay in the foreground (for systemd and terminals). Without it, fsindexd detaches and logs to $XDG_STATE_HOME/fsindex/fsindexd.log.")
     var foreground = false
 
-    func run() async throws {
+    public init() {}
+
+    public func run() async throws {
         let (settings, resolved) = try ToolRun.reporting("fsindexd") {
             let settings = try index.settings()
             return (settings, try IndexUpdater.roots(given: roots, settings: settings))

@@ -1,4 +1,3 @@
-import Agent
 import CommandSupport
 import ArgumentParser
 import Configuration
@@ -11,9 +10,9 @@ import SystemPackage
 /// `fsindex-mcp`: the index as a tool for language-model agents, over MCP on stdio (Apple's
 /// SpotlightSearchTool with a FileSource, for Linux). Read-only: it never writes the index,
 /// never runs a program, and never shows a file outside its scopes or one the user cannot read.
-@main
-struct FSIndexMCP: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// A library command, run by the `fsindex-mcp` executable and by the multi-call `fsindex`.
+public struct FSIndexMCP: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "fsindex-mcp",
         abstract: "Serve the index to language-model agents over the Model Context Protocol (stdio).",
         discussion: """
@@ -40,11 +39,13 @@ struct FSIndexMCP: AsyncParsableCommand {
     @Flag(name: .long, help: "Log each call to stderr.")
     var verbose = false
 
-    static func main() async {
+    public static func main() async {
         await main(ArgumentBytes.arguments())
     }
 
-    func run() async throws {
+    public init() {}
+
+    public func run() async throws {
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)
             h.logLevel = .warning

@@ -1,0 +1,209 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The Debian package (issue 26): `Config/packaging/build-deb` from the release build, its
+/// layout and size, lintian, and the commands run from the unpacked files (the multi-call
+/// links, the worker in /usr/libexec, fsindexd and fsfind through it), then installed with apt.
+/// It packages the release build README's first command makes (`--no-build`: `swift test`
+/// holds the build folder, so a build from inside it would wait for ever).
+enum DebianPackage {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static var releaseDirectory: URL { packageRoot.appendingPathComponent(".build/release") }
+    static let buildScript = packageRoot.appendingPathComponent("Config/packaging/build-deb").path
+
+    static func tool(_ name: String) -> String? {
+        ["/usr/bin/", "/usr/sbin/", "/bin/", "/sbin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Why the package cannot be built here, or nil.
+    static let skipReason: String? = {
+        for exe in ["fsindex", "fsfind", "fsindex-worker"]
+        where !FileManager.default.isExecutableFile(atPath: releaseDirectory.appendingPathComponent(exe).path) {
+            return "needs the release build (README's first command: swift build -c release --static-swift-stdlib); \(exe) is missing"
+        }
+        for t in ["dpkg-deb", "dpkg-shlibdeps", "strip"] where tool(t) == nil {
+            return "needs \(t) (apt-get install dpkg-dev binutils)"
+        }
+        return nil
+    }()
+
+    /// The package, built once for every test here: its path, or why it could not be built.
+    static let built: Result<(deb: String, scratch: TemporaryTree), BuildFailure> = {
+        do {
+            let scratch = try TemporaryTree(prefix: "fsindex-deb")
+            let r = try run(executable: buildScript, ["--no-build", scratch.path("out").string], timeout: 600)
+            let deb = r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard r.status == 0, deb.hasSuffix(".deb"), FileManager.default.fileExists(atPath: deb) else {
+                return .failure(BuildFailure(message: "build-deb exited \(r.status), printed \(deb.debugDescription):\n\(r.stderr)"))
+            }
+            return .success((deb, scratch))
+        } catch {
+            return .failure(BuildFailure(message: "\(error)"))
+        }
+    }()
+
+    struct BuildFailure: Error, CustomStringConvertible { var message: String; var description: String { message } }
+
+    static func deb() throws -> String { try built.get().deb }
+
+    /// The package's files under a fresh folder (dpkg-deb -x).
+    static func unpacked() throws -> TemporaryTree {
+        let tree = try TemporaryTree(prefix: "fsindex-deb-root")
+        let r = try run(executable: tool("dpkg-deb")!, ["-x", try deb(), tree.path("root").string], timeout: 120)
+        #expect(r.status == 0, "\(r.stderr)")
+        return tree
+    }
+
+    static func field(_ name: String) throws -> String {
+        try run(executable: tool("dpkg-deb")!, ["-f", try deb(), name], timeout: 60).out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+@Suite("Debian package", .serialized, .enabled(if: DebianPackage.skipReason == nil, Comment(rawValue: DebianPackage.skipReason ?? "")))
+struct DebianPackageTests {
+    @Test("build-deb writes fsindex_VERSION_ARCH.deb with every file where Debian expects it, in at most 60 MB")
+    func layoutAndSize() throws {
+        let deb = try DebianPackage.deb()
+        let arch = try run(executable: DebianPackage.tool("dpkg")!, ["--print-architecture"], timeout: 30).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(URL(fileURLWithPath: deb).lastPathComponent == "fsindex_\(try DebianPackage.field("Version"))_\(arch).deb")
+        let listing = try run(executable: DebianPackage.tool("dpkg-deb")!, ["-c", deb], timeout: 60).lines
+        func entry(_ path: String) -> String? { listing.first { $0.hasSuffix(" ." + path) || $0.contains(" ." + path + " -> ") } }
+        for path in ["/usr/bin/fsindex", "/usr/bin/fsfind", "/usr/libexec/fsindex/fsindex-worker",
+                     "/usr/lib/systemd/user/fsindexd.service", "/usr/share/doc/fsindex/copyright",
+                     "/usr/share/doc/fsindex/changelog.gz", "/usr/share/doc/fsindex/fsindex.toml",
+                     "/usr/share/man/man1/fsfind.1.gz", "/usr/share/man/man1/fsindex.1.gz", "/usr/share/man/man1/fsindexd.1.gz",
+                     "/usr/share/man/man1/fsindex-mcp.1.gz", "/usr/share/man/man5/fsindex.toml.5.gz", "/usr/share/man/man7/fsindex-query.7.gz"] {
+            #expect(entry(path)?.hasPrefix("-rw") == true || entry(path)?.hasPrefix("-rwx") == true, "\(path) missing or not a file")
+        }
+        for name in ["fsindexd", "fsindex-mcp", "fsfind-direct"] {
+            #expect(entry("/usr/bin/" + name)?.hasSuffix(" -> fsindex") == true, "/usr/bin/\(name) is not a link to fsindex")
+        }
+        for name in ["fsfind", "fsindex", "fsindexd", "fsindex-mcp"] {
+            #expect(entry("/usr/share/bash-completion/completions/" + name) != nil)
+            #expect(entry("/usr/share/zsh/vendor-completions/_" + name) != nil)
+            #expect(entry("/usr/share/fish/vendor_completions.d/" + name + ".fish") != nil)
+        }
+        #expect(listing.allSatisfy { $0.contains("root/root") }, "files not owned by root")
+        // Installed-Size is in KiB; the goal is 60 MB (10^6 bytes).
+        let kib = try #require(Int(try DebianPackage.field("Installed-Size")))
+        #expect(kib * 1024 <= 60_000_000, "installed size \(kib) KiB")
+        let depends = try DebianPackage.field("Depends")
+        for library in ["libc6", "libsqlite3-0", "libpoppler-glib8", "libmagic1", "shared-mime-info"] {
+            #expect(depends.contains(library), "Depends lacks \(library): \(depends)")
+        }
+    }
+
+    @Test("from the unpacked files: index, fsfind-direct, fsindexd answering fsfind and following a change, the worker found in /usr/libexec, the time functions in another zone and locale")
+    func runsUnpacked() async throws {
+        try await offPool {
+            let unpacked = try DebianPackage.unpacked()
+            let bin = unpacked.path("root/usr/bin").string
+            let work = try TemporaryTree(prefix: "fsindex-deb-run")
+            try work.create("docs/heron.txt", contents: "the grey heron waits by the water")
+            try work.create("docs/old.txt", contents: "an old heron note")
+            let old = Date().addingTimeInterval(-40 * 86400).timeIntervalSince1970
+            var times = [timespec(tv_sec: Int(old), tv_nsec: 0), timespec(tv_sec: Int(old), tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, work.path("docs/old.txt").string, &times, 0) == 0)
+            try work.createDirectory("run")
+            _ = chmod(work.path("run").string, 0o700)
+            // No FSINDEX_WORKER: the worker must be found in ../libexec/fsindex from usr/bin.
+            let env = ["FSINDEX_INDEX_DIR": work.path("index").string, "XDG_RUNTIME_DIR": work.path("run").string,
+                       "XDG_CONFIG_HOME": work.path("config").string, "XDG_DATA_HOME": work.path("data").string,
+                       "XDG_STATE_HOME": work.path("state").string, "HOME": work.path("home").string,
+                       "FSINDEX_WORKER": "", "TZ": "America/St_Johns", "LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8"]
+            let docs = work.path("docs").string
+            let indexed = try run(executable: bin + "/fsindex", ["index", docs], env: env, timeout: 120)
+            #expect(indexed.status == 0, "\(indexed.stderr)")
+            #expect(!indexed.stderr.contains("extractionError"))
+            let direct = try run(executable: bin + "/fsfind-direct", ["grey", "heron"], env: env, timeout: 60)
+            #expect(direct.lines == [docs + "/heron.txt"], "\(direct.stderr)")
+            // The words came from the worker (a file read by nothing else would have no text).
+            let shown = try run(executable: bin + "/fsindex", ["show", "--json", docs + "/heron.txt"], env: env, timeout: 60)
+            #expect(shown.out.contains("grey heron"), "\(shown.out)\n\(shown.stderr)")
+            // Time functions in a half-hour zone with a German locale: ICU's trimmed data keeps
+            // the zones and the week data; a file of 40 days ago is not "this month"'s.
+            let recent = try run(executable: bin + "/fsfind-direct", ["kMDItemFSContentChangeDate >= $time.today(-7) && heron"], env: env, timeout: 60)
+            #expect(recent.lines == [docs + "/heron.txt"], "\(recent.stderr)")
+            let older = try run(executable: bin + "/fsfind-direct", ["kMDItemFSContentChangeDate < $time.this_month && heron"], env: env, timeout: 60)
+            #expect(older.lines == [docs + "/old.txt"], "\(older.stderr)")
+
+            let daemon = Process()
+            daemon.executableURL = URL(fileURLWithPath: bin + "/fsindexd")
+            daemon.arguments = ["--foreground", "--root", docs]
+            var e = ProcessInfo.processInfo.environment
+            for (k, v) in env { e[k] = v }
+            e["FSINDEX_WORKER"] = nil
+            daemon.environment = e
+            let log = work.path("daemon.log").string
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+            daemon.standardOutput = handle
+            daemon.standardError = handle
+            try daemon.run()
+            defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() } }
+            var through = false
+            for _ in 0..<600 where !through {
+                var traced = env
+                traced["FSFIND_TRACE"] = "1"
+                let r = try run(executable: bin + "/fsfind", ["grey"], env: traced, timeout: 60)
+                through = r.stderr.contains("answered by fsindexd") && r.lines == [docs + "/heron.txt"]
+                if !through { usleep(100_000) }
+            }
+            #expect(through, "fsfind never answered through fsindexd; its log:\n\(String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self))")
+            try work.create("docs/egret.txt", contents: "a little egret arrives")
+            var found = false
+            for _ in 0..<600 where !found {
+                found = try run(executable: bin + "/fsfind", ["egret"], env: env, timeout: 60).lines == [docs + "/egret.txt"]
+                if !found { usleep(100_000) }
+            }
+            #expect(found, "the daemon did not index a new file")
+            kill(daemon.processIdentifier, SIGTERM)
+            daemon.waitUntilExit()
+            #expect(daemon.terminationStatus == 0)
+            let mcp = try run(executable: bin + "/fsindex-mcp", ["--help"], env: env, timeout: 60)
+            #expect(mcp.status == 0 && mcp.out.contains("USAGE: fsindex-mcp"), "\(mcp.out)\(mcp.stderr)")
+        }
+    }
+
+    @Test("each installed man page opens with man -l", .enabled(if: DebianPackage.tool("man") != nil, "needs man (apt-get install man-db)"))
+    func manPagesOpen() throws {
+        let unpacked = try DebianPackage.unpacked()
+        for page in ["man1/fsfind.1.gz", "man1/fsindex.1.gz", "man1/fsindexd.1.gz", "man1/fsindex-mcp.1.gz",
+                     "man5/fsindex.toml.5.gz", "man7/fsindex-query.7.gz"] {
+            let r = try run(executable: DebianPackage.tool("man")!, ["-l", unpacked.path("root/usr/share/man/" + page).string],
+                            env: ["MANPAGER": "cat", "MANWIDTH": "80", "MAN_KEEP_FORMATTING": ""], timeout: 60)
+            #expect(r.status == 0 && r.out.count > 500, "\(page): \(r.stderr)")
+            #expect(r.stderr.isEmpty, "\(page): \(r.stderr)")
+        }
+    }
+
+    @Test("lintian reports no errors", .enabled(if: DebianPackage.tool("lintian") != nil, "needs lintian (apt-get install lintian)"))
+    func lintian() throws {
+        let r = try run(executable: DebianPackage.tool("lintian")!, ["--fail-on", "error", "--no-tag-display-limit", try DebianPackage.deb()], timeout: 600)
+        #expect(r.status == 0, "lintian:\n\(r.out)\(r.stderr)")
+        #expect(!r.lines.contains { $0.hasPrefix("E: ") }, "\(r.out)")
+    }
+
+    @Test("apt-get installs it: man finds the pages, the completions are where bash looks, fsfind runs; then it is removed",
+          .enabled(if: getuid() == 0 && DebianPackage.tool("apt-get") != nil, "needs root and apt-get"),
+          .enabled(if: !FileManager.default.fileExists(atPath: "/usr/bin/fsindex"), "fsindex is installed on this machine already; the test would replace it"))
+    func installsWithApt() throws {
+        let deb = try DebianPackage.deb()
+        let install = try run(executable: DebianPackage.tool("apt-get")!, ["install", "-y", "--no-install-recommends", deb],
+                              env: ["DEBIAN_FRONTEND": "noninteractive"], timeout: 600)
+        defer { _ = try? run(executable: DebianPackage.tool("dpkg")!, ["--purge", "fsindex"], timeout: 300) }
+        #expect(install.status == 0, "\(install.out)\n\(install.stderr)")
+        #expect(try run(executable: "/usr/bin/fsfind", ["--help"], timeout: 60).out.contains("--group-by"))
+        #expect(try run(executable: "/usr/bin/fsindexd", ["--help"], timeout: 60).out.contains("fsindexd"))
+        if let man = DebianPackage.tool("man") {
+            #expect(try run(executable: man, ["-w", "fsfind"], timeout: 60).out.contains("/usr/share/man/man1/fsfind.1.gz"))
+            #expect(try run(executable: man, ["-w", "7", "fsindex-query"], timeout: 60).out.contains("/usr/share/man/man7/fsindex-query.7.gz"))
+        }
+        #expect(FileManager.default.fileExists(atPath: "/usr/share/bash-completion/completions/fsfind"))
+        let removed = try run(executable: DebianPackage.tool("dpkg")!, ["--purge", "fsindex"], timeout: 300)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/usr/bin/fsindex"))
+    }
+}
