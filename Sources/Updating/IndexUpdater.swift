@@ -592,7 +592,7 @@ public enum UpdateError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .badRoot(path, reason): "\(path): \(reason)"
-        case .noRoots: "no folder to index: name one on the command line, set `roots` in the config file, or (with neither `roots` nor `shallow_roots` set) create one of the XDG folders (~/Documents, …)"
+        case .noRoots: "no folder to index: name one on the command line or set `roots` in the config file (without `roots` and `shallow_roots` the defaults are the XDG folders, such as ~/Documents, and the files directly in HOME, less those on network or removable mounts; `fsindex setup` shows what was left out and why)"
         case let .index(e): e.description
         case let .extraction(m): "cannot start extraction: \(m)"
         case .cancelled: "stopped before the end (SIGTERM); the next start resumes where this one stopped"
