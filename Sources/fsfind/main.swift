@@ -17,6 +17,11 @@ import Glibc
 // 13 ms for a name). This one links no Foundation, so it starts in about a millisecond, and the
 // daemon's index is already open and warm.
 //
+// The package's fsfind is this file and FindWire.swift compiled with Embedded Swift
+// (Config/packaging/build-fsfind): no Swift runtime at all, 0.13 MB. So it reads errno and
+// main()'s arguments through CSysShims, and uses nothing Embedded Swift lacks (Foundation,
+// existentials, reflection).
+//
 // `FSFIND_TRACE=1` prints on stderr which way the query went (for tests and benchmarks).
 
 func variable(_ name: String) -> [UInt8]? {
