@@ -11,7 +11,9 @@
 // PostgreSQL index behind the same SearchBackend; CommandSupport gives every front end its
 // options, its error reporting and how it opens an index (the repair policy, fsindexd's live
 // changes). SystemCalls is the one place that calls the C library for files, sockets and
-// processes; Sources/CLibraries holds the C targets.
+// processes; Sources/CLibraries holds the C targets. The fsindex executable is also fsindexd,
+// fsindex-mcp and fsfind-direct (DaemonCommand, Agent, FindCommand), by the name it is started
+// under: the Debian package (Config/packaging/build-deb) installs one executable, not four.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -222,7 +224,7 @@ let package = Package(
         .executableTarget(name: "fsindex-mcp", dependencies: ["Agent", "CICUData"], swiftSettings: strict, linkerSettings: small),
         // The query socket's protocol between the small fsfind and fsindexd: the C library only,
         // no Foundation, so that fsfind starts in a millisecond.
-        .target(name: "QueryWire", swiftSettings: strict),
+        .target(name: "QueryWire", dependencies: ["CSysShims"], swiftSettings: strict),
         // The fsfind command itself (options, output, exit status), run by fsfind-direct and by
         // fsindexd for the small fsfind (FindService).
         .target(name: "FindCommand", dependencies: [

@@ -1,3 +1,4 @@
+import CSysShims
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,8 @@ import Glibc
 /// 2. fsindexd answers `fallback REASON\n` (nothing was written: run `fsfind-direct`), or
 ///    `serving\n`, then writes the answer to the descriptors, then `exit N\n`.
 ///
-/// This module imports nothing but the C library, so that fsfind links it without Foundation.
+/// This module imports nothing but the C library, so that fsfind links it without Foundation;
+/// the package's fsfind compiles it with Embedded Swift (Config/packaging/build-fsfind).
 public enum FindWire {
     /// The first bytes of a request: the protocol and its version.
     public static let magic: [UInt8] = Array("FSQ1".utf8)
@@ -218,7 +220,7 @@ public enum FindWire {
             guard let candidate, candidate.first == UInt8(ascii: "/") else { continue }
             var st = stat()
             let usable = withCString(candidate) { c in
-                lstat(c, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR && st.st_uid == owner
+                lstat(c, &st) == 0 && st.st_mode & FileType.mask == FileType.directory && st.st_uid == owner
                     && st.st_mode & 0o022 == 0 && access(c, W_OK | X_OK) == 0
             }
             if usable { return candidate + Array("/fsindex".utf8) }
@@ -235,8 +237,8 @@ public enum FindWire {
         var st = stat()
         let found = withCString(path) { lstat($0, &st) == 0 }
         guard found else { return nil }   // no folder: nothing listens there, and nothing is sent
-        if st.st_mode & S_IFMT == S_IFLNK { return "it is a symbolic link" }
-        guard st.st_mode & S_IFMT == S_IFDIR else { return "it is not a folder" }
+        if st.st_mode & FileType.mask == FileType.symbolicLink { return "it is a symbolic link" }
+        guard st.st_mode & FileType.mask == FileType.directory else { return "it is not a folder" }
         guard st.st_uid == owner else { return "it belongs to uid \(st.st_uid), not to you (uid \(owner))" }
         guard st.st_mode & 0o022 == 0 else { return "others can write to it (mode \(String(st.st_mode & 0o7777, radix: 8)))" }
         return nil
@@ -245,4 +247,13 @@ public enum FindWire {
     static func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
         (bytes + [0]).withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
     }
+}
+
+/// The file-type bits of `st_mode` (<sys/stat.h>), spelled out: with both the Glibc module and
+/// the C library's headers in scope (CSysShims, for the Embedded Swift build), `S_IFMT` is two
+/// declarations of two types.
+enum FileType {
+    static let mask: mode_t = 0o170000
+    static let directory: mode_t = 0o040000
+    static let symbolicLink: mode_t = 0o120000
 }

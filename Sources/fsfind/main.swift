@@ -1,5 +1,7 @@
 import CSysShims
+#if canImport(QueryWire)
 import QueryWire
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,6 +16,11 @@ import Glibc
 // Why: a query's time was mostly the start of a 98 MB static binary with Foundation (10 of
 // 13 ms for a name). This one links no Foundation, so it starts in about a millisecond, and the
 // daemon's index is already open and warm.
+//
+// The package's fsfind is this file and FindWire.swift compiled with Embedded Swift
+// (Config/packaging/build-fsfind): no Swift runtime at all, 0.13 MB. So it reads errno and
+// main()'s arguments through CSysShims, and uses nothing Embedded Swift lacks (Foundation,
+// existentials, reflection).
 //
 // `FSFIND_TRACE=1` prints on stderr which way the query went (for tests and benchmarks).
 
@@ -42,10 +49,8 @@ func runDirect() -> Never {
     if let slash = program.lastIndex(of: UInt8(ascii: "/")) { program.removeSubrange((slash + 1)...) } else { program = [] }
     program += Array("fsfind-direct".utf8)
     let path = program.map { CChar(bitPattern: $0) } + [0]
-    CommandLine.unsafeArgv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: Int(CommandLine.argc) + 1) { argv in
-        _ = execv(path, argv)
-    }
-    let reason = String(cString: strerror(errno))
+    _ = execv(path, shim_argv())
+    let reason = String(cString: strerror(shim_errno()))
     let message = Array("fsfind: cannot run \(String(decoding: program, as: UTF8.self)): \(reason) (it is installed beside fsfind)\n".utf8)
     _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     exit(2)
@@ -71,13 +76,13 @@ func readReply(_ fd: Int32, _ pending: inout [UInt8]) -> FindWire.Reply? {
             return FindWire.Reply(line: line)
         }
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
+        if n < 0 && shim_errno() == EINTR { continue }
         if n <= 0 { return nil }
         pending += chunk[..<n]
     }
 }
 
-let arguments = (1..<Int(CommandLine.argc)).map { bytes(CommandLine.unsafeArgv[$0]!) }
+let arguments = (1..<Int(shim_argc())).map { bytes(shim_argv()[$0]!) }
 var cwdBuffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
 guard getcwd(&cwdBuffer, cwdBuffer.count) != nil else {
     note("no working folder: reading the index directly")
@@ -125,7 +130,7 @@ guard connected == 0 else {
 
 var peerPID: Int32 = 0, peerUID: UInt32 = 0, peerGID: UInt32 = 0
 guard shim_peer_credentials(sock, &peerPID, &peerUID, &peerGID) == 0 else {
-    warn("cannot tell who serves \(String(decoding: socketPath, as: UTF8.self)) (SO_PEERCRED: \(String(cString: strerror(errno))))")
+    warn("cannot tell who serves \(String(decoding: socketPath, as: UTF8.self)) (SO_PEERCRED: \(String(cString: strerror(shim_errno()))))")
     close(sock)
     runDirect()
 }
@@ -140,7 +145,7 @@ var descriptors: [Int32] = [1, 2]
 var sent = frame.withUnsafeBytes { shim_send_with_fds(sock, $0.baseAddress, UInt($0.count), &descriptors, 2) }
 while sent >= 0 && sent < frame.count {
     let more = frame[sent...].withUnsafeBytes { send(sock, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    if more < 0 { if errno == EINTR { continue }; sent = -1; break }
+    if more < 0 { if shim_errno() == EINTR { continue }; sent = -1; break }
     sent += more
 }
 guard sent == frame.count else { note("fsindexd did not take the query"); close(sock); runDirect() }

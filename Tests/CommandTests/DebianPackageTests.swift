@@ -19,7 +19,7 @@ enum DebianPackage {
 
     /// Why the package cannot be built here, or nil.
     static let skipReason: String? = {
-        for exe in ["fsindex", "fsfind", "fsindex-worker"]
+        for exe in ["fsindex", "fsindex-worker"]
         where !FileManager.default.isExecutableFile(atPath: releaseDirectory.appendingPathComponent(exe).path) {
             return "needs the release build (README's first command: swift build -c release --static-swift-stdlib); \(exe) is missing"
         }
@@ -129,6 +129,13 @@ struct DebianPackageTests {
             let older = try run(executable: bin + "/fsfind-direct", ["kMDItemFSContentChangeDate < $time.this_month && heron"], env: env, timeout: 60)
             #expect(older.lines == [docs + "/old.txt"], "\(older.stderr)")
 
+            // No daemon yet: the small fsfind (Embedded Swift) becomes fsfind-direct, with its
+            // arguments as they were.
+            var traced = env
+            traced["FSFIND_TRACE"] = "1"
+            let fallback = try run(executable: bin + "/fsfind", ["--limit", "5", "grey", "heron"], env: traced, timeout: 60)
+            #expect(fallback.lines == [docs + "/heron.txt"] && fallback.stderr.contains("reading the index directly"), "\(fallback.stderr)")
+
             let daemon = Process()
             daemon.executableURL = URL(fileURLWithPath: bin + "/fsindexd")
             daemon.arguments = ["--foreground", "--root", docs]
@@ -145,8 +152,6 @@ struct DebianPackageTests {
             defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() } }
             var through = false
             for _ in 0..<600 where !through {
-                var traced = env
-                traced["FSFIND_TRACE"] = "1"
                 let r = try run(executable: bin + "/fsfind", ["grey"], env: traced, timeout: 60)
                 through = r.stderr.contains("answered by fsindexd") && r.lines == [docs + "/heron.txt"]
                 if !through { usleep(100_000) }

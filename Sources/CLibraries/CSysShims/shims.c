@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -121,3 +122,17 @@ int shim_lsetxattr(const char *path, const char *name, const void *value, unsign
 int shim_lremovexattr(const char *path, const char *name) { return lremovexattr(path, name); }
 
 int shim_limit_malloc_arenas(int n) { return mallopt(M_ARENA_MAX, n); }
+
+/* main()'s arguments for code that has no CommandLine (fsfind in Embedded Swift). glibc calls
+   the functions of .init_array with argc, argv and envp before main. */
+static int saved_argc;
+static char **saved_argv;
+static void save_arguments(int argc, char **argv, char **envp) {
+    (void)envp;
+    saved_argc = argc;
+    saved_argv = argv;
+}
+__attribute__((section(".init_array"), used)) static void (*const save_arguments_entry)(int, char **, char **) = save_arguments;
+int shim_errno(void) { return errno; }
+int shim_argc(void) { return saved_argc; }
+char **shim_argv(void) { return saved_argv; }

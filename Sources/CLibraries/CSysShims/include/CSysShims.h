@@ -124,3 +124,10 @@ int shim_lremovexattr(const char *path, const char *name);
 /// glibc's `mallopt(M_ARENA_MAX, n)`: at most `n` malloc arenas for the process (malloc.h is not
 /// in Swift's Glibc module). Returns 1 on success.
 int shim_limit_malloc_arenas(int n);
+
+/// errno, for code without the Glibc module (fsfind in Embedded Swift), where it is a macro.
+int shim_errno(void);
+/// The arguments the C library gave main(), kept by a constructor (glibc passes argc, argv and
+/// envp to them): Embedded Swift has no CommandLine.
+int shim_argc(void);
+char **shim_argv(void);
