@@ -135,4 +135,33 @@ struct SetupCommandTests {
             #expect(FileManager.default.fileExists(atPath: h.config))
         }
     }
+
+    @Test("issue 26: setup runs the fsindexd beside the path it was invoked by (a symlink, as in the package), and skips one that is not executable")
+    func daemonBesideInvokedPath() async throws {
+        try await offPool {
+            let h = try Home()
+            let real = Binaries.directory.path
+            // bin/fsindex is a symlink to the built fsindex; bin/fsindexd, beside it, is a script
+            // that says it ran, then runs the built fsindexd.
+            try h.tree.createDirectory("links")
+            #expect(symlink(real + "/fsindex", h.tree.path("links/fsindex").string) == 0)
+            let mark = h.tree.path("fsindexd-ran").string
+            let script = try h.tree.create("links/fsindexd", contents: "#!/bin/sh\necho ran > \"\(mark)\"\nexec \"\(real)/fsindexd\" \"$@\"\n")
+            #expect(chmod(script.string, 0o755) == 0)
+            let r = try run(executable: h.tree.path("links/fsindex").string, ["setup", "--json"], env: h.env, timeout: 120)
+            #expect(r.status == 0, "\(r.stderr)")
+            if let pid = (try h.json(r)["pid"] as? NSNumber)?.int32Value { h.started.append(pid) }
+            #expect(FileManager.default.fileExists(atPath: mark), "the fsindexd beside the invoked path did not run: \(r.out)")
+            #expect(try h.fsindex("setup", "--undo").status == 0)
+
+            // Not executable there: the one beside the resolved executable runs instead.
+            try FileManager.default.removeItem(atPath: mark)
+            #expect(chmod(script.string, 0o644) == 0)
+            let fallback = try run(executable: h.tree.path("links/fsindex").string, ["setup", "--json"], env: h.env, timeout: 120)
+            #expect(fallback.status == 0, "\(fallback.stderr)")
+            if let pid = (try h.json(fallback)["pid"] as? NSNumber)?.int32Value { h.started.append(pid) }
+            #expect(!FileManager.default.fileExists(atPath: mark))
+            #expect(try h.fsindex("setup", "--undo").status == 0)
+        }
+    }
 }
