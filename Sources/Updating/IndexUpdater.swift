@@ -160,6 +160,12 @@ public final class IndexUpdater: Sendable {
     /// Where the index keeps a domain's depth: present (`files-only`) only for a files-only root.
     static func depthKey(_ domain: String) -> String { "depth:" + domain }
 
+    /// The depth the last crawl of `domain` recorded in `store` (for `fsindex status`);
+    /// recursive when none is recorded or the index cannot say.
+    public static func recordedDepth(in store: IndexStore, domain: String) -> IndexRoot.Depth {
+        ((try? store.meta(depthKey(domain))) ?? nil).flatMap(IndexRoot.Depth.init(rawValue:)) ?? .recursive
+    }
+
     /// The depth the last crawl of `domain` recorded: recursive unless it was a files-only root.
     public func recordedDepth(domain: String) throws(UpdateError) -> IndexRoot.Depth {
         let value: String?

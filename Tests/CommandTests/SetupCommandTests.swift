@@ -94,6 +94,13 @@ struct SetupCommandTests {
             try h.tree.create("home/Projects/later.txt", contents: "kittiwake later project")
             try h.waitFor("the new file directly in HOME") { try h.found("kittiwake").contains("later.txt") }
             #expect(try h.found("kittiwake") == ["Documents/report.txt", "top.txt", "later.txt"])
+            // fsindex status says which root is files-only.
+            let status = try h.json(try h.fsindex("status", "--json"))
+            let depths = Dictionary(uniqueKeysWithValues: ((status["roots"] as? [[String: Any]]) ?? []).map { ($0["domain"] as? String ?? "", $0["depth"] as? String ?? "") })
+            #expect(depths == [h.home: "files-only", h.home + "/Documents": "recursive"], "\(status)")
+            let lines = try h.fsindex("status").lines
+            #expect(lines.contains { $0.hasPrefix("  \(h.home)  ") && $0.contains("items (files directly inside, no subfolders)") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("  \(h.home)/Documents  ") && !$0.contains("files directly inside") }, "\(lines)")
 
             // Again: the config is kept, the daemon found running.
             let again = try h.fsindex("setup")

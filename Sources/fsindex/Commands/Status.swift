@@ -2,11 +2,13 @@ import ArgumentParser
 import Attributes
 import CommandSupport
 import Controlling
+import Crawling
 import FoundationEssentials
 import Indexing
 import Isolation
 import SharedIndex
 import SystemPackage
+import Updating
 
 extension FSIndexCommand {
     struct Status: ParsableCommand {
@@ -44,6 +46,8 @@ extension FSIndexCommand {
                 if json {
                     struct Root: Encodable {
                         var domain: String, items: Int, lastCrawlStarted: String?, lastCrawlFinished: String?, lastCrawlProblems: Int?
+                        /// `recursive`, or `files-only` (a `shallow_roots` entry: no subfolder).
+                        var depth: String
                     }
                     struct Body: Encodable {
                         var index: String, items: Int, bytes: Int64, roots: [Root], kinds: [String: Int], clientState: String?
@@ -66,7 +70,8 @@ extension FSIndexCommand {
                         index: location.directory.string, items: status.itemCount, bytes: status.databaseBytes,
                         roots: status.domains.map {
                             Root(domain: $0.name, items: $0.itemCount, lastCrawlStarted: $0.lastCrawlStarted.map(AttributeValue.iso8601),
-                                 lastCrawlFinished: $0.lastCrawlFinished.map(AttributeValue.iso8601), lastCrawlProblems: $0.lastCrawlProblems)
+                                 lastCrawlFinished: $0.lastCrawlFinished.map(AttributeValue.iso8601), lastCrawlProblems: $0.lastCrawlProblems,
+                                 depth: IndexUpdater.recordedDepth(in: opened, domain: $0.name).rawValue)
                         },
                         kinds: Dictionary(status.kinds.map { ($0.kind, $0.count) }, uniquingKeysWith: +),
                         clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) },
@@ -110,6 +115,7 @@ extension FSIndexCommand {
                     if status.domains.isEmpty { out.write("  (none)\n") }
                     for d in status.domains {
                         var line = "  \(Output.field(d.name))  \(d.itemCount) items"
+                        if IndexUpdater.recordedDepth(in: opened, domain: d.name) == .filesOnly { line += " (files directly inside, no subfolders)" }
                         if let f = d.lastCrawlFinished, (d.lastCrawlStarted ?? f) <= f {
                             line += ", last crawl \(AttributeValue.iso8601(f))"
                             if let p = d.lastCrawlProblems, p > 0 { line += " (\(p) problems)" }
