@@ -34,9 +34,10 @@ public struct FSIndexDaemon: AsyncParsableCommand {
         commandName: "fsindexd",
         abstract: "Keep the FSIndex index in step with the configured folders.",
         discussion: """
-            Watches the roots of the config file (or --root PATH instead) with inotify: files
-            saved, moved or deleted are found (or gone) a moment later. On start it reconciles the
-            index with the disk, so changes made while it was not running are picked up.
+            Watches the config's roots (or --root PATH instead; with none configured, the XDG
+            folders and the files directly in HOME) with inotify: files saved, moved or deleted
+            are found (or gone) a moment later. On start it reconciles the index with the disk,
+            so changes made while it was not running are picked up.
 
             Signals: SIGTERM stops within 2 s at any point (a first crawl included; the next start
             resumes) and exits 0; SIGHUP reloads the config
