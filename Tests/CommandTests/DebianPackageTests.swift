@@ -212,3 +212,20 @@ struct DebianPackageTests {
         #expect(!FileManager.default.fileExists(atPath: "/usr/bin/fsindex"))
     }
 }
+
+@Suite("Debian package: the release build")
+struct ReleaseBuildCommandTests {
+    /// build-deb builds the package as README's first command builds `.build/release` (which
+    /// CI and the package tests package): one set of flags, or sizes that differ from the ones
+    /// README gives.
+    @Test("README's release build and build-deb's are the same command")
+    func sameCommand() throws {
+        let script = try String(contentsOfFile: DebianPackage.buildScript, encoding: .utf8)
+        let line = try #require(script.split(separator: "\n").first { $0.hasPrefix("release_build=") })
+        let command = line.dropFirst("release_build=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        #expect(command.hasPrefix("swift build -c release --static-swift-stdlib"))
+        let readme = try String(contentsOf: DebianPackage.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let quickStart = try #require(readme.split(separator: "\n").first { $0.contains("apt-get install") && $0.contains("swift build -c release") })
+        #expect(quickStart.contains("&& \(command) &&"), "README's first command does not build with: \(command)")
+    }
+}
