@@ -14,6 +14,7 @@
 // processes; Sources/CLibraries holds the C targets. The fsindex executable is also fsindexd,
 // fsindex-mcp and fsfind-direct (DaemonCommand, Agent, FindCommand), by the name it is started
 // under: the Debian package (Config/packaging/build-deb) installs one executable, not four.
+import Foundation
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -25,8 +26,12 @@ let strict: [SwiftSetting] = [
 /// relocations (DT_RELR, glibc 2.36: 3 MB less in a static executable), and no dynamic symbol
 /// table (the static standard library exports every symbol of ours: 4 MB that nothing looks up);
 /// every symbol bound at start (`-z now`: the relocation table then read-only, as Debian hardens).
+/// `-lcurl`, which Foundation's networking asks for, finds an empty archive first: CNoCurl
+/// defines the functions, and no executable of ours loads libcurl and its 28 libraries (6 ms of
+/// every start of the multi-call fsindex).
+let noCurl = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Sources/CLibraries/CNoCurl/lib"
 let small: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+    .unsafeFlags(["-L", noCurl, "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
                   "-Xlinker", "-z", "-Xlinker", "now"],
                  .when(platforms: [.linux], configuration: .release)),
 ]
@@ -75,6 +80,10 @@ let package = Package(
         // ICU's data, trimmed to what FSIndex's processes use (Config/packaging/trim-icu-data):
         // every executable that links Foundation depends on it.
         .target(name: "CICUData", path: "Sources/CLibraries/CICUData"),
+        // libcurl's functions as URLSession calls them, each stopping the process: no executable
+        // of ours makes an HTTP request, and the MCP SDK's transport would load libcurl and 28
+        // libraries with it at every start (Sources/CLibraries/CNoCurl/nocurl.c).
+        .target(name: "CNoCurl", path: "Sources/CLibraries/CNoCurl", exclude: ["lib"]),
         // TagLib through a descriptor (C++: the C API opens files only by name).
         .target(name: "CTagLibStream", path: "Sources/CLibraries/CTagLibStream", linkerSettings: [.linkedLibrary("tag")]),
         // The one system-call layer: Result<_, Errno> with EINTR retried, threads, process
@@ -195,7 +204,7 @@ let package = Package(
         // The multi-call executable: fsindex, and fsindexd, fsindex-mcp and fsfind-direct when
         // started under those names (the package installs them as links to it).
         .executableTarget(name: "fsindex", dependencies: [
-            "DaemonCommand", "Agent", "FindCommand", "CICUData", "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Updating", "SystemCalls",
+            "DaemonCommand", "Agent", "FindCommand", "CICUData", "CNoCurl", "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Updating", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -223,7 +232,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        .executableTarget(name: "fsindex-mcp", dependencies: ["Agent", "CICUData"], swiftSettings: strict, linkerSettings: small),
+        .executableTarget(name: "fsindex-mcp", dependencies: ["Agent", "CICUData", "CNoCurl"], swiftSettings: strict, linkerSettings: small),
         // The query socket's protocol between the small fsfind and fsindexd: the C library only,
         // no Foundation, so that fsfind starts in a millisecond.
         .target(name: "QueryWire", dependencies: ["CSysShims"], swiftSettings: strict),
