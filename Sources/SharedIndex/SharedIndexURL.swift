@@ -9,7 +9,7 @@ import Glibc
 /// A `host` that starts with `/` (in the authority or as a parameter) is the folder of the
 /// server's Unix socket, as with libpq; no host at all means `/run/postgresql`, Debian's socket
 /// folder. The user defaults to the login name, as libpq's does, so that peer authentication
-/// maps each OS user to the role of the same name (see README, "Who sees what").
+/// maps each OS user to the role of the same name (see fsindex(1), SHARED INDEX).
 public struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
     public enum Endpoint: Sendable, Hashable {
         case socket(path: String)

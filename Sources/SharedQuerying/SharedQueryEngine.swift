@@ -11,7 +11,7 @@ import Glibc
 /// Runs `QuerySpec`s against the shared PostgreSQL index: the same query language, the same
 /// answers as `QueryEngine` on SQLite (see `SharedSQLBuilder` for how), ranked by the same rule
 /// with `ts_rank` in place of bm25, which orders equally relevant items alike but weighs
-/// frequencies otherwise (README, "Ranking on PostgreSQL").
+/// frequencies otherwise (fsindex-query(7), RANKING).
 ///
 /// Rows are filtered by the server's row-level security: a role sees what the user of the same
 /// name may read on the host that indexed each file.
