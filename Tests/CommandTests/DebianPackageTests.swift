@@ -191,7 +191,7 @@ struct DebianPackageTests {
         #expect(!r.lines.contains { $0.hasPrefix("E: ") }, "\(r.out)")
     }
 
-    @Test("apt-get installs it: man finds the pages, the completions are where bash looks, fsfind runs; then it is removed",
+    @Test("apt-get installs it: man finds the pages, the completions are where bash looks, fsindex setup starts fsindexd and fsfind answers through it; then it is removed",
           .enabled(if: getuid() == 0 && DebianPackage.tool("apt-get") != nil, "needs root and apt-get"),
           .enabled(if: !FileManager.default.fileExists(atPath: "/usr/bin/fsindex"), "fsindex is installed on this machine already; the test would replace it"))
     func installsWithApt() throws {
@@ -207,6 +207,34 @@ struct DebianPackageTests {
             #expect(try run(executable: man, ["-w", "7", "fsindex-query"], timeout: 60).out.contains("/usr/share/man/man7/fsindex-query.7.gz"))
         }
         #expect(FileManager.default.fileExists(atPath: "/usr/share/bash-completion/completions/fsfind"))
+
+        // `fsindex setup` from the installed files, in a home of its own: no systemd user manager
+        // (PATH holds no systemctl), so it starts /usr/bin/fsindexd itself; fsfind answers
+        // through it with a file of the XDG Documents folder; --undo stops it.
+        let home = try TemporaryTree(prefix: "fsindex-deb-home")
+        try home.createDirectory("bin")
+        try home.createDirectory("run")
+        _ = chmod(home.path("run").string, 0o700)
+        try home.create("home/.config/user-dirs.dirs", contents: "XDG_DOCUMENTS_DIR=\"$HOME/Documents\"\n")
+        try home.create("home/Documents/tern.txt", contents: "an arctic tern")
+        let env = ["HOME": home.path("home").string, "XDG_CONFIG_HOME": home.path("home/.config").string,
+                   "XDG_DATA_HOME": home.path("data").string, "XDG_STATE_HOME": home.path("state").string,
+                   "XDG_RUNTIME_DIR": home.path("run").string, "PATH": home.path("bin").string,
+                   "DBUS_SESSION_BUS_ADDRESS": "", "FSINDEX_INDEX_DIR": "", "FSINDEX_WORKER": ""]
+        let setup = try run(executable: "/usr/bin/fsindex", ["setup"], env: env, timeout: 180)
+        #expect(setup.status == 0, "\(setup.out)\n\(setup.stderr)")
+        var answered = false
+        for _ in 0..<900 where !answered {
+            var traced = env
+            traced["FSFIND_TRACE"] = "1"
+            let r = try run(executable: "/usr/bin/fsfind", ["arctic", "tern"], env: traced, timeout: 60)
+            answered = r.stderr.contains("answered by fsindexd") && r.lines == [home.path("home/Documents/tern.txt").string]
+            if !answered { usleep(100_000) }
+        }
+        #expect(answered, "fsfind did not find the Documents file through the fsindexd setup started")
+        let undo = try run(executable: "/usr/bin/fsindex", ["setup", "--undo"], env: env, timeout: 120)
+        #expect(undo.status == 0, "\(undo.out)\n\(undo.stderr)")
+
         let removed = try run(executable: DebianPackage.tool("dpkg")!, ["--purge", "fsindex"], timeout: 300)
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/usr/bin/fsindex"))
