@@ -21,13 +21,21 @@ import Watching
 /// is started as `fsindexd`.
 public struct FSIndexDaemon: AsyncParsableCommand {
     /// Parses the process's arguments as bytes (`ArgumentBytes`), so a path that is not UTF-8
-    /// keeps its bytes instead of turning into U+FFFD. First of all, Swift's global jobs go to
-    /// libdispatch's overcommit queue: an idle daemon then has no thread that wakes (issue 14;
-    /// `CGlobalExecutor`). And two malloc arenas, as `fsindex` (see `SystemCall.limitMallocArenas`).
+    /// keeps its bytes instead of turning into U+FFFD.
     public static func main() async {
+        prepareProcess()
+        await main(ArgumentBytes.arguments())
+    }
+
+    /// What the process does before its first `await`, called by every entry point before it
+    /// awaits `main()`: Swift's global jobs go to libdispatch's overcommit queue, so that an
+    /// idle daemon has no thread that wakes (issue 14; `CGlobalExecutor`); and two malloc
+    /// arenas, as `fsindex` (see `SystemCall.limitMallocArenas`). It must come first: `main()`
+    /// is a nonisolated async function, so the call from an entry point's main actor already
+    /// runs on the global queue, whose first job starts libdispatch's once-a-second monitor.
+    public static func prepareProcess() {
         SystemCall.limitMallocArenas(2)
         fsindex_install_overcommit_executor()
-        await main(ArgumentBytes.arguments())
     }
 
     public static let configuration = CommandConfiguration(

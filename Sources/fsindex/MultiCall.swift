@@ -28,7 +28,9 @@ enum MultiCall {
 
     static func main() async {
         switch tool(invokedAs: CommandLine.arguments.first) {
-        case .daemon: await FSIndexDaemon.main()
+        case .daemon:
+            FSIndexDaemon.prepareProcess()   // before the first await (see there)
+            await FSIndexDaemon.main()
         case .agent: await FSIndexMCP.main()
         case .find: await FSFind.main()
         case .index: FSIndexCommand.main()

@@ -7,8 +7,11 @@ import Testing
 /// a second for the rest of the process once any thread of the global queues had run).
 @Suite("fsindexd at rest")
 struct DaemonIdleTests {
-    @Test("issue 14: watching every folder with nothing changing, the daemon's threads do not wake")
-    func idle() throws {
+    /// Both fsindexds: the executable of its own, and the multi-call fsindex started as
+    /// `fsindexd` (the package's), whose entry point must install the executor before it awaits.
+    @Test("issue 14: watching every folder with nothing changing, the daemon's threads do not wake",
+          .serialized, arguments: [false, true])
+    func idle(multiCall: Bool) throws {
         // Not in /tmp: fsindexd watches the folders above a root for it being moved or deleted
         // (`RootGuard`, IN_CREATE | IN_DELETE | ...), so every file the machine's other programs
         // create in /tmp wakes it (an event, not a timer). /var/tmp is quieter; a test run that
@@ -22,7 +25,13 @@ struct DaemonIdleTests {
             try d.tree.create("root/d\(i % 4)/note-\(i).txt",
                               contents: String(repeating: "idle daemon sentence number \(i) for the summary. ", count: 12))
         }
-        try d.start()
+        var executable: URL?
+        if multiCall {
+            try d.tree.createDirectory("bin")
+            executable = URL(fileURLWithPath: d.tree.path("bin/fsindexd").string)
+            #expect(symlink(Binaries.directory.appendingPathComponent("fsindex").path, executable!.path) == 0)
+        }
+        try d.start(executable: executable)
         defer { d.stop() }
         let pid = try #require(d.process?.processIdentifier)
         // The status polls of `start` end and the last of the work settles: the crawl's own

@@ -36,9 +36,11 @@ final class DaemonFixture: @unchecked Sendable {
 
     /// Starts the daemon and waits until it watches (its first reconcile done).
     /// - Parameter environmentWithout: variables of `env` the daemon does not get (the clients still do).
-    func start(_ args: [String] = [], waitForWatching: Bool = true, environmentWithout: Set<String> = []) throws {
+    /// - Parameter executable: another fsindexd to run (the multi-call fsindex under that name).
+    func start(_ args: [String] = [], waitForWatching: Bool = true, environmentWithout: Set<String> = [],
+               executable: URL? = nil) throws {
         let p = Process()
-        p.executableURL = Binaries.directory.appendingPathComponent("fsindexd")
+        p.executableURL = executable ?? Binaries.directory.appendingPathComponent("fsindexd")
         p.arguments = ["--foreground"] + (args.isEmpty ? ["--root", root] : args)
         var e = ProcessInfo.processInfo.environment
         for (k, v) in env where !environmentWithout.contains(k) { e[k] = v }
