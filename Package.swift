@@ -77,6 +77,9 @@ let package = Package(
         // fsindexd's global executor: Swift's global jobs on libdispatch's overcommit queue, so
         // the process has no once-a-second workqueue monitor (issue 14; see the header).
         .target(name: "CGlobalExecutor", path: "Sources/CLibraries/CGlobalExecutor"),
+        // sd-bus (libsystemd): the desktop's search providers; the vtables and variadic calls
+        // that do not import into Swift are wrapped in C.
+        .target(name: "CSDBus", path: "Sources/CLibraries/CSDBus", linkerSettings: [.linkedLibrary("systemd")]),
         // ICU's data, trimmed to what FSIndex's processes use (Config/packaging/trim-icu-data):
         // every executable that links Foundation depends on it.
         .target(name: "CICUData", path: "Sources/CLibraries/CICUData"),
@@ -204,11 +207,19 @@ let package = Package(
         // The multi-call executable: fsindex, and fsindexd, fsindex-mcp and fsfind-direct when
         // started under those names (the package installs them as links to it).
         .executableTarget(name: "fsindex", dependencies: [
-            "DaemonCommand", "Agent", "FindCommand", "CICUData", "CNoCurl", "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Updating", "SystemCalls",
+            "DaemonCommand", "Agent", "FindCommand", "Desktop", "DesktopBus", "CICUData", "CNoCurl", "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Updating", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict, linkerSettings: small),
+        // The desktop's searches, opening items and recording their use (search boxes,
+        // `fsindex open`, `fsfind --open`).
+        .target(name: "Desktop", dependencies: [
+            "Attributes", "CommandSupport", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
+        // GNOME Shell's search provider and KRunner's runner on the session bus.
+        .target(name: "DesktopBus", dependencies: ["Desktop", "CSDBus", "Configuration", "Indexing"], swiftSettings: strict),
         // fsindexd's command: a library, so that the multi-call fsindex can run it too.
         .target(name: "DaemonCommand", dependencies: [
             "CommandSupport", "FindCommand", "Configuration", "Watching", "Updating", "Indexing", "SharedIndex", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
@@ -239,7 +250,7 @@ let package = Package(
         // The fsfind command itself (options, output, exit status), run by fsfind-direct and by
         // fsindexd for the small fsfind (FindService).
         .target(name: "FindCommand", dependencies: [
-            "CommandSupport", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "QueryWire", "SharedIndex", "SharedQuerying", "SystemCalls",
+            "CommandSupport", "Desktop", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "QueryWire", "SharedIndex", "SharedQuerying", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -285,6 +296,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
+        .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Configuration", "Indexing", "Attributes", "TestSupport", "IndexTestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying",
                                                        .product(name: "MCP", package: "swift-sdk")]),
         .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "SystemCalls", "TestSupport"]),

@@ -31,6 +31,7 @@ public struct Settings: Sendable, Hashable {
     /// `[[provider]]`: apps whose donated items the index can ask for again.
     public var providers: [Provider] = []
     public var agent = Agent()
+    public var desktop = Desktop()
 
     /// `[crawl]`: what a crawl enters.
     public struct Crawl: Sendable, Hashable {
@@ -100,6 +101,23 @@ public struct Settings: Sendable, Hashable {
         /// Seconds a query may take before it is stopped with an error naming this limit.
         public var timeLimit = 10.0
         public init() {}
+    }
+
+    /// `[desktop]`: the desktop's search boxes (GNOME Shell's search provider, KRunner) and
+    /// opening results (`fsindex open`, `fsfind --open`).
+    public struct Desktop: Sendable, Hashable {
+        /// Results per search box query; the Shell shows a few, KRunner more.
+        public var maxResults = 20
+        /// The program (an argv, found on PATH) that opens a file or URL with the user's default
+        /// application; the path or URL is its last argument.
+        public var openCommand = ["xdg-open"]
+        /// What the search box's "more results" (the Shell's `LaunchSearch`) runs, with the
+        /// search terms as its last arguments.
+        public var launchSearch = ["x-terminal-emulator", "-e", "fsfind"]
+        public init() {}
+
+        /// The most results one search box query may return.
+        public static let maximumResults = 200
     }
 
     /// `[agent]`: fsindex-mcp, the index as a tool for language-model agents.
@@ -183,7 +201,7 @@ public struct Settings: Sendable, Hashable {
             if key == "roots" { roots = try reader.roots(v, key); continue }
             if key == "shallow_roots" { shallowRoots = try reader.roots(v, key); continue }
             if key == "provider" { providers = try reader.providers(v); continue }
-            guard ["crawl", "index", "extraction", "daemon", "query", "agent"].contains(key) else { throw reader.unknown(key) }
+            guard ["crawl", "index", "extraction", "daemon", "query", "agent", "desktop"].contains(key) else { throw reader.unknown(key) }
             guard let sub = v.table else { throw reader.bad(key, "a table [\(key)]") }
             for k in sub.keys {
                 try apply(section: key, key: k, value: sub[k]!, reader)
@@ -248,6 +266,10 @@ public struct Settings: Sendable, Hashable {
             agent.format = s
         case "agent.guidance": agent.guidance = try r.guidance(v, full)
         case "agent.me": agent.me = try r.identity(v, full)
+        case "desktop.max_results":
+            desktop.maxResults = try r.int(v, full, 1...Desktop.maximumResults, "a number of results from 1 to \(Desktop.maximumResults)")
+        case "desktop.open_command": desktop.openCommand = try r.command(v, full)
+        case "desktop.launch_search": desktop.launchSearch = try r.command(v, full)
         default: throw r.unknown(full)
         }
     }
@@ -317,6 +339,15 @@ struct KeyReader {
             out.append(s)
         }
         return out
+    }
+
+    /// A command as an argv: a non-empty array whose first string names the program.
+    func command(_ v: any TOMLValueConvertible, _ key: String) throws(SettingsError) -> [String] {
+        let expected = "a command as an array, such as [\"xdg-open\"]"
+        guard v.array != nil else { throw bad(key, expected) }
+        let argv = try strings(v, key)
+        guard let first = argv.first, !first.isEmpty else { throw bad(key, expected) }
+        return argv
     }
 
     /// `roots` and `shallow_roots`: an array of paths, a leading `~` (alone or `~/…`) standing

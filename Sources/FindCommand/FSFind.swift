@@ -1,5 +1,6 @@
 import SystemCalls
 import Configuration
+import Desktop
 import ArgumentParser
 import Attributes
 import CommandSupport
@@ -105,6 +106,9 @@ public struct FSFind: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Print at most N results.", valueName: "n"))
     var limit: Int?
 
+    @Option(name: .long, help: ArgumentHelp("Open the Nth result (from 1) with your default application, like `fsindex open`, and print its path.", valueName: "n"))
+    var open: Int?
+
     @Option(name: .long, help: ArgumentHelp("Skip the first N results.", valueName: "n"))
     var offset: Int = 0
 
@@ -146,6 +150,12 @@ public struct FSFind: AsyncParsableCommand {
         }
         if let name, name.isEmpty { throw ValidationError("--name needs a non-empty text.") }
         if nul && json { throw ValidationError("-0 and --json cannot be combined.") }
+        if let open {
+            if open < 1 { throw ValidationError("--open takes the number of a result, from 1.") }
+            if live || count || groupBy != nil || stats != nil || explain {
+                throw ValidationError("--open opens one result; it cannot be combined with --live, --count, --group-by, --stats or --explain.")
+            }
+        }
         if live && (count || groupBy != nil || stats != nil) { throw ValidationError("--live shows results; it cannot be combined with --count, --group-by or --stats.") }
         if [count, groupBy != nil, stats != nil].filter({ $0 }).count > 1 { throw ValidationError("Choose one of --count, --group-by and --stats.") }
     }
@@ -210,6 +220,7 @@ public struct FSFind: AsyncParsableCommand {
                 io.out.flush()
                 return io.finished(0)
             }
+            if let open { return try openResult(open, request: request, pipeline: pipeline, io: io, watchdog: watchdog) }
             var found = false
             try pipeline.run(request) { reply in
                 watchdog?.standDown()
@@ -220,9 +231,35 @@ public struct FSFind: AsyncParsableCommand {
             return io.finished(found ? 0 : 1)
         } catch {
             watchdog?.standDown()
-            io.errors.report("fsfind", error.description)
+            io.errors.report("fsfind", String(describing: error))
             return 2
         }
+    }
+
+    /// `--open N`: the Nth result (after `--offset`) opened like `fsindex open`, its path
+    /// printed first; status 1 when there are fewer results.
+    private func openResult(_ n: Int, request: QueryRequest, pipeline: QueryPipeline, io: FindIO,
+                            watchdog: AnswerWatchdog?) throws -> Int32 {
+        var request = request
+        request.offset = offset + n - 1
+        request.limit = 1
+        request.answer = .items
+        var chosen: FoundItem?
+        try pipeline.run(request) { reply in
+            watchdog?.standDown()
+            if case .items(let items) = reply.content, chosen == nil { chosen = items.first }
+        }
+        guard let chosen else {
+            io.errors.report("fsfind", "no result \(n) to open")
+            return io.finished(1)
+        }
+        let printer = printer(io)
+        printer.print(QueryReply(.items([chosen]), isFinal: true))
+        io.out.flush()
+        let settings = try index.settings()
+        let location = indexLocation(workingDirectory: io.workingDirectory, environment: io.environment ?? ProcessInfo.processInfo.environment)
+        try ItemOpening.open(chosen.identifier, command: settings.desktop.openCommand, location: location)
+        return io.finished(0)
     }
 
     /// The request and the opened index, a rebuild under way said on `io.errors`.

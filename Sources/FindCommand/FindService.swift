@@ -37,6 +37,9 @@ public struct FindService: FindHandler {
             return .fallback("the command line is for fsfind-direct to answer (help or an error)")
         }
         if command.live { return .fallback("--live") }
+        // The opening program must start in the user's session (its display, its environment),
+        // not in the daemon's.
+        if command.open != nil { return .fallback("--open") }
         // The shared index answers each user as that user's role: the client connects itself.
         if command.sharedURL(settings: try? command.index.settings()) != nil { return .fallback("the shared index") }
         if let config = command.index.config, !ArgumentBytes.path(config).isAbsolute { return .fallback("a relative --config") }

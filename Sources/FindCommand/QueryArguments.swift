@@ -14,7 +14,7 @@
 public enum QueryArguments {
     /// Options that take a value (`--limit 3` or `--limit=3`).
     static let valued: Set<String> = [
-        "index-dir", "index-url", "config", "name", "onlyin", "domain", "group-by", "stats", "sort", "attr", "limit", "offset", "time-limit",
+        "index-dir", "index-url", "config", "name", "onlyin", "domain", "group-by", "stats", "sort", "attr", "limit", "offset", "time-limit", "open",
     ]
     /// Short flags (`-word` is otherwise query text: an exclusion).
     static let shortFlags: Set<String> = ["-0", "-h"]

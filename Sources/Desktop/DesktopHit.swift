@@ -1,0 +1,62 @@
+import Attributes
+import Foundation
+
+/// One result as a search box shows it: what `GetResultMetas` and KRunner's `Match` send.
+public struct DesktopHit: Sendable, Hashable {
+    /// The id on the bus (``ResultID``).
+    public var id: String
+    /// The item's identifier in the index: a path, or a donated item's `DOMAIN:ID`.
+    public var identifier: [UInt8]
+    /// The title a person reads: the display name, else the title, else the file name.
+    public var name: String
+    /// The folder, with the home folder as `~`; nil for a donated item.
+    public var folder: String?
+    /// The words around the match, without markers; nil when only the name matched.
+    public var snippet: String?
+    /// `textContentSummary`, when the summary pass wrote one.
+    public var summary: String?
+    /// The MIME type (`text/plain`), for the icon.
+    public var contentType: String?
+    /// A donated item's `contentURL`.
+    public var contentURL: String?
+
+    public init(id: String, identifier: [UInt8], name: String, folder: String? = nil, snippet: String? = nil,
+                summary: String? = nil, contentType: String? = nil, contentURL: String? = nil) {
+        self.id = id
+        self.identifier = identifier
+        self.name = name
+        self.folder = folder
+        self.snippet = snippet
+        self.summary = summary
+        self.contentType = contentType
+        self.contentURL = contentURL
+    }
+
+    /// The line under the name: the folder, then the snippet (or else the summary), so that two
+    /// files of one name are told apart and a match in the text shows why it matched.
+    public var description: String {
+        let text = snippet ?? summary.map { Self.shortened($0, to: 160) }
+        switch (folder ?? contentURL, text) {
+        case let (place?, text?): return place + " — " + text
+        case let (place?, nil): return place
+        case let (nil, text?): return text
+        case (nil, nil): return ""
+        }
+    }
+
+    static func shortened(_ text: String, to limit: Int) -> String {
+        let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard flat.count > limit else { return flat }
+        return String(flat.prefix(limit)) + "…"
+    }
+
+    /// A path as people read it: `~/…` under the home folder, and bytes that are not UTF-8
+    /// shown as U+FFFD (a label only; the id keeps the bytes).
+    static func display(_ path: [UInt8], home: [UInt8]?) -> String {
+        if let home, !home.isEmpty, path.count > home.count, path.starts(with: home), path[home.count] == UInt8(ascii: "/") {
+            return "~" + String(decoding: path[home.count...], as: UTF8.self)
+        }
+        if let home, path == home { return "~" }
+        return String(decoding: path, as: UTF8.self)
+    }
+}

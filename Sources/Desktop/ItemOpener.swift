@@ -1,0 +1,107 @@
+import Attributes
+import Configuration
+import Foundation
+import Indexing
+import SystemCalls
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens an item with the user's default application: a file by its path, a donated item by its
+/// `contentURL`, through `[desktop] open_command` (xdg-open, which asks the desktop: GIO,
+/// kde-open, or the `mimeapps.list` defaults that `xdg-mime default` sets).
+public struct ItemOpener: Sendable {
+    /// What the opening program gets.
+    public enum Target: Sendable, Hashable {
+        case file([UInt8])
+        case url(String)
+
+        /// The program's last argument, as bytes (a path need not be UTF-8).
+        public var argument: [UInt8] {
+            switch self {
+            case .file(let path): path
+            case .url(let url): Array(url.utf8)
+            }
+        }
+    }
+
+    public let command: [String]
+    public let location: IndexLocation
+
+    public init(command: [String], location: IndexLocation) {
+        self.command = command
+        self.location = location
+    }
+
+    /// What opening `identifier` means: its file, which must exist, or a donated item's URL.
+    public func target(for identifier: [UInt8]) throws(DesktopError) -> Target {
+        let id = ItemIdentifier(bytes: identifier)
+        if id.isDonated {
+            let item: SearchableItem?
+            do { item = try IndexStore(location: location, readOnly: true).item(id) } catch {
+                throw .cannotOpen("\(ResultID.encode(identifier)): the index cannot be read (\(error.description))")
+            }
+            guard let item else {
+                throw .cannotOpen("\(ResultID.encode(identifier)): no such donated item in the index (DOMAIN:ID, as `fsfind --domain DOMAIN` prints it)")
+            }
+            guard let url = item.attributes[.contentURL]?.stringValue, !url.isEmpty else {
+                throw .cannotOpen("\(ResultID.encode(identifier)): the app donated it without a contentURL, so there is nothing to open")
+            }
+            return .url(url)
+        }
+        // An item inside a file (a message of an mbox) opens as its file.
+        let file = ItemIdentifier.split(identifier).file
+        var st = stat()
+        guard (file + [0]).withUnsafeBufferPointer({ p in p.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &st) } }) == 0 else {
+            let reason = String(cString: strerror(errno)).lowercased()
+            throw .cannotOpen("\(String(decoding: file, as: UTF8.self)): \(reason); the index will drop it once fsindexd sees the change")
+        }
+        return .file(file)
+    }
+
+    /// Starts the opening program in a session of its own and returns its pid (the caller
+    /// waits for it, or lets a thread reap it).
+    public func start(_ target: Target) throws(DesktopError) -> pid_t {
+        try Self.spawn(command, extra: [target.argument])
+    }
+
+    /// Runs `argv` + `extra` (found on PATH), in a new session, its output on ours.
+    public static func spawn(_ argv: [String], extra: [[UInt8]]) throws(DesktopError) -> pid_t {
+        guard let program = argv.first, let executable = Self.which(program) else {
+            throw .opener("\(argv.first ?? "(no command)"): not found on PATH; install it (xdg-utils) or set [desktop] open_command")
+        }
+        let spawn = Spawn(executable: executable, arguments: argv + extra.map(ArgumentBytes.encode),
+                          defaultSignals: [SIGPIPE], newSession: true)
+        switch spawn.run() {
+        case .success(let pid): return pid
+        case .failure(let e): throw .opener("\(program) could not be started: \(e)")
+        }
+    }
+
+    /// Waits for a started program; an error that names the status when it failed.
+    public static func wait(_ pid: pid_t, program: String) throws(DesktopError) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return }
+        }
+        let exited = status & 0x7f == 0
+        let code = (status >> 8) & 0xff
+        if exited && code == 0 { return }
+        let why = exited ? "exit status \(code)" : "signal \(status & 0x7f)"
+        let hint = program.hasSuffix("xdg-open") && code == 3 ? " (no application is set for this type: `xdg-mime default APP.desktop TYPE`)"
+            : program.hasSuffix("xdg-open") && code == 4 ? " (the application failed to open it)" : ""
+        throw .opener("\(program) failed: \(why)\(hint)")
+    }
+
+    /// The program's path: as given when it has a slash, else the first executable on PATH.
+    public static func which(_ program: String) -> String? {
+        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        for dir in path.split(separator: ":") where !dir.isEmpty {
+            let candidate = "\(dir)/\(program)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,108 @@
+import CSDBus
+import Configuration
+import Desktop
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `org.kde.krunner1`: what KRunner (and Plasma's launcher search) asks a D-Bus runner.
+struct KRunnerMethods {
+    let search: DesktopSearch
+    let opener: ItemOpener
+    let log: @Sendable (String) -> Void
+
+    /// KRunner's `QueryMatch::Type` values.
+    enum MatchType: Int32 { case completion = 10, possible = 30, exact = 100 }
+
+    /// The one action besides opening: the folder that holds the file.
+    static let openFolder = (id: "open-folder", text: "Open Containing Folder", icon: "document-open-folder")
+
+    func answer(_ member: String, _ call: BusCall) throws(DesktopError) {
+        switch member {
+        case "Match":
+            let query = try call.string()
+            let terms = query.split(whereSeparator: \.isWhitespace).map(String.init)
+            let hits = try search.metas(try search.search(terms))
+            try call.reply { m in matches(hits, query: query, into: m) }
+        case "Actions":
+            try call.reply { m in
+                var r = sd_bus_message_open_container(m, CChar(UInt8(ascii: "a")), "(sss)")
+                guard r >= 0 else { return r }
+                r = csdbus_append_krunner_action(m, Self.openFolder.id, Self.openFolder.text, Self.openFolder.icon)
+                guard r >= 0 else { return r }
+                return sd_bus_message_close_container(m)
+            }
+        case "Run":
+            let id = try call.string()
+            let action = try call.string()
+            try run(id, action: action)
+            try call.replyEmpty()
+        case "Config":
+            // Two letters before a search: one letter matches half the index.
+            try call.reply { m in
+                var r = sd_bus_message_open_container(m, CChar(UInt8(ascii: "a")), "{sv}")
+                guard r >= 0 else { return r }
+                r = csdbus_append_int_entry(m, "MinLetterCount", 2)
+                guard r >= 0 else { return r }
+                return sd_bus_message_close_container(m)
+            }
+        case "Teardown":
+            // The query session ended: nothing is held between sessions but the cache of hits.
+            search.forgetHits()
+            try call.replyEmpty()
+        default:
+            throw .bus("no such method: \(member)")
+        }
+    }
+
+    /// `a(sssida{sv})`: the hits in rank order, relevance falling from 1, an exact name match
+    /// marked as such; `subtext` is the folder and snippet, `urls` the file's URI (for dragging).
+    private func matches(_ hits: [DesktopHit], query: String, into m: OpaquePointer) -> Int32 {
+        var r = sd_bus_message_open_container(m, CChar(UInt8(ascii: "a")), "(sssida{sv})")
+        guard r >= 0 else { return r }
+        for (rank, hit) in hits.enumerated() {
+            let exact = hit.name.lowercased() == query.trimmingCharacters(in: .whitespaces).lowercased()
+            let type = exact ? MatchType.exact : .possible
+            let relevance = 1.0 - Double(rank) / Double(hits.count + 1)
+            let url = ItemIdentifierURL.url(for: hit)
+            r = csdbus_append_krunner_match(m, hit.id, hit.name, search.iconNames(for: hit).first ?? "text-x-generic",
+                                            type.rawValue, relevance, hit.description, url)
+            guard r >= 0 else { return r }
+        }
+        return sd_bus_message_close_container(m)
+    }
+
+    /// Opens the item (action "") or its folder ("open-folder"), and records the use.
+    func run(_ id: String, action: String) throws(DesktopError) {
+        guard let identifier = ResultID.decode(id) else { throw .unknownResult(id) }
+        var target = try opener.target(for: identifier)
+        switch (action, target) {
+        case ("", _): break
+        case (Self.openFolder.id, .file(let path)):
+            let slash = path.lastIndex(of: UInt8(ascii: "/")) ?? 0
+            target = .file(slash == 0 ? [UInt8(ascii: "/")] : Array(path[..<slash]))
+        case (Self.openFolder.id, .url):
+            throw .cannotOpen("\(id) is an app's item, not a file: it has no folder to open")
+        default:
+            throw .bus("no such action: \(action) (Actions lists them)")
+        }
+        let pid = try opener.start(target)
+        let location = opener.location
+        let log = self.log
+        let recordUse = action.isEmpty
+        SearchProviderMethods(search: search, opener: opener, log: log).reap(pid, program: opener.command[0]) {
+            guard recordUse else { return }
+            do { _ = try UseRecorder.record([identifier], location: location) } catch { log("\(error)") }
+        }
+    }
+}
+
+/// The URL a hit opens as: a file's `file://` URI, a donated item's `contentURL`.
+enum ItemIdentifierURL {
+    static func url(for hit: DesktopHit) -> String? {
+        if let url = hit.contentURL { return url }
+        guard hit.identifier.first == UInt8(ascii: "/") else { return nil }
+        return FileURI.of(hit.identifier)
+    }
+}

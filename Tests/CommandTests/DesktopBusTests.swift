@@ -1,0 +1,229 @@
+import Foundation
+import SystemPackage
+import TestSupport
+import Testing
+
+/// The search boxes on a real session bus: `dbus-run-session` gives each test a bus of its own,
+/// D-Bus starts `fsindex search-provider` from the package's activation files (their `Exec=`
+/// pointed at the built binary), and `gdbus` calls every method as GNOME Shell and KRunner do.
+/// Opening goes through the real xdg-open to a test handler made the default for its type with
+/// `xdg-mime default`.
+@Suite("Search providers on a session bus", .serialized,
+       .enabled(if: DesktopFixture.toolsPresent, "needs dbus-run-session, gdbus and xdg-mime (dbus, libglib2.0-bin, xdg-utils)"))
+struct DesktopBusTests {
+    @Test("GNOME Shell's SearchProvider2: activation, initial and narrowed results, metas, activation of a result, LaunchSearch")
+    func gnomeSearchProvider() throws {
+        let f = try DesktopFixture()
+        let p = "--dest org.fsindex.SearchProvider --object-path /org/fsindex/SearchProvider --method org.gnome.Shell.SearchProvider2"
+        let budget = f.docs + "/budget.txt", minutes = f.docs + "/minutes.txt"
+        let out = try f.session("""
+            step initial gdbus call --session \(p).GetInitialResultSet "['annual']"
+            step narrowed gdbus call --session \(p).GetSubsearchResultSet "['\(budget)', '\(minutes)']" "['annual', 'bud']"
+            step metas gdbus call --session \(p).GetResultMetas "['\(budget)', '\(f.docs)/photo.png']"
+            step activate gdbus call --session \(p).ActivateResult "'\(budget)'" "['annual']" 0
+            waitfor "$T/opened"
+            step launch gdbus call --session \(p).LaunchSearch "['annual', 'budget']" 0
+            waitfor "$T/launched"
+            step bad gdbus call --session \(p).ActivateResult "'/no/such/file'" "['x']" 0
+            """)
+        // Ranked as fsfind ranks them.
+        let ranked = try f.fsfind("annual").lines
+        #expect(Set(ranked) == [budget, minutes])
+        #expect(out["initial"] == "([" + ranked.map { "'\($0)'" }.joined(separator: ", ") + "],)", "\(out)")
+        #expect(out["narrowed"] == "(['\(budget)'],)")
+        let metas = out["metas"] ?? ""
+        #expect(metas.contains("'id': <'\(budget)'>"), "\(metas)")
+        #expect(metas.contains("'name': <'budget.txt'>"))
+        #expect(metas.contains("'description': <'\(f.docs) — the annual budget review for the lighthouse'>"))
+        #expect(metas.contains("'icon': <('themed', <['text-plain', 'text-x-generic']>)>"))
+        #expect(metas.contains("'name': <'photo.png'>"))
+        #expect(metas.contains("'image-png'"))
+        #expect(try f.tree.read("opened") == budget + "\n")
+        #expect(try f.tree.read("launched") == "annual\nbudget\n")
+        #expect(out["bad"]?.contains("org.fsindex.Error.Failed") == true)
+        #expect(out["bad"]?.contains("/no/such/file") == true)
+        // The open was recorded as a use, through the index (no fsindexd runs here).
+        let shown = try JSONSerialization.jsonObject(with: try f.fsindex("show", "--json", budget).stdout) as? [String: Any]
+        #expect(shown?["useCount"] as? Int == 1)
+    }
+
+    @Test("KRunner: Match, Actions, Config, Run (open and open-folder) and Teardown")
+    func krunner() throws {
+        let f = try DesktopFixture()
+        let k = "--dest org.fsindex.KRunner --object-path /runner --method org.kde.krunner1"
+        let budget = f.docs + "/budget.txt"
+        let out = try f.session("""
+            step match gdbus call --session \(k).Match "budget.txt"
+            step actions gdbus call --session \(k).Actions
+            step config gdbus call --session \(k).Config
+            step run gdbus call --session \(k).Run "'\(budget)'" "''"
+            waitfor "$T/opened"
+            step folder gdbus call --session \(k).Run "'\(budget)'" "'open-folder'"
+            waitfor "$T/folder-opened"
+            step teardown gdbus call --session \(k).Teardown
+            step after gdbus call --session \(k).Match "lighthouse"
+            """)
+        let match = out["match"] ?? ""
+        #expect(match.hasPrefix("([('\(budget)', 'budget.txt', 'text-plain', 100, 1.0, {"), "\(match)")
+        #expect(match.contains("'subtext': <'\(f.docs) — "))
+        #expect(match.contains("'urls': <['file://\(budget)']>"))
+        #expect(out["actions"] == "([('open-folder', 'Open Containing Folder', 'document-open-folder')],)")
+        #expect(out["config"] == "({'MinLetterCount': <2>},)")
+        #expect(out["run"] == "()")
+        #expect(try f.tree.read("opened") == budget + "\n")
+        #expect(try f.tree.read("folder-opened") == f.docs + "\n")
+        #expect(out["teardown"] == "()")
+        #expect(out["after"]?.contains("'\(budget)', 'budget.txt', 'text-plain', 30") == true)
+    }
+
+    @Test("fsindex open and fsfind --open: the default application gets the file or the donated item's URL, and the use is recorded")
+    func openCommands() throws {
+        let f = try DesktopFixture()
+        let budget = f.docs + "/budget.txt"
+        func uses(_ path: String) throws -> Int {
+            let shown = try JSONSerialization.jsonObject(with: try f.fsindex("show", "--json", path).stdout) as? [String: Any]
+            return shown?["useCount"] as? Int ?? 0
+        }
+        let opened = try f.fsindex("open", budget)
+        #expect(opened.status == 0, "\(opened.stderr)")
+        #expect(try f.tree.read("opened") == budget + "\n")
+        #expect(try uses(budget) == 1)
+        let ranked = try f.fsfind("annual").lines
+        #expect(ranked.count == 2)
+        let before = try uses(ranked[1])
+        let second = try f.fsfind("--open", "2", "annual")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.lines == [ranked[1]])
+        #expect(try f.tree.read("opened") == budget + "\n" + ranked[1] + "\n")
+        #expect(try uses(ranked[1]) == before + 1)
+        let third = try f.fsfind("--open", "3", "annual")
+        #expect(third.status == 1)
+        #expect(third.stderr.contains("no result 3 to open"))
+
+        try f.tree.create("note.json", contents: #"{"uniqueIdentifier": "n-42", "attributes": {"title": "Lighthouse note", "contentURL": "https://notes.example/n/42"}}"# + "\n")
+        #expect(try f.fsindex("donate", "--domain", "notes", f.tree.path("note.json").string).status == 0)
+        let url = try f.fsindex("open", "notes:n-42")
+        #expect(url.status == 0, "\(url.stderr)")
+        #expect(try f.tree.read("url-opened") == "https://notes.example/n/42\n")
+
+        let missing = try f.fsindex("open", f.docs + "/gone.txt")
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("gone.txt: no such file or directory"))
+        // No application for the type: xdg-open's failure, named.
+        try f.tree.create("docs/data.xyz-unknown", contents: "\u{0}\u{1}binary")
+        let unhandled = try f.fsindex("open", f.docs + "/data.xyz-unknown")
+        #expect(unhandled.status == 2)
+        #expect(unhandled.stderr.contains("xdg-open failed"), "\(unhandled.stderr)")
+    }
+}
+
+/// An index of a few files, a desktop of one test handler, and a session bus to run gdbus on.
+struct DesktopFixture {
+    static let toolsPresent = ["/usr/bin/dbus-run-session", "/usr/bin/gdbus", "/usr/bin/xdg-mime", "/usr/bin/xdg-open"]
+        .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+
+    let tree: TemporaryTree
+    var docs: String { tree.path("docs").string }
+    let env: [String: String]
+
+    init() throws {
+        tree = try TemporaryTree(prefix: "fsindex-desktop")
+        try tree.create("docs/budget.txt", contents: "the annual budget review for the lighthouse")
+        try tree.create("docs/minutes.txt", contents: "minutes of the annual meeting")
+        // A real PNG (1×1), for its type's icon.
+        try tree.create("docs/photo.png", bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+            0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1F, 0x15, 0xC4, 0x89, 0, 0, 0, 13, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8,
+            0xCF, 0xC0, 0xF0, 0x1F, 0x00, 0x05, 0x00, 0x01, 0xFF, 0x89, 0x99, 0x3D, 0x1D, 0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+        let t = tree.root.string
+        // The test handler: writes its argument to a file named for what it opened.
+        try tree.create("bin/handler", contents: "#!/bin/sh\nprintf '%s\\n' \"$1\" >> \"\(t)/$FSINDEX_TEST_LOG\"\n")
+        try tree.create("bin/launch", contents: "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"\(t)/launched\"\n")
+        try tree.chmod("bin/handler", 0o755)
+        try tree.chmod("bin/launch", 0o755)
+        for (name, type, log) in [("fsindex-test-text", "text/plain", "opened"), ("fsindex-test-folder", "inode/directory", "folder-opened"),
+                                  ("fsindex-test-url", "x-scheme-handler/https", "url-opened")] {
+            try tree.create("data/applications/\(name).desktop", contents: """
+                [Desktop Entry]
+                Type=Application
+                Name=\(name)
+                Exec=env FSINDEX_TEST_LOG=\(log) \(t)/bin/handler %u
+                MimeType=\(type);
+
+                """)
+        }
+        try tree.create("config/fsindex/config.toml", contents: "[desktop]\nlaunch_search = [\"\(t)/bin/launch\"]\n")
+        env = ["FSINDEX_INDEX_DIR": tree.path("index").string, "XDG_DATA_HOME": tree.path("data").string,
+               "XDG_CONFIG_HOME": tree.path("config").string, "WAYLAND_DISPLAY": "wayland-fsindex-test",
+               "XDG_CURRENT_DESKTOP": "", "DISPLAY": "", "T": t]
+        for (name, type) in [("fsindex-test-text", "text/plain"), ("fsindex-test-folder", "inode/directory"), ("fsindex-test-url", "x-scheme-handler/https")] {
+            let r = try run(executable: "/usr/bin/xdg-mime", ["default", "\(name).desktop", type], env: env, timeout: 60)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let indexed = try fsindex("index", docs)
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+    }
+
+    @discardableResult
+    func fsindex(_ args: String...) throws -> CommandResult { try run("fsindex", Array(args), env: env, timeout: 120) }
+    @discardableResult
+    func fsfind(_ args: String...) throws -> CommandResult { try run("fsfind", Array(args), env: env, timeout: 120) }
+
+    /// Runs `script` in a session bus of its own whose services are the package's activation
+    /// files, with `step NAME COMMAND...` recording each call's output; returns them by name.
+    func session(_ script: String) throws -> [String: String] {
+        let exe = Binaries.directory.appendingPathComponent("fsindex").path
+        let packaging = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Config/packaging/desktop")
+        for name in ["org.fsindex.SearchProvider.service", "org.fsindex.KRunner.service"] {
+            let text = try String(contentsOf: packaging.appendingPathComponent(name), encoding: .utf8)
+            #expect(text.contains("Exec=/usr/bin/fsindex search-provider\n"))
+            try tree.create("services/" + name, contents: text.replacingOccurrences(of: "/usr/bin/fsindex", with: exe))
+        }
+        try tree.create("bus.conf", contents: """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:dir=\(tree.root.string)</listen>
+              <servicedir>\(tree.path("services").string)</servicedir>
+              <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+            </busconfig>
+            """)
+        try tree.create("script.sh", contents: """
+            set -u
+            step() { name=$1; shift; printf '@@%s\\n' "$name"; "$@" 2>&1; }
+            waitfor() { for i in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "waited in vain for $1"; }
+            \(script)
+            printf '@@end\\n'
+            # Processes started by Foundation's Process (this test's) inherit a blocked SIGTERM,
+            # so dbus-run-session's SIGTERM would not end the bus: end it here. The provider
+            # then sees the bus go and leaves.
+            bus=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \\
+                --method org.freedesktop.DBus.GetConnectionUnixProcessID org.freedesktop.DBus | sed 's/.*uint32 \\([0-9]*\\).*/\\1/')
+            kill -KILL "$bus"
+            """)
+        let r = try run(executable: "/usr/bin/dbus-run-session",
+                        ["--config-file=" + tree.path("bus.conf").string, "--", "/bin/bash", tree.path("script.sh").string],
+                        env: env, timeout: 180)
+        var out: [String: String] = [:]
+        var name: String?
+        var lines: [String] = []
+        for line in r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("@@") {
+                if let name { out[name] = lines.joined(separator: "\n") }
+                name = String(line.dropFirst(2))
+                lines = []
+            } else {
+                lines.append(line)
+            }
+        }
+        #expect(out["end"] != nil || name == "end", "the session did not finish: \(r.out)\n\(r.stderr)")
+        return out
+    }
+}
+
+extension TemporaryTree {
+    func read(_ relative: String) throws -> String {
+        (try? String(contentsOfFile: path(relative).string, encoding: .utf8)) ?? ""
+    }
+}
