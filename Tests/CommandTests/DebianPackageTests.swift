@@ -74,7 +74,10 @@ struct DebianPackageTests {
                      "/usr/lib/systemd/user/fsindexd.service", "/usr/share/doc/fsindex/copyright",
                      "/usr/share/doc/fsindex/changelog.gz", "/usr/share/doc/fsindex/fsindex.toml",
                      "/usr/share/man/man1/fsfind.1.gz", "/usr/share/man/man1/fsindex.1.gz", "/usr/share/man/man1/fsindexd.1.gz",
-                     "/usr/share/man/man1/fsindex-mcp.1.gz", "/usr/share/man/man5/fsindex.toml.5.gz", "/usr/share/man/man7/fsindex-query.7.gz"] {
+                     "/usr/share/man/man1/fsindex-mcp.1.gz", "/usr/share/man/man5/fsindex.toml.5.gz", "/usr/share/man/man7/fsindex-query.7.gz",
+                     "/usr/share/gnome-shell/search-providers/org.fsindex.SearchProvider.ini", "/usr/share/applications/org.fsindex.FSIndex.desktop",
+                     "/usr/share/dbus-1/services/org.fsindex.SearchProvider.service", "/usr/share/dbus-1/services/org.fsindex.KRunner.service",
+                     "/usr/share/krunner/dbusplugins/org.fsindex.KRunner.desktop"] {
             #expect(entry(path)?.hasPrefix("-rw") == true || entry(path)?.hasPrefix("-rwx") == true, "\(path) missing or not a file")
         }
         for name in ["fsindexd", "fsindex-mcp", "fsfind-direct"] {
@@ -184,6 +187,17 @@ struct DebianPackageTests {
         }
     }
 
+    @Test("the search providers' desktop file is valid", .enabled(if: DebianPackage.tool("desktop-file-validate") != nil, "needs desktop-file-validate (apt-get install desktop-file-utils)"))
+    func desktopFileValid() throws {
+        let unpacked = try DebianPackage.unpacked()
+        let r = try run(executable: DebianPackage.tool("desktop-file-validate")!,
+                        [unpacked.path("root/usr/share/applications/org.fsindex.FSIndex.desktop").string], timeout: 60)
+        #expect(r.status == 0 && r.out.isEmpty && r.stderr.isEmpty, "\(r.out)\(r.stderr)")
+        let ini = try String(contentsOfFile: unpacked.path("root/usr/share/gnome-shell/search-providers/org.fsindex.SearchProvider.ini").string, encoding: .utf8)
+        #expect(ini.contains("DesktopId=org.fsindex.FSIndex.desktop\n") && ini.contains("BusName=org.fsindex.SearchProvider\n")
+                && ini.contains("ObjectPath=/org/fsindex/SearchProvider\n") && ini.contains("Version=2\n"))
+    }
+
     @Test("lintian reports no errors", .enabled(if: DebianPackage.tool("lintian") != nil, "needs lintian (apt-get install lintian)"))
     func lintian() throws {
         let r = try run(executable: DebianPackage.tool("lintian")!, ["--fail-on", "error", "--no-tag-display-limit", try DebianPackage.deb()], timeout: 600)
@@ -232,6 +246,25 @@ struct DebianPackageTests {
             if !answered { usleep(100_000) }
         }
         #expect(answered, "fsfind did not find the Documents file through the fsindexd setup started")
+
+        // GNOME Shell's search reaches the installed provider: D-Bus starts /usr/bin/fsindex
+        // search-provider from /usr/share/dbus-1/services on the first call, and it answers from
+        // the index setup made. (The bus is ended by hand: this test's processes inherit a
+        // blocked SIGTERM, so dbus-run-session's would not end it.)
+        if let session = DebianPackage.tool("dbus-run-session"), DebianPackage.tool("gdbus") != nil {
+            var busEnv = env
+            busEnv["PATH"] = "/usr/bin:/bin"
+            busEnv["DBUS_SESSION_BUS_ADDRESS"] = nil
+            let script = """
+                gdbus call --session --dest org.fsindex.SearchProvider --object-path /org/fsindex/SearchProvider \\
+                    --method org.gnome.Shell.SearchProvider2.GetInitialResultSet "['arctic', 'te']"
+                bus=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \\
+                    --method org.freedesktop.DBus.GetConnectionUnixProcessID org.freedesktop.DBus | sed 's/.*uint32 \\([0-9]*\\).*/\\1/')
+                kill -KILL "$bus"
+                """
+            let searched = try run(executable: session, ["--", "/bin/bash", "-c", script], env: busEnv, timeout: 120)
+            #expect(searched.out == "(['\(home.path("home/Documents/tern.txt").string)'],)\n", "\(searched.out)\n\(searched.stderr)")
+        }
         let undo = try run(executable: "/usr/bin/fsindex", ["setup", "--undo"], env: env, timeout: 120)
         #expect(undo.status == 0, "\(undo.out)\n\(undo.stderr)")
 
