@@ -219,10 +219,10 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // GNOME Shell's search provider and KRunner's runner on the session bus.
-        .target(name: "DesktopBus", dependencies: ["Desktop", "CSDBus", "Configuration", "Indexing"], swiftSettings: strict),
+        .target(name: "DesktopBus", dependencies: ["Desktop", "CSDBus", "Configuration", "Controlling", "Indexing"], swiftSettings: strict),
         // fsindexd's command: a library, so that the multi-call fsindex can run it too.
         .target(name: "DaemonCommand", dependencies: [
-            "CommandSupport", "FindCommand", "Configuration", "Watching", "Updating", "Indexing", "SharedIndex", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
+            "CommandSupport", "FindCommand", "Desktop", "Configuration", "Watching", "Updating", "Indexing", "SharedIndex", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -296,7 +296,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
-        .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Configuration", "Indexing", "Attributes", "TestSupport", "IndexTestSupport"]),
+        .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Controlling", "Configuration", "Indexing", "Attributes", "TestSupport", "IndexTestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying",
                                                        .product(name: "MCP", package: "swift-sdk")]),
         .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "SystemCalls", "TestSupport"]),

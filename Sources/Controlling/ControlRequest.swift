@@ -41,6 +41,9 @@ public enum ControlRequest: Sendable, Hashable, Codable {
     case forget(domain: String, ids: [String]?)
     /// Answered with `.clientState`: the state of the domain's last committed batch.
     case lastClientState(domain: String)
+    /// A desktop search box's query, answered from the daemon's index with
+    /// ``ControlResponse/searchBoxHits(_:)`` (or `.error`).
+    case searchBox(SearchBoxQuery)
 
     /// The value of the `request` field.
     public var kind: String {
@@ -55,10 +58,11 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         case .donate: "donate"
         case .forget: "forget"
         case .lastClientState: "lastClientState"
+        case .searchBox: "searchBox"
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64, title, domain, clientState, items, ids }
+    private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64, title, domain, clientState, items, ids, query }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -86,10 +90,11 @@ public enum ControlRequest: Sendable, Hashable, Codable {
             }
             self = .forget(domain: try c.decode(String.self, forKey: .domain), ids: try c.decodeIfPresent([String].self, forKey: .ids))
         case "lastClientState": self = .lastClientState(domain: try c.decode(String.self, forKey: .domain))
+        case "searchBox": self = .searchBox(try c.decode(SearchBoxQuery.self, forKey: .query))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .request, in: c,
-                debugDescription: "unknown request \"\(kind.prefix(40))\" (known: status, pause, resume, reindex, used, subscribe, shutdown, donate, forget, lastClientState)")
+                debugDescription: "unknown request \"\(kind.prefix(40))\" (known: status, pause, resume, reindex, used, subscribe, shutdown, donate, forget, lastClientState, searchBox)")
         }
     }
 
@@ -111,6 +116,8 @@ public enum ControlRequest: Sendable, Hashable, Codable {
             try c.encodeIfPresent(ids, forKey: .ids)
         case let .lastClientState(domain):
             try c.encode(domain, forKey: .domain)
+        case let .searchBox(query):
+            try c.encode(query, forKey: .query)
         default:
             break
         }

@@ -16,6 +16,8 @@ public enum ControlResponse: Sendable, Hashable, Codable {
     /// The answer to ``ControlRequest/lastClientState(domain:)``: nil when the domain never
     /// committed a batch.
     case clientState(domain: String, state: String?)
+    /// A search box's results, best first.
+    case searchBoxHits([DesktopHit])
 
     /// The value of the `response` field.
     public var kind: String {
@@ -27,10 +29,11 @@ public enum ControlResponse: Sendable, Hashable, Codable {
         case .itemsChanged: "itemsChanged"
         case .error: "error"
         case .clientState: "clientState"
+        case .searchBoxHits: "searchBoxHits"
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case response, status, message, summary, changes, uses, domain, state }
+    private enum CodingKeys: String, CodingKey { case response, status, message, summary, changes, uses, domain, state, hits }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -43,6 +46,7 @@ public enum ControlResponse: Sendable, Hashable, Codable {
         case "itemsChanged": self = .itemsChanged(try c.decode(ItemChanges.self, forKey: .changes))
         case "error": self = .error(try c.decode(String.self, forKey: .message))
         case "clientState": self = .clientState(domain: try c.decode(String.self, forKey: .domain), state: try c.decodeIfPresent(String.self, forKey: .state))
+        case "searchBoxHits": self = .searchBoxHits(try c.decode([DesktopHit].self, forKey: .hits))
         default:
             throw DecodingError.dataCorruptedError(forKey: .response, in: c,
                                                    debugDescription: "unknown response \"\(kind.prefix(40))\"")
@@ -59,6 +63,7 @@ public enum ControlResponse: Sendable, Hashable, Codable {
         case let .usesRecorded(uses): try c.encode(uses, forKey: .uses)
         case let .itemsChanged(changes): try c.encode(changes, forKey: .changes)
         case let .error(message): try c.encode(message, forKey: .message)
+        case let .searchBoxHits(hits): try c.encode(hits, forKey: .hits)
         case let .clientState(domain, state):
             try c.encode(domain, forKey: .domain)
             try c.encode(state, forKey: .state)

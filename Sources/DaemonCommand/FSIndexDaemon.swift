@@ -1,3 +1,4 @@
+import Desktop
 import Configuration
 import ArgumentParser
 import CGlobalExecutor
@@ -100,7 +101,8 @@ public struct FSIndexDaemon: AsyncParsableCommand {
             let daemon = IndexDaemon(store: opened.store, settings: settings, roots: resolved, source: source, logger: logger,
                                      rootsFromCommandLine: !roots.isEmpty)
             // The query socket beside it answers the small fsfind from this warm process.
-            let server = try ControlServer(location: ControlLocation.forIndex(directory: location.directory), handler: daemon,
+            let server = try ControlServer(location: ControlLocation.forIndex(directory: location.directory),
+                                           handler: DaemonControl(daemon: daemon, searchBox: SearchBoxAnswers(location: location, settings: settings)),
                                            findHandler: FindService(location: location))
             // The shared index, when one is configured: this machine's items go there too.
             var feeder: SharedFeeder?

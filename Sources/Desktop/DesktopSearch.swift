@@ -1,6 +1,7 @@
 import Attributes
 import CommandSupport
 import Configuration
+import Controlling
 import Foundation
 import Indexing
 import Querying
@@ -15,8 +16,9 @@ import Glibc
 /// as in fsfind. Results are ranked as fsfind ranks them (text score, recency, use) and capped
 /// by `[desktop] max_results`.
 ///
-/// Each search opens the index afresh, as fsindexd does for fsfind (about 0.3 ms): a connection
-/// kept between keystrokes would hold a read snapshot and answer from the past.
+/// Each search is answered by the fsindexd that keeps the index, over its control socket (one
+/// connection kept between keystrokes, its owner checked as every client checks it), and by
+/// the index directly (``SearchBoxAnswers``) when none runs: the same answer either way.
 ///
 /// Typing one more letter narrows: `GetSubsearchResultSet` gets the previous ids and the new
 /// terms. When the previous answer was whole (fewer results than the cap) and the new terms
@@ -27,7 +29,11 @@ public final class DesktopSearch: @unchecked Sendable {
     public let location: IndexLocation
     public let settings: Settings
     let icons: MIMEIcons
-    private let home: [UInt8]?
+    let direct: SearchBoxAnswers
+    /// The connection to fsindexd, while one answers.
+    private var daemon: ControlClient?
+    /// Who answered the last search: fsindexd, or this process from the index.
+    public private(set) var lastAnsweredByDaemon = false
 
     /// The last answer: its terms, its ids, and whether it held every match.
     private var last: (terms: [String], ids: [String], whole: Bool)?
@@ -41,8 +47,10 @@ public final class DesktopSearch: @unchecked Sendable {
         self.location = location
         self.settings = settings
         self.icons = icons
-        home = getenv("HOME").map { Array(String(cString: $0).utf8) }
+        direct = SearchBoxAnswers(location: location, settings: settings)
     }
+
+    deinit { daemon?.close() }
 
     /// The first answer for what the user typed.
     public func search(_ terms: [String]) throws(DesktopError) -> [String] {
@@ -64,12 +72,7 @@ public final class DesktopSearch: @unchecked Sendable {
             lastSearchNarrowed = true
         }
         let limit = settings.desktop.maxResults
-        let found: [DesktopHit]
-        if let restriction, restriction.isEmpty {
-            found = []
-        } else {
-            found = try run(terms, limit: limit, within: restriction)
-        }
+        let found = try ask(SearchBoxQuery(terms: terms, limit: limit, within: restriction))
         if hits.count > 4096 { hits = [:] }
         for hit in found { hits[hit.id] = hit }
         let ids = found.map(\.id)
@@ -100,9 +103,45 @@ public final class DesktopSearch: @unchecked Sendable {
     public func metas(_ ids: [String]) throws(DesktopError) -> [DesktopHit] {
         let missing = ids.filter { hits[$0] == nil }.compactMap(ResultID.decode)
         if !missing.isEmpty {
-            for hit in try read(missing) { hits[hit.id] = hit }
+            for hit in try direct.read(missing) { hits[hit.id] = hit }
         }
         return ids.compactMap { hits[$0] }
+    }
+
+    /// The answer from fsindexd when it runs (connecting again once if it restarted), else
+    /// from the index here.
+    private func ask(_ query: SearchBoxQuery) throws(DesktopError) -> [DesktopHit] {
+        for attempt in 0..<2 {
+            if daemon == nil { daemon = connect() }
+            guard let client = daemon else { break }
+            do {
+                switch try client.request(.searchBox(query), timeout: .seconds(settings.query.timeLimit + 5)) {
+                case .searchBoxHits(let hits):
+                    lastAnsweredByDaemon = true
+                    return hits
+                case .error(let message):
+                    // An fsindexd of an older version names the request unknown: ask the index.
+                    if message.contains("unknown request") || message.contains("no search box") { break }
+                    throw DesktopError.query(message)
+                default:
+                    break
+                }
+            } catch let e as DesktopError {
+                throw e
+            } catch {
+                // The connection broke (fsindexd restarted or stopped): once more, afresh.
+                client.close()
+                daemon = nil
+                if attempt == 0 { continue }
+            }
+            break
+        }
+        lastAnsweredByDaemon = false
+        return try direct.answer(query)
+    }
+
+    private func connect() -> ControlClient? {
+        try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory))
     }
 
     /// Forgets the hits of earlier answers (KRunner's `Teardown`: its session ended).
@@ -121,79 +160,4 @@ public final class DesktopSearch: @unchecked Sendable {
         icons.names(for: hit.contentType)
     }
 
-    // MARK: - The index
-
-    static let fetched: [AttributeKey] = [.name, .displayName, .title, .mimeType, .contentType, .contentURL, .textContentSummary]
-
-    private func run(_ terms: [String], limit: Int, within: [[UInt8]]?) throws(DesktopError) -> [DesktopHit] {
-        var request = QueryRequest(text: terms.joined(separator: " "), limit: limit, fetchAttributes: Self.fetched,
-                                   snippet: true, onePerFile: true, ranking: RankingWeights(settings.query),
-                                   timeLimit: settings.query.timeLimit)
-        if let within { request.restriction = .identifiers(within) }
-        do {
-            return try items(request)
-        } catch .nothingToSearch {
-            return []
-        } catch .syntax, .unknownAttribute, .badValue {
-            // Half-typed query syntax (`kind:`, an open quote): the words as words.
-            request.literal = true
-            do { return try items(request) } catch .nothingToSearch { return [] } catch { throw .query(error.description) }
-        } catch {
-            throw .query(error.description)
-        }
-    }
-
-    /// Items by identifier, straight from the index (expired and vanished ones left out).
-    private func read(_ identifiers: [[UInt8]]) throws(DesktopError) -> [DesktopHit] {
-        let store: IndexStore
-        do { store = try IndexStore(location: location, readOnly: true) } catch { throw .query(error.description) }
-        var out: [DesktopHit] = []
-        for identifier in identifiers {
-            let item: SearchableItem?
-            do { item = try store.item(ItemIdentifier(bytes: identifier)) } catch { throw .query(error.description) }
-            guard let item else { continue }
-            let (file, key) = ItemIdentifier.split(identifier)
-            out.append(hit(FoundItem(path: file, childKey: key, attributes: item.attributes)))
-        }
-        return out
-    }
-
-    private func items(_ request: QueryRequest) throws(QueryError) -> [DesktopHit] {
-        let (pipeline, _) = try QueryPipeline.open(location: location)
-        var out: [DesktopHit] = []
-        try pipeline.run(request) { reply in
-            guard case .items(let items) = reply.content else { return }
-            out += items.map(hit)
-        }
-        return out
-    }
-
-    /// The item's MIME type: `mimeType`, else the first of its content type's (a donated item
-    /// names a UTI such as `public.plain-text`).
-    static func mimeType(_ a: AttributeSet) -> String? {
-        if let mime = a[.mimeType]?.stringValue { return mime }
-        guard let type = a[.contentType]?.stringValue else { return nil }
-        if type.contains("/") { return type }
-        for t in ContentType(rawValue: type).tree { if let m = t.wellKnown?.mimeTypes.first { return m } }
-        return nil
-    }
-
-    private func hit(_ item: FoundItem) -> DesktopHit {
-        let id = item.identifier
-        let a = item.attributes
-        let donated = ItemIdentifier(bytes: id).isDonated
-        let fileName = a[.name]?.stringValue ?? String(decoding: ItemIdentifier(bytes: item.path).nameBytes, as: UTF8.self)
-        let name = a[.displayName]?.stringValue ?? a[.title]?.stringValue ?? fileName
-        var folder: String?
-        if !donated, let slash = item.path.lastIndex(of: UInt8(ascii: "/")) {
-            folder = DesktopHit.display(slash == 0 ? [UInt8(ascii: "/")] : Array(item.path[..<slash]), home: home)
-        }
-        let snippet = item.snippet.map {
-            $0.replacingOccurrences(of: QueryEngine.snippetStart, with: "").replacingOccurrences(of: QueryEngine.snippetEnd, with: "")
-              .split(whereSeparator: \.isNewline).joined(separator: " ")
-        }.flatMap { $0.isEmpty ? nil : $0 }
-        return DesktopHit(id: ResultID.encode(id), identifier: id, name: name, folder: folder, snippet: snippet,
-                          summary: a[.textContentSummary]?.stringValue, contentType: Self.mimeType(a),
-                          contentURL: a[.contentURL]?.stringValue)
-    }
 }

@@ -29,9 +29,14 @@ public final class DesktopBus {
     /// Where problems go: stderr, which is the journal under systemd or D-Bus activation.
     let log: @Sendable (String) -> Void
 
-    public init(search: DesktopSearch, opener: ItemOpener, log: @escaping @Sendable (String) -> Void) {
+    /// Whether each search is logged with its time and who answered (`FSINDEX_TRACE=1`), for
+    /// tests and the per-keystroke latency figures.
+    let trace: Bool
+
+    public init(search: DesktopSearch, opener: ItemOpener, trace: Bool = false, log: @escaping @Sendable (String) -> Void) {
         self.search = search
         self.log = log
+        self.trace = trace
         gnome = SearchProviderMethods(search: search, opener: opener, log: log)
         krunner = KRunnerMethods(search: search, opener: opener, log: log)
     }
@@ -96,11 +101,19 @@ public final class DesktopBus {
         let interface = sd_bus_message_get_interface(message).map { String(cString: $0) } ?? ""
         let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
         let call = BusCall(message: message)
+        let started = ContinuousClock.now
         do throws(DesktopError) {
             if interface == "org.kde.krunner1" {
                 try me.krunner.answer(member, call)
             } else {
                 try me.gnome.answer(member, call)
+            }
+            if me.trace && ["GetInitialResultSet", "GetSubsearchResultSet", "Match"].contains(member) {
+                let took = (ContinuousClock.now - started).components
+                let ms = Double(took.seconds) * 1000 + Double(took.attoseconds) / 1e15
+                me.log("trace: \(member) in \(String(format: "%.2f", ms)) ms, answered "
+                       + (me.search.lastAnsweredByDaemon ? "by fsindexd" : "from the index")
+                       + (me.search.lastSearchNarrowed ? ", narrowed" : ""))
             }
             return 1
         } catch {

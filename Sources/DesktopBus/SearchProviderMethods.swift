@@ -1,5 +1,6 @@
 import CSDBus
 import Configuration
+import Controlling
 import Desktop
 import Foundation
 #if canImport(Glibc)

@@ -472,6 +472,10 @@ public final class IndexDaemon: ControlHandler, Sendable {
             reply(.ok(message: "stopping"))
         case .donate, .forget, .lastClientState:
             handleDonation(request, reply: reply)
+        case .searchBox:
+            // fsindexd's command answers these before they reach the index daemon (it has the
+            // query engine); a daemon driven directly has none.
+            reply(.error("this daemon answers no search box queries"))
         }
     }
 

@@ -76,6 +76,37 @@ struct DesktopBusTests {
         #expect(out["after"]?.contains("'\(budget)', 'budget.txt', 'text-plain', 30") == true)
     }
 
+    @Test("with fsindexd running the provider asks it, and without, reads the index: the same answer; typing more narrows")
+    func answeredByTheDaemon() async throws {
+        try await offPool {
+            let d = try DaemonFixture()
+            try d.tree.create("root/lighthouse.txt", contents: "the keeper's log of the lighthouse lamp")
+            try d.tree.create("root/lamp.txt", contents: "a lamp manual")
+            try d.start()
+            try d.waitFor("the files to be indexed") { try run("fsfind-direct", ["lamp"], env: d.env).lines.count == 2 }
+            var env = d.env
+            env["FSINDEX_TRACE"] = "1"
+            let p = "--dest org.fsindex.SearchProvider --object-path /org/fsindex/SearchProvider --method org.gnome.Shell.SearchProvider2"
+            let lighthouse = d.root + "/lighthouse.txt"
+            let script = """
+                step initial gdbus call --session \(p).GetInitialResultSet "['lamp']"
+                step narrowed gdbus call --session \(p).GetSubsearchResultSet "['\(lighthouse)', '\(d.root)/lamp.txt']" "['lamp', 'keep']"
+                """
+            let served = try busSession(tree: d.tree, env: env, script)
+            let ranked = try run("fsfind-direct", ["lamp"], env: d.env).lines
+            #expect(served.steps["initial"] == "([" + ranked.map { "'\($0)'" }.joined(separator: ", ") + "],)", "\(served)")
+            #expect(served.steps["narrowed"] == "(['\(lighthouse)'],)")
+            #expect(served.stderr.contains("trace: GetInitialResultSet in "), "\(served.stderr)")
+            #expect(served.stderr.contains("ms, answered by fsindexd\n"), "\(served.stderr)")
+            #expect(served.stderr.contains("ms, answered by fsindexd, narrowed\n"), "\(served.stderr)")
+            d.stop()
+            let alone = try busSession(tree: d.tree, env: env, script)
+            #expect(alone.steps == served.steps)
+            #expect(alone.stderr.contains("ms, answered from the index\n"), "\(alone.stderr)")
+            #expect(!alone.stderr.contains("by fsindexd"))
+        }
+    }
+
     @Test("fsindex open and fsfind --open: the default application gets the file or the donated item's URL, and the use is recorded")
     func openCommands() throws {
         let f = try DesktopFixture()
@@ -168,58 +199,63 @@ struct DesktopFixture {
     @discardableResult
     func fsfind(_ args: String...) throws -> CommandResult { try run("fsfind", Array(args), env: env, timeout: 120) }
 
-    /// Runs `script` in a session bus of its own whose services are the package's activation
-    /// files, with `step NAME COMMAND...` recording each call's output; returns them by name.
     func session(_ script: String) throws -> [String: String] {
-        let exe = Binaries.directory.appendingPathComponent("fsindex").path
-        let packaging = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Config/packaging/desktop")
-        for name in ["org.fsindex.SearchProvider.service", "org.fsindex.KRunner.service"] {
-            let text = try String(contentsOf: packaging.appendingPathComponent(name), encoding: .utf8)
-            #expect(text.contains("Exec=/usr/bin/fsindex search-provider\n"))
-            try tree.create("services/" + name, contents: text.replacingOccurrences(of: "/usr/bin/fsindex", with: exe))
-        }
-        try tree.create("bus.conf", contents: """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:dir=\(tree.root.string)</listen>
-              <servicedir>\(tree.path("services").string)</servicedir>
-              <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-            </busconfig>
-            """)
-        try tree.create("script.sh", contents: """
-            set -u
-            step() { name=$1; shift; printf '@@%s\\n' "$name"; "$@" 2>&1; }
-            waitfor() { for i in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "waited in vain for $1"; }
-            \(script)
-            printf '@@end\\n'
-            # Processes started by Foundation's Process (this test's) inherit a blocked SIGTERM,
-            # so dbus-run-session's SIGTERM would not end the bus: end it here. The provider
-            # then sees the bus go and leaves.
-            bus=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \\
-                --method org.freedesktop.DBus.GetConnectionUnixProcessID org.freedesktop.DBus | sed 's/.*uint32 \\([0-9]*\\).*/\\1/')
-            kill -KILL "$bus"
-            """)
-        let r = try run(executable: "/usr/bin/dbus-run-session",
-                        ["--config-file=" + tree.path("bus.conf").string, "--", "/bin/bash", tree.path("script.sh").string],
-                        env: env, timeout: 180)
-        var out: [String: String] = [:]
-        var name: String?
-        var lines: [String] = []
-        for line in r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("@@") {
-                if let name { out[name] = lines.joined(separator: "\n") }
-                name = String(line.dropFirst(2))
-                lines = []
-            } else {
-                lines.append(line)
-            }
-        }
-        #expect(out["end"] != nil || name == "end", "the session did not finish: \(r.out)\n\(r.stderr)")
-        return out
+        try busSession(tree: tree, env: env, script).steps
     }
+}
+
+/// Runs `script` in a session bus of its own whose services are the package's activation files
+/// (their `Exec=` pointed at the built fsindex), with `step NAME COMMAND...` recording each
+/// call's output; returns them by name, and the bus's standard error (the provider's log).
+func busSession(tree: TemporaryTree, env: [String: String], _ script: String) throws -> (steps: [String: String], stderr: String) {
+    let exe = Binaries.directory.appendingPathComponent("fsindex").path
+    let packaging = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Config/packaging/desktop")
+    for name in ["org.fsindex.SearchProvider.service", "org.fsindex.KRunner.service"] {
+        let text = try String(contentsOf: packaging.appendingPathComponent(name), encoding: .utf8)
+        #expect(text.contains("Exec=/usr/bin/fsindex search-provider\n"))
+        try tree.create("services/" + name, contents: text.replacingOccurrences(of: "/usr/bin/fsindex", with: exe))
+    }
+    try tree.create("bus.conf", contents: """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:dir=\(tree.root.string)</listen>
+          <servicedir>\(tree.path("services").string)</servicedir>
+          <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+        </busconfig>
+        """)
+    try tree.create("script.sh", contents: """
+        set -u
+        step() { name=$1; shift; printf '@@%s\\n' "$name"; "$@" 2>&1; }
+        waitfor() { for i in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "waited in vain for $1"; }
+        \(script)
+        printf '@@end\\n'
+        # Processes started by Foundation's Process (this test's) inherit a blocked SIGTERM,
+        # so dbus-run-session's SIGTERM would not end the bus: end it here. The provider
+        # then sees the bus go and leaves.
+        bus=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \\
+            --method org.freedesktop.DBus.GetConnectionUnixProcessID org.freedesktop.DBus | sed 's/.*uint32 \\([0-9]*\\).*/\\1/')
+        kill -KILL "$bus"
+        """)
+    let r = try run(executable: "/usr/bin/dbus-run-session",
+                    ["--config-file=" + tree.path("bus.conf").string, "--", "/bin/bash", tree.path("script.sh").string],
+                    env: env, timeout: 180)
+    var out: [String: String] = [:]
+    var name: String?
+    var lines: [String] = []
+    for line in r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        if line.hasPrefix("@@") {
+            if let name { out[name] = lines.joined(separator: "\n") }
+            name = String(line.dropFirst(2))
+            lines = []
+        } else {
+            lines.append(line)
+        }
+    }
+    #expect(out["end"] != nil || name == "end", "the session did not finish: \(r.out)\n\(r.stderr)")
+    return (out, r.stderr)
 }
 
 extension TemporaryTree {

@@ -9,6 +9,8 @@ struct ControlMessageTests {
         .status, .pause, .resume, .reindex(paths: []), .reindex(paths: [[0x2F, 0xFF], Array("/a b".utf8)]),
         .subscribe, .shutdown, .used(paths: [[0x2F, 0xFF], Array("/é x.txt".utf8)], title: "Budget review"),
         .used(paths: [Array("/a".utf8)], title: nil),
+        .searchBox(SearchBoxQuery(terms: ["annual", "bud"], limit: 20)),
+        .searchBox(SearchBoxQuery(terms: ["x"], limit: 5, within: [[0x2F, 0xFF], Array("notes:n-1".utf8)])),
     ]
     static let responses: [ControlResponse] = [
         .status(ScriptedHandler.sampleStatus),
@@ -19,7 +21,21 @@ struct ControlMessageTests {
         .itemsChanged(ItemChanges(summarized: [Array("/s.txt".utf8), [0x2F, 0xFE, 0x00, 0x6B]])),
         .error("refused: \"quoted\""),
         .usesRecorded(RecordedUses(paths: [[0x2F, 0xFF], Array("/b".utf8)], useCounts: [1, 7], indexed: [true, false])),
+        .searchBoxHits([]),
+        .searchBoxHits([DesktopHit(id: "b64:L/8=", identifier: [0x2F, 0xFF], name: "\u{FFFD}", folder: "/", snippet: "a \"quoted\" word",
+                                   summary: nil, contentType: "text/plain", contentURL: nil),
+                        DesktopHit(id: "notes:n-1", identifier: Array("notes:n-1".utf8), name: "Note", contentURL: "https://n.example/1")]),
     ]
+
+    @Test("a search box query refuses a limit out of range and identifiers that are not base64")
+    func searchBoxBounds() {
+        for bad in [#"{"request":"searchBox","query":{"terms":["a"],"limit":0}}"#,
+                    #"{"request":"searchBox","query":{"terms":["a"],"limit":1001}}"#,
+                    #"{"request":"searchBox","query":{"terms":["a"],"limit":3,"withinBase64":["!!"]}}"#,
+                    #"{"request":"searchBox","query":{"limit":3}}"#] {
+            #expect(throws: DecodingError.self, "\(bad)") { _ = try WireFormat.decode(ControlRequest.self, from: Array(bad.utf8)[...]) }
+        }
+    }
 
     @Test("each request is one JSON line and decodes to itself", arguments: requests)
     func requestLine(_ request: ControlRequest) throws {

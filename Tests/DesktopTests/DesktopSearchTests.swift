@@ -1,5 +1,6 @@
 import Attributes
 import Configuration
+import Controlling
 import Desktop
 import Foundation
 import Indexing

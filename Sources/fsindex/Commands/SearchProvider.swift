@@ -16,8 +16,10 @@ extension FSIndexCommand {
                 /org/fsindex/SearchProvider) and org.fsindex.KRunner (org.kde.krunner1 at /runner).
                 D-Bus starts it on the first search (the package installs the activation files), and
                 it leaves after --idle-exit seconds without a call. Terms are ANDed and ranked as
-                fsfind ranks them; [desktop] max_results caps the answer. Problems go to stderr
-                (the journal).
+                fsfind ranks them; [desktop] max_results caps the answer. Each search is answered
+                by the fsindexd that keeps the index when it runs, else from the index directly.
+                Problems go to stderr (the journal); FSINDEX_TRACE=1 also logs each search's time
+                and who answered it.
                 """)
 
         @OptionGroup var store: IndexOptions
@@ -34,7 +36,9 @@ extension FSIndexCommand {
                 let settings = try store.settings()
                 let location = store.location()
                 let search = DesktopSearch(location: location, settings: settings)
-                let bus = DesktopBus(search: search, opener: ItemOpener(command: settings.desktop.openCommand, location: location)) {
+                let trace = ProcessInfo.processInfo.environment["FSINDEX_TRACE"].map { !$0.isEmpty && $0 != "0" } ?? false
+                let bus = DesktopBus(search: search, opener: ItemOpener(command: settings.desktop.openCommand, location: location),
+                                     trace: trace) {
                     Output.error("fsindex search-provider", $0)
                 }
                 do throws(DesktopError) {

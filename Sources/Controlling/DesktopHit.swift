@@ -1,8 +1,8 @@
-import Attributes
-import Foundation
+import FoundationEssentials
 
-/// One result as a search box shows it: what `GetResultMetas` and KRunner's `Match` send.
-public struct DesktopHit: Sendable, Hashable {
+/// One result as a search box shows it: what `GetResultMetas` and KRunner's `Match` send, and
+/// what fsindexd answers a ``SearchBoxQuery`` with.
+public struct DesktopHit: Sendable, Hashable, Codable {
     /// The id on the bus (``ResultID``).
     public var id: String
     /// The item's identifier in the index: a path, or a donated item's `DOMAIN:ID`.
@@ -44,6 +44,31 @@ public struct DesktopHit: Sendable, Hashable {
         }
     }
 
+    private enum CodingKeys: String, CodingKey { case id, identifierBase64, name, folder, snippet, summary, contentType, contentURL }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard let bytes = Data(base64Encoded: try c.decode(String.self, forKey: .identifierBase64)), !bytes.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .identifierBase64, in: c, debugDescription: "not base64")
+        }
+        self.init(id: try c.decode(String.self, forKey: .id), identifier: Array(bytes), name: try c.decode(String.self, forKey: .name),
+                  folder: try c.decodeIfPresent(String.self, forKey: .folder), snippet: try c.decodeIfPresent(String.self, forKey: .snippet),
+                  summary: try c.decodeIfPresent(String.self, forKey: .summary), contentType: try c.decodeIfPresent(String.self, forKey: .contentType),
+                  contentURL: try c.decodeIfPresent(String.self, forKey: .contentURL))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(Data(identifier).base64EncodedString(), forKey: .identifierBase64)
+        try c.encode(name, forKey: .name)
+        try c.encodeIfPresent(folder, forKey: .folder)
+        try c.encodeIfPresent(snippet, forKey: .snippet)
+        try c.encodeIfPresent(summary, forKey: .summary)
+        try c.encodeIfPresent(contentType, forKey: .contentType)
+        try c.encodeIfPresent(contentURL, forKey: .contentURL)
+    }
+
     static func shortened(_ text: String, to limit: Int) -> String {
         let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         guard flat.count > limit else { return flat }
@@ -52,7 +77,7 @@ public struct DesktopHit: Sendable, Hashable {
 
     /// A path as people read it: `~/…` under the home folder, and bytes that are not UTF-8
     /// shown as U+FFFD (a label only; the id keeps the bytes).
-    static func display(_ path: [UInt8], home: [UInt8]?) -> String {
+    public static func display(_ path: [UInt8], home: [UInt8]?) -> String {
         if let home, !home.isEmpty, path.count > home.count, path.starts(with: home), path[home.count] == UInt8(ascii: "/") {
             return "~" + String(decoding: path[home.count...], as: UTF8.self)
         }
