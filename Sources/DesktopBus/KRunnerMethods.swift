@@ -40,11 +40,11 @@ struct KRunnerMethods {
             try run(id, action: action)
             try call.replyEmpty()
         case "Config":
-            // Two letters before a search: one letter matches half the index.
+            // The letters before a search, as the provider waits for them (DesktopSearch).
             try call.reply { m in
                 var r = sd_bus_message_open_container(m, CChar(UInt8(ascii: "a")), "{sv}")
                 guard r >= 0 else { return r }
-                r = csdbus_append_int_entry(m, "MinLetterCount", 2)
+                r = csdbus_append_int_entry(m, "MinLetterCount", Int32(DesktopSearch.minimumLetters))
                 guard r >= 0 else { return r }
                 return sd_bus_message_close_container(m)
             }

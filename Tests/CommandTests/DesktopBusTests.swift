@@ -68,7 +68,7 @@ struct DesktopBusTests {
         #expect(match.contains("'subtext': <'\(f.docs) — "))
         #expect(match.contains("'urls': <['file://\(budget)']>"))
         #expect(out["actions"] == "([('open-folder', 'Open Containing Folder', 'document-open-folder')],)")
-        #expect(out["config"] == "({'MinLetterCount': <2>},)")
+        #expect(out["config"] == "({'MinLetterCount': <3>},)")
         #expect(out["run"] == "()")
         #expect(try f.tree.read("opened") == budget + "\n")
         #expect(try f.tree.read("folder-opened") == f.docs + "\n")

@@ -36,6 +36,10 @@ import TestSupport
         #expect(both.first?.hasSuffix("/docs/budget.txt") == true)
         #expect(try search.search(["annual"]).count == 2)
         #expect(try search.search(["nothingmatchesthis"]).isEmpty)
+        // Fewer than three letters: no search (a two-letter prefix matches most of an index).
+        #expect(try search.search(["an"]).isEmpty)
+        #expect(try search.search(["a", "b"]).isEmpty)
+        #expect(try search.search(["ann"]).count == 2)
     }
 
     @Test func metasCarryNameFolderSnippetAndType() throws {
