@@ -100,7 +100,9 @@ struct ToolCatalog: Sendable {
         if options.guidance.offers(.dates) || options.guidance.offers(.numbers) { tools.append(c.statistic) }
         if options.guidance.offers(.text) { tools.append(c.readText) }
         tools.append(c.describe)
-        tools.append(c.suggest)
+        // Suggestions are about time (uses, events, edits), and cover every kind: not offered
+        // without dates, nor under a guidance focused on some kinds.
+        if options.guidance.offers(.dates) && options.guidance.kinds == nil { tools.append(c.suggest) }
         return tools
     }
 }
