@@ -118,21 +118,22 @@ public enum Completer {
         case "kind":
             let lower = element.lowercased()
             var out: [(text: String, count: Int?)] = []
-            for k in ShortQueryParser.kinds.keys where k.hasPrefix(lower) {
-                out.append((listHead + k, try store.itemCount(conformingToAny: ShortQueryParser.kinds[k]!)))
+            for (k, types) in ShortQueryParser.kinds where k.hasPrefix(lower) {
+                let n = try store.itemCount(conformingToAny: types)
+                out.append((text: listHead + k, count: n))
             }
             return Array(out.sorted { ($0.count ?? 0, $1.text) > ($1.count ?? 0, $0.text) }.prefix(limit))
         case "domain":
-            return try store.domains(startingWith: element).prefix(limit).map { (listHead + $0.word, $0.items) }
+            return try store.domains(startingWith: element).prefix(limit).map { (text: listHead + $0.word, count: Optional($0.items)) }
         case "name":
-            return try columnWords("name", element, limit: limit, store).map { (listHead + $0.0, $0.1) }
+            return try columnWords("name", element, limit: limit, store).map { (text: listHead + $0.0, count: $0.1) }
         case "title":
-            return try columnWords("title", element, limit: limit, store).map { (listHead + $0.0, $0.1) }
+            return try columnWords("title", element, limit: limit, store).map { (text: listHead + $0.0, count: $0.1) }
         case "author", "authors", "by", "from", "to":
-            return try columnWords("other", element, limit: limit, store).map { (listHead + $0.0, $0.1) }
+            return try columnWords("other", element, limit: limit, store).map { (text: listHead + $0.0, count: $0.1) }
         default:
             if let key = ShortQueryParser.aliases[field.lowercased()] ?? (try? AttributeNames.resolve(field)), key.valueType == .bool {
-                return ["yes", "no"].filter { $0.hasPrefix(element.lowercased()) }.map { (listHead + $0, nil) }
+                return ["yes", "no"].filter { $0.hasPrefix(element.lowercased()) }.map { (text: listHead + $0, count: Int?.none) }
             }
             return []
         }
@@ -146,7 +147,7 @@ public enum Completer {
         let kept = String(prefix.unicodeScalars[..<cut])
         let part = String(prefix.unicodeScalars[cut...])
         guard !part.isEmpty else { return [] }
-        return try store.words(startingWith: normalized(part), column: column, limit: limit).map { (kept + $0.word, $0.items) }
+        return try store.words(startingWith: normalized(part), column: column, limit: limit).map { (kept + $0.word, Optional($0.items)) }
     }
 
     /// A scalar the tokenizer keeps inside a word (letters, digits, marks and `_`).

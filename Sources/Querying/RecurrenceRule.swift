@@ -31,6 +31,7 @@ public struct RecurrenceRule: Sendable, Hashable {
     /// `start` is the first occurrence, which `BYDAY` is relative to.
     public init?(_ text: String, start: Date = Date(timeIntervalSince1970: 0), calendar: Calendar = .current) {
         var frequency: Frequency?
+        var interval = 1, count: Int?, until: Date?, offsets = [0]
         for part in text.split(separator: ";") {
             let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
             guard pair.count == 2 else { return nil }
@@ -55,13 +56,16 @@ public struct RecurrenceRule: Sendable, Hashable {
                     weekdays.append(i + 1)
                 }
                 let first = calendar.component(.weekday, from: start)
-                dayOffsets = Set(weekdays.map { ($0 - first + 7) % 7 }).sorted()
+                offsets = Set(weekdays.map { ($0 - first + 7) % 7 }).sorted()
             default: return nil
             }
         }
-        guard let frequency else { return nil }
-        if dayOffsets != [0] && frequency != .weekly { return nil }
+        guard let frequency, offsets == [0] || frequency == .weekly else { return nil }
         self.frequency = frequency
+        self.interval = interval
+        self.count = count
+        self.until = until
+        self.dayOffsets = offsets
     }
 
     /// `UNTIL`'s value: a UTC time (`…Z`), a floating time, or a date (its end of day is inclusive).

@@ -1,5 +1,6 @@
 import Attributes
 import Foundation
+import Indexing
 
 /// A suggestion as one JSON object, the same for `fsindex suggest --json` and the MCP `suggest`
 /// tool:

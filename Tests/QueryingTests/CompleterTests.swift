@@ -95,3 +95,32 @@ struct CompleterTests {
         #expect(c.map(\.text) == ["zebra", "zebu"] && c.map(\.count) == [3, 1], "\(c)")
     }
 }
+
+/// What a completion costs on a large index: set `FSINDEX_COMPLETION_BENCH` to a writable copy of
+/// one (it is migrated when opened), e.g. the bench corpus's 111,000 files. Prints the median
+/// time per prefix; fails past 20 ms, a keystroke's budget even in a debug build.
+@Suite("Completions on a large index", .enabled(if: ProcessInfo.processInfo.environment["FSINDEX_COMPLETION_BENCH"] != nil,
+                                                 "set FSINDEX_COMPLETION_BENCH to a writable copy of a large index"))
+struct CompleterBench {
+    @Test("per keystroke: words, kind: values, names, fields")
+    func timing() throws {
+        let folder = try #require(ProcessInfo.processInfo.environment["FSINDEX_COMPLETION_BENCH"])
+        let store = try IndexStore(location: IndexLocation(directory: .init(folder)))
+        for text in ["a", "re", "rep", "repo", "annual rep", "con", "kind:pd", "kind:", "name:rea", "kin", "kMDItemCont", "x86", "zzzq"] {
+            var times: [Double] = []
+            var last: [Completion] = []
+            for _ in 0..<7 {
+                let start = ContinuousClock.now
+                last = try Completer.completions(for: text, limit: 10, in: store)
+                let d = ContinuousClock.now - start
+                times.append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
+            }
+            let median = times.sorted()[times.count / 2]
+            print("completion bench: \(text.debugDescription): \(String(format: "%.2f", median)) ms: " + last.prefix(4).map { "\($0.text) (\($0.count.map(String.init) ?? "-"))" }.joined(separator: ", "))
+            #expect(median < 20, "\(text): \(median) ms")
+        }
+        let start = ContinuousClock.now
+        let suggestions = try Suggester().suggestions(limit: 10, in: store)
+        print("suggestion bench: \(suggestions.count) suggestions in \(ContinuousClock.now - start)")
+    }
+}

@@ -152,7 +152,7 @@ package struct CalendarExtractor: Extractor {
             case "DESCRIPTION": event!.description = unescape(line.value)
             case "LOCATION": event!.location = unescape(line.value)
             case "DTSTART":
-                if let (date, isDay) = dateTime(line, localZone: localZone) { event!.start = date; event!.allDay = isDay }
+                if let value = dateTime(line, localZone: localZone) { event!.start = value.0; event!.allDay = value.1 }
             case "DTEND": event!.end = dateTime(line, localZone: localZone)?.0
             case "DURATION": event!.duration = duration(line.value)
             case "RRULE": event!.rule = line.value
