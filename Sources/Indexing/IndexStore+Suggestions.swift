@@ -30,12 +30,14 @@ extension IndexStore {
     }
 
     /// The indexed items with recorded uses, most used or last used first, at most `limit`.
+    /// (`CROSS JOIN` keeps the usage table the outer loop: without statistics SQLite scanned
+    /// every item and looked each up in it, 0.23 s on the bench corpus with no use at all.)
     public func usedItems(_ order: UseOrder, limit: Int, now: Date = Date()) throws(IndexError) -> [UsedItem] {
         try read { db in
             let orderBy = order == .mostUsed ? "u.use_count DESC, u.last_used DESC" : "u.last_used DESC"
             return try Row.fetchAll(db, sql: """
                 SELECT u.last_used, CAST(u.use_count AS INTEGER) AS use_count, items.id, items.expiration, \(Self.attributeSelection)
-                FROM usage u JOIN items ON items.path = u.identifier
+                FROM usage u CROSS JOIN items ON items.path = u.identifier
                 WHERE items.expiration IS NULL OR items.expiration > ?
                 ORDER BY \(orderBy) LIMIT ?
                 """, arguments: [now.timeIntervalSince1970, limit]).map { row in

@@ -18,7 +18,8 @@ public struct Completion: Sendable, Hashable, Codable {
     /// The whole text, its last word completed (`annual rep` → `annual report`).
     public var text: String
     /// How many items the completed last word finds on its own (not together with the words
-    /// before it); nil for a field name, which is not a query yet.
+    /// before it); nil for a field name, which is not a query yet. A `kind:` value's count
+    /// stops at `IndexStore.countedItemsCap` (5,000).
     public var count: Int?
     public var source: Source
 
@@ -118,8 +119,13 @@ public enum Completer {
         case "kind":
             let lower = element.lowercased()
             var out: [(text: String, count: Int?)] = []
+            var counted: [[String]: Int] = [:]   // image, images, picture, photo: one count
             for (k, types) in ShortQueryParser.kinds where k.hasPrefix(lower) {
-                let n = try store.itemCount(conformingToAny: types)
+                var n = counted[types] ?? -1
+                if n < 0 {
+                    n = try store.itemCount(conformingToAny: types)
+                    counted[types] = n
+                }
                 out.append((text: listHead + k, count: n))
             }
             return Array(out.sorted { ($0.count ?? 0, $1.text) > ($1.count ?? 0, $0.text) }.prefix(limit))

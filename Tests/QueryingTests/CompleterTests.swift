@@ -119,8 +119,18 @@ struct CompleterBench {
             print("completion bench: \(text.debugDescription): \(String(format: "%.2f", median)) ms: " + last.prefix(4).map { "\($0.text) (\($0.count.map(String.init) ?? "-"))" }.joined(separator: ", "))
             #expect(median < 20, "\(text): \(median) ms")
         }
-        let start = ContinuousClock.now
-        let suggestions = try Suggester().suggestions(limit: 10, in: store)
-        print("suggestion bench: \(suggestions.count) suggestions in \(ContinuousClock.now - start)")
+        func time(_ label: String, _ body: () throws -> Int) rethrows {
+            let start = ContinuousClock.now
+            let n = try body()
+            print("suggestion bench: \(label): \(n) in \(ContinuousClock.now - start)")
+        }
+        let now = Date()
+        try time("used (most)") { try store.usedItems(.mostUsed, limit: 64, now: now).count }
+        try time("used (last)") { try store.usedItems(.lastUsed, limit: 64, now: now).count }
+        try time("use times") { try store.useTimes(since: now.addingTimeInterval(-90 * 86_400)).count }
+        try time("events") { try store.calendarEvents(limit: 2048, now: now).count }
+        try time("notes") { try store.recentNotes(since: now.addingTimeInterval(-7 * 86_400), limit: 64, now: now).count }
+        try time("suggestions") { try Suggester().suggestions(limit: 10, in: store).count }
+        try time("suggestions again") { try Suggester().suggestions(limit: 10, in: store).count }
     }
 }
