@@ -47,7 +47,12 @@ struct SuggesterTests {
             note("/r/notes.md", edited: at("2026-11-27T13:30:00Z")),
             note("/r/old.md", edited: at("2026-10-01T13:30:00Z")),
             note("/r/app.log", edited: at("2026-11-27T15:00:00Z"), type: .plainText),
-        ])
+        ] + [{
+            // A note an app donated (`fsindex donate`): a note like a file.
+            var donated = makeItem("notes:n-42", domain: "notes", title: "Groceries", text: "eggs", type: "net.daringfireball.markdown")
+            donated.attributes[.contentModificationDate] = .date(at("2026-11-27T12:00:00Z"))
+            return donated
+        }()])
         let uses: [(String, String)] = [
             // frequent only: five uses, the last 20 days ago (past the recent window).
             ("/r/often.txt", "2026-11-07T10:00:00Z"), ("/r/often.txt", "2026-11-06T10:00:00Z"), ("/r/often.txt", "2026-11-05T10:00:00Z"),
@@ -82,6 +87,7 @@ struct SuggesterTests {
         #expect(s["/r/fridays.txt"]?.contains(.dayOfWeek(weekday: 6, uses: 2)) == true, "\(s["/r/fridays.txt"] ?? [])")
         #expect(s["/r/fridays.txt"]?.contains { if case .timeOfDay = $0 { true } else { false } } == false)
         #expect(s["/r/notes.md"] == [.noteEdited(editedAt: Self.at("2026-11-27T13:30:00Z"))])
+        #expect(s["notes:n-42"] == [.noteEdited(editedAt: Self.at("2026-11-27T12:00:00Z"))])
         for absent in ["/r/past.ics", "/r/later.ics", "/r/ended.ics", "/r/old.md", "/r/app.log"] {
             #expect(s[absent] == nil, "\(absent): \(s[absent] ?? [])")
         }
