@@ -5,6 +5,10 @@ import Querying
 
 /// `describe`: what this server can answer, for a model to plan with.
 extension AgentSession {
+    /// What `describe` says of completions (Core Spotlight's `CSUserQuery` completions), which
+    /// people get from fsfind and the desktop's search box rather than from a tool here.
+    static let completionsLine = "fsfind --complete TEXT [--json] completes TEXT's last word with the index's words, field names (kind:, kMDItem…) and values (kind:pdf), most items first; the desktop search providers use it as you type"
+
     func describe(_ arguments: [String: Value]?) throws(AgentError) -> ToolReply {
         _ = try ToolArguments(arguments, known: [])
         var scopes: [Value] = []
@@ -37,6 +41,7 @@ extension AgentSession {
         s["maxResults"] = .int(options.maxResults)
         s["format"] = .string(options.format.rawValue)
         s["tools"] = .array(catalog.names.map { .string($0) })
+        s["completions"] = .string(Self.completionsLine)
         var text = [status.line, "scopes:"] + lines.map { "  " + $0 }
         text.append("query language:")
         text += catalog.queryLanguageLines.map { "  " + $0 }
@@ -46,6 +51,7 @@ extension AgentSession {
         } else {
             text.append("me: unknown (set [agent] me in the config)")
         }
+        text.append("completions: " + Self.completionsLine)
         text.append("guidance: \(options.guidance); at most \(options.maxResults) results, \(options.format.rawValue) format")
         return ToolReply(structured: .object(s), text: text.joined(separator: "\n"))
     }

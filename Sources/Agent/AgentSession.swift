@@ -53,6 +53,7 @@ public final class AgentSession: @unchecked Sendable {
         case "statistic": return try statistic(arguments)
         case "read_text": return try readText(arguments)
         case "describe": return try describe(arguments)
+        case "suggest": return try suggest(arguments)
         default: throw .badArgument(name: "name", reason: "\"\(name)\" is not a tool of this server")
         }
     }

@@ -100,6 +100,9 @@ struct ToolCatalog: Sendable {
         if options.guidance.offers(.dates) || options.guidance.offers(.numbers) { tools.append(c.statistic) }
         if options.guidance.offers(.text) { tools.append(c.readText) }
         tools.append(c.describe)
+        // Suggestions are about time (uses, events, edits), and cover every kind: not offered
+        // without dates, nor under a guidance focused on some kinds.
+        if options.guidance.offers(.dates) && options.guidance.kinds == nil { tools.append(c.suggest) }
         return tools
     }
 }
@@ -246,8 +249,31 @@ private struct ToolCatalogBuilder {
                                    "me": ["type": ["object", "null"]],
                                    "guidance": ["type": "object"],
                                    "maxResults": ["type": "integer"], "format": ["type": "string"],
-                                   "tools": ["type": "array", "items": ["type": "string"]]],
+                                   "tools": ["type": "array", "items": ["type": "string"]],
+                                   "completions": ["type": "string"]],
                                   required: ["scopes", "attributes", "queryLanguage", "me", "guidance", "tools"]))
+    }
+}
+
+extension ToolCatalogBuilder {
+    var suggest: Tool {
+        let reason: Value = ["type": "object", "properties": [
+            "reason": ["type": "string", "enum": ["frequent", "recent", "timeOfDay", "dayOfWeek", "eventSoon", "noteEdited"]],
+            "uses": ["type": "integer"], "usedAt": ["type": "string"], "hour": ["type": "integer"], "weekday": ["type": "integer"],
+            "startsAt": ["type": "string"], "editedAt": ["type": "string"],
+        ], "required": ["reason"]]
+        return Tool(name: "suggest", title: "Suggest what the user wants now",
+                    description: "Without a query: files in the scopes used often or lately, used at this hour or weekday before, calendar events starting soon, notes edited lately; each with its reasons, best first.",
+                    inputSchema: object(["maxResults": ["type": "integer", "minimum": 1, "maximum": .int(options.maxResults),
+                                                        "description": "At most this many suggestions (default 10)."]], required: []),
+                    annotations: Self.readOnly,
+                    outputSchema: output(["items": ["type": "array", "items": [
+                        "type": "object",
+                        "properties": ["path": ["type": "string"], "item": ["type": "string"], "name": ["type": "string"],
+                                       "kind": ["type": "string"], "score": ["type": "number"], "startsAt": ["type": "string"],
+                                       "namedLocation": ["type": "string"], "reasons": ["type": "array", "items": reason]],
+                        "required": ["path", "score", "reasons"],
+                    ]]], required: ["items"]))
     }
 }
 

@@ -136,6 +136,21 @@ extension AttributeKey {
     /// stars and an odd number ends in a half star (`user.baloo.rating`). Spotlight's
     /// `kMDItemStarRating` counts whole stars from 0 to 5: divide by two to compare.
     public static let rating: Self = "rating"
+    // Events (issue 27: `.ics` files, CalendarExtractor), as Core Spotlight names them.
+    /// When the event starts (the first occurrence, for a recurring one: see `recurrenceRule`).
+    public static let startDate: Self = "startDate"
+    /// When the event ends (for an all-day event: the day after its last day, as iCalendar says).
+    public static let endDate: Self = "endDate"
+    /// Whether the event covers whole days (a `DATE` value rather than a time).
+    public static let allDay: Self = "allDay"
+    /// Where the event takes place (iCalendar's `LOCATION`).
+    public static let namedLocation: Self = "namedLocation"
+    /// The people invited: attendees and the organizer, by name and address (Core Spotlight's
+    /// `participants`, which its calendar domain searches for attendees).
+    public static let participants: Self = "participants"
+    /// The event's iCalendar recurrence rule (`FREQ=WEEKLY;BYDAY=MO`), as written: suggestions
+    /// compute the next occurrence from it at the time they are asked for.
+    public static let recurrenceRule: Self = "recurrenceRule"
     // Bookkeeping.
     /// Which content extractor produced the item (`pdf`, `mail`, ...); absent when none ran.
     public static let extractor: Self = "extractor"
@@ -177,6 +192,9 @@ extension AttributeKey {
         .audioChannelCount: .integer, .memberCount: .integer, .extractor: .string,
         .contentEncoding: .string, .manualSection: .string, .manualNames: .strings, .manualInclude: .string,
         .userTags: .strings, .comment: .string, .whereFroms: .strings, .rating: .integer,
+        // Events (issue 27).
+        .startDate: .date, .endDate: .date, .allDay: .bool, .namedLocation: .string, .participants: .strings,
+        .recurrenceRule: .string,
     ]
 
     /// Attributes whose words go into the full-text index beside the name, title and text.
@@ -186,6 +204,6 @@ extension AttributeKey {
         .subject, .textContentSummary, .authors, .keywords, .contentDescription, .headline, .generator, .producer,
         .authorNames, .authorEmailAddresses, .recipients, .recipientNames, .recipientEmailAddresses,
         .attachmentNames, .artist, .album, .composer, .genre, .acquisitionMake, .acquisitionModel, .publishers,
-        .userTags, .comment,
+        .userTags, .comment, .namedLocation, .participants,
     ]
 }

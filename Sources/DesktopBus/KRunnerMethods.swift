@@ -76,7 +76,8 @@ struct KRunnerMethods {
 
     /// Opens the item (action "") or its folder ("open-folder"), and records the use.
     func run(_ id: String, action: String) throws(DesktopError) {
-        guard let identifier = ResultID.decode(id) else { throw .unknownResult(id) }
+        // Only an item the index holds, as ActivateResult.
+        guard let identifier = ResultID.decode(id), try !search.metas([id]).isEmpty else { throw .unknownResult(id) }
         var target = try opener.target(for: identifier)
         switch (action, target) {
         case ("", _): break

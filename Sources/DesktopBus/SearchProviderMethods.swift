@@ -68,9 +68,11 @@ struct SearchProviderMethods {
         return ("themed", search.iconNames(for: hit))
     }
 
-    /// Opens the item and records the use once the opening program succeeded.
+    /// Opens the item and records the use once the opening program succeeded. Only an item the
+    /// index holds is opened: any program on the session bus may call, and it gets no more
+    /// than a search would show it.
     func activate(_ id: String) throws(DesktopError) {
-        guard let identifier = ResultID.decode(id) else { throw .unknownResult(id) }
+        guard let identifier = ResultID.decode(id), try !search.metas([id]).isEmpty else { throw .unknownResult(id) }
         let target = try opener.target(for: identifier)
         let pid = try opener.start(target)
         let location = opener.location

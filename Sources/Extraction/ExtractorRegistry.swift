@@ -15,6 +15,8 @@ import ExtractionModel
 /// 5. `OLEExtractor`: legacy Office files in an OLE2 container (`.doc`, `.xls`, `.ppt`), and other
 ///    OLE2 files libmagic calls `application/x-ole-storage` (an Outlook `.msg` extractor would go
 ///    before it).
+/// 5b. `CalendarExtractor`: `public.calendar-event` (`.ics`, `text/calendar`), before plain
+///    text, which would take it as it is (an iCalendar file is text).
 /// 6. `MailExtractor`: `public.email-message` and `public.mbox` (an mbox is also text).
 /// 7. `ManPageExtractor`: text whose first request is a manual page's header (`.TH`, `.Dd`),
 ///    before plain text, which would take it as it is.
@@ -36,7 +38,7 @@ import ExtractionModel
 package enum ExtractorRegistry {
     public static let all: [any Extractor] = [
         OfficeOpenXMLExtractor(), OpenDocumentExtractor(), EPUBExtractor(), ArchiveExtractor(),
-        HTMLExtractor(), XMLExtractor(), PDFExtractor(), RTFExtractor(), OLEExtractor(),
+        HTMLExtractor(), XMLExtractor(), PDFExtractor(), RTFExtractor(), OLEExtractor(), CalendarExtractor(),
         MailExtractor(), ManPageExtractor(), PlainTextExtractor(), ImageExtractor(), AudioExtractor(),
     ]
 

@@ -109,6 +109,9 @@ public struct FSFind: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Open the Nth result (from 1) with your default application, like `fsindex open`, and print its path.", valueName: "n"))
     var open: Int?
 
+    @Flag(name: .long, help: "Print completions of the query's last word (words, fields, values), most items first (default --limit 10).")
+    var complete = false
+
     @Option(name: .long, help: ArgumentHelp("Skip the first N results.", valueName: "n"))
     var offset: Int = 0
 
@@ -139,6 +142,12 @@ public struct FSFind: AsyncParsableCommand {
         // the query words there, and unknown options before it).
         if let option = query.prefix(while: { $0 != "--" }).first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
             throw ValidationError("Unknown option '\(option)'. To search for text that starts with --, put it after a lone --: fsfind -- \(option)")
+        }
+        if complete {
+            if queryText.isEmpty { throw ValidationError("--complete needs the text to complete: fsfind --complete 'annual rep'") }
+            if live || count || explain || nul || open != nil || groupBy != nil || stats != nil || name != nil || !domain.isEmpty || !onlyin.isEmpty || offset != 0 {
+                throw ValidationError("--complete takes only --limit, --json and the index options.")
+            }
         }
         if queryText.isEmpty && name == nil && groupBy == nil && stats == nil && domain.isEmpty {
             throw ValidationError("Give a query, --name TEXT, --domain NAME, --group-by ATTR or --stats ATTR.")
@@ -208,6 +217,7 @@ public struct FSFind: AsyncParsableCommand {
     /// 1 nothing, 2 error). A `watchdog` (a process of our own only) ends the process if nothing
     /// is answered by the time limit, however the time is spent.
     public func answer(io: FindIO, watchdog: AnswerWatchdog? = nil) -> Int32 {
+        if complete { return answerCompletions(io: io) }
         let printer = printer(io)
         defer { watchdog?.standDown() }
         do {
@@ -263,7 +273,7 @@ public struct FSFind: AsyncParsableCommand {
     }
 
     /// The request and the opened index, a rebuild under way said on `io.errors`.
-    private func prepare(io: FindIO) throws(QueryError) -> (QueryRequest, QueryPipeline) {
+    func prepare(io: FindIO) throws(QueryError) -> (QueryRequest, QueryPipeline) {
         let settings: Settings
         do { settings = try index.settings() } catch { throw .settings(error.description) }
         let request = try makeRequest(workingDirectory: io.workingDirectory, settings: settings)

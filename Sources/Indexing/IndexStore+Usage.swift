@@ -81,7 +81,10 @@ extension IndexStore {
                         last_used = max(last_used, excluded.last_used),
                         use_count = \(Self.saturatingSum("use_count", "excluded.use_count"))
                     """).execute(arguments: [Data(use.identifier.bytes), use.date.timeIntervalSince1970, use.count, use.title])
+                try db.cachedStatement(sql: "INSERT INTO use_times(identifier, used) VALUES (?, ?)")
+                    .execute(arguments: [Data(use.identifier.bytes), use.date.timeIntervalSince1970])
             }
+            try Self.trimUseTimes(db)
             if let feed {
                 try db.execute(sql: "DELETE FROM usage_feeds WHERE feed = ?", arguments: [feed])
                 let encoder = JSONEncoder()

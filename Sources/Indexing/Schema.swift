@@ -261,6 +261,23 @@ public enum Schema {
             try db.execute(sql: "CREATE TABLE term_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID")
             try IndexStore.countTerms(db)
         }
+        m.registerMigration("v18-suggest") { db in
+            // Completions and suggestions (issue 27). `items_vocabulary` and
+            // `items_vocabulary_columns` are FTS5's own vocabulary of `items_fts` (no storage of
+            // their own: they read the full-text index), so that a reader opened read-only can
+            // list the words that start with a prefix and count their items (`Completer`).
+            // `use_times` keeps when each use happened, not only the last one, so that
+            // suggestions can say "used at this hour before" (`Suggester`); it is bounded to the
+            // latest `IndexStore.maximumUseTimes` uses.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE items_vocabulary USING fts5vocab('items_fts', 'row');
+                CREATE VIRTUAL TABLE items_vocabulary_columns USING fts5vocab('items_fts', 'col');
+                CREATE TABLE use_times (identifier BLOB NOT NULL, used REAL NOT NULL);
+                CREATE INDEX use_times_identifier ON use_times(identifier);
+                CREATE INDEX use_times_used ON use_times(used);
+                INSERT INTO use_times(identifier, used) SELECT identifier, last_used FROM usage;
+                """)
+        }
         return m
     }()
 

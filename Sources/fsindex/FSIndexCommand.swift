@@ -40,7 +40,7 @@ struct FSIndexCommand: ParsableCommand {
             unless --index-dir or FSINDEX_INDEX_DIR says otherwise. Settings are read from
             $XDG_CONFIG_HOME/fsindex/config.toml or --config FILE.
             """,
-        subcommands: [Setup.self, IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Used.self, Tag.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self, Publish.self, Open.self, SearchProvider.self])
+        subcommands: [Setup.self, IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Used.self, Suggest.self, Tag.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self, Publish.self, Open.self, SearchProvider.self])
 }
 
 extension IndexOptions {

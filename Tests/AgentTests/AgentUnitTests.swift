@@ -69,7 +69,7 @@ struct AgentUnitTests {
     func catalog() throws {
         let scopes = ScopeSet(resolved: [Array("/tmp".utf8)])
         let all = ToolCatalog(options: try AgentOptions(scopes: scopes))
-        #expect(all.names == ["search", "count", "table", "statistic", "read_text", "describe"])
+        #expect(all.names == ["search", "count", "table", "statistic", "read_text", "describe", "suggest"])
         #expect(all.arguments(of: "search") == ["query", "scopes", "maxResults", "fetchAttributes", "sort", "stages"])
         let people = ToolCatalog(options: try AgentOptions(scopes: scopes, guidance: .dynamic([.people])))
         #expect(people.names == ["search", "count", "table", "describe"])

@@ -25,6 +25,7 @@ struct DesktopBusTests {
             step launch gdbus call --session \(p).LaunchSearch "['annual', 'budget']" 0
             waitfor "$T/launched"
             step bad gdbus call --session \(p).ActivateResult "'/no/such/file'" "['x']" 0
+            step unindexed gdbus call --session \(p).ActivateResult "'/etc/hostname'" "['x']" 0
             """)
         // Ranked as fsfind ranks them.
         let ranked = try f.fsfind("annual").lines
@@ -42,6 +43,8 @@ struct DesktopBusTests {
         #expect(try f.tree.read("launched") == "annual\nbudget\n")
         #expect(out["bad"]?.contains("org.fsindex.Error.Failed") == true)
         #expect(out["bad"]?.contains("/no/such/file") == true)
+        // A file the index does not hold is not opened for any caller on the bus.
+        #expect(out["unindexed"]?.contains("no such result: /etc/hostname") == true, "\(out["unindexed"] ?? "")")
         // The open was recorded as a use, through the index (no fsindexd runs here).
         let shown = try JSONSerialization.jsonObject(with: try f.fsindex("show", "--json", budget).stdout) as? [String: Any]
         #expect(shown?["useCount"] as? Int == 1)

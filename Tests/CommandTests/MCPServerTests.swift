@@ -54,7 +54,7 @@ struct MCPServerTests {
         }
     }
 
-    @Test("tools/list gives the six tools with input and output schemas; every tool answers with structured content, text and tokens")
+    @Test("tools/list gives the seven tools with input and output schemas; every tool answers with structured content, text and tokens")
     func everyTool() async throws {
         try await offPool {
             let x = try Fixture()
@@ -72,7 +72,7 @@ struct MCPServerTests {
             ])
             #expect(t.initialize["name"] as? String == "fsindex-mcp")
             let tools = t[0]["tools"] as? [[String: Any]] ?? []
-            #expect(tools.compactMap { $0["name"] as? String } == ["search", "count", "table", "statistic", "read_text", "describe"])
+            #expect(tools.compactMap { $0["name"] as? String } == ["search", "count", "table", "statistic", "read_text", "describe", "suggest"])
             for tool in tools {
                 #expect(tool["inputSchema"] is [String: Any] && tool["outputSchema"] is [String: Any], "\(tool["name"] ?? "")")
             }
@@ -256,7 +256,7 @@ struct MCPServerTests {
             let full = try x.session([Step.listTools])
             let dates = try x.session([Step.listTools], ["--guidance", "dynamic:dates,places"])
             let d = tools(dates)
-            #expect(Set(d.keys) == ["search", "count", "table", "statistic", "describe"])
+            #expect(Set(d.keys) == ["search", "count", "table", "statistic", "describe", "suggest"])
             #expect(fields(d["search"]) == ["query", "scopes", "maxResults", "fetchAttributes", "sort", "stages"])
             // Less to read: the guided list is smaller than the complete one.
             let size = { (t: MCPTranscript) in (try? JSONSerialization.data(withJSONObject: t[0]["tools"] ?? [])).map(\.count) ?? 0 }

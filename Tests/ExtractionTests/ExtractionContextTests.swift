@@ -165,13 +165,17 @@ struct ExtractionContextTests {
 
     @Test("the registry order puts specific extractors first")
     func registryOrder() {
-        #expect(ExtractorRegistry.all.map(\.name) == ["ooxml", "opendocument", "epub", "archive", "html", "xml", "pdf", "rtf", "ole", "mail", "man-page", "plain-text",
+        #expect(ExtractorRegistry.all.map(\.name) == ["ooxml", "opendocument", "epub", "archive", "html", "xml", "pdf", "rtf", "ole", "calendar", "mail", "man-page", "plain-text",
                                                           "image", "audio"])
         let facts = FileFacts(path: "/x.xhtml", type: .regular, size: 1, permissions: 0o644, uid: 0, gid: 0, device: 1, inode: 1,
                               linkCount: 1, accessNanos: 0, modificationNanos: 0, changeNanos: 0, birthNanos: nil, allocatedSize: 0)
         let detection = TypeDetector().describe(mimeType: "application/xhtml+xml")
         let input = ExtractionInput(facts: facts, bytes: [], isComplete: true, detection: detection, magicCharset: nil, textCap: 10)
         #expect(ExtractorRegistry.extractor(for: input)?.name == "html")
+        // An iCalendar file is text too: the calendar extractor takes it before plain text.
+        let ics = ExtractionInput(facts: facts, bytes: [], isComplete: true, detection: TypeDetector().describe(mimeType: "text/calendar"),
+                                  magicCharset: nil, textCap: 10)
+        #expect(ExtractorRegistry.extractor(for: ics)?.name == "calendar")
     }
 
     @Test("every file of the real corpus extracts without crashing or hanging", .realCorpus)
