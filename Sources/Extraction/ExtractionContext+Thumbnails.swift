@@ -1,6 +1,7 @@
 import Attributes
 import ExtractionModel
 import SystemCalls
+import SystemPackage
 
 extension ExtractionContext {
     /// The thumbnail of the regular file open at `descriptor` (closed when this returns), named
@@ -14,7 +15,7 @@ extension ExtractionContext {
         let n: Int
         switch head.withUnsafeMutableBytes({ SystemCall.pread(descriptor, into: $0, at: 0) }) {
         case .success(let got): n = got
-        case .failure(let e): return .failed("cannot read the file: errno \(e.rawValue)")
+        case .failure(let e): return .failed("cannot read the file: \(e.description.lowercased())")
         }
         head.removeLast(head.count - n)
         let typed = typing.type(name: name, bytes: head, fileSize: fileSize, isEmpty: n == 0)

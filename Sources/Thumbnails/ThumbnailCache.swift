@@ -70,15 +70,13 @@ public struct ThumbnailCache: Sendable, Hashable {
     }
 
     /// The path of a valid thumbnail of the file at `path` (absolute), which was last modified at
-    /// `modified` (seconds since 1970) and is `fileSize` bytes long (nil: not checked), looking
-    /// in `sizes` in that order (by default the smallest that is at least `atLeast`, then the
-    /// bigger ones, then the smaller ones). Nil when there is none, or only stale ones.
+    /// `modified` (seconds since 1970) and is `fileSize` bytes long (nil: not checked), of
+    /// `atLeast` or bigger, the smallest first. Nil when there is none, or only stale ones.
     public func existing(forFile path: FilePath, modified: Int64, fileSize: Int64? = nil,
                          atLeast: ThumbnailSize = .normal) -> FilePath? {
         let uri = FileURI.of(path)
         let all = ThumbnailSize.allCases
-        let from = all.firstIndex(of: atLeast)!
-        for size in all[from...] + all[..<from].reversed() {
+        for size in all[all.firstIndex(of: atLeast)!...] {
             let candidate = self.path(forURI: uri, size: size)
             if Self.isValid(candidate, uri: uri, modified: modified, fileSize: fileSize, maximum: size.pixels) { return candidate }
         }
@@ -138,7 +136,7 @@ public struct ThumbnailCache: Sendable, Hashable {
     /// place: a reader sees the old file or the new one, never half of one.
     func write(_ bytes: [UInt8], to target: FilePath) throws(ThumbnailError) {
         let folder = target.removingLastComponent()
-        try Self.makeFolders(folder, below: root.removingLastComponent())
+        try Self.makeFolders(folder)
         let temporary = folder.appending(".fsindex-\(getpid())-" + (target.lastComponent?.string ?? "thumbnail"))
         let opened = SystemCall.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode: 0o600)
         guard case .success(let fd) = opened else {
@@ -165,11 +163,11 @@ public struct ThumbnailCache: Sendable, Hashable {
         }
     }
 
-    /// Creates `folder` and its missing parents below `base` with mode 0700.
-    static func makeFolders(_ folder: FilePath, below base: FilePath) throws(ThumbnailError) {
+    /// Creates `folder` and its missing parents with mode 0700 (existing ones keep theirs).
+    static func makeFolders(_ folder: FilePath) throws(ThumbnailError) {
         var missing: [FilePath] = []
         var f = folder
-        while !f.isEmpty, f != base, f != FilePath("/") {
+        while !f.isEmpty, f != FilePath("/") {
             if case .success = SystemCall.lstat(f.bytes) { break }
             missing.append(f)
             f = f.removingLastComponent()

@@ -79,8 +79,9 @@ enum SpecReaders {
         guard rc == 0 else { throw ReaderRefused(message: "cannot run \(tool): \(String(cString: strerror(rc)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let out = (try? String(contentsOfFile: dir + "/out", encoding: .utf8)) ?? ""
-        let err = (try? String(contentsOfFile: dir + "/err", encoding: .utf8)) ?? ""
+        // Lossy: gio prints a name that is not UTF-8 as it is.
+        let out = FileManager.default.contents(atPath: dir + "/out").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let err = FileManager.default.contents(atPath: dir + "/err").map { String(decoding: $0, as: UTF8.self) } ?? ""
         return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), out, err)
     }
 }

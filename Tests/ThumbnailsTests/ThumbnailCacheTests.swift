@@ -80,6 +80,9 @@ struct ThumbnailCacheTests {
         let large = PNGFile.placeholder(text: ThumbnailCache.texts(uri: uri, modified: 1_700_000_001, fileSize: size, mimeType: nil))
         let largePath = try place.cache.store(large, uri: uri, size: .large)
         #expect(place.cache.existing(forFile: file) == largePath)
+        #expect(place.cache.existing(forFile: file, atLeast: .large) == largePath)
+        // ... but a smaller one never answers for a bigger size.
+        #expect(place.cache.existing(forFile: file, atLeast: .xLarge) == nil)
     }
 
     @Test("a failure entry says don't retry until the file changes")
@@ -180,6 +183,17 @@ struct ThumbnailCacheTests {
         try checkMade(place, file, size: .large, expectedWidth: 256, mime: "image/jpeg")
         let small = try place.tree.create("icon.jpg", bytes: ImageFixture.jpeg(width: 40, height: 24))
         try checkMade(place, small, size: .normal, expectedWidth: 40, mime: "image/jpeg")
+    }
+
+    @Test("a GIF's loader is a module gdk-pixbuf loads inside the sandbox")
+    func gifThumbnail() throws {
+        let place = try Place()
+        defer { place.tree.remove() }
+        // The classic 1×1 GIF89a.
+        let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0x21, 0xF9, 4, 1, 0, 0, 0, 0,
+                                                    0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
+        let file = try place.tree.create("dot.gif", bytes: gif)
+        try checkMade(place, file, size: .normal, expectedWidth: 1, mime: "image/gif")
     }
 
     @Test("a PDF's thumbnail is its first page, rendered by poppler")

@@ -2,6 +2,7 @@ import Attributes
 import CGdkPixbuf
 import ExtractionModel
 import SystemCalls
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,6 +26,11 @@ public enum ThumbnailOutcome: Equatable, Sendable {
 /// A key design decision: the worker writes nothing. It answers the PNG's bytes, and the parent
 /// checks them (`PNGFile.describes`) and writes them into the shared cache.
 ///
+/// gdk-pixbuf loads its loader modules (GIF, TIFF, ...) when it first meets their format, from
+/// `/usr/lib/<arch>/gdk-pixbuf-2.0/`: inside the sandbox, which lets the worker read and map
+/// what is under `/usr` (`Sandbox.readablePaths`), so nothing is loaded ahead for workers that
+/// only extract.
+///
 /// Cost: a 128-pixel thumbnail of a 12-megapixel JPEG takes about 30 ms (the loader decodes
 /// at an eighth of the size); a PNG is decoded whole, then scaled; a PDF page is rendered
 /// straight at the thumbnail's size.
@@ -32,34 +38,13 @@ public enum Thumbnailer {
     /// The most bytes an image file may have (a larger one is refused, not decoded).
     static let maximumImageBytes: Int64 = 256 << 20
 
-    /// Loads what gdk-pixbuf would load lazily: its loader list and the loader modules, so that
-    /// nothing needs opening once the sandbox is closed. Called by the worker before it
-    /// confines itself.
-    public static func preload() {
-        cpixbuf_silence_log()
-        _ = cpixbuf_supports_mime("image/png")
-        for sample in samples {
-            let loader = cpixbuf_loader_fitting(16)
-            var error: UnsafeMutablePointer<GError>?
-            _ = sample.withUnsafeBufferPointer { gdk_pixbuf_loader_write(loader, $0.baseAddress, gsize($0.count), &error) }
-            if let e = error { g_error_free(e); error = nil }
-            _ = gdk_pixbuf_loader_close(loader, &error)
-            if let e = error { g_error_free(e) }
-            g_object_unref(gpointer(loader))
-        }
-    }
-
-    /// The first bytes of each format whose loader is a module (PNG and JPEG are built in):
-    /// enough for gdk-pixbuf to pick the loader and load it.
-    static let samples: [[UInt8]] = [
-        Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0],
-        [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0],          // TIFF
-        Array("BM".utf8) + [UInt8](repeating: 0, count: 12),
-    ]
+    /// Silences gdk-pixbuf's log domain, once per process.
+    static let quiet: Void = { cpixbuf_silence_log() }()
 
     /// The thumbnail of the regular file open at `descriptor` (not closed here).
     static func make(descriptor: Int32, detection: TypeDetection, pixels: Int, fileSize: Int64,
                      texts: [(String, String)]) -> ThumbnailOutcome {
+        _ = quiet
         let tree = detection.contentTypeTree
         let pixbuf: OpaquePointer
         do throws(ThumbnailFailure) {

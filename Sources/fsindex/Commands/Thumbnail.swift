@@ -1,4 +1,5 @@
 import ArgumentParser
+import Attributes
 import CommandSupport
 import FoundationEssentials
 import Indexing
@@ -6,6 +7,7 @@ import Isolation
 import SystemCalls
 import SystemPackage
 import Thumbnails
+import Updating
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,15 +68,20 @@ extension FSIndexCommand {
                         file = FilePath(platformString: resolved)
                         free(resolved)
                     }
-                    let settings = try store.settings()
-                    let worker = ExtractionWorker(executable: try WorkerExecutable.locate(), limits: settings.workerLimits)
-                    defer { worker.stop() }
-                    do {
-                        thumbnail = try ThumbnailCache.user().ensure(forFile: file, size: size, worker: worker)
-                    } catch {
-                        switch error {
-                        case .unsupportedType, .failed, .failedBefore: throw CommandFailure(error.description, status: 1)
-                        default: throw CommandFailure(error.description)
+                    let cache = ThumbnailCache.user()
+                    if let found = cache.existing(forFile: file, atLeast: size) {
+                        thumbnail = found   // no worker, no settings: the cache answers
+                    } else {
+                        let settings = try store.settings()
+                        let worker = ExtractionWorker(executable: try WorkerExecutable.locate(), limits: settings.workerLimits)
+                        defer { worker.stop() }
+                        do throws(ThumbnailError) {
+                            thumbnail = try cache.ensure(forFile: file, size: size, worker: worker)
+                        } catch {
+                            switch error {
+                            case .unsupportedType, .failed, .failedBefore: throw CommandFailure(error.description, status: 1)
+                            default: throw CommandFailure(error.description)
+                            }
                         }
                     }
                     uri = FileURI.of(file)
@@ -100,7 +107,7 @@ extension FSIndexCommand {
             guard let data = try index.donatedThumbnail(ItemIdentifier(bytes: identifier)) else {
                 throw CommandFailure(ThumbnailError.noDonatedThumbnail(item: shown).description, status: 1)
             }
-            do {
+            do throws(ThumbnailError) {
                 return try DonatedThumbnails.user().write(data, for: identifier)
             } catch {
                 throw CommandFailure(error.description)
