@@ -35,7 +35,23 @@ struct ThumbnailCacheTests {
         #expect(FileURI.thumbnailName(of: "file:///home/jens/photos/me.png") == "c6ee772d9e49320e97ec29a7eb5b1697.png")
     }
 
-    @Test("a URI with a space and a byte that is not UTF-8 is spelled as GLib spells it")
+    static let hasGio = FileManager.default.isExecutableFile(atPath: SpecReaders.gio)
+
+    @Test("the cache name of a URI with a space, UTF-8 and a byte that is not UTF-8")
+    func naming() throws {
+        let path = FilePath(bytes: Array("/home/ada/a b/été".utf8) + [0xE9] + Array("%#?.png".utf8))
+        let uri = FileURI.of(path)
+        #expect(uri == "file:///home/ada/a%20b/%C3%A9t%C3%A9%E9%25%23%3F.png")
+        // The MD5 of those ASCII bytes (as `printf %s URI | md5sum` gives it).
+        #expect(FileURI.thumbnailName(of: uri) == MD5.hex(Array(uri.utf8)) + ".png")
+        let md5sum = try SpecReaders.runTool("/usr/bin/python3", ["-c", "import hashlib,sys; print(hashlib.md5(sys.argv[1].encode()).hexdigest())", uri])
+        #expect(FileURI.thumbnailName(of: uri) == md5sum.1.trimmingCharacters(in: .newlines) + ".png")
+        #expect(ThumbnailCache(root: "/c/thumbnails").path(forURI: uri, size: .large).string
+                == "/c/thumbnails/large/" + FileURI.thumbnailName(of: uri))
+    }
+
+    @Test("a URI with a space and a byte that is not UTF-8 is spelled as GLib spells it",
+          .enabled(if: hasGio, "needs GLib's gio (libglib2.0-bin)"))
     func uriLikeGLib() throws {
         let place = try Place()
         defer { place.tree.remove() }
@@ -44,7 +60,6 @@ struct ThumbnailCacheTests {
         let uri = FileURI.of(file)
         #expect(uri == "file://" + place.tree.root.string + "/a%20b+c&d=%C3%A9~%E9%25%23x.png")
         // GLib's g_filename_to_uri, through gio: the same text, so the same MD5 name.
-        guard FileManager.default.isExecutableFile(atPath: SpecReaders.gio) else { return }
         let info = try SpecReaders.gioInfo(file.bytes, attributes: "standard::name", cacheHome: place.cacheHome)
         #expect(info.contains("uri: \(uri)\n"), "gio says: \(info)")
     }
@@ -137,8 +152,9 @@ struct ThumbnailCacheTests {
         }
     }
 
-    /// Makes the thumbnail of `file` in the worker and checks it with both outside readers.
-    func checkMade(_ place: Place, _ file: FilePath, size: ThumbnailSize, expectedWidth: Int, mime: String) throws {
+    /// Makes the thumbnail of `file` in the worker and checks it with an outside reader
+    /// (Python's), and with GLib's when `glib` is set.
+    func checkMade(_ place: Place, _ file: FilePath, size: ThumbnailSize, expectedWidth: Int, mime: String, glib: Bool = false) throws {
         let worker = ExtractionWorker(executable: try WorkerExecutable.locate())
         defer { worker.stop() }
         let made = try place.cache.ensure(forFile: file, size: size, worker: worker)
@@ -155,7 +171,7 @@ struct ThumbnailCacheTests {
         // Found again without the worker.
         #expect(place.cache.existing(forFile: file, atLeast: size) == made)
         // GLib finds it and calls it valid (2.74 looks in large/, then normal/).
-        guard FileManager.default.isExecutableFile(atPath: SpecReaders.gio) else { return }
+        guard glib else { return }
         let gio = try SpecReaders.gioInfo(file.bytes, attributes: "thumbnail::path,thumbnail::is-valid", cacheHome: place.cacheHome)
         #expect(gio.contains("thumbnail::path: \(made.string)\n"), "gio says: \(gio)")
         #expect(gio.contains("thumbnail::is-valid: TRUE"), "gio says: \(gio)")
@@ -166,7 +182,7 @@ struct ThumbnailCacheTests {
         #expect(stale.contains("thumbnail::is-valid: FALSE"), "gio says: \(stale)")
     }
 
-    @Test("a PNG's thumbnail is made in the worker, 128 pixels, and GLib accepts it")
+    @Test("a PNG's thumbnail is made in the worker, 128 pixels")
     func pngThumbnail() throws {
         let place = try Place()
         defer { place.tree.remove() }
@@ -183,6 +199,19 @@ struct ThumbnailCacheTests {
         try checkMade(place, file, size: .large, expectedWidth: 256, mime: "image/jpeg")
         let small = try place.tree.create("icon.jpg", bytes: ImageFixture.jpeg(width: 40, height: 24))
         try checkMade(place, small, size: .normal, expectedWidth: 40, mime: "image/jpeg")
+    }
+
+    @Test("GLib's gio finds FSIndex's thumbnails of a PNG and a PDF, valid, and stale once the file is touched",
+          .enabled(if: hasGio, "needs GLib's gio (libglib2.0-bin)"))
+    func glibAccepts() throws {
+        let place = try Place()
+        defer { place.tree.remove() }
+        let image = try place.tree.createBytes(name: Array("my photo ".utf8) + [0xFF] + Array(".png".utf8),
+                                               contents: ImageFixture.png(width: 400, height: 300))
+        try checkMade(place, image, size: .normal, expectedWidth: 128, mime: "image/png", glib: true)
+        let pdf = try place.tree.create("report.pdf", bytes: GeneratedFixture.pdf(
+            title: "Report", author: "Ada", subject: "", keywords: "", created: "D:20260101000000Z", lines: ["Thumbnails"]))
+        try checkMade(place, pdf, size: .large, expectedWidth: 198, mime: "application/pdf", glib: true)
     }
 
     @Test("a GIF's loader is a module gdk-pixbuf loads inside the sandbox")
