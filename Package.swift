@@ -10,8 +10,9 @@
 // Querying knows only the index (Attributes, Indexing); SharedQuerying is the shared
 // PostgreSQL index behind the same SearchBackend; CommandSupport gives every front end its
 // options, its error reporting and how it opens an index (the repair policy, fsindexd's live
-// changes). SystemCalls is the one place that calls the C library for files, sockets and
-// processes; Sources/CLibraries holds the C targets. The fsindex executable is also fsindexd,
+// changes). Thumbnails is the freedesktop thumbnail cache on the parent's side (the worker
+// decodes and renders, the parent checks and writes). SystemCalls is the one place that
+// calls the C library for files, sockets and processes; Sources/CLibraries holds the C targets. The fsindex executable is also fsindexd,
 // fsindex-mcp and fsfind-direct (DaemonCommand, Agent, FindCommand), by the name it is started
 // under: the Debian package (Config/packaging/build-deb) installs one executable, not four.
 import Foundation
@@ -144,7 +145,7 @@ let package = Package(
         // entries), writing to it atomically, and having missing thumbnails made by a worker.
         // Links no image library: the pixels are decoded and encoded in the worker only.
         .target(name: "Thumbnails", dependencies: [
-            "Crawling", "ExtractionModel", "Isolation", "SystemCalls",
+            "Crawling", "Isolation", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
