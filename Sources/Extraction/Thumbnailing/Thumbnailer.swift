@@ -31,9 +31,10 @@ public enum ThumbnailOutcome: Equatable, Sendable {
 /// what is under `/usr` (`Sandbox.readablePaths`), so nothing is loaded ahead for workers that
 /// only extract.
 ///
-/// Cost: a 128-pixel thumbnail of a 12-megapixel JPEG takes about 30 ms (the loader decodes
-/// at an eighth of the size); a PNG is decoded whole, then scaled; a PDF page is rendered
-/// straight at the thumbnail's size.
+/// Cost: `fsindex thumbnail` of a 4000×3000 PNG took 0.22 s (a debug build, the worker's
+/// start included, 68 MB at most: PNG is decoded whole, then scaled); a JPEG is decoded
+/// already shrunk (libjpeg's 1/2, 1/4, 1/8 scaling), and a PDF page is rendered straight at
+/// the thumbnail's size. Answering from the cache took 0.03 s, all of it the process's start.
 public enum Thumbnailer {
     /// The most bytes an image file may have (a larger one is refused, not decoded).
     static let maximumImageBytes: Int64 = 256 << 20
