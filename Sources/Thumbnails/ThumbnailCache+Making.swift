@@ -8,7 +8,8 @@ extension ThumbnailCache {
     /// `size`: one already in the cache (made by any program), else one made now by `worker`
     /// (images and PDFs' first pages; see `Thumbnailer` in the worker) and written to the cache.
     ///
-    /// A file that could not be thumbnailed gets a failure entry
+    /// A file inside the cache is its own thumbnail (the spec: never make thumbnails of
+    /// thumbnails). A file that could not be thumbnailed gets a failure entry
     /// (`fail/fsindex-<version>/`), and is not tried again until it changes: that attempt
     /// throws `.failedBefore`. A type without a thumbnailer throws `.unsupportedType` and is
     /// not recorded (asking again costs one type detection).
@@ -23,6 +24,7 @@ extension ThumbnailCache {
     /// worker already runs) and the rendering.
     public func ensure(forFile path: FilePath, size: ThumbnailSize = .normal, worker: ExtractionWorker) throws(ThumbnailError) -> FilePath {
         let shown = path.string
+        if path.starts(with: root), path != root { return path }
         let facts: FileFacts
         do { facts = try FileFacts.read(path) } catch { throw .unreadable(path: shown, error) }
         guard facts.type == .regular else { throw .notAFile(path: shown) }

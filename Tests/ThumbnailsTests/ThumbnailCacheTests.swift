@@ -170,6 +170,8 @@ struct ThumbnailCacheTests {
         #expect(info.width == expectedWidth, "\(info.width)×\(info.height)")
         // Found again without the worker.
         #expect(place.cache.existing(forFile: file, atLeast: size) == made)
+        // A thumbnail is its own: never a thumbnail of a thumbnail (the spec).
+        #expect(try place.cache.ensure(forFile: made, worker: worker) == made)
         // GLib finds it and calls it valid (2.74 looks in large/, then normal/).
         guard glib else { return }
         let gio = try SpecReaders.gioInfo(file.bytes, attributes: "thumbnail::path,thumbnail::is-valid", cacheHome: place.cacheHome)
