@@ -10,8 +10,9 @@
 // Querying knows only the index (Attributes, Indexing); SharedQuerying is the shared
 // PostgreSQL index behind the same SearchBackend; CommandSupport gives every front end its
 // options, its error reporting and how it opens an index (the repair policy, fsindexd's live
-// changes). SystemCalls is the one place that calls the C library for files, sockets and
-// processes; Sources/CLibraries holds the C targets. The fsindex executable is also fsindexd,
+// changes). Thumbnails is the freedesktop thumbnail cache on the parent's side (the worker
+// decodes and renders, the parent checks and writes). SystemCalls is the one place that
+// calls the C library for files, sockets and processes; Sources/CLibraries holds the C targets. The fsindex executable is also fsindexd,
 // fsindex-mcp and fsfind-direct (DaemonCommand, Agent, FindCommand), by the name it is started
 // under: the Debian package (Config/packaging/build-deb) installs one executable, not four.
 import Foundation
@@ -71,6 +72,8 @@ let package = Package(
         .systemLibrary(name: "CUchardet", path: "Sources/CLibraries/CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
         .systemLibrary(name: "CTextCat", path: "Sources/CLibraries/CTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev"])]),
         .systemLibrary(name: "CGsf", path: "Sources/CLibraries/CGsf", pkgConfig: "libgsf-1", providers: [.apt(["libgsf-1-dev"])]),
+        // Images decoded and PNGs written for thumbnails, in the worker only (issue 27).
+        .systemLibrary(name: "CGdkPixbuf", path: "Sources/CLibraries/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(name: "CSeccomp", path: "Sources/CLibraries/CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         // Linux calls the Glibc module does not export (statx, prctl, ...).
         .target(name: "CSysShims", path: "Sources/CLibraries/CSysShims"),
@@ -124,7 +127,7 @@ let package = Package(
         // Linked only by `fsindex-worker` (through `WorkerRuntime`), never by the parent.
         .target(name: "Extraction", dependencies: [
             "Attributes", "Crawling", "ExtractionModel", "SystemCalls", "CMagic", "CLibXML2",
-            "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CTagLibStream", "CArchive", "CUchardet", "CTextCat", "CGsf",
+            "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CTagLibStream", "CArchive", "CUchardet", "CTextCat", "CGsf", "CGdkPixbuf",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2b, the parent's side: extraction in sandboxed worker processes (spawning, limits,
@@ -141,6 +144,13 @@ let package = Package(
         // The FTS5 tokenizer for every script (unicode61, with Han, Kana and Hangul in bigrams),
         // and the zlib compression of the stored full text (fsindex_zip/fsindex_unzip).
         .target(name: "CFTS5CJK", path: "Sources/CLibraries/CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("z"), .linkedLibrary("m")]),
+        // The freedesktop thumbnail cache (issue 27): reading it (names, validity, failure
+        // entries), writing to it atomically, and having missing thumbnails made by a worker.
+        // Links no image library: the pixels are decoded and encoded in the worker only.
+        .target(name: "Thumbnails", dependencies: [
+            "Crawling", "Isolation", "SystemCalls",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
         .target(name: "Indexing", dependencies: [
             "Attributes", "CFTS5CJK",
@@ -207,7 +217,7 @@ let package = Package(
         // The multi-call executable: fsindex, and fsindexd, fsindex-mcp and fsfind-direct when
         // started under those names (the package installs them as links to it).
         .executableTarget(name: "fsindex", dependencies: [
-            "DaemonCommand", "Agent", "FindCommand", "Desktop", "DesktopBus", "CICUData", "CNoCurl", "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Updating", "SystemCalls",
+            "DaemonCommand", "Agent", "FindCommand", "Desktop", "DesktopBus", "CICUData", "CNoCurl", "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Thumbnails", "Updating", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -215,11 +225,11 @@ let package = Package(
         // The desktop's searches, opening items and recording their use (search boxes,
         // `fsindex open`, `fsfind --open`).
         .target(name: "Desktop", dependencies: [
-            "Attributes", "CommandSupport", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls",
+            "Attributes", "CommandSupport", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls", "Thumbnails",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // GNOME Shell's search provider and KRunner's runner on the session bus.
-        .target(name: "DesktopBus", dependencies: ["Desktop", "CSDBus", "Configuration", "Controlling", "Indexing"], swiftSettings: strict),
+        .target(name: "DesktopBus", dependencies: ["Desktop", "CSDBus", "Configuration", "Controlling", "Indexing", "Thumbnails"], swiftSettings: strict),
         // fsindexd's command: a library, so that the multi-call fsindex can run it too.
         .target(name: "DaemonCommand", dependencies: [
             "CommandSupport", "FindCommand", "Desktop", "Configuration", "Watching", "Updating", "Indexing", "SharedIndex", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
@@ -297,6 +307,8 @@ let package = Package(
         ]),
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Controlling", "Configuration", "Indexing", "Attributes", "TestSupport", "IndexTestSupport"]),
+        .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "Isolation", "Crawling", "SystemCalls", "TestSupport",
+                                                            .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying",
                                                        .product(name: "MCP", package: "swift-sdk")]),
         .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "SystemCalls", "TestSupport"]),

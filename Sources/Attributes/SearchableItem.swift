@@ -11,13 +11,17 @@ public struct SearchableItem: Sendable, Hashable {
     public var attributes: AttributeSet
     /// After this instant the item is purged and never returned.
     public var expirationDate: Date?
+    /// A donated item's picture (Core Spotlight's `thumbnailData`): PNG or JPEG bytes, kept
+    /// apart from the attributes (issue 27). Files have theirs in the freedesktop cache instead.
+    public var thumbnailData: [UInt8]?
 
     public init(uniqueIdentifier: ItemIdentifier, domainIdentifier: String, attributes: AttributeSet,
-                expirationDate: Date? = nil) {
+                expirationDate: Date? = nil, thumbnailData: [UInt8]? = nil) {
         self.uniqueIdentifier = uniqueIdentifier
         self.domainIdentifier = domainIdentifier
         self.attributes = attributes
         self.expirationDate = expirationDate
+        self.thumbnailData = thumbnailData
     }
 }
 

@@ -5,6 +5,9 @@ import Controlling
 import Foundation
 import Indexing
 import Querying
+import SystemCalls
+import SystemPackage
+import Thumbnails
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,6 +33,8 @@ public final class DesktopSearch: @unchecked Sendable {
     public let settings: Settings
     let icons: MIMEIcons
     let direct: SearchBoxAnswers
+    let thumbnails = ThumbnailCache.user()
+    let donatedThumbnails = DonatedThumbnails.user()
     /// The connection to fsindexd, while one answers.
     private var daemon: ControlClient?
     /// Who answered the last search: fsindexd, or this process from the index.
@@ -155,9 +160,18 @@ public final class DesktopSearch: @unchecked Sendable {
         last = nil
     }
 
-    /// The thumbnail file to show for a hit, when one exists and is current.
+    /// The thumbnail file to show for a hit, when one exists and is current: a file's from the
+    /// freedesktop cache (made by Files, Dolphin or `fsindex thumbnail`, checked against the
+    /// file's modification time), a donated item's `thumbnailData` written out once. None is
+    /// made here: a search box waits for no worker, and shows the type's icon instead.
     public func thumbnail(for hit: DesktopHit) -> [UInt8]? {
-        nil
+        let id = ItemIdentifier(bytes: hit.identifier)
+        if id.isDonated {
+            guard let data = try? IndexStore(location: location, readOnly: true).donatedThumbnail(id) else { return nil }
+            return (try? donatedThumbnails.write(data, for: hit.identifier))?.bytes
+        }
+        let file = ItemIdentifier.split(hit.identifier).file
+        return thumbnails.existing(forFile: FilePath(bytes: file))?.bytes
     }
 
     /// The themed icon names for a hit (most specific first).

@@ -2,6 +2,7 @@ import CSDBus
 import Configuration
 import Controlling
 import Desktop
+import Thumbnails
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -105,6 +106,6 @@ enum ItemIdentifierURL {
     static func url(for hit: DesktopHit) -> String? {
         if let url = hit.contentURL { return url }
         guard hit.identifier.first == UInt8(ascii: "/") else { return nil }
-        return FileURI.of(hit.identifier)
+        return FileURI.of(bytes: hit.identifier)
     }
 }

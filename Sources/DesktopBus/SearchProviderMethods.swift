@@ -2,6 +2,7 @@ import CSDBus
 import Configuration
 import Controlling
 import Desktop
+import Thumbnails
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -64,7 +65,7 @@ struct SearchProviderMethods {
 
     /// A serialized GIcon: the thumbnail file when one exists, else the type's themed icons.
     func icon(for hit: DesktopHit) -> (kind: String, names: [String]) {
-        if let thumbnail = search.thumbnail(for: hit) { return ("file", [FileURI.of(thumbnail)]) }
+        if let thumbnail = search.thumbnail(for: hit) { return ("file", [FileURI.of(bytes: thumbnail)]) }
         return ("themed", search.iconNames(for: hit))
     }
 

@@ -25,6 +25,8 @@ public enum DonationReader {
     public static let maximumIdentifierBytes = 1024
     public static let maximumItems = 100_000
     public static let maximumClientStateBytes = 250
+    /// A donated thumbnail (`thumbnailData`), decoded: a picture for a result list, not a photo.
+    public static let maximumThumbnailBytes = 1 << 20
     /// The JSON text of one batch, with and without fsindexd: the daemon's socket takes a
     /// request line of this and its envelope (`WireFormat.maxRequestLine`), so a batch never
     /// passes one way and fails the other.
@@ -121,9 +123,14 @@ public enum DonationReader {
         }
         var attributes = AttributeSet()
         var expiration: Date?
+        var thumbnail: [UInt8]?
         if let e = object["expirationDate"] { expiration = try date(e, key: "expirationDate", line: n) }
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             if name == "expirationDate" { expiration = try date(value, key: name, line: n); continue }
+            if name == "thumbnailData" {
+                if !(value is NSNull) { thumbnail = try self.thumbnail(value, line: n) }
+                continue
+            }
             let key = AttributeKey(name)
             guard let type = key.valueType else {
                 throw .badItem(place: n, reason: "\"\(name)\" is not an attribute FSIndex knows (see `fsindex show` for names, such as title, textContent, contentURL, keywords, authors)")
@@ -139,7 +146,31 @@ public enum DonationReader {
         if attributes.string(.name) == nil { attributes[.name] = .string(attributes.title ?? id) }
         if attributes.kind == nil { attributes[.kind] = .string("Item of \(domain)") }
         return SearchableItem(uniqueIdentifier: .donated(domain: domain, id: id), domainIdentifier: domain,
-                              attributes: attributes, expirationDate: expiration)
+                              attributes: attributes, expirationDate: expiration, thumbnailData: thumbnail)
+    }
+
+    /// `thumbnailData`: base64 text of a PNG or JPEG picture (Core Spotlight's attribute of
+    /// that name), at most `maximumThumbnailBytes` once decoded. Anything else refuses the
+    /// item, naming the line, as any malformed attribute does: a picture that no viewer could
+    /// show would otherwise be served as if it were one.
+    static func thumbnail(_ value: Any, line n: String) throws(DonationError) -> [UInt8] {
+        guard let text = value as? String else {
+            throw .badItem(place: n, reason: "thumbnailData must be a string: the PNG or JPEG picture in base64")
+        }
+        // Line breaks and spaces, which some encoders put every 64 or 76 characters, are not data.
+        let compact = String(text.unicodeScalars.filter { !" \n\r\t".unicodeScalars.contains($0) })
+        guard compact.utf8.count <= (maximumThumbnailBytes + 2) / 3 * 4 else {
+            throw .badItem(place: n, reason: "thumbnailData holds more than \(maximumThumbnailBytes >> 20) MiB; give a picture of a few hundred pixels")
+        }
+        guard let data = Data(base64Encoded: compact) else {
+            throw .badItem(place: n, reason: "thumbnailData is not base64 text (give the PNG or JPEG picture's bytes in base64)")
+        }
+        let bytes = [UInt8](data)
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.starts(with: png) || bytes.starts(with: [0xFF, 0xD8, 0xFF]) else {
+            throw .badItem(place: n, reason: "thumbnailData is neither a PNG nor a JPEG picture (give one of those, in base64)")
+        }
+        return bytes
     }
 
     /// Refuses a string or a list past its limit, naming the attribute and the limit: a 14 MB

@@ -25,6 +25,7 @@ extension IndexStore {
                 var item = item
                 item.domainIdentifier = domain
                 try Self.upsert(IndexEntry(item: item), now: t, db)
+                try Self.setThumbnail(item.thumbnailData, of: item.uniqueIdentifier, db)
             }
             try db.execute(sql: """
                 INSERT INTO donated_domains(name, client_state, last_batch) VALUES (?, ?, ?)
@@ -96,6 +97,31 @@ extension IndexStore {
                 return DonatedDomain(name: row["name"], itemCount: row["n"], clientState: state.map { Array($0) },
                                      lastBatch: last.map { Date(timeIntervalSince1970: $0) })
             }
+        }
+    }
+}
+
+extension IndexStore {
+    /// The picture an app donated with its item (`thumbnailData`), or nil: no such item, or
+    /// none donated with it.
+    public func donatedThumbnail(_ identifier: ItemIdentifier) throws(IndexError) -> [UInt8]? {
+        try read { db in
+            try Data.fetchOne(db, sql: """
+                SELECT t.data FROM item_thumbnails t JOIN items i ON i.id = t.item_id WHERE i.path = ?
+                """, arguments: [Data(identifier.bytes)]).map { [UInt8]($0) }
+        }
+    }
+
+    /// Replaces the item's donated thumbnail with `data` (nil: removes it), as a donation
+    /// replaces the whole item.
+    static func setThumbnail(_ data: [UInt8]?, of identifier: ItemIdentifier, _ db: Database) throws {
+        guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE path = ?"),
+                                          arguments: [Data(identifier.bytes)]) else { return }
+        if let data {
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO item_thumbnails(item_id, data) VALUES (?, ?)")
+                .execute(arguments: [id, Data(data)])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM item_thumbnails WHERE item_id = ?").execute(arguments: [id])
         }
     }
 }

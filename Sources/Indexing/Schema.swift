@@ -261,6 +261,17 @@ public enum Schema {
             try db.execute(sql: "CREATE TABLE term_docs (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID")
             try IndexStore.countTerms(db)
         }
+        m.registerMigration("v17-thumbnails") { db in
+            // Donated items' pictures (issue 27: Core Spotlight's `thumbnailData`), kept out of
+            // the attributes' JSON, which every query reads: up to 1 MiB each, read only by
+            // `fsindex thumbnail DOMAIN:ID` and the desktop's search providers. They go with
+            // their item (the cascade), and a donation without one removes the old one.
+            try db.execute(sql: """
+                CREATE TABLE item_thumbnails (
+                    item_id INTEGER PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+                    data BLOB NOT NULL)
+                """)
+        }
         m.registerMigration("v18-suggest") { db in
             // Completions and suggestions (issue 27). `items_vocabulary` and
             // `items_vocabulary_columns` are FTS5's own vocabulary of `items_fts` (no storage of

@@ -97,7 +97,7 @@ public final class ExtractionWorker: @unchecked Sendable {
         case failure(WorkerFailure, stage: String?)
     }
 
-    private func run(_ kind: FrameKind, _ payload: [UInt8], passing descriptor: Int32 = -1) -> Outcome {
+    func run(_ kind: FrameKind, _ payload: [UInt8], passing descriptor: Int32 = -1) -> Outcome {
         let frame = Frame.encode(kind, payload)
         var sent: Running?
         // A worker that died between files (killed from outside, or by the OOM killer) is not

@@ -27,6 +27,8 @@ public enum FrameKind: UInt8 {
     case probe = 0x50     // P: parent → worker, run the sandbox self-test
     case retiring = 0x51  // Q: worker → parent, before a result: its CPU budget is nearly spent,
                           // so it ends after this file and the parent starts another
+    case thumbnail = 0x49 // I: parent → worker, `ThumbnailRequest` (with the file's descriptor);
+                          // answered by a `result` frame of `ThumbnailAnswer`
 }
 
 public enum Frame {

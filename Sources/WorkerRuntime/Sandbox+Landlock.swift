@@ -9,7 +9,7 @@ extension Sandbox {
     /// of the C libraries and of glibc. Found by running the extraction, isolation and corpus
     /// tests through the confined worker. Everything under `/usr` (shared libraries dlopened
     /// late, gconv modules, poppler-data, fonts, zoneinfo, shared-mime-info, libexttextcat's
-    /// models, libmagic's database); the dynamic linker's cache; fontconfig's configuration and
+    /// models, libmagic's database, gdk-pixbuf's loader modules and their list for thumbnails); the dynamic linker's cache; fontconfig's configuration and
     /// cache (poppler asks it for fonts); the files glibc's user and group lookups read (the
     /// owner's name); the time zone; libmagic's and libxml2's local configuration.
     ///

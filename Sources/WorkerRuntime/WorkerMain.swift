@@ -14,7 +14,8 @@ import Glibc
 /// The worker's side: `fsindex-worker` runs this. It limits and sandboxes itself (`Sandbox`),
 /// then answers `file` frames on standard input (a Unix socket; each regular file comes as a
 /// descriptor with its frame) with `stage`, `text` and `result` frames on standard output until
-/// its input ends.
+/// its input ends; and `thumbnail` frames (issue 27) with a `result` frame holding the PNG
+/// (`ThumbnailAnswer`), made under the same sandbox and limits.
 ///
 /// Arguments (set by `ExtractionWorker`, not meant for people): `--address-space BYTES`,
 /// `--cpu-seconds N`, `--cpu-seconds-per-worker N`, `--open-files N`, `--user NAME`.
@@ -84,6 +85,21 @@ public enum WorkerMain {
                 if retiring { send(.retiring, []) }
                 send(.result, frame)
                 if retiring { return 0 }   // the parent starts another worker for the next file
+            case .thumbnail:
+                guard let request = ThumbnailRequest(decoding: payload), let descriptor = input.takeDescriptor() else {
+                    complain("malformed request")
+                    return 4
+                }
+                let retiring = !Sandbox.armCPULimit(secondsPerFile: limits.cpuSecondsPerFile)
+                let answer: ThumbnailAnswer = switch context.thumbnail(descriptor: descriptor, name: request.name, fileSize: request.fileSize,
+                                                                        pixels: request.pixels, texts: request.texts) {
+                case .png(let png): .png(png)
+                case .unsupported(let mime): .unsupported(mimeType: mime)
+                case .failed(let reason): .failed(reason)
+                }
+                if retiring { send(.retiring, []) }
+                send(.result, answer.encoded())
+                if retiring { return 0 }
             case .probe where testHooks != nil:
                 input.takeDescriptor().map { SystemCall.close($0) }
                 let what = String(decoding: payload, as: UTF8.self)

@@ -29,6 +29,7 @@ struct FSIndexCommand: ParsableCommand {
               fsindex reindex [PATH...]          read items again (asks fsindexd when it runs)
               fsindex used PATH...               record that you used files (ranks them higher)
               fsindex tag FILE +work -draft      add and remove tags (fsfind tag:work finds them)
+              fsindex thumbnail FILE             the path of its thumbnail (made when missing)
               fsindex donate --domain notes F    an app's items, JSON lines, in one batch
               fsindex forget --domain notes      delete an app's items (--id ID: some of them)
               fsindex pause | resume             hold or resume fsindexd's indexing
@@ -40,7 +41,7 @@ struct FSIndexCommand: ParsableCommand {
             unless --index-dir or FSINDEX_INDEX_DIR says otherwise. Settings are read from
             $XDG_CONFIG_HOME/fsindex/config.toml or --config FILE.
             """,
-        subcommands: [Setup.self, IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Used.self, Suggest.self, Tag.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self, Publish.self, Open.self, SearchProvider.self])
+        subcommands: [Setup.self, IndexCommand.self, Show.self, Extract.self, Failures.self, Status.self, Check.self, Reindex.self, Used.self, Suggest.self, Tag.self, Thumbnail.self, Pause.self, Resume.self, Erase.self, Donate.self, Forget.self, Publish.self, Open.self, SearchProvider.self])
 }
 
 extension IndexOptions {

@@ -128,12 +128,6 @@ import TestSupport
         #expect(ResultID.decode("notes:n-42") == Array("notes:n-42".utf8))
         #expect(ResultID.decode("b64:!!") == nil)
     }
-
-    @Test func fileURIsArePercentEncodedLikeGLib() {
-        #expect(FileURI.of(Array("/home/ada/my report.pdf".utf8)) == "file:///home/ada/my%20report.pdf")
-        #expect(FileURI.of(Array("/a/caf".utf8) + [0xE9]) == "file:///a/caf%E9")
-        #expect(FileURI.of(Array("/a/b#c?d%".utf8)) == "file:///a/b%23c%3Fd%25")
-    }
 }
 
 @Suite struct MIMEIconsTests {
