@@ -32,7 +32,7 @@ struct ToolCatalog: Sendable {
 
     /// Sort orders offered.
     var sorts: [String] {
-        var s = ["relevance"]
+        var s = ["relevance", "priority"]
         if guidance.offers(.names) { s.append("name") }
         if guidance.offers(.numbers) { s.append("size") }
         if guidance.offers(.dates) { s += ["modified", "created", "used"] }
