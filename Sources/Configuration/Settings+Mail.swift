@@ -1,4 +1,5 @@
 import Foundation
+import TOMLKit
 
 // `[mail]`: who "me" is in mail, and how near a date must be to make a message priority
 // (issue 27: `isPriority`).
@@ -19,7 +20,7 @@ extension Settings {
         switch full {
         case "mail.addresses":
             let list = try r.strings(v, full)
-            guard list.allSatisfy({ $0.contains("@") && !$0.contains(where: \.isWhitespace) }) else {
+            guard list.allSatisfy({ $0.contains("@") && !$0.contains(where: { (c: Character) in c.isWhitespace }) }) else {
                 throw r.bad(full, "an array of mail addresses such as [\"ada@example.org\"]")
             }
             mail.addresses = list

@@ -67,7 +67,7 @@ struct MailMessage {
             to.append(a)
         }
         recipients = to
-        bulkHeaders = Self.bulkHeaders(of: object)
+        if let object { bulkHeaders = Self.bulkHeaders(of: object) }
 
         var body = TextBuffer(cap: textCap)
         walk(g_mime_message_get_mime_part(message), into: &body)

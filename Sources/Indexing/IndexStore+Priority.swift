@@ -83,13 +83,13 @@ extension IndexStore {
         let list = String(decoding: (try? JSONEncoder().encode(me.sorted())) ?? Data("[]".utf8), as: UTF8.self)
         return try read { db in
             var out: Set<String> = []
-            let rows = try String.fetchCursor(db, sql: """
+            let rows = try Row.fetchCursor(db, sql: """
                 SELECT json_extract(attributes, '$.recipientEmailAddresses') FROM items
                 WHERE content_type = ? AND EXISTS (SELECT 1 FROM json_each(items.attributes, '$.authorEmailAddresses')
                                                    WHERE lower(value) IN (SELECT value FROM json_each(?)))
                 """, arguments: [Self.mailMessageType, list])
-            while let json = try rows.next() {
-                guard let addresses = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { continue }
+            while let row = try rows.next() {
+                guard let json = row[0] as String?, let addresses = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { continue }
                 for a in addresses { out.insert(a.lowercased()) }
             }
             return out.subtracting(me)

@@ -1,3 +1,4 @@
+import Attributes
 import FoundationEssentials
 import GRDB
 import Indexing
