@@ -20,8 +20,11 @@ import Indexing
 /// passing in an idle daemon is noticed with the next file event or start (cheap: an index
 /// lookup). `fsindex index` runs it to the end.
 ///
-/// Cost: gathering the evidence reads every message's JSON once per pass (about a millisecond
-/// per thousand messages); deciding is a few set lookups per message.
+/// Cost: gathering the evidence reads every message's JSON once per batch (measured on 20,000
+/// generated messages, half of them in a Sent folder, debug build on a loaded 2-core machine:
+/// 26 ms for the correspondents, 84 ms for the senders of the 10,000 messages in Sent folders);
+/// deciding and storing all 20,000 took 1.6 s, about 80 µs a message. A daemon batch is 256
+/// messages, so a large import of mail pays the evidence once per 256 messages.
 ///
 /// For example:
 /// ```swift
