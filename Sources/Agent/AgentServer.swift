@@ -136,8 +136,9 @@ actor ResourceSubscriptions {
     func deliver(_ change: ItemChanges) async {
         guard let notify else { return }
         var told = Set<String>()
-        // A new summary is a change of the resource too (Core Spotlight's summarization flag).
-        for id in change.removed + change.updated + change.summarized {
+        // A new summary is a change of the resource too (Core Spotlight's summarization flag),
+        // and so is a new priority (its update listener).
+        for id in change.removed + change.updated + change.summarized + change.prioritized {
             let (file, _) = ItemIdentifier.split(id)
             for uri in uris[file] ?? [] where told.insert(uri).inserted { await notify(uri) }
         }

@@ -36,6 +36,8 @@ struct ToolCatalog: Sendable {
         if guidance.offers(.names) { s.append("name") }
         if guidance.offers(.numbers) { s.append("size") }
         if guidance.offers(.dates) { s += ["modified", "created", "used"] }
+        // Priority mail first (issue 27): about people, and what they ask of "me".
+        if guidance.offers(.people) { s.append("priority") }
         return s
     }
 
@@ -44,7 +46,10 @@ struct ToolCatalog: Sendable {
         var lines = ["plain words match names, titles and text; \"quarterly report\" for the phrase, -word to exclude, a OR b"]
         lines.append("kind:pdf|image|audio|video|document|text|code|mail|archive|folder|presentation|spreadsheet")
         if guidance.offers(.names) { lines.append("name:*.tex ext:md,txt (names and extensions)") }
-        if guidance.offers(.people) { lines.append("author:NAME from:NAME to:NAME, and from:me author:me to:me for the user") }
+        if guidance.offers(.people) {
+            lines.append("author:NAME from:NAME to:NAME, and from:me author:me to:me for the user")
+            lines.append("priority:yes (mail that needs the user: direct, from someone they write to, or with a date soon; see priorityReasons)")
+        }
         if guidance.offers(.dates) { lines.append("modified:>2026-01-01 modified:<7d created:2026-03 (dates, ranges a..b)") }
         if guidance.offers(.numbers) { lines.append("size:>10MB pages:>10 width:>2000 (numbers)") }
         if guidance.offers(.places) { lines.append("dir:FOLDER (inside a folder)") }
@@ -82,7 +87,7 @@ struct ToolCatalog: Sendable {
         case .latitude, .longitude, .altitude, .path: return .places
         case .name, .displayName: return .names
         case .authors, .authorNames, .authorEmailAddresses, .recipients, .recipientNames, .recipientEmailAddresses,
-             .artist, .composer, .publishers, .ownerName, .groupName: return .people
+             .artist, .composer, .publishers, .ownerName, .groupName, .isPriority, .priorityReasons: return .people
         default: break
         }
         switch key.valueType {

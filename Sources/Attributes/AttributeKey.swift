@@ -158,6 +158,30 @@ extension AttributeKey {
     public static let textTruncated: Self = "textTruncated"
 }
 
+// Priority (issue 27, part 7): Core Spotlight's `isPriority` for mail, with its reasons.
+extension AttributeKey {
+    /// Whether a mail message deserves attention now (Core Spotlight's `isPriority`): decided
+    /// after indexing by the priority pass (in Updating) from the facts below, the mail "me"
+    /// sent, and the time. Every decided message has it, true or false; other items have none.
+    public static let isPriority: Self = "isPriority"
+    /// Why `isPriority` is what it is: one line per piece of evidence that applied, each a
+    /// stable code, a colon and a human text (`direct: addressed to you directly`,
+    /// `correspondent: from someone you write to (bob@example.org)`, `deadline: mentions a date
+    /// in the next 7 days: 2026-11-29`, `bulk: bulk or list mail (List-Unsubscribe)`, `sent:
+    /// sent by you`).
+    public static let priorityReasons: Self = "priorityReasons"
+    /// The headers that mark a message as bulk or list mail, as found (`List-Unsubscribe`,
+    /// `List-Id`, `Precedence: bulk`): the negative evidence for `isPriority`.
+    public static let mailBulkHeaders: Self = "mailBulkHeaders"
+    /// The days a message's text mentions, on or after its date and within a year (`2026-11-29`,
+    /// from `29 November`, `Nov 29, 2026`, `2026-11-29` or `tomorrow`): ISO 8601 days.
+    public static let mentionedDates: Self = "mentionedDates"
+    /// The attributes of this block with their types (merged into `types`).
+    static let priorityTypes: [AttributeKey: AttributeValueType] = [
+        .isPriority: .bool, .priorityReasons: .strings, .mailBulkHeaders: .strings, .mentionedDates: .strings,
+    ]
+}
+
 /// The kind of value an attribute holds, so that stored JSON decodes back to the right type and
 /// queries compare like with like.
 public enum AttributeValueType: Sendable, Hashable {
@@ -195,7 +219,7 @@ extension AttributeKey {
         // Events (issue 27).
         .startDate: .date, .endDate: .date, .allDay: .bool, .namedLocation: .string, .participants: .strings,
         .recurrenceRule: .string,
-    ]
+    ].merging(priorityTypes) { a, _ in a }
 
     /// Attributes whose words go into the full-text index beside the name, title and text.
     /// (`textContentSummary` is here so that it ranks like `subject`; its words are in the text

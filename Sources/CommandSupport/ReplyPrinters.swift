@@ -18,12 +18,14 @@ extension QueryReply {
         case .statistic(_, let s): s.count > 0
         case .changes(let added, let removed): !added.isEmpty || !removed.isEmpty
         case .summarized(let items): !items.isEmpty
+        case .prioritized(let items): !items.isEmpty
         }
     }
 }
 
 /// For people and for `xargs`: paths one per line (or NUL-terminated), each item's snippet on
-/// the next line, `+ path`/`- path` for live changes (`~ path`: its summary arrived), aligned
+/// the next line, `+ path`/`- path` for live changes (`~ path`: its summary arrived; `! path`:
+/// its `isPriority` changed), aligned
 /// tables and statistics. Control characters are escaped on a terminal only; a pipe gets the
 /// raw bytes.
 public struct PathPrinter: ReplyPrinter {
@@ -48,6 +50,8 @@ public struct PathPrinter: ReplyPrinter {
             for item in added { path(item.path, prefix: "+ ") }
         case .summarized(let items):
             for item in items { path(item.path, prefix: "~ ") }
+        case .prioritized(let items):
+            for item in items { path(item.path, prefix: "! ") }
         case .count(let n):
             out.write("\(n)\n")
         case .table(let rows):
@@ -89,8 +93,8 @@ public struct PathPrinter: ReplyPrinter {
 /// For scripts: one JSON object per line. Items carry `path` (and `pathBase64` when the path is
 /// not UTF-8), the fetched attributes, `score` when asked for, `item` for an item inside a file
 /// and `snippet` (matched words between `**`); live lines add `change` (`=`, `+`, `-`, and `~`
-/// when an item's summary arrived, with the fetched attributes, so `--attr textContentSummary`
-/// shows the summary itself).
+/// when an item's summary arrived, `!` when its `isPriority` changed, with the fetched
+/// attributes, so `--attr textContentSummary` shows the summary itself).
 public struct JSONLinesPrinter: ReplyPrinter {
     public let out: Output
     public let withScore: Bool
@@ -109,6 +113,8 @@ public struct JSONLinesPrinter: ReplyPrinter {
             for item in added { line(item, change: "+") }
         case .summarized(let items):
             for item in items { line(item, change: "~", keepAttributes: true) }
+        case .prioritized(let items):
+            for item in items { line(item, change: "!", keepAttributes: true) }
         case .count(let n):
             out.write("\(n)\n")   // a JSON number, as the plain output
         case .table(let rows):

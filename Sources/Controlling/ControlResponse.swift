@@ -136,16 +136,17 @@ public struct RecordedUses: Sendable, Hashable, Codable {
 
 /// `ItemChanges` on the wire: `{"removed":[…],"removedBase64":[…],"summarized":[…],
 /// "summarizedBase64":[…],"updated":[…],"updatedBase64":[…]}`; the `…Base64` lists are the exact
-/// bytes, the others printable. A list that is empty may be left out (`summarized` is, by a
-/// daemon older than summaries), and is read as empty.
+/// bytes, the others printable; `prioritized`/`prioritizedBase64` likewise. A list that is empty
+/// may be left out (`summarized` is, by a daemon older than summaries), and is read as empty.
 extension ItemChanges: Codable {
-    private enum CodingKeys: String, CodingKey { case updated, updatedBase64, removed, removedBase64, summarized, summarizedBase64 }
+    private enum CodingKeys: String, CodingKey { case updated, updatedBase64, removed, removedBase64, summarized, summarizedBase64, prioritized, prioritizedBase64 }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(updated: try WirePaths.decode(from: c, exact: .updatedBase64, printable: .updated),
                   removed: try WirePaths.decode(from: c, exact: .removedBase64, printable: .removed),
-                  summarized: try WirePaths.decode(from: c, exact: .summarizedBase64, printable: .summarized))
+                  summarized: try WirePaths.decode(from: c, exact: .summarizedBase64, printable: .summarized),
+                  prioritized: try WirePaths.decode(from: c, exact: .prioritizedBase64, printable: .prioritized))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -155,6 +156,9 @@ extension ItemChanges: Codable {
         // Left out when empty, so that the lines of ordinary changes are as they were.
         if !summarized.isEmpty {
             try WirePaths.encode(summarized, exact: .summarizedBase64, printable: .summarized, into: &c)
+        }
+        if !prioritized.isEmpty {
+            try WirePaths.encode(prioritized, exact: .prioritizedBase64, printable: .prioritized, into: &c)
         }
     }
 
@@ -177,6 +181,10 @@ extension ItemChanges: Codable {
         }
         for path in summarized {
             current.summarized.append(path)
+            if current.count == limit { pieces.append(current); current = ItemChanges() }
+        }
+        for path in prioritized {
+            current.prioritized.append(path)
             if current.count == limit { pieces.append(current); current = ItemChanges() }
         }
         if !current.isEmpty { pieces.append(current) }

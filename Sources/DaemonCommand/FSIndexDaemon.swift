@@ -119,7 +119,7 @@ public struct FSIndexDaemon: AsyncParsableCommand {
         }
         daemon.setPublisher { [feeder] changes in
             server.publish(changes)
-            feeder?.changed(changes.updated + changes.removed + changes.summarized)
+            feeder?.changed(changes.updated + changes.removed + changes.summarized + changes.prioritized)
         }
         if let feeder { daemon.setCrawlHandler { feeder.requestFullPass() } }
         feeder?.start()

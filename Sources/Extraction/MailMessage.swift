@@ -43,6 +43,8 @@ struct MailMessage {
     var from: [Address] = []
     var recipients: [Address] = []
     var attachmentNames: [String] = []
+    /// The headers that mark bulk or list mail, as found (see `bulkHeaders(of:)`).
+    var bulkHeaders: [String] = []
     var text: String = ""
     var textTruncated = false
     /// Whether the nesting or part cap stopped the walk.
@@ -65,6 +67,7 @@ struct MailMessage {
             to.append(a)
         }
         recipients = to
+        if let object { bulkHeaders = Self.bulkHeaders(of: object) }
 
         var body = TextBuffer(cap: textCap)
         walk(g_mime_message_get_mime_part(message), into: &body)
@@ -95,6 +98,31 @@ struct MailMessage {
         if !attachmentNames.isEmpty { attributes[.attachmentNames] = .strings(attachmentNames) }
         if !text.isEmpty { attributes[.textContent] = .string(text) }
         if textTruncated { attributes[.textTruncated] = .bool(true) }
+        if !bulkHeaders.isEmpty { attributes[.mailBulkHeaders] = .strings(bulkHeaders) }
+        let days = MentionedDates.find(in: (subject.map { $0 + "\n" } ?? "") + text, sent: date)
+        if !days.isEmpty { attributes[.mentionedDates] = .strings(days) }
+    }
+
+    // MARK: Bulk mail
+
+    /// The headers that say a message went to many (RFC 2369's `List-Unsubscribe`, `List-Id`
+    /// and `List-Post`; RFC 2919; `Precedence: bulk|list|junk`, which mailing lists and mass
+    /// senders set; RFC 3834's `Auto-Submitted` other than `no`): the priority pass never marks
+    /// such a message as priority. Each is given as its name, with the value where the value
+    /// is what counts (`Precedence: bulk`).
+    static func bulkHeaders(of object: UnsafeMutablePointer<GMimeObject>) -> [String] {
+        var out: [String] = []
+        for name in ["List-Unsubscribe", "List-Id", "List-Post"] where g_mime_object_get_header(object, name) != nil {
+            out.append(name)
+        }
+        if let p = clean(GMime.string(g_mime_object_get_header(object, "Precedence")))?.lowercased(),
+           ["bulk", "list", "junk"].contains(p) {
+            out.append("Precedence: \(p)")
+        }
+        if let a = clean(GMime.string(g_mime_object_get_header(object, "Auto-Submitted")))?.lowercased(), a != "no" {
+            out.append("Auto-Submitted: \(a)")
+        }
+        return out
     }
 
     // MARK: Addresses

@@ -18,12 +18,13 @@ public enum ExtractionVersions {
     /// their inner file's extractor, and manual pages, which plain text read before, by
     /// `man-page`; so the items those two wrote are read again. A compressed file's item records
     /// its inner file's extractor. `html` 4 (issue 24): a page's first heading as `headline`.
+    /// `mail` 2 (issue 27): `mailBulkHeaders` and `mentionedDates`, the priority pass's facts.
     /// `calendar` 1 (issue 27): `.ics` files, which plain text read before; an existing index
     /// reads them again only when they change or are reindexed (`fsindex reindex`), since
     /// raising `plain-text` would read every text file again.
     public static let content: [String: Int] = [
         "ooxml": 1, "opendocument": 1, "epub": 1, "archive": 3, "html": 4, "xml": 3, "pdf": 1,
-        "rtf": 2, "ole": 1, "mail": 1, "man-page": 1, "plain-text": 3, "image": 1, "audio": 1,
+        "rtf": 2, "ole": 1, "mail": 2, "man-page": 1, "plain-text": 3, "image": 1, "audio": 1,
         "calendar": 1,
     ]
 

@@ -95,6 +95,11 @@ extension IndexStore {
                 """).execute(arguments: args)
             id = db.lastInsertedRowID
         }
+        if a.string(.contentType) == Self.mailMessageType {
+            // A message written afresh has lost its `isPriority`: the priority pass decides it again.
+            try db.cachedStatement(sql: "UPDATE items SET priority_pending = 1, priority_recheck = NULL WHERE id = ?")
+                .execute(arguments: [id])
+        }
         let other = AttributeKey.otherTextKeys.flatMap { a.strings($0) }.joined(separator: "\n")
         let otherText: String? = other.isEmpty ? nil : other
         // The text compressed (by fsindex_zip, unless packed already), and its words indexed

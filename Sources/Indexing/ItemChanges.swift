@@ -5,6 +5,8 @@
 /// in `removed` and its new one in `updated`. A subscriber applies `removed` before `updated`.
 /// `summarized` lists items whose `textContentSummary` arrived (Core Spotlight's summarization
 /// flag): made after extraction, it follows the item's `updated` in a later message.
+/// `prioritized` lists mail whose `isPriority` flipped (Core Spotlight's update listener): decided
+/// after extraction by the priority pass, or later when a date passes or new sent mail arrives.
 ///
 /// It lives with the index because it is what a committed batch did to the index: fsindexd's
 /// writer makes it, the control socket carries it (its wire form is in Controlling), and a live
@@ -15,13 +17,16 @@ public struct ItemChanges: Sendable, Hashable {
     public var removed: [[UInt8]]
     /// Items whose summary arrived (their other attributes are as they were).
     public var summarized: [[UInt8]]
+    /// Items whose `isPriority` changed (their other attributes are as they were).
+    public var prioritized: [[UInt8]]
 
-    public init(updated: [[UInt8]] = [], removed: [[UInt8]] = [], summarized: [[UInt8]] = []) {
+    public init(updated: [[UInt8]] = [], removed: [[UInt8]] = [], summarized: [[UInt8]] = [], prioritized: [[UInt8]] = []) {
         self.updated = updated
         self.removed = removed
         self.summarized = summarized
+        self.prioritized = prioritized
     }
 
-    public var isEmpty: Bool { updated.isEmpty && removed.isEmpty && summarized.isEmpty }
-    public var count: Int { updated.count + removed.count + summarized.count }
+    public var isEmpty: Bool { updated.isEmpty && removed.isEmpty && summarized.isEmpty && prioritized.isEmpty }
+    public var count: Int { updated.count + removed.count + summarized.count + prioritized.count }
 }

@@ -289,6 +289,20 @@ public enum Schema {
                 INSERT INTO use_times(identifier, used) SELECT identifier, last_used FROM usage;
                 """)
         }
+        m.registerMigration("v19-priority") { db in
+            // Mail's `isPriority` (issue 27) is decided after indexing, from facts across items
+            // (the mail "me" sent) and the time: `priority_pending` marks the messages to decide
+            // (written since, or all of them when the evidence changed), `priority_recheck` the
+            // time a decided message's answer may change (a mentioned date enters or leaves the
+            // next days). Existing messages are marked; they are also read again (`mail` 2).
+            try db.execute(sql: """
+                ALTER TABLE items ADD COLUMN priority_pending INTEGER;
+                ALTER TABLE items ADD COLUMN priority_recheck REAL;
+                CREATE INDEX items_priority_pending ON items(id) WHERE priority_pending;
+                CREATE INDEX items_priority_recheck ON items(priority_recheck) WHERE priority_recheck IS NOT NULL;
+                UPDATE items SET priority_pending = 1 WHERE content_type = '\(IndexStore.mailMessageType)';
+                """)
+        }
         return m
     }()
 

@@ -151,7 +151,7 @@ public struct QueryPipeline: Sendable {
         diff.start(current.map(\.identifier))
         reply(QueryReply(.items(current), isFinal: false))
         for await change in changes {
-            var added: [FoundItem] = [], removed: [FoundItem] = [], summarized: [FoundItem] = []
+            var added: [FoundItem] = [], removed: [FoundItem] = [], summarized: [FoundItem] = [], prioritized: [FoundItem] = []
             if !change.updated.isEmpty || !change.removed.isEmpty {
                 let now = try matching(change.updated, spec: spec, request: request)
                 let (a, r) = diff.apply(ItemChanges(updated: change.updated, removed: change.removed), matchingNow: Set(now.keys))
@@ -168,11 +168,24 @@ public struct QueryPipeline: Sendable {
                 let fresh = Set(a)
                 summarized = change.summarized.filter { !fresh.contains($0) }.compactMap { now[$0] }
             }
+            if !change.prioritized.isEmpty {
+                // A priority can make an item match (or stop matching) `priority:yes`; one that
+                // matched and still does is reported as prioritized.
+                let now = try matching(change.prioritized, spec: spec, request: request)
+                let (a, r) = diff.apply(ItemChanges(updated: change.prioritized), matchingNow: Set(now.keys))
+                added += a.compactMap { now[$0] }
+                removed += r.map(Self.removedItem)
+                let fresh = Set(a)
+                prioritized = change.prioritized.filter { !fresh.contains($0) }.compactMap { now[$0] }
+            }
             if !added.isEmpty || !removed.isEmpty {
                 reply(QueryReply(.changes(added: added, removed: removed), isFinal: false))
             }
             if !summarized.isEmpty {
                 reply(QueryReply(.summarized(summarized), isFinal: false))
+            }
+            if !prioritized.isEmpty {
+                reply(QueryReply(.prioritized(prioritized), isFinal: false))
             }
         }
     }

@@ -146,6 +146,9 @@ public struct QueryReply: Sendable, Hashable {
         case changes(added: [FoundItem], removed: [FoundItem])
         /// A live query's items whose `textContentSummary` arrived (they matched before and still do).
         case summarized([FoundItem])
+        /// A live query's items whose `isPriority` changed (they matched before and still do;
+        /// `fsfind --live` prints them as `! PATH`).
+        case prioritized([FoundItem])
     }
 
     public var content: Content

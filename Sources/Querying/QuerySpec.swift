@@ -64,6 +64,8 @@ public enum SortOrder: String, Sendable, Hashable, CaseIterable {
     /// Most recently used first (`fsindex used`, the desktop's recently-used list); items
     /// never used come last.
     case used
+    /// Priority mail first (`isPriority`, decided by the priority pass), then by relevance.
+    case priority
 }
 
 /// How much recent change and recent use lift a result's text score.

@@ -1,3 +1,4 @@
+import Attributes
 import FoundationEssentials
 import GRDB
 import Indexing
@@ -84,7 +85,12 @@ struct ResultQuery {
         var o = SQLBuilder()
         var order: [(String, ascending: Bool)] = []
         switch spec.sort {
-        case .relevance:
+        case .relevance, .priority:
+            if spec.sort == .priority {
+                // JSON's true reads as 1; an item never decided (not mail) as not priority.
+                order.append(("coalesce(json_extract(items.attributes, '$.\(AttributeKey.isPriority.rawValue)'), 0)", false))
+                plan.append("priority mail first (isPriority), then")
+            }
             if let exact = spec.exactNameHint, !exact.isEmpty {
                 order.append(("(items.name = ? COLLATE NOCASE)", false))
                 o.appendArgument(exact)

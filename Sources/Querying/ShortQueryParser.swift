@@ -73,6 +73,7 @@ public struct ShortQueryParser {
         "make": .acquisitionMake, "keyword": .keywords,
         "track": .audioTrackNumber, "year": .recordingDate, "members": .memberCount, "messages": .messageCount,
         "summary": .textContentSummary, "section": .manualSection,
+        "priority": .isPriority,
     ]
 
     /// The field names with their own meaning, for suggestions.

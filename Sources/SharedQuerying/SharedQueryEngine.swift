@@ -116,7 +116,10 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         }
         var order: [(String, ascending: Bool)] = []
         switch spec.sort {
-        case .relevance:
+        case .relevance, .priority:
+            if spec.sort == .priority {
+                order.append(("coalesce(\(b.numeric(.isPriority)), 0.0)", false))
+            }
             if let exact = spec.exactNameHint, !exact.isEmpty {
                 order.append(("(\(Self.asciiLower("items.name")) = \(Self.asciiLower(b.bind(.text(exact)))))", false))
             }

@@ -46,6 +46,9 @@ public final class IndexDaemon: ControlHandler, Sendable {
         /// One small batch of pending summaries (see `IndexDaemon+Summaries`); queued behind
         /// everything else, one at a time.
         case summarize
+        /// One batch of mail whose `isPriority` is to be decided (see `IndexDaemon+Priority`);
+        /// queued behind everything else, one at a time.
+        case prioritize
     }
 
     public let store: IndexStore
@@ -86,6 +89,10 @@ public final class IndexDaemon: ControlHandler, Sendable {
         set { summaryBatch.store(newValue, ordering: .relaxed) }
     }
     private let summaryBatch = Atomic<Int>(16)
+    /// Whether a `.prioritize` is queued, so that there is never more than one.
+    let priorityQueued = Atomic<Bool>(false)
+    /// The rowid the next priority batch starts after.
+    let priorityCursor = Atomic<Int64>(0)
 
     struct State {
         var settings: Settings
@@ -247,7 +254,12 @@ public final class IndexDaemon: ControlHandler, Sendable {
         submit(.addRoots(indexRoots))
         for await item in work {
             // Summaries run no extraction: they do not keep the workers alive.
-            defer { if case .summarize = item {} else { retireWorkersWhenIdle() } }
+            defer {
+                switch item {
+                case .summarize, .prioritize: break
+                default: retireWorkersWhenIdle()
+                }
+            }
             // However this batch ends (applied, queued while paused, skipped when stopping), the
             // next one may come.
             defer { if case .events = item { appliedInput.yield() } }
@@ -306,9 +318,13 @@ public final class IndexDaemon: ControlHandler, Sendable {
             case .summarize:
                 summarizeBatch()
                 continue
+            case .prioritize:
+                prioritizeBatch()
+                continue
             }
-            // Whatever was written may wait for its summary.
+            // Whatever was written may wait for its summary, and mail for its priority.
             scheduleSummaries()
+            schedulePriorities()
         }
     }
 

@@ -99,7 +99,7 @@ struct CompletionTests {
         #expect(try Self.bashCompletions(out, "fsindex-mcp", "fsindex-mcp --max") == ["--max-results"])
         // An option's values: --sort takes the orders.
         let orders = try Self.bashCompletions(out, "fsfind", "fsfind --sort ")
-        #expect(Set(orders) == ["relevance", "name", "size", "modified", "created", "used"], "\(orders)")
+        #expect(Set(orders) == ["relevance", "name", "size", "modified", "created", "used", "priority"], "\(orders)")
     }
 
     // MARK: fish and zsh

@@ -19,6 +19,7 @@ struct ControlMessageTests {
         .reindexDone(ScriptedHandler.sampleSummary),
         .itemsChanged(ItemChanges(updated: [[0x80]], removed: [])),
         .itemsChanged(ItemChanges(summarized: [Array("/s.txt".utf8), [0x2F, 0xFE, 0x00, 0x6B]])),
+        .itemsChanged(ItemChanges(prioritized: [Array("/m/cur/1:2,".utf8), [0x2F, 0xFE, 0x00, 0x6B]])),
         .error("refused: \"quoted\""),
         .usesRecorded(RecordedUses(paths: [[0x2F, 0xFF], Array("/b".utf8)], useCounts: [1, 7], indexed: [true, false])),
         .searchBoxHits([]),
@@ -116,5 +117,19 @@ struct ControlMessageTests {
         #expect(pieces.flatMap(\.summarized) == summarized)
         #expect(pieces.flatMap(\.updated) == updated)
         #expect(pieces[0].updated.count == 600 && pieces[1].updated.isEmpty)
+    }
+
+    @Test("issue 27: prioritized items travel exact and printable, after the updates when split; ordinary changes do not grow the field")
+    func prioritizedField() throws {
+        let line = try WireFormat.line(ControlResponse.itemsChanged(ItemChanges(updated: [Array("/u".utf8)], prioritized: [[0x2F, 0x61, 0xFF]])))
+        let changes = try #require((try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])?["changes"] as? [String: Any])
+        #expect(changes["prioritizedBase64"] as? [String] == ["L2H/"])
+        #expect(changes["prioritized"] as? [String] == ["/a\\xFF"])
+        let plain = String(decoding: try WireFormat.line(ControlResponse.itemsChanged(ItemChanges(updated: [Array("/u".utf8)]))), as: UTF8.self)
+        #expect(!plain.contains("prioritized"))
+        let prioritized = (0..<600).map { Array("/p\($0)".utf8) }
+        let pieces = ItemChanges(updated: prioritized.map { $0 + [0x31] }, prioritized: prioritized).chunked(maxPaths: 1024)
+        #expect(pieces.map(\.count) == [1024, 176])
+        #expect(pieces.flatMap(\.prioritized) == prioritized)
     }
 }

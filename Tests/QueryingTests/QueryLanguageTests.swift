@@ -96,7 +96,8 @@ struct LanguageFixture {
         item("mail/invoice.eml", mail, size: 2_000, modified: "2026-03-01T00:00:00Z", title: "Invoice 42", authors: ["Bob Builder"],
              text: "please pay the invoice by friday",
              extra: [.authorEmailAddresses: .strings(["bob@example.com"]), .recipients: .strings(["Ada Lovelace"]),
-                     .recipientEmailAddresses: .strings(["ada@example.org"])]),
+                     .recipientEmailAddresses: .strings(["ada@example.org"]),
+                     .isPriority: .bool(true), .priorityReasons: .strings(["direct: addressed to you directly"])]),
         item("slides/deck.pptx", pptx, size: 3_000_000, modified: "2026-02-01T09:00:00Z", title: "Quarterly deck",
              extra: [.pageCount: .integer(20)]),
         item("sheets/numbers.xlsx", xlsx, size: 60_000, modified: "2026-03-14T15:00:00Z", title: "Budget numbers"),
@@ -532,6 +533,29 @@ struct QueryLanguageTests {
         f.check("encrypted:true kind:pdf", ["draft-budget.pdf"])
         f.check("kMDItemTextContent:engine", ["letter.docx"])
         f.check("type:com.adobe.pdf", ["report-2026.pdf", "draft-budget.pdf"])
+    }
+
+    @Test("issue 27: priority:yes, isPriority == 1 and --sort priority (priority mail first, then relevance)")
+    func priority() throws {
+        let f = try LanguageFixture()
+        f.check("priority:yes", ["invoice.eml"])
+        f.check("isPriority == 1", ["invoice.eml"])
+        f.check("priority:no", [])
+        // Without words the default order is the newest first: the mail of 1 March comes last.
+        f.check("kind:pdf OR kind:mail", ["report-2026.pdf", "draft-budget.pdf", "invoice.eml"])
+        let parsed = try ShortQueryParser.parse("kind:pdf OR kind:mail", clock: LanguageFixture.clock)
+        var spec = QuerySpec(predicate: parsed.predicate, now: LanguageFixture.now, exactNameHint: parsed.nameHint)
+        let relevance = try f.engine.run(spec).map { $0.identifier.description }
+        spec.sort = .priority
+        let byPriority = try f.engine.run(spec).map { $0.identifier.description }
+        #expect(byPriority.first == "/q/mail/invoice.eml", "\(byPriority)")
+        #expect(relevance.first != "/q/mail/invoice.eml", "the default order puts it elsewhere: \(relevance)")
+        #expect(Array(byPriority.dropFirst()) == relevance.filter { $0 != "/q/mail/invoice.eml" }, "then by relevance")
+        if let shared = f.shared {
+            let other = try shared.run(spec).map { $0.identifier.description }
+            #expect(other == byPriority, "PostgreSQL: \(other)")
+            SharedQueryCount.add()
+        }
     }
 
     @Test("both forms mixed in one query")

@@ -43,4 +43,5 @@ struct SharedQueryLanguageTests {
     @Test func sizes() throws { try onBoth { try QueryLanguageTests().sizes() } }
     @Test func attributes() throws { try onBoth { try QueryLanguageTests().attributes() } }
     @Test func mixed() throws { try onBoth { try QueryLanguageTests().mixed() } }
+    @Test func priority() throws { try onBoth { try QueryLanguageTests().priority() } }
 }

@@ -123,6 +123,8 @@ extension FSIndexCommand {
                 if summaries.summarized > 5000 {
                     do { try indexStore.optimize() } catch { throw UpdateError.index(error) }
                 }
+                // Mail's isPriority needs the mail across files (who "me" writes to): decided now.
+                _ = try PriorityPass(store: indexStore, settings: settings).runAll()
             } catch {
                 progress.clear()
                 throw error
