@@ -33,7 +33,7 @@ public struct SearchBoxAnswers: Sendable {
         let terms = query.terms.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
         guard !terms.isEmpty, query.within?.isEmpty != true else { return [] }
         var request = QueryRequest(text: terms.joined(separator: " "), limit: min(query.limit, SearchBoxQuery.maximumLimit),
-                                   fetchAttributes: Self.fetched, snippet: true, onePerFile: true,
+                                   fetchAttributes: Self.fetched, onePerFile: true,
                                    ranking: RankingWeights(settings.query), timeLimit: settings.query.timeLimit)
         if let within = query.within { request.restriction = .identifiers(within) }
         do {
@@ -94,11 +94,7 @@ public struct SearchBoxAnswers: Sendable {
         if !donated, let slash = item.path.lastIndex(of: UInt8(ascii: "/")) {
             folder = DesktopHit.display(slash == 0 ? [UInt8(ascii: "/")] : Array(item.path[..<slash]), home: home)
         }
-        let snippet = item.snippet.map {
-            $0.replacingOccurrences(of: QueryEngine.snippetStart, with: "").replacingOccurrences(of: QueryEngine.snippetEnd, with: "")
-              .split(whereSeparator: \.isNewline).joined(separator: " ")
-        }.flatMap { $0.isEmpty ? nil : $0 }
-        return DesktopHit(id: ResultID.encode(id), identifier: id, name: name, folder: folder, snippet: snippet,
+        return DesktopHit(id: ResultID.encode(id), identifier: id, name: name, folder: folder,
                           summary: a[.textContentSummary]?.stringValue, contentType: Self.mimeType(a),
                           contentURL: a[.contentURL]?.stringValue)
     }

@@ -23,8 +23,8 @@ struct ControlMessageTests {
         .error("refused: \"quoted\""),
         .usesRecorded(RecordedUses(paths: [[0x2F, 0xFF], Array("/b".utf8)], useCounts: [1, 7], indexed: [true, false])),
         .searchBoxHits([]),
-        .searchBoxHits([DesktopHit(id: "b64:L/8=", identifier: [0x2F, 0xFF], name: "\u{FFFD}", folder: "/", snippet: "a \"quoted\" word",
-                                   summary: nil, contentType: "text/plain", contentURL: nil),
+        .searchBoxHits([DesktopHit(id: "b64:L/8=", identifier: [0x2F, 0xFF], name: "\u{FFFD}", folder: "/",
+                                   summary: "a \"quoted\" word", contentType: "text/plain", contentURL: nil),
                         DesktopHit(id: "notes:n-1", identifier: Array("notes:n-1".utf8), name: "Note", contentURL: "https://n.example/1")]),
     ]
 

@@ -42,7 +42,7 @@ import TestSupport
         #expect(try search.search(["ann"]).count == 2)
     }
 
-    @Test func metasCarryNameFolderSnippetAndType() throws {
+    @Test func metasCarryNameFolderAndType() throws {
         let tree = try TemporaryTree()
         let search = try Self.makeIndex(tree, files: [("lighthouse.txt", "keeper's log: the lamp was lit at dusk")])
         let ids = try search.search(["lamp"])
@@ -50,9 +50,8 @@ import TestSupport
         let hit = try #require(hits.first)
         #expect(hit.name == "lighthouse.txt")
         #expect(hit.folder == tree.path("docs").string)
-        #expect(hit.snippet?.contains("lamp") == true)
-        #expect(!(hit.snippet ?? "").contains("\u{2}"))
-        #expect(hit.description.hasPrefix(tree.path("docs").string + " — "))
+        #expect(hit.description == tree.path("docs").string)
+        #expect(hit.summary == nil)
         #expect(search.iconNames(for: hit).first == "text-plain")
     }
 
@@ -113,6 +112,19 @@ import TestSupport
         #expect(!DesktopSearch.narrowsForTesting(from: ["annual", "rep"], to: ["annuals", "report"]))
         #expect(!DesktopSearch.narrowsForTesting(from: ["repo"], to: ["rep"]))
         #expect(!DesktopSearch.narrowsForTesting(from: ["kind:pdf"], to: ["kind:pdf", "x"]))
+    }
+}
+
+@Suite struct DesktopHitTests {
+    @Test func descriptionIsThePlaceThenTheSummary() {
+        let summary = String(repeating: "The keeper lit the lamp at dusk. ", count: 8)
+        let hit = DesktopHit(id: "/d/a.txt", identifier: Array("/d/a.txt".utf8), name: "a.txt", folder: "~/d", summary: summary)
+        #expect(hit.description.hasPrefix("~/d — The keeper lit the lamp at dusk."))
+        #expect(hit.description.hasSuffix("…"))
+        #expect(hit.description.count == "~/d — ".count + 161)
+        #expect(DesktopHit(id: "n:1", identifier: Array("n:1".utf8), name: "N", contentURL: "https://n.example/1").description == "https://n.example/1")
+        #expect(DesktopHit.display(Array("/home/ada/x".utf8), home: Array("/home/ada".utf8)) == "~/x")
+        #expect(DesktopHit.display(Array("/home/adam/x".utf8), home: Array("/home/ada".utf8)) == "/home/adam/x")
     }
 }
 
