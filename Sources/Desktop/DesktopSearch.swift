@@ -154,6 +154,15 @@ public final class DesktopSearch: @unchecked Sendable {
         try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory))
     }
 
+    /// Completions of the last word, most items first (`fsfind --complete`): read from the
+    /// index's vocabulary, a few milliseconds; none for fewer than three letters.
+    public func completions(of text: String, limit: Int) throws(DesktopError) -> [Completion] {
+        guard text.filter({ !$0.isWhitespace }).count >= Self.minimumLetters else { return [] }
+        let store: IndexStore
+        do { store = try IndexStore(location: location, readOnly: true) } catch { throw .query(error.description) }
+        do { return try Completer.completions(for: text, limit: limit, in: store) } catch { throw .query(error.description) }
+    }
+
     /// Forgets the hits of earlier answers (KRunner's `Teardown`: its session ended).
     public func forgetHits() {
         hits = [:]

@@ -4,6 +4,7 @@ import Controlling
 import Desktop
 import Thumbnails
 import Foundation
+import Querying
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +18,11 @@ struct KRunnerMethods {
     /// KRunner's `QueryMatch::Type` values.
     enum MatchType: Int32 { case completion = 10, possible = 30, exact = 100 }
 
+    /// A completion's match id: this prefix and the completed query.
+    static let completionPrefix = "complete:"
+    /// Completions offered beside the results (KRunner lists them as possible completions).
+    static let completionCount = 3
+
     /// The one action besides opening: the folder that holds the file.
     static let openFolder = (id: "open-folder", text: "Open Containing Folder", icon: "document-open-folder")
 
@@ -26,7 +32,12 @@ struct KRunnerMethods {
             let query = try call.string()
             let terms = query.split(whereSeparator: \.isWhitespace).map(String.init)
             let hits = try search.metas(try search.search(terms))
-            try call.reply { m in matches(hits, query: query, into: m) }
+            // The last word completed from the index's words (`kind:pd` → `kind:pdf`), unless
+            // it is a whole word already.
+            let completions = try search.completions(of: query, limit: Self.completionCount + 1)
+                .filter { $0.text.lowercased() != query.trimmingCharacters(in: .whitespaces).lowercased() }
+                .prefix(Self.completionCount)
+            try call.reply { m in matches(hits, completions: Array(completions), query: query, into: m) }
         case "Actions":
             try call.reply { m in
                 var r = sd_bus_message_open_container(m, CChar(UInt8(ascii: "a")), "(sss)")
@@ -60,7 +71,7 @@ struct KRunnerMethods {
 
     /// `a(sssida{sv})`: the hits in rank order, relevance falling from 1, an exact name match
     /// marked as such; `subtext` is the folder and snippet, `urls` the file's URI (for dragging).
-    private func matches(_ hits: [DesktopHit], query: String, into m: OpaquePointer) -> Int32 {
+    private func matches(_ hits: [DesktopHit], completions: [Completion], query: String, into m: OpaquePointer) -> Int32 {
         var r = sd_bus_message_open_container(m, CChar(UInt8(ascii: "a")), "(sssida{sv})")
         guard r >= 0 else { return r }
         for (rank, hit) in hits.enumerated() {
@@ -72,11 +83,26 @@ struct KRunnerMethods {
                                             type.rawValue, relevance, hit.description, url)
             guard r >= 0 else { return r }
         }
+        // Completions last, below every result: running one shows its whole answer
+        // ([desktop] launch_search), as the Shell's "more results" does.
+        for completion in completions {
+            let subtext = completion.count.map { "\($0) item\($0 == 1 ? "" : "s") — show all" } ?? "show all"
+            r = csdbus_append_krunner_match(m, Self.completionPrefix + completion.text, completion.text, "edit-find",
+                                            MatchType.completion.rawValue, 0.1, subtext, nil)
+            guard r >= 0 else { return r }
+        }
         return sd_bus_message_close_container(m)
     }
 
     /// Opens the item (action "") or its folder ("open-folder"), and records the use.
     func run(_ id: String, action: String) throws(DesktopError) {
+        if id.hasPrefix(Self.completionPrefix) {
+            let terms = id.dropFirst(Self.completionPrefix.count).split(whereSeparator: \.isWhitespace).map { Array($0.utf8) }
+            let command = search.settings.desktop.launchSearch
+            let pid = try ItemOpener.spawn(command, extra: terms)
+            SearchProviderMethods(search: search, opener: opener, log: log).reap(pid, program: command[0], then: nil)
+            return
+        }
         // Only an item the index holds, as ActivateResult.
         guard let identifier = ResultID.decode(id), try !search.metas([id]).isEmpty else { throw .unknownResult(id) }
         var target = try opener.target(for: identifier)

@@ -75,6 +75,9 @@ struct DesktopBusTests {
             waitfor "$T/opened"
             step folder gdbus call --session \(k).Run "'\(budget)'" "'open-folder'"
             waitfor "$T/folder-opened"
+            step complete gdbus call --session \(k).Match "lightho"
+            step runcomplete gdbus call --session \(k).Run "'complete:lighthouse'" "''"
+            waitfor "$T/launched"
             step teardown gdbus call --session \(k).Teardown
             step after gdbus call --session \(k).Match "lighthouse"
             """)
@@ -87,6 +90,12 @@ struct DesktopBusTests {
         #expect(out["run"] == "()")
         #expect(try f.tree.read("opened") == budget + "\n")
         #expect(try f.tree.read("folder-opened") == f.docs + "\n")
+        // The last word completed from the index's words, below the results; running it shows
+        // the whole answer ([desktop] launch_search).
+        let complete = out["complete"] ?? ""
+        #expect(complete.contains("('\(budget)', 'budget.txt', 'text-plain', 30, 1.0, {"), "\(complete)")
+        #expect(complete.contains("('complete:lighthouse', 'lighthouse', 'edit-find', 10, 0.10000000000000001, {'subtext': <'1 item — show all'>})"), "\(complete)")
+        #expect(try f.tree.read("launched") == "lighthouse\n")
         #expect(out["teardown"] == "()")
         #expect(out["after"]?.contains("'\(budget)', 'budget.txt', 'text-plain', 30") == true)
     }
