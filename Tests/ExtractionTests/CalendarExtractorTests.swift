@@ -50,6 +50,20 @@ struct CalendarExtractorTests {
         #expect(r.children.isEmpty)
     }
 
+    @Test("a real calendar from another project's test files: its event's summary, times, location and description",
+          .realCorpus)
+    func realCalendar() throws {
+        let r = try extractReal("misc/testICalendar.ics")
+        #expect(r.extractor == "calendar")
+        let a = r.attributes
+        #expect(a.contentType == ContentType(rawValue: "public.calendar-event"))
+        #expect(a.title == "Susi Hyldgaard - Festival International de Jazz de Montréal")
+        #expect(a.date(.startDate) == Self.at("2001-07-01T21:30:00Z"))
+        #expect(a.date(.endDate) == Self.at("2001-07-01T22:30:00Z"))
+        #expect(a.string(.namedLocation) == "Banque Nationale Stage ()")
+        #expect(a.textContent?.contains("SUSI HYLDGAARD\n\nAs the new millennium opens") == true)
+    }
+
     @Test("several events are child items; UTC, floating, all-day DATE values and DURATION")
     func severalEvents() throws {
         let text = [

@@ -17,7 +17,6 @@ struct SourceCodeTests {
         ("code/testCSS.css", "public.css", false, "Licensed to the Apache Software Foundation"),
         ("code/testJAVAPROPS.properties", "com.sun.java-properties", false, "Licensed to the Apache Software Foundation"),
         ("misc/testCSV.csv", "public.comma-separated-values-text", false, "Numbers and their Squares"),
-        ("misc/testICalendar.ics", "public.calendar-event", false, "BEGIN:VEVENT"),
         ("misc/testWebVTT.vtt", "org.w3.webvtt", false, "Everyone wants"),
         ("misc/test_subrip.srt", "public.subrip-subtitle", false, "ESSAI DE SOUS-TITRES"),
     ]
