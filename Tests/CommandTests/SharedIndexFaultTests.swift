@@ -23,10 +23,17 @@ struct SharedIndexFaultTests {
         return Set(r.lines)
     }
 
-    /// Opens every folder from `path` up to `/` to others (the temporary folder may not be).
+    /// Opens every folder from `path` up to `/` to others (the temporary folder may not be):
+    /// adds read and search for others, keeping every other bit. Setting 0755 outright took
+    /// /tmp's sticky bit and its write permission for all (apt-key and other users' tests then
+    /// failed on the same machine).
     static func openUpwards(_ path: FilePath) {
         var folder = path
-        while folder.string != "/" { chmod(folder.string, 0o755); folder = folder.removingLastComponent() }
+        while folder.string != "/" {
+            var st = stat()
+            if stat(folder.string, &st) == 0, st.st_mode & 0o005 != 0o005 { chmod(folder.string, (st.st_mode & 0o7777) | 0o005) }
+            folder = folder.removingLastComponent()
+        }
     }
 
     static func indexAndPublish(_ tree: TemporaryTree, _ url: String, roots: [String]) throws -> CommandResult {
