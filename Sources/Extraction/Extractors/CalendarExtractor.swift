@@ -1,6 +1,6 @@
 import Attributes
 import ExtractionModel
-import Foundation
+import FoundationEssentials
 
 /// iCalendar files (`.ics`, `text/calendar`, RFC 5545): each `VEVENT` with Core Spotlight's
 /// event attributes: `title` (SUMMARY), `startDate`, `endDate`, `allDay`, `namedLocation`
@@ -120,7 +120,7 @@ package struct CalendarExtractor: Extractor {
     }
 
     /// The calendar's events, from its unfolded lines (`VALARM`s and `VTIMEZONE`s skipped).
-    static func parse(_ text: String, localZone: TimeZone = .current) -> ParsedCalendar {
+    static func parse(_ text: String, localZone: ZoneInfo? = ZoneInfo.local()) -> ParsedCalendar {
         var calendar = ParsedCalendar()
         var event: Event?
         var depth = 0   // components open inside the VEVENT (VALARM)
@@ -223,26 +223,30 @@ package struct CalendarExtractor: Extractor {
     }
 
     /// A DATE or DATE-TIME value and whether it is a whole day.
-    static func dateTime(_ line: Line, localZone: TimeZone) -> (Date, Bool)? {
-        let v = line.value.trimmingCharacters(in: .whitespaces)
-        let digits = v.filter(\.isNumber)
+    static func dateTime(_ line: Line, localZone: ZoneInfo?) -> (Date, Bool)? {
+        let v = String(line.value.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        let digits = v.filter { $0.isNumber }
         let isDay = line.parameters["VALUE"]?.uppercased() == "DATE" || (digits.count == 8 && !v.contains("T"))
         guard digits.count == 8 || digits.count == 14 else { return nil }
-        var c = DateComponents()
-        c.year = Int(digits.prefix(4)); c.month = Int(digits.dropFirst(4).prefix(2)); c.day = Int(digits.dropFirst(6).prefix(2))
-        c.hour = 0; c.minute = 0; c.second = 0
+        func number(_ from: Int, _ count: Int) -> Int? { Int(String(digits.dropFirst(from).prefix(count))) }
+        guard let year = number(0, 4), let month = number(4, 2), let day = number(6, 2),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var seconds = Int64(daysFromCivil(year: year, month: month, day: day)) * 86_400
         if !isDay, digits.count == 14 {
-            c.hour = Int(digits.dropFirst(8).prefix(2)); c.minute = Int(digits.dropFirst(10).prefix(2)); c.second = Int(digits.dropFirst(12).prefix(2))
+            guard let h = number(8, 2), let m = number(10, 2), let sec = number(12, 2), h < 24, m < 60, sec < 61 else { return nil }
+            seconds += Int64(h * 3600 + m * 60 + sec)
         }
-        var cal = Calendar(identifier: .gregorian)
+        // The wall-clock time read as UTC, then moved by its zone: UTC (`Z`), the TZID's, or
+        // (floating times and whole days) this process's own.
+        let utc: Int64
         if !isDay, v.hasSuffix("Z") {
-            cal.timeZone = TimeZone(identifier: "UTC")!
-        } else if !isDay, let id = line.parameters["TZID"], let zone = TimeZone(identifier: id.hasPrefix("/") ? String(id.dropFirst()) : id) {
-            cal.timeZone = zone
+            utc = seconds
+        } else if !isDay, let id = line.parameters["TZID"], let zone = ZoneInfo.named(id.hasPrefix("/") ? String(id.dropFirst()) : id) {
+            utc = zone.utc(fromLocal: seconds)
         } else {
-            cal.timeZone = localZone
+            utc = localZone?.utc(fromLocal: seconds) ?? seconds
         }
-        return cal.date(from: c).map { ($0, isDay) }
+        return (Date(timeIntervalSince1970: Double(utc)), isDay)
     }
 
     /// A DURATION value (`PT1H30M`, `P1D`, `P2W`, `-PT15M`) in seconds.
