@@ -29,7 +29,7 @@ cat > "$WORK/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig><type>session</type><listen>unix:dir=$WORK</listen><servicedir>$WORK/services</servicedir>
-<policy context="default"><allow send_destination="*"/><allow own="*"/></policy></busconfig>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
 CONF
 export FSINDEX_INDEX_DIR="$WORK/index" XDG_RUNTIME_DIR="$WORK/run" XDG_CONFIG_HOME="$WORK/config"
 run() { dbus-run-session --config-file="$WORK/bus.conf" -- "$WORK/venv/bin/python" "$HERE/provider_latency.py" "$ROUNDS" 2>/dev/null | sed "s/^/$1\t/"; }
