@@ -172,8 +172,7 @@ struct SharedIndexCommandTests {
         try tree.create("root/public.txt", contents: "zebra for everyone")
         try tree.create("root/private.txt", contents: "zebra for root alone")
         try tree.create("root/closed/inner.txt", contents: "zebra behind a closed folder")
-        var folder = tree.path("root")
-        while folder.string != "/" { chmod(folder.string, 0o755); folder = folder.removingLastComponent() }
+        SharedIndexFaultTests.openUpwards(tree.path("root"))
         chmod(tree.path("root/public.txt").string, 0o644)
         chmod(tree.path("root/private.txt").string, 0o600)
         chmod(tree.path("root/closed").string, 0o700)
