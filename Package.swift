@@ -92,6 +92,9 @@ let package = Package(
         .target(name: "CNoCurl", path: "Sources/CLibraries/CNoCurl", exclude: ["lib"]),
         // TagLib through a descriptor (C++: the C API opens files only by name).
         .target(name: "CTagLibStream", path: "Sources/CLibraries/CTagLibStream", linkerSettings: [.linkedLibrary("tag")]),
+        // OCR (issue 28): Tesseract's C API, loaded with dlopen by the worker that runs OCR only
+        // (libtesseract-dev for the header; linking it cost every worker's start 38 ms; see tesseract.c).
+        .target(name: "CTesseract", path: "Sources/CLibraries/CTesseract"),
         // The one system-call layer: Result<_, Errno> with EINTR retried, threads, process
         // spawning, FilePath <-> bytes.
         .target(name: "SystemCalls", dependencies: [
@@ -128,6 +131,7 @@ let package = Package(
         .target(name: "Extraction", dependencies: [
             "Attributes", "Crawling", "ExtractionModel", "SystemCalls", "CMagic", "CLibXML2",
             "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CTagLibStream", "CArchive", "CUchardet", "CTextCat", "CGsf", "CGdkPixbuf",
+            "CTesseract",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2b, the parent's side: extraction in sandboxed worker processes (spawning, limits,

@@ -219,7 +219,7 @@ extension AttributeKey {
         // Events (issue 27).
         .startDate: .date, .endDate: .date, .allDay: .bool, .namedLocation: .string, .participants: .strings,
         .recurrenceRule: .string,
-    ].merging(priorityTypes) { a, _ in a }
+    ].merging(priorityTypes) { a, _ in a }.merging(recognitionTypes) { a, _ in a }
 
     /// Attributes whose words go into the full-text index beside the name, title and text.
     /// (`textContentSummary` is here so that it ranks like `subject`; its words are in the text
@@ -229,5 +229,22 @@ extension AttributeKey {
         .authorNames, .authorEmailAddresses, .recipients, .recipientNames, .recipientEmailAddresses,
         .attachmentNames, .artist, .album, .composer, .genre, .acquisitionMake, .acquisitionModel, .publishers,
         .userTags, .comment, .namedLocation, .participants,
+    ]
+}
+
+// OCR (issue 28): text read from pictures and scanned PDFs by Tesseract, after extraction.
+extension AttributeKey {
+    /// Where `textContent` came from when it was not read from the file's own text: `ocr` for
+    /// text recognised in a picture or in a PDF's pages without a text layer. Absent otherwise.
+    public static let textSource: Self = "textSource"
+    /// The OCR recognizer's mean word confidence for `textContent`, 0 to 100 (Tesseract's
+    /// `MeanTextConf`): the ranking weighs OCR text by it.
+    public static let textConfidence: Self = "textConfidence"
+    /// Why a picture or PDF that could hold text was not read by OCR (a photo without text, a
+    /// picture too small, a recognizer that failed): it is tried again only when the file changes.
+    public static let textRecognitionSkipped: Self = "textRecognitionSkipped"
+    /// The attributes of this block with their types (merged into `types`).
+    static let recognitionTypes: [AttributeKey: AttributeValueType] = [
+        .textSource: .string, .textConfidence: .integer, .textRecognitionSkipped: .string,
     ]
 }

@@ -74,6 +74,11 @@ public struct Settings: Sendable, Hashable {
         public var timeoutSeconds = 30.0
         /// The unprivileged user a worker started by root becomes (ignored when not root).
         public var workerUser = "nobody"
+        /// Whether pictures and PDFs without text are read by OCR after extraction (issue 28);
+        /// in effect only where Tesseract's data is installed (`Settings.recognition()`).
+        public var ocr = true
+        /// The Tesseract languages OCR reads (`eng`, `deu`, ...); empty: every installed pack.
+        public var ocrLanguages: [String] = []
         public init() {}
     }
 
@@ -246,6 +251,14 @@ public struct Settings: Sendable, Hashable {
             }
             guard entry.pointee.pw_uid != 0 else { throw r.bad(full, "an unprivileged user, not one with uid 0") }
             extraction.workerUser = name
+        case "extraction.ocr": extraction.ocr = try r.bool(v, full)
+        case "extraction.ocr_languages":
+            // Tesseract's own spelling, "eng+deu"; each name is checked against the installed
+            // packs when OCR starts (`Settings.recognition()`), where a missing one can be named.
+            guard let list = v.string, list.unicodeScalars.allSatisfy({ $0 == "+" || $0 == "_" || $0 == "-" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) }) else {
+                throw r.bad(full, "Tesseract language names joined by +, such as \"eng+deu\" (\"\": every installed pack)")
+            }
+            extraction.ocrLanguages = list.split(separator: "+").map(String.init)
         case "daemon.log_level": daemon.logLevel = try r.choice(v, full)
         case "daemon.poll_interval": daemon.pollInterval = try r.int(v, full, 1...86_400, "a number of seconds from 1 to 86400")
         case "daemon.throttle": daemon.throttle = try r.choice(v, full)

@@ -37,6 +37,8 @@ public final class ExtractionContext {
     public private(set) var options: ExtractionOptions
     let typing: ContentTyping
     private var names = UserNameCache()
+    /// The OCR recognizer, made on the first picture to read (`textRecognizer(_:)`).
+    var recognizer: TextRecognizer?
 
     /// What the context had to do without (no MIME database, ...), for the caller to log once.
     public let diagnostics: [String]

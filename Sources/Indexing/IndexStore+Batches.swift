@@ -73,6 +73,9 @@ extension IndexStore {
             // New text: its summary is made again (the one in `stored`, if any, goes with it),
             // unless it was made with the text.
             !entry.summarized && a.textContent.map(Self.needsSummary) == true ? 1 : nil, omitted,
+            // A picture or a PDF without text waits for the OCR pass (issue 28); anything else
+            // (a file that changed into something else) no longer does.
+            Self.wantsRecognition(a) ? 1 : nil,
         ]
         let id: Int64
         if let existing {
@@ -80,7 +83,7 @@ extension IndexStore {
             try db.cachedStatement(sql: """
                 UPDATE items SET path = ?, domain = ?, name = ?, content_type = ?, kind = ?, size = ?, modified = ?,
                 created = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, attributes = ?, expiration = ?,
-                extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ?, summary_pending = ?, omitted = ? WHERE id = ?
+                extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ?, summary_pending = ?, omitted = ?, ocr_pending = ? WHERE id = ?
                 """).execute(arguments: args + [id])
             // The old words leave the full-text index through item_texts' delete trigger.
             try db.cachedStatement(sql: "DELETE FROM item_texts WHERE id = ?").execute(arguments: [id])
@@ -90,8 +93,8 @@ extension IndexStore {
             try db.cachedStatement(sql: """
                 INSERT INTO items (path, domain, name, content_type, kind, size, modified, created, mtime_ns,
                 ctime_ns, inode, attributes, expiration, extractor_version, indexed_at, extractor, error, used, summary_pending,
-                omitted)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                omitted, ocr_pending)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: args)
             id = db.lastInsertedRowID
         }

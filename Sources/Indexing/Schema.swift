@@ -303,6 +303,22 @@ public enum Schema {
                 UPDATE items SET priority_pending = 1 WHERE content_type = '\(IndexStore.mailMessageType)';
                 """)
         }
+        m.registerMigration("v20-ocr") { db in
+            // OCR (issue 28) runs after all other extraction, at the lowest priority: the
+            // writer marks its candidates (`ocr_pending`, see `IndexStore.wantsRecognition`) and
+            // the OCR pass works through them. Existing pictures and PDFs without text are marked
+            // too, so an older index gets their words without a rebuild.
+            try db.execute(sql: """
+                ALTER TABLE items ADD COLUMN ocr_pending INTEGER;
+                CREATE INDEX items_ocr_pending ON items(id) WHERE ocr_pending;
+                UPDATE items SET ocr_pending = 1
+                WHERE (content_type != 'public.svg-image' AND id IN (SELECT item_id FROM item_types WHERE type = 'public.image')
+                       AND coalesce(json_extract(attributes, '$.pixelWidth'), 1000) >= \(IndexStore.recognitionMinimumSide)
+                       AND coalesce(json_extract(attributes, '$.pixelHeight'), 1000) >= \(IndexStore.recognitionMinimumSide))
+                   OR (content_type = 'com.adobe.pdf' AND coalesce(json_extract(attributes, '$.pageCount'), 0) > 0
+                       AND id NOT IN (SELECT rowid FROM items_fts WHERE length(text) >= \(IndexStore.recognitionTextPerPage)));
+                """)
+        }
         return m
     }()
 

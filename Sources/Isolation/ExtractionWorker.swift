@@ -263,6 +263,7 @@ public final class ExtractionWorker: @unchecked Sendable {
         let args = [executable, "--address-space", String(limits.addressSpaceBytes),
                     "--cpu-seconds", String(limits.cpuSecondsPerFile), "--cpu-seconds-per-worker", String(limits.cpuSecondsPerWorker),
                     "--open-files", String(limits.openFiles), "--user", limits.user]
+            + (limits.lowestPriority ? ["--lowest-priority", "1"] : [])
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"   // a crash is expected here; no 0.25 s backtrace
         for (k, v) in environment { env[k] = v }

@@ -30,6 +30,10 @@ public struct WorkerLimits: Sendable, Hashable, Codable {
     package var outputBytes: Int = 16 << 20
     /// Files a worker extracts before it is replaced, so a slow leak in a C library cannot grow.
     public var filesPerWorker: Int = 5_000
+    /// Whether the worker puts itself at the lowest priority before it reads anything: nice 19,
+    /// SCHED_IDLE (it runs only when a core has nothing else to do) and the idle I/O class. The
+    /// OCR workers do (issue 28: OCR runs after all other extraction, at the lowest priority).
+    public var lowestPriority = false
 
     public init() {}
 }

@@ -29,6 +29,8 @@ public enum FrameKind: UInt8 {
                           // so it ends after this file and the parent starts another
     case thumbnail = 0x49 // I: parent → worker, `ThumbnailRequest` (with the file's descriptor);
                           // answered by a `result` frame of `ThumbnailAnswer`
+    case recognize = 0x4F // O: parent → worker, `RecognitionRequest` (with the file's descriptor);
+                          // answered by a `result` frame of `RecognitionAnswer` (OCR, issue 28)
 }
 
 public enum Frame {

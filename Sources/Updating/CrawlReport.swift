@@ -21,13 +21,20 @@ public struct CrawlReport: Sendable, Hashable, Codable {
     /// that pass took (`fsindex index` only; fsindexd summarizes donations in the background).
     public var summarized = 0
     public var summarySeconds: Double = 0
+    /// The OCR pass after everything else (issue 28, `fsindex index` only): pictures and
+    /// scanned PDFs that got text, those skipped (photos without text, ...), and its time,
+    /// reported apart from the crawl's.
+    public var recognized = 0
+    public var recognitionSkipped = 0
+    public var recognitionSeconds: Double = 0
     /// What changed, for live-query subscribers (not part of the JSON summary).
     public var updatedIdentifiers: [ItemIdentifier] = []
     public var removedIdentifiers: [ItemIdentifier] = []
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case roots, seen, indexed, unchanged, removed, bytes, seconds, problems, summarized, summarySeconds }
+    enum CodingKeys: String, CodingKey { case roots, seen, indexed, unchanged, removed, bytes, seconds, problems, summarized, summarySeconds,
+        recognized, recognitionSkipped, recognitionSeconds }
 }
 
 /// A file-level problem met during a crawl; the crawl goes on. `path` is printable (non-UTF-8

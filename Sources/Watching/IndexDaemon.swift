@@ -49,6 +49,9 @@ public final class IndexDaemon: ControlHandler, Sendable {
         /// One batch of mail whose `isPriority` is to be decided (see `IndexDaemon+Priority`);
         /// queued behind everything else, one at a time.
         case prioritize
+        /// One batch of files waiting for OCR (see `IndexDaemon+Recognition`); queued behind
+        /// everything else, one at a time, after the summaries.
+        case recognize
     }
 
     public let store: IndexStore
@@ -93,6 +96,18 @@ public final class IndexDaemon: ControlHandler, Sendable {
     let priorityQueued = Atomic<Bool>(false)
     /// The rowid the next priority batch starts after.
     let priorityCursor = Atomic<Int64>(0)
+    /// Whether a `.recognize` is queued, so that there is never more than one.
+    let recognitionQueued = Atomic<Bool>(false)
+    /// The rowid the next OCR batch starts after.
+    let recognitionCursor = Atomic<Int64>(0)
+    /// Files read per OCR batch: each takes a second or more, so few.
+    package var recognitionBatchSize: Int {
+        get { recognitionBatch.load(ordering: .relaxed) }
+        set { recognitionBatch.store(newValue, ordering: .relaxed) }
+    }
+    private let recognitionBatch = Atomic<Int>(2)
+    /// The OCR pass, made on first use (`recognitionPass()`); nil until then.
+    let recognition = Mutex<RecognitionState?>(nil)
 
     struct State {
         var settings: Settings
@@ -256,7 +271,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
             // Summaries run no extraction: they do not keep the workers alive.
             defer {
                 switch item {
-                case .summarize, .prioritize: break
+                case .summarize, .prioritize, .recognize: break
                 default: retireWorkersWhenIdle()
                 }
             }
@@ -321,10 +336,15 @@ public final class IndexDaemon: ControlHandler, Sendable {
             case .prioritize:
                 prioritizeBatch()
                 continue
+            case .recognize:
+                recognizeBatch()
+                continue
             }
-            // Whatever was written may wait for its summary, and mail for its priority.
+            // Whatever was written may wait for its summary, mail for its priority, and
+            // pictures for OCR (which runs after the other two).
             scheduleSummaries()
             schedulePriorities()
+            scheduleRecognitions()
         }
     }
 
@@ -435,6 +455,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
             return (added, removed)
         }
         currentUpdater.withLock { $0 = nil }
+        resetRecognition()
         for root in removed.map(\.path) {
             source.remove(root: root)
             state.withLock { _ = $0.missing.removeValue(forKey: root) }

@@ -15,10 +15,11 @@ import Glibc
 /// then answers `file` frames on standard input (a Unix socket; each regular file comes as a
 /// descriptor with its frame) with `stage`, `text` and `result` frames on standard output until
 /// its input ends; and `thumbnail` frames (issue 27) with a `result` frame holding the PNG
-/// (`ThumbnailAnswer`), made under the same sandbox and limits.
+/// (`ThumbnailAnswer`), made under the same sandbox and limits; and `recognize` frames (OCR,
+/// issue 28) with a `result` frame holding the text (`RecognitionAnswer`).
 ///
 /// Arguments (set by `ExtractionWorker`, not meant for people): `--address-space BYTES`,
-/// `--cpu-seconds N`, `--cpu-seconds-per-worker N`, `--open-files N`, `--user NAME`.
+/// `--cpu-seconds N`, `--cpu-seconds-per-worker N`, `--open-files N`, `--user NAME`, `--lowest-priority 1`.
 ///
 /// The shipped `fsindex-worker` has no test behaviour at all. The isolation tests run
 /// `fsindex-test-worker` (Tests/TestWorker), which passes `WorkerTestHooks` that misbehave on
@@ -35,6 +36,7 @@ public enum WorkerMain {
             case "--cpu-seconds-per-worker": limits.cpuSecondsPerWorker = UInt64(v) ?? limits.cpuSecondsPerWorker
             case "--open-files": limits.openFiles = UInt64(v) ?? limits.openFiles
             case "--user": limits.user = v
+            case "--lowest-priority": limits.lowestPriority = v == "1"
             default:
                 complain("fsindex-worker is started by fsindex and fsindexd, not by hand (unknown argument \(arguments[i]))")
                 return 2
@@ -49,6 +51,8 @@ public enum WorkerMain {
         let context: ExtractionContext
         do {
             try Sandbox.applyLimits(limits)
+            // Before the filter, which allows priority calls on the worker itself only anyway.
+            if limits.lowestPriority, shim_lowest_priority() != 0 { throw SandboxError.call("lowering the priority", errno) }
             context = try ExtractionContext()
             ExtractionContext.preloadTextSupport()   // language models: read once, before the filter
             try Sandbox.dropPrivileges(user: limits.user)
@@ -96,6 +100,22 @@ public enum WorkerMain {
                 case .png(let png): .png(png)
                 case .unsupported(let mime): .unsupported(mimeType: mime)
                 case .failed(let reason): .failed(reason)
+                }
+                if retiring { send(.retiring, []) }
+                send(.result, answer.encoded())
+                if retiring { return 0 }
+            case .recognize:
+                guard let request = RecognitionRequest(decoding: payload), let descriptor = input.takeDescriptor() else {
+                    complain("malformed request")
+                    return 4
+                }
+                let retiring = !Sandbox.armCPULimit(secondsPerFile: limits.cpuSecondsPerFile)
+                let options = RecognitionOptions(dataPath: request.dataPath, languages: request.languages, pageLimit: request.pageLimit)
+                let answer: RecognitionAnswer = switch context.recognize(descriptor: descriptor, name: request.name,
+                                                                          fileSize: request.fileSize, options: options) {
+                case let .text(text, confidence, pages): .text(text, confidence: confidence, pages: pages)
+                case .skipped(let why): .skipped(why)
+                case .failed(let why): .failed(why)
                 }
                 if retiring { send(.retiring, []) }
                 send(.result, answer.encoded())

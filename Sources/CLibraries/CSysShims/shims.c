@@ -85,6 +85,15 @@ int shim_ioprio_idle(void) {
     return (int)syscall(SYS_ioprio_set, 1, 0, 3 << 13);
 }
 
+#include <sched.h>
+#include <sys/resource.h>
+int shim_lowest_priority(void) {
+    if (setpriority(PRIO_PROCESS, 0, 19) != 0) return -1;
+    struct sched_param param = { .sched_priority = 0 };
+    if (sched_setscheduler(0, SCHED_IDLE, &param) != 0) return -1;
+    return shim_ioprio_idle();
+}
+
 #include <spawn.h>
 int shim_spawn_close_from(posix_spawn_file_actions_t *actions, int low) {
     return posix_spawn_file_actions_addclosefrom_np(actions, low);

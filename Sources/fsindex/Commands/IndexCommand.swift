@@ -24,7 +24,9 @@ extension FSIndexCommand {
                 files directly in HOME, less those on network or removable mounts. Every text of 200
                 characters or more that is new or changed gets its summary (textContentSummary:
                 two or three of its sentences) as it is read; texts that apps donated get theirs
-                before the command returns.
+                before the command returns. Last, pictures and PDFs without a text layer are read
+                by OCR (Tesseract, at the lowest priority; `[extraction] ocr`), and its time is
+                reported apart.
 
                 Exit status: 0 done, 2 when a root could not be indexed or any file had a problem
                 (each is printed on stderr; the rest is indexed).
@@ -63,7 +65,10 @@ extension FSIndexCommand {
                     Output.standardOutput.write(
                         "indexed \(report.roots.joined(separator: ", ")): \(report.seen) entries, \(report.indexed) read (\(String(format1(mib))) MiB), "
                             + "\(report.unchanged) unchanged, \(report.removed) removed, \(report.problems) problems in \(format1(report.seconds)) s"
-                            + (report.summarized > 0 ? "; \(report.summarized) summarized\n" : "\n"))
+                            + (report.summarized > 0 ? "; \(report.summarized) summarized" : "")
+                            + (report.recognized + report.recognitionSkipped > 0
+                                ? "; OCR: \(report.recognized) read, \(report.recognitionSkipped) skipped in \(format1(report.recognitionSeconds)) s" : "")
+                            + "\n")
                 }
                 Output.standardOutput.flush()
                 if report.problems > 0 { throw ExitCode(2) }
@@ -125,6 +130,19 @@ extension FSIndexCommand {
                 }
                 // Mail's isPriority needs the mail across files (who "me" writes to): decided now.
                 _ = try PriorityPass(store: indexStore, settings: settings).runAll()
+                // OCR last, at the lowest priority, its time apart (issue 28).
+                switch RecognitionPass.configured(store: indexStore, settings: settings) {
+                case .success(let pass)?:
+                    let ocr = try pass.runAll()
+                    report.recognized = ocr.recognized
+                    report.recognitionSkipped = ocr.skipped
+                    report.recognitionSeconds = ocr.seconds
+                case .failure(let problem)?:
+                    progress.clear()
+                    Output.error("fsindex", problem.description)
+                case nil:
+                    break
+                }
             } catch {
                 progress.clear()
                 throw error

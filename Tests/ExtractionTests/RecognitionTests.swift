@@ -1,0 +1,104 @@
+import Attributes
+@testable import Extraction
+import Foundation
+import Testing
+import TestSupport
+
+/// OCR in the extraction library (issue 28), in this process: the cheap test on generated
+/// scans and screenshots against photos, and Tesseract on them. The sandboxed worker, the pass
+/// and the tools are tested in CommandTests (OCRCLITests).
+@Suite("OCR (recognition)", .enabled(if: RecognitionTests.skipReason == nil, Comment(rawValue: RecognitionTests.skipReason ?? "")))
+struct RecognitionTests {
+    static let data = "/usr/share/tesseract-ocr/5/tessdata"
+    static let convert = ["/usr/bin/convert", "/usr/local/bin/convert"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let skipReason: String? = {
+        if convert == nil { return "needs ImageMagick (apt-get install imagemagick)" }
+        if !FileManager.default.fileExists(atPath: data + "/eng.traineddata") { return "needs Tesseract's English data (apt-get install tesseract-ocr-eng)" }
+        return nil
+    }()
+
+    /// Draws a picture with ImageMagick into `tree`, and returns its path.
+    func draw(_ tree: TemporaryTree, _ name: String, _ args: [String]) throws -> String {
+        let path = tree.path(name).string
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.convert!)
+        p.arguments = args + [path]
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "convert \(args)")
+        return path
+    }
+
+    func recognize(_ path: String) throws -> RecognitionOutcome {
+        let context = try ExtractionContext()
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        #expect(fd >= 0)
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+        return context.recognize(descriptor: fd, name: Array((path as NSString).lastPathComponent.utf8), fileSize: size,
+                                 options: RecognitionOptions(dataPath: Self.data, languages: "eng", pageLimit: 5))
+    }
+
+    static let scanArgs = ["-size", "1600x900", "xc:#f3efe6", "-font", "DejaVu-Serif", "-pointsize", "34", "-fill", "#111111",
+                           "-annotate", "+90+140", "Invoice number 4471 for the quarterly",
+                           "-annotate", "+90+200", "Reference: harpsichord voucher",
+                           "-rotate", "1.2", "-attenuate", "0.4", "+noise", "Gaussian", "-colorspace", "gray"]
+    static let screenArgs = ["-size", "1280x800", "xc:#ececec", "-fill", "#3465a4", "-draw", "rectangle 0,0 1280,60",
+                             "-fill", "#ffffff", "-draw", "rectangle 40,100 620,700", "-fill", "#222222", "-font", "DejaVu-Sans",
+                             "-pointsize", "22", "-annotate", "+60+150", "Wireless connection marmalade",
+                             "-fill", "#73d216", "-draw", "roundrectangle 700,120 1000,180 10,10", "-fill", "white",
+                             "-annotate", "+740+160", "Apply changes"]
+
+    @Test("a generated scan and a screenshot are read; their words come back with a confidence")
+    func readsText() throws {
+        let tree = try TemporaryTree(prefix: "fsindex-ocr")
+        for (name, args, word) in [("scan.png", Self.scanArgs, "harpsichord"), ("screen.png", Self.screenArgs, "marmalade")] {
+            let path = try draw(tree, name, args)
+            let start = Date()
+            let outcome = try recognize(path)
+            print("OCR \(name): \(Date().timeIntervalSince(start)) s")
+            guard case let .text(text, confidence, pages) = outcome else {
+                Issue.record("\(name): \(outcome)")
+                continue
+            }
+            #expect(text.lowercased().contains(word), "\(name): \(text)")
+            #expect(confidence >= 50 && pages == 1, "\(name): \(confidence)")
+        }
+    }
+
+    @Test("the cheap test passes text and stops photos without text; tiny pictures are skipped by size")
+    func cheapTest() throws {
+        let tree = try TemporaryTree(prefix: "fsindex-ocr")
+        for (name, args) in [("plasma.png", ["-seed", "7", "-size", "1200x900", "plasma:fractal"]),
+                             ("plasma.jpg", ["-seed", "3", "-size", "1600x1200", "plasma:red-blue"]),
+                             ("gradient.png", ["-size", "1000x800", "gradient:navy-orange", "-attenuate", "0.5", "+noise", "Gaussian"])] {
+            let outcome = try recognize(try draw(tree, name, args))
+            guard case .skipped(let why) = outcome else { Issue.record("\(name) was read: \(outcome)"); continue }
+            #expect(why.contains("photo"), "\(name): \(why)")
+        }
+        let icon = try recognize(try draw(tree, "icon.png", ["-size", "32x32", "xc:#3465a4"]))
+        guard case .skipped(let why) = icon else { Issue.record("the icon was read: \(icon)"); return }
+        #expect(why.contains("too small"), "\(why)")
+        // The measure itself, on the generated pictures (what the skip threshold is set by).
+        for (name, args) in [("scan.png", Self.scanArgs), ("screen.png", Self.screenArgs)] {
+            let path = try draw(tree, name, args)
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            defer { close(fd) }
+            let pixbuf = try Thumbnailer.load(descriptor: fd, pixels: 4000)   // a test's picture, left to the process's end
+            let start = Date()
+            let likeness = TextLikeness(GrayImage(pixbuf: pixbuf))
+            print("cheap test \(name): \(likeness) in \(Date().timeIntervalSince(start)) s")
+            #expect(likeness.looksLikeText, "\(name): \(likeness)")
+        }
+    }
+
+    @Test("the photos of the real corpus and a real phone photo are skipped", .realCorpus)
+    func corpusPhotos() throws {
+        let folder = RealCorpus.file("images").string
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() {
+            let start = Date()
+            let outcome = try recognize(folder + "/" + name)
+            print("corpus \(name): \(outcome) in \(Date().timeIntervalSince(start)) s")
+            if case .text(let text, _, _) = outcome { Issue.record("\(name) was read: \(text)") }
+        }
+    }
+}
