@@ -52,9 +52,10 @@ extension Settings {
     public func recognition(environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<Recognition, RecognitionProblem>? {
         guard extraction.ocr else { return nil }
         let folders = Self.tessdataFolders(environment: environment)
-        guard let (folder, installed) = folders.lazy.map({ ($0, Self.installedLanguages(in: $0)) }).first(where: { !$0.1.isEmpty }) else {
+        guard let found = folders.lazy.map({ ($0, Self.installedLanguages(in: $0)) }).first(where: { !$0.1.isEmpty }) else {
             return .failure(.noData(searched: folders))
         }
+        let (folder, installed) = found
         if extraction.ocrLanguages.isEmpty {
             let ordered = installed.contains("eng") ? ["eng"] + installed.filter { $0 != "eng" } : installed
             return .success(Recognition(dataPath: folder, languages: ordered))

@@ -255,7 +255,8 @@ public struct Settings: Sendable, Hashable {
         case "extraction.ocr_languages":
             // Tesseract's own spelling, "eng+deu"; each name is checked against the installed
             // packs when OCR starts (`Settings.recognition()`), where a missing one can be named.
-            guard let list = v.string, list.unicodeScalars.allSatisfy({ $0 == "+" || $0 == "_" || $0 == "-" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) }) else {
+            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+")
+            guard let list = v.string, list.allSatisfy(allowed.contains) else {
                 throw r.bad(full, "Tesseract language names joined by +, such as \"eng+deu\" (\"\": every installed pack)")
             }
             extraction.ocrLanguages = list.split(separator: "+").map(String.init)

@@ -83,7 +83,7 @@ extension IndexStore {
             try db.cachedStatement(sql: """
                 UPDATE items SET path = ?, domain = ?, name = ?, content_type = ?, kind = ?, size = ?, modified = ?,
                 created = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, attributes = ?, expiration = ?,
-                extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ?, summary_pending = ?, omitted = ?, ocr_pending = ? WHERE id = ?
+                extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ?, summary_pending = ?, omitted = ?, ocr_pending = ?, ocr_confidence = NULL WHERE id = ?
                 """).execute(arguments: args + [id])
             // The old words leave the full-text index through item_texts' delete trigger.
             try db.cachedStatement(sql: "DELETE FROM item_texts WHERE id = ?").execute(arguments: [id])

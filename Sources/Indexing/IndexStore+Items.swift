@@ -61,6 +61,8 @@ public struct IndexStatus: Sendable {
     public var failures: [(extractor: String, count: Int)] = []
     /// Items whose `textContentSummary` is still to be made (by fsindexd or the next `fsindex index`).
     public var summariesPending = 0
+    /// Pictures and scanned PDFs waiting for OCR (by fsindexd or the next `fsindex index`).
+    public var recognitionsPending = 0
 }
 
 /// One item whose content could not be extracted, as `fsindex failures` shows it.
@@ -129,9 +131,11 @@ extension IndexStore {
             var st = stat()
             if location.databasePath(suffix: suffix).withPlatformString({ stat($0, &st) }) == 0 { bytes += Int64(st.st_size) }
         }
-        return IndexStatus(location: location, itemCount: count, innerItemCount: inner, domains: domains, kinds: kinds,
-                           databaseBytes: bytes, clientState: try fetchLastClientState(), failures: failures,
-                           summariesPending: try pendingSummaryCount())
+        var status = IndexStatus(location: location, itemCount: count, innerItemCount: inner, domains: domains, kinds: kinds,
+                                 databaseBytes: bytes, clientState: try fetchLastClientState(), failures: failures,
+                                 summariesPending: try pendingSummaryCount())
+        status.recognitionsPending = try pendingRecognitionCount()
+        return status
     }
 
     /// The items whose extraction failed, most recent first.

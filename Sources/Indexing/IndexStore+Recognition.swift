@@ -54,6 +54,11 @@ extension IndexStore {
         return (a.integer(.pixelWidth) ?? side) >= side && (a.integer(.pixelHeight) ?? side) >= side
     }
 
+    /// `text` without white space at either end.
+    static func trimmed(_ text: String) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
     /// Up to `limit` items waiting for OCR after rowid `after`, in rowid order (through the
     /// partial index `items_ocr_pending`: cheap when none waits).
     public func pendingRecognitions(limit: Int, after: Int64 = 0) throws(IndexError) -> [PendingRecognition] {
@@ -92,13 +97,13 @@ extension IndexStore {
                     attributes[.textRecognitionSkipped] = .string(why)
                 case let .text(text, confidence):
                     attributes[.textRecognitionSkipped] = nil
-                    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    let trimmed = Self.trimmed(text)
                     if !trimmed.isEmpty {
                         attributes[.textSource] = .string("ocr")
                         attributes[.textConfidence] = .integer(Int64(confidence))
                         let own = try String.fetchOne(db.cachedStatement(sql: "SELECT fsindex_unzip(text) FROM item_texts WHERE id = ?"),
                                                       arguments: [made.rowID]) ?? ""
-                        let whole = own.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? trimmed : own + "\n" + trimmed
+                        let whole = Self.trimmed(own).isEmpty ? trimmed : own + "\n" + trimmed
                         // The update trigger takes the old words out of the full-text index and puts these in.
                         try db.cachedStatement(sql: "UPDATE item_texts SET text = fsindex_zip(?) WHERE id = ?")
                             .execute(arguments: [whole, made.rowID])
@@ -106,8 +111,9 @@ extension IndexStore {
                     }
                 }
                 let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
-                try db.cachedStatement(sql: "UPDATE items SET attributes = ?, ocr_pending = NULL WHERE id = ?")
-                    .execute(arguments: [json, made.rowID])
+                let confidence: Double? = attributes.string(.textSource) == "ocr" ? attributes.integer(.textConfidence).map(Double.init) : nil
+                try db.cachedStatement(sql: "UPDATE items SET attributes = ?, ocr_pending = NULL, ocr_confidence = ? WHERE id = ?")
+                    .execute(arguments: [json, confidence, made.rowID])
             }
             return stored
         }

@@ -307,9 +307,12 @@ public enum Schema {
             // OCR (issue 28) runs after all other extraction, at the lowest priority: the
             // writer marks its candidates (`ocr_pending`, see `IndexStore.wantsRecognition`) and
             // the OCR pass works through them. Existing pictures and PDFs without text are marked
-            // too, so an older index gets their words without a rebuild.
+            // too, so an older index gets their words without a rebuild. `ocr_confidence` is the
+            // recognizer's mean confidence (0 to 100) of an item whose text came from OCR, as a
+            // column so that the ranking weighs such text by it without reading the JSON.
             try db.execute(sql: """
                 ALTER TABLE items ADD COLUMN ocr_pending INTEGER;
+                ALTER TABLE items ADD COLUMN ocr_confidence REAL;
                 CREATE INDEX items_ocr_pending ON items(id) WHERE ocr_pending;
                 UPDATE items SET ocr_pending = 1
                 WHERE (content_type != 'public.svg-image' AND id IN (SELECT item_id FROM item_types WHERE type = 'public.image')

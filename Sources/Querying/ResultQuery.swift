@@ -59,6 +59,12 @@ struct ResultQuery {
             let now = spec.now.timeIntervalSince1970
             boost.arguments = [w.recency, w.decaySeconds, w.decaySeconds, now, w.usage, w.decaySeconds, w.decaySeconds, now]
         }
+        if pattern != nil {
+            // Text read by OCR (issue 28) counts by the recognizer's confidence: from half at 0 %
+            // to whole at 100 %, so a clean scan ranks almost like a text and a noisy one's
+            // misread words fall behind. Never above 1, so the top-k proof's ceiling holds.
+            boost.sql += " * coalesce(0.5 + items.ocr_confidence / 200.0, 1.0)"
+        }
         self.boost = boost
 
         var b = SQLBuilder()

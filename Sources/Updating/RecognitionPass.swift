@@ -49,7 +49,7 @@ public struct RecognitionPass: Sendable {
         case .failure(let problem)?: return .failure(.settings(problem))
         case .success(let recognition)?:
             let path: String
-            do throws(WorkerFailure) { path = try executable ?? WorkerExecutable.locate() } catch {
+            do throws(WorkerFailure) { path = if let executable { executable } else { try WorkerExecutable.locate() } } catch {
                 return .failure(.worker(error.description))
             }
             return .success(RecognitionPass(store: store, recognition: recognition,

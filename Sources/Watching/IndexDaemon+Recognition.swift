@@ -2,6 +2,7 @@ import Attributes
 import Configuration
 import Dispatch
 import Indexing
+import Isolation
 import Logging
 import Synchronization
 import Updating

@@ -13,6 +13,11 @@ extension Sandbox {
     /// cache (poppler asks it for fonts); the files glibc's user and group lookups read (the
     /// owner's name); the time zone; libmagic's and libxml2's local configuration.
     ///
+    /// OCR (issue 28) needs nothing more: Tesseract and the libraries it loads (dlopened when
+    /// the first picture is read) are under `/usr/lib`, and its language data under
+    /// `/usr/share/tesseract-ocr`. (A `TESSDATA_PREFIX` outside `/usr` is not readable here; the
+    /// recognizer then fails to load with a message naming the folder.)
+    ///
     /// The file being extracted is not here: it comes as a descriptor from the parent.
     static let readablePaths = [
         "/usr", "/etc/ld.so.cache", "/etc/fonts", "/var/cache/fontconfig",

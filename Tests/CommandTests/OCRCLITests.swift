@@ -96,7 +96,7 @@ struct OCRCLITests {
         #expect(names(try f.fsfind(OCRSamples.screenWord)) == ["screen.png"])
         #expect(names(try f.fsfind(OCRSamples.pdfWord)) == ["page.pdf"])
         #expect(names(try f.fsfind("quarterly boiler")) == ["scan.png"])
-        #expect(names(try f.fsfind("textSource == ocr")) == ["page.pdf", "scan.png", "screen.png"])
+        #expect(names(try f.fsfind("textSource:ocr")) == ["page.pdf", "scan.png", "screen.png"])
         let scan = try attributes(f, "scan.png")
         #expect(scan["textSource"] as? String == "ocr")
         #expect((scan["textConfidence"] as? Int ?? 0) >= 50, "\(scan)")

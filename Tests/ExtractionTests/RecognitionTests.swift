@@ -4,11 +4,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// OCR in the extraction library (issue 28), in this process: the cheap test on generated
-/// scans and screenshots against photos, and Tesseract on them. The sandboxed worker, the pass
-/// and the tools are tested in CommandTests (OCRCLITests).
-@Suite("OCR (recognition)", .enabled(if: RecognitionTests.skipReason == nil, Comment(rawValue: RecognitionTests.skipReason ?? "")))
-struct RecognitionTests {
+/// What the OCR tests need: ImageMagick and Tesseract's English data.
+enum RecognitionTools {
     static let data = "/usr/share/tesseract-ocr/5/tessdata"
     static let convert = ["/usr/bin/convert", "/usr/local/bin/convert"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static let skipReason: String? = {
@@ -16,6 +13,15 @@ struct RecognitionTests {
         if !FileManager.default.fileExists(atPath: data + "/eng.traineddata") { return "needs Tesseract's English data (apt-get install tesseract-ocr-eng)" }
         return nil
     }()
+}
+
+/// OCR in the extraction library (issue 28), in this process: the cheap test on generated
+/// scans and screenshots against photos, and Tesseract on them. The sandboxed worker, the pass
+/// and the tools are tested in CommandTests (OCRCLITests).
+@Suite("OCR (recognition)", .enabled(if: RecognitionTools.skipReason == nil, Comment(rawValue: RecognitionTools.skipReason ?? "")))
+struct RecognitionTests {
+    static let data = RecognitionTools.data
+    static let convert = RecognitionTools.convert
 
     /// Draws a picture with ImageMagick into `tree`, and returns its path.
     func draw(_ tree: TemporaryTree, _ name: String, _ args: [String]) throws -> String {
@@ -71,7 +77,10 @@ struct RecognitionTests {
         for (name, args) in [("plasma.png", ["-seed", "7", "-size", "1200x900", "plasma:fractal"]),
                              ("plasma.jpg", ["-seed", "3", "-size", "1600x1200", "plasma:red-blue"]),
                              ("gradient.png", ["-size", "1000x800", "gradient:navy-orange", "-attenuate", "0.5", "+noise", "Gaussian"])] {
-            let outcome = try recognize(try draw(tree, name, args))
+            let path = try draw(tree, name, args)
+            let start = Date()
+            let outcome = try recognize(path)
+            print("decode and cheap test \(name): \(Date().timeIntervalSince(start)) s: \(outcome)")
             guard case .skipped(let why) = outcome else { Issue.record("\(name) was read: \(outcome)"); continue }
             #expect(why.contains("photo"), "\(name): \(why)")
         }

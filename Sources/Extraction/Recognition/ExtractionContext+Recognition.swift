@@ -2,6 +2,7 @@ import Attributes
 import CGdkPixbuf
 import ExtractionModel
 import SystemCalls
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif

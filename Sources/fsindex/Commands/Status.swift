@@ -55,6 +55,8 @@ extension FSIndexCommand {
                         var itemsInsideFiles: Int
                         /// Items waiting for their `textContentSummary`.
                         var summariesPending: Int
+                        /// Pictures and scanned PDFs waiting for OCR.
+                        var ocrPending: Int
                         var daemon: DaemonStatus?
                         /// The Landlock ABI extraction workers confine their reads with; absent without Landlock.
                         var landlockABI: Int32?
@@ -76,7 +78,8 @@ extension FSIndexCommand {
                         kinds: Dictionary(status.kinds.map { ($0.kind, $0.count) }, uniquingKeysWith: +),
                         clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) },
                         failures: Dictionary(status.failures.map { ($0.extractor, $0.count) }, uniquingKeysWith: +),
-                        itemsInsideFiles: status.innerItemCount, summariesPending: status.summariesPending, daemon: daemon,
+                        itemsInsideFiles: status.innerItemCount, summariesPending: status.summariesPending,
+                        ocrPending: status.recognitionsPending, daemon: daemon,
                         landlockABI: { if case .available(let abi) = confinement { abi } else { nil } }(),
                         sandbox: confinement.description,
                         apps: apps.map { App(domain: $0.name, items: $0.itemCount, clientState: $0.clientState.map { String(decoding: $0, as: UTF8.self) },
@@ -110,6 +113,9 @@ extension FSIndexCommand {
                     out.write("size:  \(format1(Double(status.databaseBytes) / 1_048_576)) MiB\n")
                     if status.summariesPending > 0 {
                         out.write("summaries: \(status.summariesPending) pending (made by fsindexd in the background, or by `fsindex index`)\n")
+                    }
+                    if status.recognitionsPending > 0 {
+                        out.write("OCR: \(status.recognitionsPending) pictures or scans waiting (read by fsindexd at the lowest priority, or by `fsindex index`)\n")
                     }
                     out.write("roots:\n")
                     if status.domains.isEmpty { out.write("  (none)\n") }
