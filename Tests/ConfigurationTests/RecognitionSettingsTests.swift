@@ -17,7 +17,8 @@ struct RecognitionSettingsTests {
 
     @Test("the defaults: on, every installed pack but osd, English first; the keys are read; bad values name the key")
     func keys() throws {
-        let (_, env) = try folder(["deu", "eng", "osd"])
+        let (tree, env) = try folder(["deu", "eng", "osd"])
+        defer { withExtendedLifetime(tree) {} }
         let r = try #require(Settings().recognition(environment: env)).get()
         #expect(r.languages == ["eng", "deu"] && r.languageList == "eng+deu")
         var s = Settings()
@@ -34,13 +35,15 @@ struct RecognitionSettingsTests {
 
     @Test("a configured language that is not installed is a problem naming it and its package; no data at all is another")
     func problems() throws {
-        let (_, env) = try folder(["eng"])
+        let (tree, env) = try folder(["eng"])
+        defer { withExtendedLifetime(tree) {} }
         var s = Settings()
         try s.apply(toml: "[extraction]\nocr_languages = \"eng+fra\"\n", file: "c.toml")
         guard case .failure(let problem)? = s.recognition(environment: env) else { Issue.record("no problem"); return }
         #expect(problem.description.contains("fra") && problem.description.contains("tesseract-ocr-fra")
                 && problem.description.contains("installed: eng"), "\(problem)")
-        let (_, empty) = try folder([])
+        let (emptyTree, empty) = try folder([])
+        defer { withExtendedLifetime(emptyTree) {} }
         // The empty folder comes first; Debian's folder may hold packs on this machine.
         let folders = Settings.tessdataFolders(environment: empty)
         #expect(folders.first == empty["TESSDATA_PREFIX"])

@@ -110,4 +110,35 @@ struct RecognitionTests {
             if case .text(let text, _, _) = outcome { Issue.record("\(name) was read: \(text)") }
         }
     }
+
+    /// A measurement, not a check: every picture in `$FSINDEX_OCR_MEASURE` is decoded, measured by
+    /// the cheap test and (when it passes) recognised, with the times printed. Photos and
+    /// screenshots from anywhere can be compared this way.
+    @Test("times the cheap test and OCR on the pictures of $FSINDEX_OCR_MEASURE",
+          .enabled(if: ProcessInfo.processInfo.environment["FSINDEX_OCR_MEASURE"] != nil, "set FSINDEX_OCR_MEASURE to a folder of pictures"))
+    func measure() throws {
+        let folder = ProcessInfo.processInfo.environment["FSINDEX_OCR_MEASURE"]!
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() {
+            let path = folder + "/" + name
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            defer { close(fd) }
+            let decodeStart = Date()
+            guard let pixbuf = try? Thumbnailer.load(descriptor: fd, pixels: 4000) else { print("measure \(name): not decoded"); continue }
+            let gray = GrayImage(pixbuf: pixbuf)
+            let decoded = Date().timeIntervalSince(decodeStart)
+            let testStart = Date()
+            let likeness = TextLikeness(gray)
+            let tested = Date().timeIntervalSince(testStart)
+            let start = Date()
+            let outcome = try recognize(path)
+            let shortOutcome: String = switch outcome {
+            case let .text(text, confidence, _): "text \(text.count) characters, confidence \(confidence)"
+            case let .skipped(why): "skipped: \(why)"
+            case let .failed(why): "failed: \(why)"
+            }
+            print(String(format: "measure %@ %dx%d: decode %.3f s, cheap test %.4f s (paired %.2f, strokes %.4f), whole %.2f s: %@",
+                         name, gray.width, gray.height, decoded, tested, likeness.pairedShare, likeness.strokeShare,
+                         Date().timeIntervalSince(start), shortOutcome))
+        }
+    }
 }

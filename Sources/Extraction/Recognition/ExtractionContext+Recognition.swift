@@ -85,7 +85,9 @@ extension ExtractionContext {
             defer { g_object_unref(gpointer(pixbuf)) }
             picture = GrayImage(pixbuf: pixbuf)
         } catch {
-            return .failed(error.reason)
+            // Most often a format this gdk-pixbuf has no loader for (WebP, HEIF without their
+            // loaders): nothing to read, and nothing to retry until the file changes.
+            return .skipped("the picture could not be decoded: \(error.reason)")
         }
         guard min(picture.width, picture.height) >= Self.recognitionMinimumSide,
               picture.width * picture.height >= Self.recognitionMinimumPixels else {
