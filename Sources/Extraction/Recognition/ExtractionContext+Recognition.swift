@@ -57,9 +57,14 @@ extension ExtractionContext {
         head.removeLast(head.count - n)
         let tree = typing.type(name: name, bytes: head, fileSize: fileSize, isEmpty: n == 0).detection.contentTypeTree
         willRun?("ocr")
+        let isPDF = tree.contains(.pdf)
+        guard isPDF || (tree.contains(.image) && !tree.contains("public.svg-image")) else {
+            return .skipped("not a picture or a PDF")
+        }
+        // Made (and Tesseract loaded) only once there is something to read.
         let recognizer: TextRecognizer
         do throws(TextRecognizer.Failure) { recognizer = try textRecognizer(options) } catch { return .failed(error.reason) }
-        if tree.contains(.pdf) {
+        if isPDF {
             var texts: [String] = [], confidences: [Int] = []
             do throws(RecognitionFailure) {
                 _ = try ScannedPages.each(descriptor: descriptor, ppi: Self.recognitionPPI, limit: options.pageLimit) { page, ppi in
@@ -72,9 +77,6 @@ extension ExtractionContext {
             }
             let mean = confidences.isEmpty ? 0 : confidences.reduce(0, +) / confidences.count
             return .text(Self.tidy(texts.joined(separator: "\n\u{0C}")), confidence: mean, pages: texts.count)
-        }
-        guard tree.contains(.image), !tree.contains("public.svg-image") else {
-            return .skipped("not a picture or a PDF")
         }
         guard fileSize <= Thumbnailer.maximumImageBytes else {
             return .skipped("the picture is \(fileSize) bytes; OCR reads pictures up to \(Thumbnailer.maximumImageBytes >> 20) MiB")
