@@ -35,7 +35,9 @@ extension IndexDaemon {
             var made: RecognitionPass?
             switch RecognitionPass.configured(store: store, settings: settings) {
             case .success(let pass)?: made = pass
-            case .failure(let problem)?: logger.warning("\(problem.description)")
+            case .failure(let problem)?:
+                // Said when it matters (there are pictures or scans to read), once per start or reload.
+                if (try? store.pendingRecognitionCount()) ?? 0 > 0 { logger.warning("\(problem.description)") }
             case nil: break
             }
             current = RecognitionState(pass: made)

@@ -138,8 +138,11 @@ extension FSIndexCommand {
                     report.recognitionSkipped = ocr.skipped
                     report.recognitionSeconds = ocr.seconds
                 case .failure(let problem)?:
-                    progress.clear()
-                    Output.error("fsindex", problem.description)
+                    // Said when it matters: there are pictures or scans to read.
+                    if (try? indexStore.pendingRecognitionCount()) ?? 0 > 0 {
+                        progress.clear()
+                        Output.error("fsindex", problem.description)
+                    }
                 case nil:
                     break
                 }
