@@ -79,13 +79,13 @@ struct VideoExtractorTests {
           arguments: [("ferry.mov", 320, 240, ["h264", "aac"], 2.0, "Ferry crossing"),
                       ("lighthouse.avi", 320, 240, ["mpeg4", "mp3"], 2.0, "Lighthouse keeper"),
                       ("gulls.webm", 64, 48, ["vp8", "opus"], 1.0, "Gulls over the pier")])
-    func containers(_ name: String, _ width: Int64, _ height: Int64, _ codecs: [String], _ seconds: Double, _ title: String) throws {
+    func containers(_ name: String, _ width: Int, _ height: Int, _ codecs: [String], _ seconds: Double, _ title: String) throws {
         let (r, a) = try Self.extracted(name)
         #expect(r.extractor == "video")
         #expect(r.problems.isEmpty, "\(r.problems)")
         #expect(a.contentTypeTree.contains(.movie), "\(a.contentTypeTree)")
-        #expect(a.integer(.pixelWidth) == width)
-        #expect(a.integer(.pixelHeight) == height)
+        #expect(a.integer(.pixelWidth) == Int64(width))
+        #expect(a.integer(.pixelHeight) == Int64(height))
         #expect(a.strings(.codecs) == codecs)
         #expect(near(doubleValue(a, .duration), seconds, 0.1), "\(String(describing: a[.duration]))")
         #expect(doubleValue(a, .frameRate) == 25)
@@ -101,7 +101,8 @@ struct VideoExtractorTests {
         let (r, a) = try Self.extracted(name)
         #expect(r.extractor == "video")
         #expect(r.problems.isEmpty, "\(r.problems)")
-        #expect(a.contentTypeTree.contains(.audio) || a.contentTypeTree.contains(.movie), "\(a.contentTypeTree)")
+        // Matroska audio is retyped: libmagic calls any Matroska file video/x-matroska.
+        #expect(a.contentTypeTree.contains(.audio) && !a.contentTypeTree.contains(.movie), "\(a.contentTypeTree)")
         #expect(a.strings(.codecs) == [codec])
         #expect(a.strings(.mediaTypes) == ["Sound"])
         #expect(near(doubleValue(a, .duration), 2.0, 0.05), "\(String(describing: a[.duration]))")
@@ -128,8 +129,10 @@ struct VideoExtractorTests {
 
     @Test("ISO 6709 places and container dates")
     func values() {
-        #expect(VideoExtractor.iso6709("+48.8577+002.2950/")! == (48.8577, 2.295, nil))
-        #expect(VideoExtractor.iso6709("-33.8568+151.2153+004.500/")! == (-33.8568, 151.2153, 4.5))
+        let paris = VideoExtractor.iso6709("+48.8577+002.2950/")
+        #expect(paris?.latitude == 48.8577 && paris?.longitude == 2.295 && paris?.altitude == nil)
+        let sydney = VideoExtractor.iso6709("-33.8568+151.2153+004.500/")
+        #expect(sydney?.latitude == -33.8568 && sydney?.longitude == 151.2153 && sydney?.altitude == 4.5)
         #expect(VideoExtractor.iso6709("+91.0+000.0/") == nil)
         #expect(VideoExtractor.iso6709("Paris") == nil)
         #expect(VideoExtractor.date("2024-05-01T10:00:00.000000Z") == Date(timeIntervalSince1970: 1_714_557_600))
