@@ -70,7 +70,7 @@ package struct AudioHeader {
             container = .mp4; parseMP4(s)
         } else if h.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) {
             container = .asf
-        } else if starts("ID3") || isMPEGFrameSync(h) {
+        } else if starts("ID3") || Self.isMPEGFrameSync(h) {
             var tagEnd = 0
             if starts("ID3"), h.count >= 10 {
                 // Syncsafe size, plus the 10-byte header (and a 10-byte footer when flagged).

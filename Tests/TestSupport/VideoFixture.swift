@@ -89,6 +89,7 @@ public enum VideoFixture {
     public struct Failure: Error, CustomStringConvertible {
         public var message: String
         public var description: String { message }
+        public init(message: String) { self.message = message }
     }
 }
 

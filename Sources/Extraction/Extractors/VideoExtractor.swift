@@ -52,7 +52,8 @@ package struct VideoExtractor: Extractor {
     ]
 
     public func accepts(_ input: ExtractionInput) -> Bool {
-        guard input.file != nil, input.decompressedName == nil else { return false }
+        // The open file comes with `extract`, not here; a decompressed inner file has none.
+        guard input.decompressedName == nil else { return false }
         let mime = input.mimeType.lowercased()
         if input.conforms(to: .movie) || mime.hasPrefix("video/") || Self.audioOnly[mime] != nil { return Self.movieTypes.contains(mime) }
         return input.conforms(to: .audio) && Self.audioTypes.contains(mime)
