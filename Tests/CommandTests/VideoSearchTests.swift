@@ -36,7 +36,7 @@ struct VideoSearchTests {
         #expect(names(try f.fsfind("kind:video width:16")) == ["tide.mp4"])
         #expect(names(try f.fsfind("kMDItemCodecs == \"aac\"")) == ["harbour.mp4"])
         #expect(names(try f.fsfind("kind:video")) == ["harbour.mp4", "tide.mp4"])
-        // Audio-only Matroska: libmagic calls it video/x-matroska, the extractor audio.
+        // Matroska audio (libmagic says video/x-matroska; the name's audio/x-matroska wins).
         #expect(names(try f.fsfind("kind:audio")) == ["tone.mka"])
         let bad = try f.fsfind("duration:>10q")
         #expect(bad.status != 0)

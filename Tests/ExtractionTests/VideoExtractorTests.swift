@@ -101,7 +101,7 @@ struct VideoExtractorTests {
         let (r, a) = try Self.extracted(name)
         #expect(r.extractor == "video")
         #expect(r.problems.isEmpty, "\(r.problems)")
-        // Matroska audio is retyped: libmagic calls any Matroska file video/x-matroska.
+        // Typed by their names (`.mka` is audio/x-matroska, though libmagic says video/x-matroska).
         #expect(a.contentTypeTree.contains(.audio) && !a.contentTypeTree.contains(.movie), "\(a.contentTypeTree)")
         #expect(a.strings(.codecs) == [codec])
         #expect(a.strings(.mediaTypes) == ["Sound"])

@@ -17,8 +17,7 @@ import FoundationEssentials
 /// It comes after `AudioExtractor`, which keeps the formats TagLib reads; it takes the movie
 /// types and the audio types in `audioTypes` (by MIME type, since most of them have no UTI of
 /// their own), so that a format libavformat is not asked to read (MIDI, a tracker module) is
-/// not reported as damaged. A Matroska or ASF file with no picture is retyped as audio
-/// (libmagic names those containers by their video type whatever they hold).
+/// not reported as damaged.
 ///
 /// For example, a 2-second 320×240 H.264 MP4 made with `-metadata title="Harbour at dawn"`
 /// gives `duration` 2, `pixelWidth` 320, `codecs` ["h264", "aac"] and `title` "Harbour at dawn".
@@ -42,20 +41,14 @@ package struct VideoExtractor: Extractor {
         "video/mp4", "video/quicktime", "video/x-matroska", "video/webm", "video/x-msvideo", "video/avi",
         "video/x-ms-asf", "video/x-ms-wmv", "video/x-flv", "video/mp2t", "video/mpeg", "video/ogg", "video/x-ogm+ogg",
         "video/3gpp", "video/3gpp2", "video/x-m4v", "video/dv", "video/mj2", "video/x-ms-wma",
-        "application/vnd.rn-realmedia", "application/mxf", "application/vnd.ms-asf",
-    ]
-
-    /// The audio type of a container libmagic names by its video type alone.
-    static let audioOnly: [String: String] = [
-        "video/x-matroska": "audio/x-matroska", "video/x-ms-asf": "audio/x-ms-wma",
-        "application/vnd.ms-asf": "audio/x-ms-wma",
+        "application/vnd.rn-realmedia", "application/mxf",
     ]
 
     public func accepts(_ input: ExtractionInput) -> Bool {
         // The open file comes with `extract`, not here; a decompressed inner file has none.
         guard input.decompressedName == nil else { return false }
         let mime = input.mimeType.lowercased()
-        if input.conforms(to: .movie) || mime.hasPrefix("video/") || Self.audioOnly[mime] != nil { return Self.movieTypes.contains(mime) }
+        if input.conforms(to: .movie) || mime.hasPrefix("video/") { return Self.movieTypes.contains(mime) }
         return input.conforms(to: .audio) && Self.audioTypes.contains(mime)
     }
 
@@ -69,12 +62,6 @@ package struct VideoExtractor: Extractor {
             throw .malformed(extractor: name, reason: "no video or audio stream found in this \(media.format ?? "container")")
         }
 
-        if video == nil, let audioType = Self.audioOnly[input.mimeType.lowercased()] {
-            // libmagic calls every Matroska and ASF file a movie; one without a picture is audio
-            // (`.mka`, `.wma`), and `kind:audio` should find it. (Not WebM: shared-mime-info
-            // makes `audio/webm` a kind of `video/webm`, so the retyped file would stay a movie.)
-            ExtractionContext.record(TypeDetector().describe(mimeType: audioType), in: &attributes)
-        }
         if let d = media.duration { attributes[.duration] = .double(d) }
         if let v = video {
             attributes[.pixelWidth] = .integer(Int64(v.width))
