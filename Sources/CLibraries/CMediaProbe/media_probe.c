@@ -69,7 +69,7 @@ static void *open_library(const char *name) {
     void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (!handle && !load_error[0]) {
         const char *why = dlerror();
-        snprintf(load_error, sizeof load_error, "%s (Debian: libavformat59)", why ? why : name);
+        snprintf(load_error, sizeof load_error, "%s", why ? why : name);
     }
     return handle;
 }
