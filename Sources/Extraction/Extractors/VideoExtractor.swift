@@ -27,20 +27,20 @@ package struct VideoExtractor: Extractor {
     public init() {}
 
     /// Audio MIME types read here: the containers and raw streams TagLib 1.13's C API cannot
-    /// open (or that `AudioExtractor` does not take).
+    /// open. (MP3, FLAC, Ogg, M4A, WAV and WMA are `AudioExtractor`'s, which comes first.)
     static let audioTypes: Set<String> = [
         "audio/x-matroska", "audio/webm", "audio/aac", "audio/x-aac", "audio/x-hx-aac-adts", "audio/ac3",
         "audio/vnd.dolby.dd-raw", "audio/eac3", "audio/amr", "audio/amr-wb", "audio/3gpp", "audio/3gpp2",
-        "audio/x-aiff", "audio/aiff", "audio/x-aifc", "audio/x-ms-wma", "audio/x-ms-asf", "audio/x-ape", "audio/x-wavpack",
+        "audio/x-aiff", "audio/aiff", "audio/x-aifc", "audio/x-ape", "audio/x-wavpack",
         "audio/x-tta", "audio/x-musepack", "audio/x-caf", "audio/basic", "audio/x-dts", "audio/vnd.dts", "audio/x-voc",
-        "audio/x-wav", "audio/wav", "audio/x-flac+ogg", "audio/x-speex+ogg", "audio/mpeg", "audio/mp4", "audio/x-m4a",
+        "audio/x-flac+ogg", "audio/x-speex+ogg",
     ]
 
     /// Movie MIME types libavformat's listed demuxers read (not image-like ones: MNG, FLIC).
     static let movieTypes: Set<String> = [
         "video/mp4", "video/quicktime", "video/x-matroska", "video/webm", "video/x-msvideo", "video/avi",
         "video/x-ms-asf", "video/x-ms-wmv", "video/x-flv", "video/mp2t", "video/mpeg", "video/ogg", "video/x-ogm+ogg",
-        "video/3gpp", "video/3gpp2", "video/x-m4v", "video/dv", "video/mj2", "video/x-ms-wma",
+        "video/3gpp", "video/3gpp2", "video/x-m4v", "video/dv", "video/mj2",
         "application/vnd.rn-realmedia", "application/mxf",
     ]
 
