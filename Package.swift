@@ -95,6 +95,10 @@ let package = Package(
         // OCR (issue 28): Tesseract's C API, loaded with dlopen by the worker that runs OCR only
         // (libtesseract-dev for the header; linking it cost every worker's start 38 ms; see tesseract.c).
         .target(name: "CTesseract", path: "Sources/CLibraries/CTesseract"),
+        // Video and the audio containers TagLib misses (issue 28): libavformat, loaded by the
+        // worker on its first media file (dlopen), not linked: its 134 libraries would cost every
+        // worker start. Built against libavformat-dev's headers; runs with libavformat59.
+        .target(name: "CMediaProbe", path: "Sources/CLibraries/CMediaProbe"),
         // The one system-call layer: Result<_, Errno> with EINTR retried, threads, process
         // spawning, FilePath <-> bytes.
         .target(name: "SystemCalls", dependencies: [
@@ -132,6 +136,7 @@ let package = Package(
             "Attributes", "Crawling", "ExtractionModel", "SystemCalls", "CMagic", "CLibXML2",
             "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CTagLibStream", "CArchive", "CUchardet", "CTextCat", "CGsf", "CGdkPixbuf",
             "CTesseract",
+            "CMediaProbe",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2b, the parent's side: extraction in sandboxed worker processes (spawning, limits,
