@@ -51,8 +51,10 @@ public enum WorkerMain {
         let context: ExtractionContext
         do {
             try Sandbox.applyLimits(limits)
-            // Before the filter, which allows priority calls on the worker itself only anyway.
-            if limits.lowestPriority, shim_lowest_priority() != 0 { throw SandboxError.call("lowering the priority", errno) }
+            // Before the filter (which allows priority calls on the worker itself only anyway).
+            // Best effort: a container that refuses SCHED_IDLE still gets nice 19 and the idle
+            // I/O class, and OCR still runs (lower priority is a courtesy, not a protection).
+            if limits.lowestPriority { _ = shim_lowest_priority() }
             context = try ExtractionContext()
             ExtractionContext.preloadTextSupport()   // language models: read once, before the filter
             try Sandbox.dropPrivileges(user: limits.user)

@@ -88,10 +88,12 @@ int shim_ioprio_idle(void) {
 #include <sched.h>
 #include <sys/resource.h>
 int shim_lowest_priority(void) {
-    if (setpriority(PRIO_PROCESS, 0, 19) != 0) return -1;
+    /* Each step is tried even when one before failed (a container may refuse one of them). */
+    int failed = setpriority(PRIO_PROCESS, 0, 19) != 0;
     struct sched_param param = { .sched_priority = 0 };
-    if (sched_setscheduler(0, SCHED_IDLE, &param) != 0) return -1;
-    return shim_ioprio_idle();
+    failed |= sched_setscheduler(0, SCHED_IDLE, &param) != 0;
+    failed |= shim_ioprio_idle() != 0;
+    return failed ? -1 : 0;
 }
 
 #include <spawn.h>
