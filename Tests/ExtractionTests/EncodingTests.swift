@@ -122,6 +122,49 @@ struct EncodingTests {
         #expect(Charsets.convert(bad[...], from: "NO-SUCH-CHARSET", isComplete: true) == nil)
     }
 
+    /// `text` encoded by glibc's iconv in `charset` (the test's own encoder, so the files are
+    /// generated here).
+    static func encoded(_ text: String, as charset: String) throws -> [UInt8] {
+        let cd = iconv_open(charset, "UTF-8")
+        try #require(cd != nil && Int(bitPattern: cd) != -1, "iconv knows no \(charset)")
+        defer { iconv_close(cd) }
+        var input = Array(text.utf8)
+        var output = [UInt8](repeating: 0, count: input.count * 4 + 16)
+        let produced = input.withUnsafeMutableBufferPointer { inBuf in
+            output.withUnsafeMutableBufferPointer { outBuf -> Int in
+                var inPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inBuf.baseAddress!).assumingMemoryBound(to: CChar.self)
+                var outPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outBuf.baseAddress!).assumingMemoryBound(to: CChar.self)
+                var inLeft = inBuf.count, outLeft = outBuf.count
+                guard iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft) != -1 else { return -1 }
+                return outBuf.count - outLeft
+            }
+        }
+        try #require(produced >= 0, "\(charset) cannot encode the text")
+        return Array(output.prefix(produced))
+    }
+
+    /// uchardet 0.0.7 answers ISO-8859-7 for Greek in windows-1253 (issue 28): where the bytes
+    /// decide (windows-1253's `Ά` at 0xA2 and its typographic quotes at 0x91–0x94, ISO-8859-7's
+    /// `Ά` at 0xB6), the charset in which the text decodes to words is recorded.
+    @Test("Greek: windows-1253 and ISO-8859-7 told apart where the bytes decide")
+    func greekCodePages() throws {
+        let tree = try TemporaryTree()
+        let text = "Άλλα λόγια: η Αθήνα είναι η πρωτεύουσα της Ελλάδας. Άρης και Έλενα ήρθαν στο σπίτι “χθες”. "
+            + "Η Ύδρα είναι ένα νησί. Ώρα για καφέ! Ένας άνθρωπος, μια γυναίκα. Άνοιξη, Άγιος Νικόλαος, Άργος.\n"
+        for (charset, expected) in [("CP1253", "windows-1253"), ("ISO-8859-7", "iso-8859-7")] {
+            var greek = text
+            if charset == "ISO-8859-7" { greek = greek.replacingOccurrences(of: "“", with: "«").replacingOccurrences(of: "”", with: "»") }
+            let bytes = try Self.encoded(greek, as: charset)
+            let a = try extract(try tree.create("greek-\(expected).txt", bytes: bytes)).attributes
+            #expect(a.string(.encoding) == expected, "\(charset)")
+            #expect(a.textContent == greek, "\(charset): \(String((a.textContent ?? "").prefix(40)))")
+            #expect(a.string(.language) == "el")
+        }
+        // Bytes that decide nothing keep uchardet's answer.
+        #expect(Charsets.greekVariant("ISO-8859-7", of: try Self.encoded("καλημέρα κόσμε", as: "CP1253")[...]) == "ISO-8859-7")
+        #expect(Charsets.greekVariant("WINDOWS-1252", of: [0xA2, 0xEB][...]) == "WINDOWS-1252")
+    }
+
     @Test("random high bytes never crash and fall back on a single-byte charset")
     func garbage() throws {
         var rng = SystemRandomNumberGenerator()
