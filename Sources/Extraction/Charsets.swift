@@ -51,8 +51,9 @@ enum Charsets {
     /// windows-1253 has `Ά` at 0xA2, typographic marks at 0x80–0x9F (C1 controls in
     /// ISO-8859-7) and `®` at 0xAE (unassigned in ISO-8859-7); ISO-8859-7 has `Ά` at 0xB6 (`¶`
     /// in windows-1253), quotes at 0xA1/0xA2 and `ͺ` at 0xAA (unassigned in windows-1253).
-    /// So 0xA2 before a letter is windows-1253's `Ά` (a word's capital), 0xB6 or 0xA1 before a
-    /// letter is ISO-8859-7's `Ά` or opening quote; each such byte is a vote, and the charset
+    /// So 0xA2 before a letter is windows-1253's `Ά` (a word's capital), 0xB5 before a Latin
+    /// letter its `µ` (`5 µg`), 0xB6 or 0xA1 before a letter ISO-8859-7's `Ά` or opening
+    /// quote; each such byte is a vote, and the charset
     /// with more votes is the one in which the text decodes to words. Other charsets are
     /// returned as they are.
     ///
@@ -72,6 +73,8 @@ enum Charsets {
             case 0x80...0x9F where !unassignedIn1253.contains(b): windows += 1
             case 0xAE: windows += 1
             case 0xA2 where beforeLetter: windows += 1
+            // `µ` before a Latin letter (`5 µg`, `µm`): ISO-8859-7's `΅` never is.
+            case 0xB5 where i + 1 < sample.count && (sample[i + 1] | 0x20) >= 0x61 && (sample[i + 1] | 0x20) <= 0x7A: windows += 1
             case 0xAA: iso += 1
             case 0xA1 where beforeLetter, 0xB6 where beforeLetter: iso += 1
             default: break

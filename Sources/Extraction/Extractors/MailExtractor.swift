@@ -128,7 +128,9 @@ package struct MailExtractor: Extractor {
         }
         if let p = position { segments.append((p, source.size)) }
 
-        var summary = TextBuffer(cap: input.textCap)
+        // The mbox's own text is bounded like its children's together, so that both fit in a
+        // worker's result (16 MiB) whatever the text cap.
+        var summary = TextBuffer(cap: min(input.textCap, Self.mailboxTextBudget))
         var budget = Self.mailboxTextBudget
         var count = 0
         var capped = false
