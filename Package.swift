@@ -92,6 +92,10 @@ let package = Package(
         .target(name: "CNoCurl", path: "Sources/CLibraries/CNoCurl", exclude: ["lib"]),
         // TagLib through a descriptor (C++: the C API opens files only by name).
         .target(name: "CTagLibStream", path: "Sources/CLibraries/CTagLibStream", linkerSettings: [.linkedLibrary("tag")]),
+        // Video and the audio containers TagLib misses (issue 28): libavformat, loaded by the
+        // worker on its first media file (dlopen), not linked: its 134 libraries would cost every
+        // worker start. Built against libavformat-dev's headers; runs with libavformat59.
+        .target(name: "CMediaProbe", path: "Sources/CLibraries/CMediaProbe"),
         // The one system-call layer: Result<_, Errno> with EINTR retried, threads, process
         // spawning, FilePath <-> bytes.
         .target(name: "SystemCalls", dependencies: [
@@ -128,6 +132,7 @@ let package = Package(
         .target(name: "Extraction", dependencies: [
             "Attributes", "Crawling", "ExtractionModel", "SystemCalls", "CMagic", "CLibXML2",
             "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CTagLibStream", "CArchive", "CUchardet", "CTextCat", "CGsf", "CGdkPixbuf",
+            "CMediaProbe",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2b, the parent's side: extraction in sandboxed worker processes (spawning, limits,

@@ -188,6 +188,35 @@ extension AttributeKey {
     ]
 }
 
+// Video (issue 28): what libavformat reads of movies and of the audio containers TagLib misses
+// (VideoExtractor). Beside these, videos carry `duration`, `pixelWidth`/`pixelHeight`, `title`,
+// `artist`/`authors`, `contentCreationDate`, `latitude`/`longitude`, `audioBitRate`,
+// `audioSampleRate` and `audioChannelCount`.
+extension AttributeKey {
+    /// The codecs of the streams, in stream order, once each (`h264`, `aac`, `subrip`):
+    /// Core Spotlight's `codecs`, named as libavcodec names them.
+    public static let codecs: Self = "codecs"
+    /// What the streams hold: `Video`, `Sound`, `Subtitle` (Core Spotlight's `mediaTypes`).
+    public static let mediaTypes: Self = "mediaTypes"
+    /// The first video stream's bit rate in bits per second (Core Spotlight's `videoBitRate`).
+    public static let videoBitRate: Self = "videoBitRate"
+    /// The whole file's bit rate in bits per second (Core Spotlight's `totalBitRate`).
+    public static let totalBitRate: Self = "totalBitRate"
+    /// The first video stream's frames per second (25, 29.97): Core Spotlight has no name for it.
+    public static let frameRate: Self = "frameRate"
+    /// The chapters, each `H:MM:SS title` (`0:01:30 The bridge`), in order: their titles are
+    /// searchable and `show` lists them with their start times.
+    public static let chapters: Self = "chapters"
+    /// The languages of the subtitle tracks as the container tags them (ISO 639-2: `deu`,
+    /// `fra`), once each; `und` (undetermined) is left out.
+    public static let subtitleLanguages: Self = "subtitleLanguages"
+    /// The attributes of this block with their types (merged into `types`).
+    static let videoTypes: [AttributeKey: AttributeValueType] = [
+        .codecs: .strings, .mediaTypes: .strings, .videoBitRate: .integer, .totalBitRate: .integer,
+        .frameRate: .double, .chapters: .strings, .subtitleLanguages: .strings,
+    ]
+}
+
 /// The kind of value an attribute holds, so that stored JSON decodes back to the right type and
 /// queries compare like with like.
 public enum AttributeValueType: Sendable, Hashable {
@@ -225,7 +254,7 @@ extension AttributeKey {
         // Events (issue 27).
         .startDate: .date, .endDate: .date, .allDay: .bool, .namedLocation: .string, .participants: .strings,
         .recurrenceRule: .string,
-    ].merging(priorityTypes) { a, _ in a }
+    ].merging(priorityTypes) { a, _ in a }.merging(videoTypes) { a, _ in a }
 
     /// Attributes whose words go into the full-text index beside the name, title and text.
     /// (`textContentSummary` is here so that it ranks like `subject`; its words are in the text
@@ -235,5 +264,7 @@ extension AttributeKey {
         .authorNames, .authorEmailAddresses, .recipients, .recipientNames, .recipientEmailAddresses,
         .attachmentNames, .artist, .album, .composer, .genre, .acquisitionMake, .acquisitionModel, .publishers,
         .userTags, .comment, .namedLocation, .participants,
+        // Video (issue 28).
+        .chapters,
     ]
 }

@@ -48,8 +48,15 @@ package struct AudioHeader {
         if starts("RIFF"), starts("WAVE", at: 8) { return .wav }
         if starts("ftyp", at: 4) { return .mp4 }
         if h.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return .asf }
-        if starts("ID3") || (h.count >= 2 && h[0] == 0xFF && h[1] & 0xE0 == 0xE0) { return .mpeg }
+        if starts("ID3") || isMPEGFrameSync(h) { return .mpeg }
         return .unknown
+    }
+
+    /// An MPEG audio frame's sync word (11 bits set) with a layer: the layer bits 00 are
+    /// reserved, and are what an ADTS AAC header has there (`FF F1`), which is for libavformat
+    /// (`VideoExtractor`), not TagLib's MPEG reader.
+    static func isMPEGFrameSync(_ h: [UInt8]) -> Bool {
+        h.count >= 2 && h[0] == 0xFF && h[1] & 0xE0 == 0xE0 && h[1] & 0x06 != 0
     }
 
     package init(_ s: MediaSource) {
@@ -68,7 +75,7 @@ package struct AudioHeader {
             container = .mp4; parseMP4(s)
         } else if h.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) {
             container = .asf
-        } else if starts("ID3") || (h.count >= 2 && h[0] == 0xFF && h[1] & 0xE0 == 0xE0) {
+        } else if starts("ID3") || Self.isMPEGFrameSync(h) {
             var tagEnd = 0
             if starts("ID3"), h.count >= 10 {
                 // Syncsafe size, plus the 10-byte header (and a 10-byte footer when flagged).

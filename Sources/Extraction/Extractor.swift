@@ -115,7 +115,8 @@ public final class ExtractionFile: @unchecked Sendable {
     /// The size `fstat` saw when the file was opened.
     public let size: Int64
 
-    init(descriptor: Int32, size: Int64) {
+    /// `package` for the fuzzer, which hands `VideoExtractor` a temporary file of its bytes.
+    package init(descriptor: Int32, size: Int64) {
         self.descriptor = descriptor
         self.size = size
     }

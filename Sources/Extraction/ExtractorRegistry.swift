@@ -23,6 +23,8 @@ import ExtractionModel
 /// 8. `PlainTextExtractor`: any other `public.text` except RTF.
 /// 9. `ImageExtractor`: JPEG, PNG, GIF, TIFF, WebP, HEIC, BMP (binary types; SVG stays with XML).
 /// 10. `AudioExtractor`: any `public.audio` (MP3, FLAC, Ogg Vorbis/Opus, M4A, WAV, WMA).
+/// 11. `VideoExtractor`: movies (MP4, MOV, Matroska, WebM, AVI, ...) and the audio containers
+///    `AudioExtractor` leaves (Matroska audio, raw AAC and AC-3, AIFF, ...), through libavformat.
 ///
 /// A single compressed file (`cp.1.gz`) is decompressed first (`ExtractionContext+Compressed`)
 /// and its inner file goes through this list; `ArchiveExtractor` lists it only when no other
@@ -40,6 +42,7 @@ package enum ExtractorRegistry {
         OfficeOpenXMLExtractor(), OpenDocumentExtractor(), EPUBExtractor(), ArchiveExtractor(),
         HTMLExtractor(), XMLExtractor(), PDFExtractor(), RTFExtractor(), OLEExtractor(), CalendarExtractor(),
         MailExtractor(), ManPageExtractor(), PlainTextExtractor(), ImageExtractor(), AudioExtractor(),
+        VideoExtractor(),
     ]
 
     /// The extractor of file-system facts, run for every item.

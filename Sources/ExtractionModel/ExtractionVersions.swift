@@ -22,6 +22,9 @@ public enum ExtractionVersions {
     /// `calendar` 1 (issue 27): `.ics` files, which plain text read before; an existing index
     /// reads them again only when they change or are reindexed (`fsindex reindex`), since
     /// raising `plain-text` would read every text file again.
+    /// `video` 1 (issue 28): movies and the audio containers TagLib misses, through libavformat;
+    /// their items had no content extractor, so the new entry (which raises the version of
+    /// items none read) reads them again.
     ///
     /// Issue 28, the text that was lost: `mail` 3: an mbox's own item holds its messages' text,
     /// not only their subjects, and a `multipart/alternative`'s HTML part (and an attached
@@ -34,6 +37,7 @@ public enum ExtractionVersions {
         "ooxml": 1, "opendocument": 1, "epub": 1, "archive": 3, "html": 4, "xml": 3, "pdf": 2,
         "rtf": 2, "ole": 1, "mail": 3, "man-page": 2, "plain-text": 4, "image": 1, "audio": 2,
         "calendar": 1,
+        "video": 1,
     ]
 
     /// The version stored with an item that `extractor` (a content extractor's name, or `nil` for

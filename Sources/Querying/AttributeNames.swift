@@ -37,6 +37,9 @@ public enum AttributeNames {
         "kMDItemAudioTrackNumber": .audioTrackNumber, "kMDItemRecordingDate": .recordingDate,
         "kMDItemDurationSeconds": .duration, "kMDItemAudioBitRate": .audioBitRate,
         "kMDItemAudioSampleRate": .audioSampleRate, "kMDItemAudioChannelCount": .audioChannelCount,
+        // Video (issue 28).
+        "kMDItemCodecs": .codecs, "kMDItemMediaTypes": .mediaTypes, "kMDItemVideoBitRate": .videoBitRate,
+        "kMDItemTotalBitRate": .totalBitRate,
         // From extended attributes. kMDItemStarRating counts 0-5 stars; ours is Baloo's 0-10
         // (two per star), so `kMDItemStarRating >= 8` means four stars or more.
         "kMDItemUserTags": .userTags, "kMDItemComment": .comment, "kMDItemFinderComment": .comment,

@@ -183,4 +183,41 @@ enum QueryValues {
         }
         return (n * scale, scale)
     }
+
+    /// A length of time such as `90s`, `10m`, `1.5h`, `1h30m`, `1:30:00`, `2:05` or `600`
+    /// (seconds), for `duration:` (issue 28): s, m (or min), h as seconds, minutes, hours.
+    /// Also returns the unit of its last part, for `duration:10m` meaning 10 up to 11 minutes
+    /// (a bare number is exact, as for other numbers).
+    static func seconds(_ text: String) -> (seconds: Double, unit: Double)? {
+        let lower = text.lowercased()
+        if lower.contains(":") {
+            let parts = lower.split(separator: ":", omittingEmptySubsequences: false)
+            guard (2...3).contains(parts.count) else { return nil }
+            var total = 0.0
+            for (i, p) in parts.enumerated() {
+                guard !p.isEmpty, let n = Double(p), n >= 0, n.isFinite, i == 0 || n < 60 else { return nil }
+                total = total * 60 + n
+            }
+            return (total, 1)
+        }
+        var total = 0.0, unit = 1.0, rest = Substring(lower)
+        guard !rest.isEmpty else { return nil }
+        var bare = true
+        while !rest.isEmpty {
+            let number = rest.prefix { ($0.isASCII && $0.isNumber) || $0 == "." }
+            guard !number.isEmpty, let n = Double(number), n.isFinite else { return nil }
+            rest = rest.dropFirst(number.count)
+            let word = rest.prefix { $0.isLetter }
+            rest = rest.dropFirst(word.count)
+            switch word {
+            case "": guard rest.isEmpty, bare else { return nil }; unit = 1
+            case "s", "sec", "secs", "second", "seconds": unit = 1; bare = false
+            case "m", "min", "mins", "minute", "minutes": unit = 60; bare = false
+            case "h", "hr", "hrs", "hour", "hours": unit = 3600; bare = false
+            default: return nil
+            }
+            total += n * unit
+        }
+        return (total, bare ? 1 : unit)
+    }
 }

@@ -17,6 +17,7 @@ public struct ParsedQuery: Sendable, Hashable {
 /// invoice OR receipt         either (OR binds tighter than the implicit AND)
 /// kind:pdf author:ada modified:>2026-01-01 size:>10MB dir:~/Documents name:*.tex ext:md tag:work
 /// width:>1000  pages:10..20  encrypted:yes  modified:2026-01..2026-03  created:<7d
+/// duration:>10m  duration:1h..2h  duration:<90s
 /// ```
 ///
 /// A Spotlight term (`kMDItemPixelWidth > 2000`, `InRange(…)`, or a parenthesized Spotlight
@@ -77,7 +78,8 @@ public struct ShortQueryParser {
     ]
 
     /// The field names with their own meaning, for suggestions.
-    static let fields = ["name", "ext", "kind", "author", "title", "from", "to", "dir", "modified", "created", "size", "domain", "tag"]
+    static let fields = ["name", "ext", "kind", "author", "title", "from", "to", "dir", "modified", "created", "size", "domain", "tag",
+                         "duration"]
 
     /// Parses `query`. `identity` is who `me` stands for in `from:me`, `author:me` and `to:me`
     /// (without one, those are an error that says how to set it).
@@ -408,14 +410,17 @@ public struct ShortQueryParser {
         }
     }
 
-    /// `N`, `>N`, `>=N`, `<N`, `<=N`, `=N`, `N..M`, `N..`, `..M`; sizes take units (`10MB`).
+    /// `N`, `>N`, `>=N`, `<N`, `<=N`, `=N`, `N..M`, `N..`, `..M`; sizes take units (`10MB`), and
+    /// so do durations (`duration:>10m`, `duration:1h..2h`, in seconds: `kMDItemDurationSeconds`).
     private func numbers(_ key: AttributeKey, name: String, _ value: String) throws(QueryError) -> ItemPredicate {
-        let isSize = key == .fileSize
+        let isSize = key == .fileSize, isDuration = key == .duration
         func number(_ text: String) throws(QueryError) -> (Double, unit: Double) {
             if isSize, let s = QueryValues.size(text) { return (s.bytes, s.unit) }
+            if isDuration, let s = QueryValues.seconds(text) { return (s.seconds, s.unit) }
             if let n = Double(text), n.isFinite { return (n, 1) }
             throw .badValue(attribute: name, value: text, reason: isSize
                 ? "is not a size: write a number with an optional unit, such as 4096, 10MB, 1.5G or 512KiB"
+                : isDuration ? "is not a length of time: write 90s, 10m, 1.5h, 1h30m, 1:30:00 or seconds (600)"
                 : "is not a number")
         }
         func cmp(_ op: ComparisonOperator, _ n: Double) -> ItemPredicate { .compare(AttributeComparison(key, op, .number(n))) }
@@ -426,7 +431,8 @@ public struct ShortQueryParser {
             if !lo.isEmpty { parts.append(cmp(.greaterOrEqual, try number(lo).0)) }
             if !hi.isEmpty {
                 let (h, unit) = try number(hi)
-                parts.append(unit > 1 ? cmp(.less, h + unit) : cmp(.lessOrEqual, h))
+                // A duration range ends at its end: `duration:1h..2h` is at most two hours.
+                parts.append(unit > 1 && !isDuration ? cmp(.less, h + unit) : cmp(.lessOrEqual, h))
             }
             return .and(parts)
         }

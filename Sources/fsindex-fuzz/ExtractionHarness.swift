@@ -3,9 +3,12 @@ import Crawling
 import Extraction
 import ExtractionModel
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The entry points of `fsindex-fuzz` into our own parsers of hostile bytes: the RTF tokenizer,
-/// the image and audio header readers, the mail structure scanner and the zip container.
+/// the image and audio header readers, libavformat behind `VideoExtractor`, the mail structure scanner and the zip container.
 ///
 /// They live here, in the fuzzer, not in Extraction: the readers are `package`, not public, so
 /// nothing outside this package reaches them, and the worker ships no fuzzing code. Each hook
@@ -45,6 +48,28 @@ enum ExtractionFuzzing {
             let h = ImageHeader(MediaSource(head: head, size: bytes.count, file: nil))
             if let w = h.width, w < 0 { fatalError("image: negative width \(w)") }
             if let v = h.height, v < 0 { fatalError("image: negative height \(v)") }
+        }
+    }
+
+    /// `VideoExtractor` (libavformat, loaded on the first input) on the bytes as a file it
+    /// reads through a descriptor: a temporary file, gone when closed. libavformat picks the
+    /// demuxer from the bytes, so one declared type covers every container it reads. Errors are
+    /// outcomes; a duration or size that is negative or not finite is a finding.
+    static func media(_ bytes: [UInt8]) {
+        guard let f = tmpfile() else { fatalError("media: tmpfile: errno \(errno)") }
+        defer { fclose(f) }
+        guard bytes.withUnsafeBytes({ fwrite($0.baseAddress, 1, $0.count, f) }) == bytes.count, fflush(f) == 0 else {
+            fatalError("media: cannot write the temporary file: errno \(errno)")
+        }
+        var i = input(bytes, contentType: "public.mpeg-4")
+        i.contentTypeTree = ["public.mpeg-4", "public.movie", "public.audiovisual-content", "public.data", "public.item"]
+        i.mimeType = "video/mp4"
+        i.file = ExtractionFile(descriptor: fileno(f), size: Int64(bytes.count))
+        var attributes = AttributeSet()
+        try? VideoExtractor().extract(i, into: &attributes)
+        if case .double(let d)? = attributes[.duration], !(d > 0) || !d.isFinite { fatalError("media: duration \(d)") }
+        for key in [AttributeKey.pixelWidth, .pixelHeight, .totalBitRate, .audioSampleRate, .audioChannelCount] {
+            if case .integer(let n)? = attributes[key], n <= 0 { fatalError("media: \(key.rawValue) \(n)") }
         }
     }
 

@@ -12,6 +12,7 @@ enum FuzzTarget: String, CaseIterable {
     case rtf
     case image
     case audio
+    case media
     case mailStructure = "mail-structure"
     case zip
     case workerRequest = "worker-request"
@@ -24,6 +25,7 @@ enum FuzzTarget: String, CaseIterable {
         case .rtf: "the RTF tokenizer (RTFExtractor), with a large and a tiny text cap"
         case .image: "ImageHeader: JPEG, PNG, GIF, BMP, WebP, TIFF and HEIF headers"
         case .audio: "AudioHeader: MP3/ID3v2, FLAC, Ogg Vorbis/Opus, WAV and MP4 headers"
+        case .media: "VideoExtractor: libavformat's demuxers (MP4, Matroska, AVI, ADTS, ...) through a descriptor"
         case .mailStructure: "MailStructureScanner: the same cuts however the input is chunked"
         case .zip: "ZipContainer (through libarchive) and part-name resolution"
         case .workerRequest: "the worker's side of the pipe: FrameReader and WorkRequest decoding"
@@ -38,6 +40,7 @@ enum FuzzTarget: String, CaseIterable {
         case .rtf: ExtractionFuzzing.rtf(bytes)
         case .image: ExtractionFuzzing.imageHeader(bytes)
         case .audio: ExtractionFuzzing.audioHeader(bytes)
+        case .media: ExtractionFuzzing.media(bytes)
         case .mailStructure: ExtractionFuzzing.mailStructure(bytes)
         case .zip: ExtractionFuzzing.zip(bytes)
         case .workerRequest: WorkerProtocolHarness.request(bytes)

@@ -13,7 +13,7 @@ struct LibFuzzerHarnessTests {
     /// `<checkout>`, from `<checkout>/Tests/CommandTests/LibFuzzerHarnessTests.swift`.
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let corpus = checkout.appendingPathComponent("Tests/Fuzz/corpus")
-    static let targets = ["query", "short-query", "rtf", "image", "audio", "mail-structure", "zip", "worker-request", "worker-result"]
+    static let targets = ["query", "short-query", "rtf", "image", "audio", "media", "mail-structure", "zip", "worker-request", "worker-result"]
 
     @Test("every fuzz target has a seed corpus, and every corpus folder is a target")
     func targetsAndCorpus() throws {

@@ -166,7 +166,7 @@ struct ExtractionContextTests {
     @Test("the registry order puts specific extractors first")
     func registryOrder() {
         #expect(ExtractorRegistry.all.map(\.name) == ["ooxml", "opendocument", "epub", "archive", "html", "xml", "pdf", "rtf", "ole", "calendar", "mail", "man-page", "plain-text",
-                                                          "image", "audio"])
+                                                          "image", "audio", "video"])
         let facts = FileFacts(path: "/x.xhtml", type: .regular, size: 1, permissions: 0o644, uid: 0, gid: 0, device: 1, inode: 1,
                               linkCount: 1, accessNanos: 0, modificationNanos: 0, changeNanos: 0, birthNanos: nil, allocatedSize: 0)
         let detection = TypeDetector().describe(mimeType: "application/xhtml+xml")

@@ -448,11 +448,42 @@ def frame_starts(data):
         pos += 5 + struct.unpack_from("<I", data, pos)[0]
 
 
+# --- media: libavformat behind VideoExtractor ------------------------------------------------
+
+def media():
+    """Tiny files made by Debian's ffmpeg (one 16x16 frame, a tenth of a second of tone), each
+    container VideoExtractor reads; skipped, with a note, where ffmpeg is missing."""
+    import shutil
+    import subprocess
+    import tempfile
+    if not shutil.which("ffmpeg"):
+        print("media: no ffmpeg, the media seeds are left as they are", file=sys.stderr)
+        return
+    picture = ["-f", "lavfi", "-i", "color=c=red:s=16x16:r=5:d=0.2"]
+    tone = ["-f", "lavfi", "-i", "sine=duration=0.1"]
+    recipes = [
+        ("mp4-h264-aac.mp4", picture + tone + ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac",
+                                               "-metadata", "title=Seed", "-metadata", "location=+48.8577+002.2950/"]),
+        ("mkv-mpeg4.mkv", picture + ["-c:v", "mpeg4", "-metadata", "title=Seed"]),
+        ("avi-mpeg4.avi", picture + ["-c:v", "mpeg4"]),
+        ("webm-vp8.webm", picture + ["-c:v", "libvpx", "-deadline", "realtime"]),
+        ("adts.aac", tone + ["-c:a", "aac"]),
+        ("ac3.ac3", tone + ["-c:a", "ac3"]),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, args in recipes:
+            out = os.path.join(tmp, name)
+            subprocess.run(["ffmpeg", "-nostdin", "-loglevel", "error", "-y"] + args + ["-fflags", "+bitexact", out], check=True)
+            with open(out, "rb") as f:
+                write("media", name, f.read())
+
+
 def main():
     queries()
     rtf()
     images()
     audio()
+    media()
     mail()
     zips()
     worker()

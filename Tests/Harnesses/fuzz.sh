@@ -5,7 +5,7 @@
 #
 #   SECONDS     how long to fuzz each target (default 60)
 #   --runs N    a fixed number of runs per target instead (the test suite uses this)
-#   TARGET      some of: query short-query rtf image audio mail-structure zip worker-request
+#   TARGET      some of: query short-query rtf image audio media mail-structure zip worker-request
 #               worker-result (default: all, the folders of Tests/Fuzz/corpus)
 #
 # Builds fsindex-fuzz with -sanitize=fuzzer,address into .build/fuzz (its own scratch path, so
@@ -54,7 +54,7 @@ real_seeds() {
     case "$1" in
         rtf) echo office ;;
         image) echo images ;;
-        audio) echo audio ;;
+        audio|media) echo audio ;;
         mail-structure) echo email ;;
         zip) echo office opendocument epub archives ;;
     esac

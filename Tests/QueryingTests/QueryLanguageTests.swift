@@ -85,8 +85,8 @@ struct LanguageFixture {
         item("photos/thumb.jpg", jpeg, size: 900, modified: "2026-02-14T12:00:00Z", extra: [.pixelWidth: .integer(120)]),
         item("photos/IMG_0001.jpg", jpeg, size: 500_000, modified: "2025-12-31T23:59:59Z", extra: [.pixelWidth: .integer(1920)]),
         item("music/song.mp3", mp3, size: 5_000_000, modified: "2024-06-15T10:00:00Z", title: "Moonlight Sonata",
-             authors: ["Ludwig van Beethoven"]),
-        item("video/clip.mp4", mp4, size: 50_000_000, modified: "2026-01-01T00:00:00Z"),
+             authors: ["Ludwig van Beethoven"], extra: [.duration: .double(245.5)]),
+        item("video/clip.mp4", mp4, size: 50_000_000, modified: "2026-01-01T00:00:00Z", extra: [.duration: .double(3725)]),
         item("docs/letter.docx", docx, size: 40_000, modified: "2026-02-28T23:00:00Z", contentModified: "2026-02-28T23:00:00Z",
              title: "Letter to Ada", authors: ["Charles Babbage"],
              text: "Dear Ada, the analytical engine weaves algebraic patterns.", extra: [.pageCount: .integer(2)]),
@@ -510,6 +510,29 @@ struct QueryLanguageTests {
         f.check("size:120", ["summer.txt"])
         f.check("size:>=4096 size:<=4096", ["src"])
         f.check("size:10..11", ["a*b.txt", "axyb.txt"])
+    }
+
+    @Test("duration: with units (s, m, h, 1h30m, H:MM:SS), one unit wide, ranges that end at their end (issue 28)")
+    func durations() throws {
+        let f = try LanguageFixture()
+        // song.mp3 plays 245.5 s (4:05.5), clip.mp4 3725 s (1:02:05).
+        f.check("duration:>10m", ["clip.mp4"])
+        f.check("duration:>10m kind:video", ["clip.mp4"])
+        f.check("kMDItemDurationSeconds > 600", ["clip.mp4"])
+        f.check("duration:<90s", [])
+        f.check("duration:<5m", ["song.mp3"])
+        f.check("duration:>4min", ["song.mp3", "clip.mp4"])
+        f.check("duration:4m", ["song.mp3"])                                // [4 min, 5 min)
+        f.check("duration:1h", ["clip.mp4"])                                // [1 h, 2 h)
+        f.check("duration:1h..2h", ["clip.mp4"])
+        f.check("duration:4m..1h", ["song.mp3"])                            // at most 1 h: not 1:02:05
+        f.check("duration:>=1h2m5s", ["clip.mp4"])
+        f.check("duration:>1:02:05", [])
+        f.check("duration:<=4:06", ["song.mp3"])
+        f.check("duration:245.5", ["song.mp3"])                             // a bare number is exact seconds
+        f.check("duration:>1.5h", [])
+        #expect(throws: QueryError.self) { try ShortQueryParser.parse("duration:>10q") }
+        #expect(throws: QueryError.self) { try ShortQueryParser.parse("duration:1:75") }
     }
 
     @Test("ATTRIBUTE:value for strings, numbers and booleans")
