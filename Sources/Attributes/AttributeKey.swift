@@ -63,6 +63,12 @@ extension AttributeKey {
     /// A document's first heading (an HTML page's first `<h1>`): Core Spotlight's `headline`.
     /// Searched with the other text attributes, so a heading that is the query ranks high.
     public static let headline: Self = "headline"
+    /// The document's language (Spotlight's `kMDItemLanguages`): the tag the document declares,
+    /// kept whole (`en-US`, `de-CH`: HTML `lang`, PDF XMP / OOXML / ODF / EPUB `dc:language`),
+    /// else the ISO 639-1 code the language identifier finds in its text (`en`); the identifier
+    /// never replaces a declared tag (issue 28). `lang:en` still finds `en-US` documents, because
+    /// the short form matches a value's words by prefix (`en-US` holds the word `en`), as does
+    /// `kMDItemLanguages == "en*"w`.
     public static let language: Self = "language"
     public static let encoding: Self = "encoding"
     public static let generator: Self = "creator"

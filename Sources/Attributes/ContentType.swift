@@ -26,6 +26,29 @@ public struct ContentType: RawRepresentable, Hashable, Comparable, Sendable, Cod
         ContentType(rawValue: "org.freedesktop.mime." + mimeType.lowercased().replacingSlash())
     }
 
+    /// The type a MIME type names where a query asks for a type (`kind:application/gzip`,
+    /// `kMDItemContentTypeTree == "application/gzip"`): its well-known UTI, else its dynamic one
+    /// (`org.freedesktop.mime.…`); an `x-` subtype the table lacks is tried without its prefix
+    /// (`application/x-gzip`). Matched against the type tree, so a type's sub-classes are found
+    /// too: a `.tgz` (`application/x-compressed-tar`, a sub-class of `application/gzip` in
+    /// shared-mime-info) holds the gzip UTI in its tree (issue 28). Items store UTIs only, as
+    /// Spotlight does, so without this a MIME type in a type query found nothing.
+    public static func forQuery(mimeType: String) -> ContentType {
+        let m = mimeType.lowercased()
+        if let known = WellKnownType.byMIMEType[m] { return known.identifier }
+        if let slash = m.firstIndex(of: "/"), m[m.index(after: slash)...].hasPrefix("x-"),
+           let known = WellKnownType.byMIMEType[String(m[...slash]) + m[m.index(slash, offsetBy: 3)...]] {
+            return known.identifier
+        }
+        return .dynamic(mimeType: m)
+    }
+
+    /// The type a query's type value names: a UTI as written, a MIME type (`a/b`) through
+    /// `forQuery(mimeType:)`.
+    public static func forQuery(_ value: String) -> ContentType {
+        value.contains("/") ? forQuery(mimeType: value) : ContentType(rawValue: value)
+    }
+
     /// The well-known description of this type, if there is one.
     public var wellKnown: WellKnownType? { WellKnownType.byIdentifier[self] }
 

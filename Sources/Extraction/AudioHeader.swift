@@ -10,7 +10,8 @@ import ExtractionModel
 /// - Ogg: the first stream's identification header (`OpusHead` or Vorbis), its comment header
 ///   (Vorbis comments: TITLE, ARTIST, ALBUM, COMPOSER, GENRE, DATE, TRACKNUMBER), and the
 ///   granule position of the last page for the duration.
-/// - MP4: `moov`/`mvhd` timescale and duration, and the composer (`ilst`/`©wrt`).
+/// - MP4: `moov`/`mvhd` timescale, duration and creation time, the composer (`ilst`/`©wrt`)
+///   and the date (`©day`).
 /// - MP3: the size of a leading ID3v2 tag and whether an ID3v1 tag ends the file, so that the
 ///   duration follows from the audio bytes and the bit rate; the composer (TCOM/TCM).
 ///
@@ -28,6 +29,10 @@ package struct AudioHeader {
     var tags: [String: String] = [:]
     /// Bytes of MPEG audio: the file minus its ID3v2 and ID3v1 tags.
     package var mpegAudioBytes: Int?
+    /// MP4: `mvhd`'s creation time (seconds since 1904-01-01, UTC; 0 when the muxer left it
+    /// unset) and the iTunes `©day` text (see `AudioHeader+MP4Dates.swift`).
+    var mp4CreationTime: UInt64?
+    var mp4Day: String?
 
     static let maxBlocks = 4096
 
@@ -323,6 +328,7 @@ package struct AudioHeader {
         // box lands on its next sibling or its parent's.
         let containers: Set<String> = ["moov", "udta", "meta", "ilst"]
         let composer: [UInt8] = [0xA9, 0x77, 0x72, 0x74]   // ©wrt
+        let day: [UInt8] = [0xA9, 0x64, 0x61, 0x79]        // ©day
         var pos = 0
         for _ in 0..<Self.maxBlocks {
             let h = s.bytes(pos, 16)
@@ -340,13 +346,16 @@ package struct AudioHeader {
                 if d.count >= 20 {
                     let (scale, length) = d[0] == 1 && d.count == 32 ? (be32(d, 20), be64(d, 24)) : (be32(d, 12), UInt64(be32(d, 16)))
                     if scale > 0, length > 0, length < UInt64.max / 2 { duration = Double(length) / Double(scale) }
+                    mp4CreationTime = d[0] == 1 ? (d.count >= 12 ? be64(d, 4) : nil) : UInt64(be32(d, 4))
                 }
-            } else if Array(h[4..<8]) == composer {
+            } else if Array(h[4..<8]) == composer || Array(h[4..<8]) == day {
                 // data box: size, "data", type, locale, UTF-8 text
                 let d = s.bytes(pos + header, min(size - header, 1 << 16))
                 if d.count > 16, Array(d[4..<8]) == Array("data".utf8) {
                     let text = String(decoding: d[16..<min(d.count, max(16, Int(be32(d, 0))))], as: UTF8.self).trimmingSpaces()
-                    if !text.isEmpty { tags["COMPOSER"] = text }
+                    if !text.isEmpty {
+                        if Array(h[4..<8]) == composer { tags["COMPOSER"] = text } else { mp4Day = text }
+                    }
                 }
             }
             guard size <= s.size - pos else { return }

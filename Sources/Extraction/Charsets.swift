@@ -45,6 +45,46 @@ enum Charsets {
         "ISO-2022-CN", "IBM500",
     ]
 
+    /// Of the two Greek charsets uchardet confuses (it answers `ISO-8859-7` for Greek in
+    /// `WINDOWS-1253` and the other way round: their letters 0xB8–0xFE are the same), the one
+    /// the bytes decide for, else `guess` unchanged. They differ where Greek text shows it:
+    /// windows-1253 has `Ά` at 0xA2, typographic marks at 0x80–0x9F (C1 controls in
+    /// ISO-8859-7) and `®` at 0xAE (unassigned in ISO-8859-7); ISO-8859-7 has `Ά` at 0xB6 (`¶`
+    /// in windows-1253), quotes at 0xA1/0xA2 and `ͺ` at 0xAA (unassigned in windows-1253).
+    /// So 0xA2 before a letter is windows-1253's `Ά` (a word's capital), 0xB5 before a Latin
+    /// letter its `µ` (`5 µg`), 0xB6 or 0xA1 before a letter ISO-8859-7's `Ά` or opening
+    /// quote; each such byte is a vote, and the charset
+    /// with more votes is the one in which the text decodes to words. Other charsets are
+    /// returned as they are.
+    ///
+    /// For example, `Άλλα` in windows-1253 is `A2 EB EB E1`: read as ISO-8859-7 it would be
+    /// `’λλα`, so `greekVariant("ISO-8859-7", of: …)` is `"WINDOWS-1253"`.
+    static func greekVariant(_ guess: String, of bytes: ArraySlice<UInt8>) -> String {
+        let upper = guess.uppercased()
+        guard upper == "ISO-8859-7" || upper == "WINDOWS-1253" else { return guess }
+        /// A Greek letter in both charsets (0xB8–0xFE less 0xBB `»`, 0xBD `½` and unassigned 0xD2).
+        func isLetter(_ b: UInt8) -> Bool { b >= 0xB8 && b != 0xBB && b != 0xBD && b != 0xD2 && b != 0xFF }
+        let unassignedIn1253: Set<UInt8> = [0x81, 0x88, 0x8A, 0x8C, 0x8D, 0x8E, 0x8F, 0x90, 0x98, 0x9A, 0x9C, 0x9D, 0x9E, 0x9F]
+        let sample = Array(bytes.prefix(sampleBytes))
+        var windows = 0, iso = 0
+        for (i, b) in sample.enumerated() where b >= 0x80 && b < 0xB8 {
+            let beforeLetter = i + 1 < sample.count && isLetter(sample[i + 1])
+            switch b {
+            case 0x80...0x9F where !unassignedIn1253.contains(b): windows += 1
+            case 0xAE: windows += 1
+            case 0xA2 where beforeLetter: windows += 1
+            // `µ` before a Latin letter (`5 µg`, `µm`): ISO-8859-7's `΅` never is.
+            case 0xB5 where i + 1 < sample.count && (sample[i + 1] | 0x20) >= 0x61 && (sample[i + 1] | 0x20) <= 0x7A: windows += 1
+            case 0xAA: iso += 1
+            case 0xA1 where beforeLetter, 0xB6 where beforeLetter: iso += 1
+            default: break
+            }
+        }
+        if windows > iso { return "WINDOWS-1253" }
+        if iso > windows { return "ISO-8859-7" }
+        return guess
+    }
+
     /// Opens and closes an iconv converter for every charset in `detectable`, so that glibc has
     /// loaded their gconv modules before a sandbox forbids it.
     static func preloadConverters() {

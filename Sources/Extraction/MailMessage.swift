@@ -8,10 +8,13 @@ import FoundationEssentials
 /// Cc), subject, date, the names of its attachments and the text of its body.
 ///
 /// The body is the text of its `text/plain` parts, with transfer encodings undone and charsets
-/// converted to UTF-8; a `text/html` part counts only where no plain-text alternative exists
-/// (its tags are stripped by libxml2). Attachments (a part with an `attachment` disposition or a
-/// file name) give their names, not their text. Forwarded messages (`message/rfc822` parts) add
-/// their subject and body.
+/// converted to UTF-8, and of its `text/html` parts (tags stripped by libxml2, through the HTML
+/// extractor's walker). Of a `multipart/alternative`, the plain part is read, and the HTML
+/// alternative too when it says more: when its text has a word the plain part lacks (senders
+/// often put a bare summary in the plain part; issue 28 found the HTML body's words missing).
+/// Attachments (a part with an `attachment` disposition or a file name) give their names, not
+/// their text. Attached and forwarded messages (`message/rfc822` parts) add their subject and
+/// body, plain and HTML alike.
 ///
 /// Hostile input is bounded: at most `maxDepth` levels of nesting and `maxParts` parts are
 /// visited, at most `maxAddresses` addresses are kept per list, and a part's decoded bytes are
@@ -51,6 +54,20 @@ struct MailMessage {
     var partsCapped = false
     /// Whether the message had any header at all (garbage parses as a message without headers).
     var hasHeaders = false
+    /// The text of the last plain part read as one of a `multipart/alternative`'s choices, which
+    /// its HTML sibling is compared with.
+    private var alternativePlain = ""
+
+    /// Why a part of the MIME tree is read.
+    enum Role {
+        /// Body text, read whole.
+        case body
+        /// The plain choice of a `multipart/alternative`: read, and remembered.
+        case plainAlternative
+        /// The HTML choice (or the multipart that holds it) beside a plain one: read only when
+        /// its text says more than the plain choice.
+        case htmlAlternative
+    }
 
     /// Reads `message`; the body text is capped at `textCap` UTF-8 bytes.
     init(_ message: UnsafeMutablePointer<GMimeMessage>, textCap: Int) {
@@ -166,9 +183,9 @@ struct MailMessage {
     /// Visits the MIME tree depth first with an explicit stack, in document order.
     private mutating func walk(_ root: UnsafeMutablePointer<GMimeObject>?, into body: inout TextBuffer) {
         guard let root else { return }
-        var stack: [(object: UnsafeMutablePointer<GMimeObject>, depth: Int)] = [(root, 0)]
+        var stack: [(object: UnsafeMutablePointer<GMimeObject>, depth: Int, role: Role)] = [(root, 0, .body)]
         var visited = 0
-        while let (object, depth) = stack.popLast() {
+        while let (object, depth, role) = stack.popLast() {
             visited += 1
             if visited > Self.maxParts || depth > Self.maxDepth {
                 partsCapped = true
@@ -181,8 +198,15 @@ struct MailMessage {
                     if let child = g_mime_multipart_get_part(multipart, Int32(i)) { children.append(child) }
                 }
                 if count > Self.maxParts { partsCapped = true }
-                if Self.isType(object, "multipart", "alternative") { children = Self.preferred(children) }
-                for child in children.reversed() { stack.append((child, depth + 1)) }
+                // A multipart inside an HTML choice (`related` around the HTML) keeps that role.
+                var roles = [Role](repeating: role == .htmlAlternative ? .htmlAlternative : .body, count: children.count)
+                if Self.isType(object, "multipart", "alternative") {
+                    alternativePlain = ""
+                    let chosen = Self.preferred(children)
+                    children = chosen.map(\.object)
+                    roles = chosen.map { role == .htmlAlternative ? .htmlAlternative : $0.role }
+                }
+                for (child, r) in zip(children, roles).reversed() { stack.append((child, depth + 1, r)) }
             } else if let messagePart = cgmime_as_message_part(object) {
                 if let name = Self.clean(GMime.string(g_mime_object_get_content_disposition_parameter(object, "filename"))) {
                     attachmentNames.append(name)
@@ -193,9 +217,9 @@ struct MailMessage {
                     body.append(s)
                     body.breakLine()
                 }
-                if let part = g_mime_message_get_mime_part(inner) { stack.append((part, depth + 1)) }
+                if let part = g_mime_message_get_mime_part(inner) { stack.append((part, depth + 1, .body)) }
             } else if let part = cgmime_as_part(object) {
-                leaf(part, object, into: &body)
+                leaf(part, object, role: role, into: &body)
             }
             if body.isFull { textTruncated = true }
         }
@@ -203,7 +227,7 @@ struct MailMessage {
 
     /// A leaf part: an attachment's name, or a body part's text.
     private mutating func leaf(_ part: UnsafeMutablePointer<GMimePart>, _ object: UnsafeMutablePointer<GMimeObject>,
-                               into body: inout TextBuffer) {
+                               role: Role, into body: inout TextBuffer) {
         let filename = Self.clean(GMime.string(g_mime_part_get_filename(part)))
         if let filename {
             if attachmentNames.count < Self.maxParts { attachmentNames.append(filename) }
@@ -219,11 +243,16 @@ struct MailMessage {
         let wanted = body.cap * (isHTML ? 4 : 2) + 64 * 1024
         guard let (text, cut) = Self.decodedContent(part, object, limit: min(wanted, Self.maxPartBytes)) else { return }
         if cut { textTruncated = true }
-        body.breakLine()
         if isPlain {
+            if role == .htmlAlternative { return }   // a plain part beside the HTML in its `related`
+            if role == .plainAlternative { alternativePlain = text }
+            body.breakLine()
             body.append(text)
         } else {
-            for (i, line) in Self.htmlText(Array(text.utf8), cap: body.cap).split(separator: "\n").enumerated() {
+            let html = Self.htmlText(Array(text.utf8), cap: body.cap)
+            if role == .htmlAlternative, !Self.saysMore(html, than: alternativePlain) { return }
+            body.breakLine()
+            for (i, line) in html.split(separator: "\n").enumerated() {
                 if i > 0 { body.breakLine() }
                 body.append(line)
             }
@@ -231,13 +260,26 @@ struct MailMessage {
         body.breakLine()
     }
 
-    /// Of the children of a `multipart/alternative`, the one to read: the first `text/plain`,
-    /// else the first `text/html`, else the first multipart (a `related` wrapping the HTML).
-    static func preferred(_ children: [UnsafeMutablePointer<GMimeObject>]) -> [UnsafeMutablePointer<GMimeObject>] {
-        if let p = children.first(where: { isType($0, "text", "plain") }) { return [p] }
-        if let h = children.first(where: { isType($0, "text", "html") }) { return [h] }
-        if let m = children.first(where: { cgmime_as_multipart($0) != nil }) { return [m] }
-        return Array(children.prefix(1))
+    /// Whether `text` has a word (letters and digits, case folded) that `plain` lacks.
+    static func saysMore(_ text: String, than plain: String) -> Bool {
+        func words(_ s: String) -> Set<String> {
+            Set(s.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init))
+        }
+        let known = words(plain)
+        return !words(text).isSubset(of: known)
+    }
+
+    /// Of the children of a `multipart/alternative`, the ones to read: the first `text/plain`,
+    /// then (compared with it) the first `text/html`, else the first multipart (a `related`
+    /// wrapping the HTML); without a plain one, the HTML or multipart choice alone; else the
+    /// first child.
+    static func preferred(_ children: [UnsafeMutablePointer<GMimeObject>]) -> [(object: UnsafeMutablePointer<GMimeObject>, role: Role)] {
+        let html = children.first(where: { isType($0, "text", "html") }) ?? children.first(where: { cgmime_as_multipart($0) != nil })
+        if let p = children.first(where: { isType($0, "text", "plain") }) {
+            return [(p, .plainAlternative)] + (html.map { [($0, .htmlAlternative)] } ?? [])
+        }
+        if let html { return [(html, .body)] }
+        return children.prefix(1).map { ($0, .body) }
     }
 
     static func isType(_ object: UnsafeMutablePointer<GMimeObject>, _ type: String, _ subtype: String) -> Bool {

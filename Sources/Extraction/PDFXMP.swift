@@ -14,6 +14,9 @@ struct PDFXMP {
     var producer: String?
     var created: Date?
     var modified: Date?
+    /// `dc:language`: the bag of the document's languages, as declared (`de-CH`, `en-US`; RFC 3066
+    /// tags, kept whole so that the region is not lost).
+    var languages: [String] = []
 
     static let dc = "http://purl.org/dc/elements/1.1/"
     static let xmp = "http://ns.adobe.com/xap/1.0/"
@@ -95,6 +98,8 @@ struct PDFXMP {
         case (PDFXMP.dc, "creator"): if creators.isEmpty { creators = values.compactMap(DocumentFields.clean) }
         case (PDFXMP.dc, "description"): description = description ?? first
         case (PDFXMP.dc, "subject"): if subjects.isEmpty { subjects = values.compactMap(DocumentFields.clean) }
+        case (PDFXMP.dc, "language"):
+            if languages.isEmpty { languages = values.compactMap(DocumentFields.clean).filter { $0.lowercased() != "x-unknown" } }
         case (PDFXMP.pdf, "Keywords"): keywords = keywords ?? first
         case (PDFXMP.pdf, "Producer"): producer = producer ?? first
         case (PDFXMP.xmp, "CreatorTool"): creatorTool = creatorTool ?? first

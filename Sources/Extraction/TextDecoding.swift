@@ -13,7 +13,8 @@ import ExtractionModel
 ///
 /// The order, cheapest and surest first: a byte-order mark; libmagic's UTF-16 hint; for bytes
 /// that look binary (NULs), UTF-16/32 without a BOM or EBCDIC, else binary; valid UTF-8 (the
-/// fast path: no uchardet call); EBCDIC; uchardet's guess (on the first 64 KiB) converted by
+/// fast path: no uchardet call); EBCDIC; uchardet's guess (on the first 64 KiB; between the
+/// two Greek charsets, the one the bytes decide for: `Charsets.greekVariant`) converted by
 /// iconv; UTF-16 without NULs; finally Windows-1252/Latin-1.
 ///
 /// Decoding errors: invalid sequences become U+FFFD. When more than 2 % of the bytes are
@@ -71,10 +72,11 @@ package enum TextDecoding {
             high += 1
             if high >= 4 { break }
         }
-        guard high >= 4, let guess = Charsets.guess(bytes) else {
+        guard high >= 4, let guessed = Charsets.guess(bytes) else {
             if let unicode = Charsets.scriptUTF16(bytes) { return Decoded(text: decode(bytes, as: unicode), encoding: unicode) }
             return singleByteFallback(bytes)
         }
+        let guess = Charsets.greekVariant(guessed, of: bytes)
         let upper = guess.uppercased()
         if upper == "UTF-16" || upper == "UTF-32" || upper.hasPrefix("X-ISO-10646") || upper == "ASCII" {
             return singleByteFallback(bytes)   // no BOM and no NUL pattern: not really UTF-16/32; ASCII is valid UTF-8

@@ -52,7 +52,7 @@ public struct QueryCompiler: Sendable {
             case .time: throw .badValue(attribute: name, value: Self.describe(value), reason: "is a date, but \(name) holds text")
             }
             if key == .contentTypeTree, op == .equal, modifiers.isEmpty, !text.contains("*"), !text.contains("?") {
-                return .conformsTo(ContentType(rawValue: text))
+                return .conformsTo(ContentType.forQuery(text))
             }
             return .compare(AttributeComparison(key, op, .text(TextPattern(text, modifiers))))
         case .integer, .double:

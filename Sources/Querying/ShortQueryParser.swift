@@ -315,12 +315,14 @@ public struct ShortQueryParser {
             for k in value.split(separator: ",").map({ $0.lowercased() }) {
                 if let list = Self.kinds[k] {
                     types += list.map { .conformsTo(ContentType(rawValue: $0)) }
+                } else if k.contains("/") {   // a MIME type: its UTI and every type below it
+                    types.append(.conformsTo(ContentType.forQuery(mimeType: k)))
                 } else if k.contains(".") {
                     types.append(.conformsTo(ContentType(rawValue: k)))
                 } else {
                     let near = AttributeNames.nearest(to: k, in: Array(Self.kinds.keys))
                     throw .badValue(attribute: "kind", value: k, reason: "is not a kind" + (near.isEmpty ? "" : "; did you mean \(near.joined(separator: ", "))?")
-                        + " Kinds: " + Self.kinds.keys.sorted().joined(separator: ", ") + ", or a type such as public.jpeg")
+                        + " Kinds: " + Self.kinds.keys.sorted().joined(separator: ", ") + ", or a type such as public.jpeg or application/gzip")
                 }
             }
             return .or(types)
@@ -392,7 +394,7 @@ public struct ShortQueryParser {
         switch key.valueType ?? .string {
         case .string, .strings:
             if key == .contentTypeTree || key == .contentType, !Self.hasWildcard(value) {
-                return key == .contentTypeTree ? .conformsTo(ContentType(rawValue: value))
+                return key == .contentTypeTree ? .conformsTo(ContentType.forQuery(value))
                     : .compare(AttributeComparison(key, .equal, .text(TextPattern(value, [.caseInsensitive]))))
             }
             return .compare(AttributeComparison(key, .equal, .text(Self.wordsPattern(value))))

@@ -82,6 +82,12 @@ struct AudioExtractorTests {
         #expect(wav.integer(.audioBitRate) == 1_411_200)
     }
 
+    @Test("the real m4a's creation date is its movie header's, not the file's (issue 28)", .realCorpus)
+    func realMP4Created() throws {
+        let a = try extractReal("audio/testMP4.m4a").attributes
+        #expect(a.date(.contentCreationDate) == Date(timeIntervalSince1970: 1_327_775_958))   // mvhd: 2012-01-28 18:39:18 UTC
+    }
+
     @Test("composer: MP4 ©wrt, ID3v2.3/2.4 TCOM and a FLAC Vorbis comment (TagLib's C API has none)", .realCorpus)
     func composer() throws {
         #expect(try extractReal("audio/testMP4.m4a").attributes.string(.composer) == "Test Composer")
@@ -235,5 +241,58 @@ struct AudioExtractorTests {
         header.readComments(Array("OpusTags".utf8) + [3, 0, 0, 0] + Array("abc".utf8) + [2, 0, 0, 0] + [6, 0, 0, 0] + Array("TITLE=x".utf8)
                             + [0xFF, 0xFF, 0xFF, 0x7F], from: 8)
         #expect(header.tags["TITLE"] == nil)   // "TITLE=x" is 7 bytes, not 6: cut to "TITLE="
+    }
+
+    // MARK: Issue 28: an MP4's own creation date
+
+    static let ffmpeg = "/usr/bin/ffmpeg"
+
+    /// Runs ffmpeg with `arguments`, quietly; its exit status.
+    static func runFFmpeg(_ arguments: [String]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ffmpeg)
+        p.arguments = ["-nostdin", "-loglevel", "error", "-y"] + arguments
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    @Test("an m4a's creation date from its mvhd creation time, else its ©day",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: ffmpeg), "needs ffmpeg (Debian package ffmpeg)"))
+    func mp4CreationDate() throws {
+        let tree = try TemporaryTree()
+        // mvhd creation time 2019-04-02 10:20:30 UTC (ffmpeg's creation_time), ©day "2019".
+        let made = tree.path("made.m4a")
+        #expect(try Self.runFFmpeg(["-f", "lavfi", "-i", "sine=duration=1", "-metadata", "date=2019",
+                                    "-metadata", "creation_time=2019-04-02T10:20:30Z", made.string]) == 0)
+        let a = try extract(made).attributes
+        #expect(a.contentType == "com.apple.m4a-audio")
+        #expect(a.date(.contentCreationDate) == Date(timeIntervalSince1970: 1_554_200_430))
+        #expect(a[.contentCreationDate] != a[.fsCreationDate])
+
+        // Without creation_time ffmpeg writes 0 (1904): the ©day date is used, a whole day here.
+        let tagged = tree.path("tagged.m4a")
+        #expect(try Self.runFFmpeg(["-f", "lavfi", "-i", "sine=duration=1", "-metadata", "date=2017-06-05", tagged.string]) == 0)
+        #expect(try extract(tagged).attributes.date(.contentCreationDate) == Date(timeIntervalSince1970: 1_496_620_800))
+
+        // Neither: the file's own date stays.
+        let bare = tree.path("bare.m4a")
+        #expect(try Self.runFFmpeg(["-f", "lavfi", "-i", "sine=duration=1", "-map_metadata", "-1", bare.string]) == 0)
+        let b = try extract(bare).attributes
+        #expect(b[.contentCreationDate] == b[.fsCreationDate])
+    }
+
+    @Test("the movie header's creation time, version 0 and 1, and ©day forms")
+    func mp4DateParsing() {
+        var h = AudioHeader(MediaSource(head: [], size: 0, file: nil))
+        h.mp4CreationTime = 0xD8C8_E7EE   // 2019-04-02 10:20:30 UTC
+        #expect(h.mp4CreationDate == Date(timeIntervalSince1970: 1_554_200_430))
+        h.mp4CreationTime = 0             // unset: 1904
+        h.mp4Day = "2008"
+        #expect(h.mp4CreationDate == Date(timeIntervalSince1970: 1_199_145_600))
+        h.mp4Day = "2019-04-02T10:20:30Z"
+        #expect(h.mp4CreationDate == Date(timeIntervalSince1970: 1_554_200_430))
+        h.mp4Day = "sometime"
+        #expect(h.mp4CreationDate == nil)
     }
 }

@@ -35,6 +35,22 @@ struct LanguageTests {
         #expect(r.attributes.string(.language) == language)
     }
 
+    /// Issue 28: a declared tag keeps its region; the identifier, which knows only `en`, adds
+    /// nothing where a tag is declared. (PDF XMP: `PDFAnnotationTests`.)
+    @Test("a declared full tag (en-US, fr-CA) is kept, not cut to the identifier's en")
+    func declaredFullTag() throws {
+        let tree = try TemporaryTree()
+        let english = "The quick brown fox jumps over the lazy dog while the farmer watches from the porch and the children play in the garden behind the old red barn."
+        let html = try tree.create("us.html", contents: "<html lang=\"en-US\"><head><title>x</title></head><body><p>\(english)</p></body></html>")
+        let h = try extract(html)
+        #expect(h.attributes.string(.language) == "en-US")
+        #expect(!h.trace.map(\.name).contains("language"))   // the identifier was not asked
+        let meta = try tree.create("ca.html", contents: "<html><head><meta http-equiv=\"Content-Language\" content=\"fr-CA\"></head><body><p>\(english)</p></body></html>")
+        #expect(try extract(meta).attributes.string(.language) == "fr-CA")
+        let plain = try tree.create("en.html", contents: "<html><body><p>\(english)</p></body></html>")
+        #expect(try extract(plain).attributes.string(.language) == "en")
+    }
+
     @Test("every extractor's text is classified: HTML without lang, XML without dc:language")
     func central() throws {
         let tree = try TemporaryTree()

@@ -78,13 +78,13 @@ struct MailExtractorTests {
         #expect(Self.seconds(mac) == 1_463_387_432)
     }
 
-    @Test("multipart/alternative: the plain text is read, not the HTML; attachments give names", .realCorpus)
+    @Test("multipart/alternative: the plain text is read, and the HTML where it says more; attachments give names", .realCorpus)
     func alternative() throws {
         let a = try extractReal("email/testRFC822_multipart_attachments.eml").attributes
         #expect(a.strings(.attachmentNames) == ["Test TxtA.txt", "Test TxtB.txt"])
         let text = try #require(a.textContent)
         #expect(text.contains("This is test email for EML1"))   // base64 text/plain
-        #expect(!text.contains("html body"))                    // its HTML alternative
+        #expect(text.contains("This is the html body of the main msg."))   // its HTML alternative says more (issue 28)
         #expect(!text.contains("Test TXTA File"))               // an attachment's content
         #expect(a.strings(.authors) == ["Bugs Bunny <Bugs.Bunny@acme.com>"])
         #expect(a.title == "EML 1")
@@ -92,7 +92,7 @@ struct MailExtractorTests {
         let b = try extractReal("email/testRFC822-multipart").attributes
         #expect(b.strings(.attachmentNames) == ["logo.gif"])
         #expect(b.textContent?.contains("Text specific to body 1.") == true)
-        #expect(b.textContent?.contains("Text specific to body 2.") == false)
+        #expect(b.textContent?.contains("Text specific to body 2.") == true)   // only the HTML alternative has it
         #expect(b.strings(.authors) == ["DigitalPebble <julien@digitalpebble.com>"])
         #expect(b.strings(.recipientEmailAddresses) == ["lists.digitalpebble@gmail.com"])
         #expect(Self.seconds(b) == 1_285_594_156)
@@ -115,7 +115,7 @@ struct MailExtractorTests {
         #expect(Self.seconds(png) == 1_469_032_502)
     }
 
-    @Test("an mbox: one child per message, the file keeps only subjects and senders", .realCorpus)
+    @Test("an mbox: one child per message, the file keeps subjects, senders and text", .realCorpus)
     func mailbox() throws {
         let r = try extractReal("email/complex.mbox")
         #expect(r.attributes.integer(.messageCount) == 3)
@@ -134,7 +134,7 @@ struct MailExtractorTests {
         let own = try #require(r.attributes.textContent)
         #expect(own.contains(subject))
         #expect(own.contains("Jianmin Woo <jianmin_woo@yahoo.com>"))
-        #expect(!own.contains("Thanks a lot"))   // bodies are the children's
+        #expect(own.contains("Thanks a lot for your explanation, Jothi."))   // the second message's body (issue 28)
         #expect(r.attributes.title == nil)
 
         let simple = try extractReal("email/simple.mbox")
@@ -378,5 +378,96 @@ struct MailExtractorTests {
         let mbox = try extract(tree.create("noise.mbox", bytes: Array("Just some text\nno From line\n".utf8)))
         #expect(mbox.extractor == "mail")
         #expect(mbox.problems.contains { "\($0)".contains("From ") })
+    }
+
+    // MARK: Issue 28: text that was lost
+
+    @Test("an mbox's own item carries its messages' subjects and text, up to the text cap")
+    func mailboxText() throws {
+        let tree = try TemporaryTree()
+        var mbox = ""
+        for (i, word) in ["aardvark", "bandicoot", "capybara"].enumerated() {
+            mbox += "From s\(i)@example.org Mon Jun 01 10:00:0\(i) 2009\nFrom: Sender \(i) <s\(i)@example.org>\n"
+            mbox += "Subject: Note \(i + 1)\n\nThe \(word) of message \(i + 1) is here.\n\n"
+        }
+        let r = try extract(tree.create("three.mbox", contents: mbox))
+        #expect(r.problems.isEmpty)
+        #expect(r.children.count == 3)
+        let own = try #require(r.attributes.textContent)
+        #expect(own.contains("Note 1") && own.contains("Note 3"))
+        #expect(own.contains("The capybara of message 3 is here."))   // the third message's body finds the mbox
+        #expect(r.children.last?.attributes.textContent == "The capybara of message 3 is here.")
+        // The cap bounds the mbox's own text; every child still has its own.
+        let capped = try extract(tree.create("three-capped.mbox", contents: mbox), textCap: 60)
+        #expect((capped.attributes.textContent?.utf8.count ?? 0) <= 60)
+        #expect(capped.attributes[.textTruncated] == .bool(true))
+        #expect(capped.attributes.textContent?.contains("capybara") == false)
+        #expect(capped.children.count == 3)
+    }
+
+    @Test("multipart/alternative: the HTML part is read too when it says more; an attached message's plain and HTML")
+    func alternativeHTML() throws {
+        let tree = try TemporaryTree()
+        let p = try tree.create("alt.eml", bytes: Self.crlf([
+            "From: ada@example.org",
+            "Subject: Offer",
+            "MIME-Version: 1.0",
+            "Content-Type: multipart/mixed; boundary=outer",
+            "",
+            "--outer",
+            "Content-Type: multipart/alternative; boundary=alt",
+            "",
+            "--alt",
+            "Content-Type: text/plain; charset=utf-8",
+            "",
+            "See the offer below.",
+            "--alt",
+            "Content-Type: text/html; charset=utf-8",
+            "",
+            "<html><body><p>See the offer below.</p><table><tr><td>Harpsichord tuning, 40 euros</td></tr></table></body></html>",
+            "--alt--",
+            "--outer",
+            "Content-Type: message/rfc822",
+            "Content-Disposition: attachment; filename=\"forwarded.eml\"",
+            "",
+            "From: bob@example.org",
+            "Subject: Inner note",
+            "MIME-Version: 1.0",
+            "Content-Type: multipart/alternative; boundary=inner",
+            "",
+            "--inner",
+            "Content-Type: text/plain; charset=utf-8",
+            "",
+            "Plain words of the inner message.",
+            "--inner",
+            "Content-Type: multipart/related; boundary=rel",
+            "",
+            "--rel",
+            "Content-Type: text/html; charset=utf-8",
+            "",
+            "<p>Plain words of the inner message, and a <b>theorbo</b> only the HTML names.</p>",
+            "--rel--",
+            "--inner--",
+            "",
+            "--outer--",
+        ]))
+        let a = try extract(p).attributes
+        let text = try #require(a.textContent)
+        #expect(text.contains("See the offer below."))
+        #expect(text.contains("Harpsichord tuning, 40 euros"))    // the HTML alternative's own words
+        #expect(text.contains("Plain words of the inner message."))
+        #expect(text.contains("theorbo"))                         // the attached message's HTML
+        #expect(!text.contains("<p>") && !text.contains("<b>"))
+        #expect(a.strings(.attachmentNames) == ["forwarded.eml"])
+
+        // An HTML alternative that says nothing more than its plain part is not read twice.
+        let same = try tree.create("same.eml", bytes: Self.crlf([
+            "From: ada@example.org", "Subject: Same", "MIME-Version: 1.0",
+            "Content-Type: multipart/alternative; boundary=alt", "",
+            "--alt", "Content-Type: text/plain; charset=utf-8", "", "Hello there, Bob.",
+            "--alt", "Content-Type: text/html; charset=utf-8", "", "<p>Hello <i>there</i>, Bob.</p>",
+            "--alt--",
+        ]))
+        #expect(try extract(same).attributes.textContent == "Hello there, Bob.")
     }
 }

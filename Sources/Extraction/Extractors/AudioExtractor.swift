@@ -10,7 +10,8 @@ import FoundationEssentials
 /// Gives `title`, `artist` (also as `authors`, as Spotlight does), `album`, `genre`,
 /// `audioTrackNumber`, `recordingDate` (the day a Vorbis-comment DATE gives, else January 1 of the
 /// tag's year; UTC), `duration` (seconds),
-/// `audioBitRate` (bits per second), `audioSampleRate` (Hz) and `audioChannelCount`.
+/// `audioBitRate` (bits per second), `audioSampleRate` (Hz) and `audioChannelCount`; for MP4,
+/// `contentCreationDate` from the movie header or `©day` (`applyContainerDates`).
 /// `composer` comes from the tags `AudioHeader` reads itself (ID3v2 TCOM, MP4 ©wrt, Vorbis
 /// comments of FLAC and Ogg, WAV INFO): TagLib 1.13's C API has no property map.
 ///
@@ -77,6 +78,7 @@ package struct AudioExtractor: Extractor {
         if let v = tags.genre { attributes[.genre] = .string(v) }
         if let v = tags.track { attributes[.audioTrackNumber] = .integer(Int64(v)) }
         if let date = Self.recordingDate(year: tags.year, stated: own["DATE"]) { attributes[.recordingDate] = .date(date) }
+        Self.applyContainerDates(header, to: &attributes)
 
         let bitRate = header.bitRate ?? tags.bitRate
         var duration = header.duration

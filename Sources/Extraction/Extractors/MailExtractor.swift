@@ -16,7 +16,10 @@ import Glibc
 /// An mbox gives one child item per message (`message/1`, `message/2`, ... in file order), each
 /// with the attributes above plus `name` (the subject, or "(no subject)"), `contentType`
 /// `public.email-message` and `kind` "Mail message". The mbox itself gets `messageCount` and, as
-/// its `textContent`, only each message's subject and senders, so bodies are not indexed twice.
+/// its `textContent`, each message's subject, senders and body text in file order, up to the
+/// text cap: a word of the third message finds the mbox as well as that message (issue 28;
+/// before, the mbox held subjects and senders only, so a search for a body's word never named
+/// the mailbox file).
 /// At most `maxMessages` messages are read, and the bodies of all children together hold at
 /// most `mailboxTextBudget` bytes (the later ones keep their headers and say `textTruncated`).
 ///
@@ -125,7 +128,9 @@ package struct MailExtractor: Extractor {
         }
         if let p = position { segments.append((p, source.size)) }
 
-        var summary = TextBuffer(cap: input.textCap)
+        // The mbox's own text is bounded like its children's together, so that both fit in a
+        // worker's result (16 MiB) whatever the text cap.
+        var summary = TextBuffer(cap: min(input.textCap, Self.mailboxTextBudget))
         var budget = Self.mailboxTextBudget
         var count = 0
         var capped = false
@@ -170,6 +175,10 @@ package struct MailExtractor: Extractor {
                 if !mail.from.isEmpty {
                     summary.space()
                     summary.append(mail.from.map(\.display).joined(separator: ", "))
+                }
+                if !mail.text.isEmpty, !summary.isFull {
+                    summary.breakLine()
+                    summary.append(mail.text)
                 }
             }
         }

@@ -18,7 +18,9 @@ import Glibc
 /// application), `producer`, `contentCreationDate`, `contentModificationDate`; and `pageCount`,
 /// `pageWidth` / `pageHeight` (first page, in points), `encrypted` and `securityMethod` (the
 /// `/Filter` of the encryption dictionary, such as `Standard`), and the text of the pages as
-/// `textContent`, one line break between pages.
+/// `textContent`, one line break between pages, each page's annotations (comments, the notes of
+/// highlights, free text; see `annotationTexts(_:)`) after its text; `language` from the XMP
+/// `dc:language`, the full tag as declared (`de-CH`).
 ///
 /// Authors: the Info `Author` string is split on semicolons; when the XMP `dc:creator` list
 /// names more people, that list is used instead (Acrobat writes only the first author into Info).
@@ -113,6 +115,10 @@ package struct PDFExtractor: Extractor {
                 text.append(String(cString: raw))
                 g_free(raw)
             }
+            for note in Self.annotationTexts(page) {   // comments and notes (issue 28)
+                text.breakLine()
+                text.append(note)
+            }
             g_object_unref(gpointer(page))
             text.breakLine()
             if text.isFull { break }
@@ -150,6 +156,7 @@ package struct PDFExtractor: Extractor {
         if let modified = Self.date(poppler_document_get_modification_date_time(doc)) ?? xmp.modified {
             attributes[.contentModificationDate] = .date(modified)
         }
+        if let language = xmp.languages.first { attributes[.language] = .string(language) }
     }
 
     /// Copies and frees a string poppler hands over.
