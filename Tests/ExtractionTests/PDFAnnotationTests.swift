@@ -39,17 +39,7 @@ struct PDFAnnotationTests {
             "<< /Type /Metadata /Subtype /XML /Length \(xmp.utf8.count) >>\nstream\n\(xmp)\nendstream",
         ]
         objects += annotations.map { "<< /Type /Annot \($0) /P 3 0 R >>" }
-        var out = Array("%PDF-1.5\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".unicodeScalars.map { UInt8($0.value) })
-        var offsets: [Int] = []
-        for (i, body) in objects.enumerated() {
-            offsets.append(out.count)
-            out += Array("\(i + 1) 0 obj\n\(body)\nendobj\n".utf8)
-        }
-        let xref = out.count
-        var table = "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for o in offsets { table += String(repeating: "0", count: 10 - String(o).count) + "\(o) 00000 n \n" }
-        table += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return out + Array(table.utf8)
+        return GeneratedFixture.pdfFile(version: "1.5", objects: objects, trailer: "/Root 1 0 R")
     }
 
     static let germanLines = [

@@ -29,7 +29,13 @@ public enum GeneratedFixture {
             "<< /Title (\(escaped(title))) /Author (\(escaped(author))) /Subject (\(escaped(subject))) /Keywords (\(escaped(keywords)))"
                 + " /Creator (FSIndex tests) /Producer (GeneratedFixture.pdf) /CreationDate (\(created)) /ModDate (\(created)) >>",
         ]
-        var out = Array("%PDF-1.4\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".unicodeScalars.map { UInt8($0.value) })
+        return pdfFile(version: "1.4", objects: objects, trailer: "/Root 1 0 R /Info 6 0 R")
+    }
+
+    /// A PDF file of `objects` (numbered from 1, in order) with its cross-reference table and a
+    /// trailer holding `trailer` (`/Root 1 0 R ...`): the frame every hand-written test PDF needs.
+    public static func pdfFile(version: String, objects: [String], trailer: String) -> [UInt8] {
+        var out = Array("%PDF-\(version)\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".unicodeScalars.map { UInt8($0.value) })
         var offsets: [Int] = []
         for (i, body) in objects.enumerated() {
             offsets.append(out.count)
@@ -38,7 +44,7 @@ public enum GeneratedFixture {
         let xref = out.count
         var table = "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
         for o in offsets { table += String(repeating: "0", count: 10 - String(o).count) + "\(o) 00000 n \n" }
-        table += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R /Info 6 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        table += "trailer\n<< /Size \(objects.count + 1) \(trailer) >>\nstartxref\n\(xref)\n%%EOF\n"
         return out + Array(table.utf8)
     }
 

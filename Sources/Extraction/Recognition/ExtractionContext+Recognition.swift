@@ -48,14 +48,11 @@ extension ExtractionContext {
     public func recognize(descriptor: Int32, name: [UInt8], fileSize: Int64,
                           options: RecognitionOptions) -> RecognitionOutcome {
         defer { SystemCall.close(descriptor) }
-        var head = [UInt8](repeating: 0, count: Self.sniffBytes)
-        let n: Int
-        switch head.withUnsafeMutableBytes({ SystemCall.pread(descriptor, into: $0, at: 0) }) {
-        case .success(let got): n = got
-        case .failure(let e): return .failed("cannot read the file: \(e.description.lowercased())")
+        let tree: [ContentType]
+        switch sniffedType(descriptor: descriptor, name: name, fileSize: fileSize) {
+        case .success(let found): tree = found.contentTypeTree
+        case .failure(let reason): return .failed(reason.message)
         }
-        head.removeLast(head.count - n)
-        let tree = typing.type(name: name, bytes: head, fileSize: fileSize, isEmpty: n == 0).detection.contentTypeTree
         willRun?("ocr")
         let isPDF = tree.contains(.pdf)
         guard isPDF || (tree.contains(.image) && !tree.contains("public.svg-image")) else {
