@@ -14,6 +14,10 @@
 # rates: OCR'd pictures per second, photos skipped per second, videos extracted per second (from
 # the video-folder runs without OCR: the crawl reads nothing else there). Medians are printed
 # last; the machine is noisy, so compare rows of the same run.
+#
+# Peers in the same run: the `tesseract` command on every picture of PHOTOS, one core
+# (OMP_THREAD_LIMIT=1), which is what OCR costs without a test that skips photos; and `ffprobe`
+# on every file of VIDEOS (libavformat's own reader, one process a file). Skipped when absent.
 set -euo pipefail
 [ $# -ge 4 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
 BIN=$(realpath "$1"); runs=${5:-3}
@@ -60,3 +64,22 @@ if ocr_s > 0: print(f"photos folder: {(read + skipped) / ocr_s:.2f} pictures/s t
 v_wall, v_n = med("videos", "false", 3), med("videos", "false", 5)
 if v_wall > 0: print(f"videos folder: {v_n:.0f} items indexed in {v_wall:.2f} s wall: {v_n / v_wall:.1f} items/s, start and writes included")
 PY
+
+echo
+if command -v tesseract >/dev/null; then
+  start=$(date +%s.%N); n=0; read_n=0
+  while IFS= read -r -d '' f; do
+    n=$((n + 1))
+    out=$(OMP_THREAD_LIMIT=1 tesseract "$f" - 2>/dev/null | tr -d '[:space:]' || true)
+    [ -n "$out" ] && read_n=$((read_n + 1))
+  done < <(find "$(realpath "$3")" -type f \( -iname '*.png' -o -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.tif' -o -iname '*.tiff' \) -print0)
+  end=$(date +%s.%N)
+  awk -v s="$start" -v e="$end" -v n="$n" -v r="$read_n" 'BEGIN { printf "peer tesseract: %d pictures of the photo folder in %.1f s (%.2f s each; text found in %d)\n", n, e - s, (e - s) / n, r }'
+fi
+if command -v ffprobe >/dev/null; then
+  start=$(date +%s.%N); n=0
+  while IFS= read -r -d '' f; do n=$((n + 1)); ffprobe -v error -show_format -show_streams -show_chapters "$f" >/dev/null 2>&1 || true; done \
+    < <(find "$(realpath "$4")" -type f -print0)
+  end=$(date +%s.%N)
+  awk -v s="$start" -v e="$end" -v n="$n" 'BEGIN { printf "peer ffprobe: %d videos in %.2f s (%.1f ms each, one process each)\n", n, e - s, 1000 * (e - s) / n }'
+fi
