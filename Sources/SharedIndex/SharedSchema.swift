@@ -115,11 +115,35 @@ public enum SharedSchema {
             );
             GRANT SELECT (host, domain, error, at) ON failures TO PUBLIC;
             """),
+        // The shared index at 10 M items (issue 29): indexes in the order queries list their
+        // results, so a LIMIT stops after the first rows instead of sorting every match.
+        // - `items_modified_path`: the newest first, then the path (queries without words, `kind:`,
+        //   `--sort modified`), replacing the plain `modified` index (it serves ranges too).
+        // - `items_name_length`: shorter names first, then the path (`--name`), with the name and
+        //   id, so the names are tested in the index alone (an index-only scan).
+        // - `items_used`: the latest use, for the word ranking's boost ceiling (few rows have one).
+        // - `items_words_rum`: the RUM index, which returns word matches best first, when the
+        //   server has the `rum` extension and this role may create it (a superuser, or it was
+        //   created beforehand); it replaces the GIN index on words, which it also does the work of. Without it,
+        //   the GIN index stays, and a ranked word query reads every match (`SharedWordRanking`).
+        //   The block is on one line: the migration is cut into statements at `;` + newline.
+        ("v3-scale", """
+            DROP INDEX IF EXISTS items_modified;
+            CREATE INDEX items_modified_path ON items (modified DESC NULLS LAST, path);
+            CREATE INDEX items_name_length ON items (length(name), path) INCLUDE (name, id);
+            CREATE INDEX items_used ON items (used) WHERE used IS NOT NULL;
+            DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'rum') THEN BEGIN CREATE EXTENSION IF NOT EXISTS rum; EXCEPTION WHEN insufficient_privilege THEN RAISE NOTICE 'fsindex: the rum extension cannot be created by %: ranked word queries read every match', current_user; END; END IF; IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'rum') THEN EXECUTE 'CREATE INDEX items_words_rum ON items USING rum (words rum_tsvector_ops)'; EXECUTE 'DROP INDEX items_words'; END IF; END $$;
+            ANALYZE items;
+            """),
     ]
 
+    /// The index that gives word matches best first, when the server has it.
+    public static let rankedWordsIndex = "items_words_rum"
+
     /// Creates or upgrades the schema. Several watchers may start at once: an advisory lock
-    /// makes them take turns, and each sees what the one before did.
-    public static func migrate(_ link: PostgresLink) throws(SharedIndexError) {
+    /// makes them take turns, and each sees what the one before did. `through`: stop after that
+    /// migration (tests make the database an older fsindex left, to upgrade it).
+    public static func migrate(_ link: PostgresLink, through last: String? = nil) throws(SharedIndexError) {
         try link.execute("SELECT pg_advisory_lock(7400115)")
         defer { try? link.execute("SELECT pg_advisory_unlock(7400115)") }
         try link.execute("CREATE TABLE IF NOT EXISTS fsindex_migrations (id text PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())")
@@ -127,7 +151,8 @@ public enum SharedSchema {
         let known = Set(migrations.map(\.id))
         let unknown = applied.subtracting(known)
         if !unknown.isEmpty { throw .schemaTooNew(url: link.url.description, unknownMigrations: unknown.sorted()) }
-        for m in migrations where !applied.contains(m.id) {
+        let upTo = last.flatMap { id in migrations.firstIndex { $0.id == id } } ?? migrations.count - 1
+        for m in migrations[...upTo] where !applied.contains(m.id) {
             try link.transaction { () throws(SharedIndexError) in
                 // One statement at a time: the extended protocol takes no more (no migration
                 // has a `;` at the end of a line but between statements).
@@ -139,11 +164,15 @@ public enum SharedSchema {
         }
     }
 
-    /// Checks, for a reader, that the schema is there and not newer than this fsindex.
-    public static func check(_ link: PostgresLink) throws(SharedIndexError) {
+    /// Checks, for a reader, that the schema is there and not newer than this fsindex, and
+    /// tells what it has, in the same round trip.
+    @discardableResult
+    public static func check(_ link: PostgresLink) throws(SharedIndexError) -> Features {
         let rows: [PostgresRowLike]
         do {
-            rows = try link.query("SELECT id FROM fsindex_migrations").map { PostgresRowLike(id: $0.value("id", as: String.self)) }
+            rows = try link.query("SELECT id, to_regclass('\(rankedWordsIndex)') IS NOT NULL AS ranked FROM fsindex_migrations").map {
+                PostgresRowLike(id: $0.value("id", as: String.self), ranked: $0.value("ranked", as: Bool.self) ?? false)
+            }
         } catch {
             if case .server(_, "42P01", _) = error {
                 throw .server(url: link.url.description, code: "42P01", message: "there is no index in this database yet; run `fsindex publish` or start fsindexd with this URL")
@@ -152,9 +181,17 @@ public enum SharedSchema {
         }
         let unknown = Set(rows.compactMap(\.id)).subtracting(migrations.map(\.id))
         if !unknown.isEmpty { throw .schemaTooNew(url: link.url.description, unknownMigrations: unknown.sorted()) }
+        return Features(rankedWords: rows.contains { $0.ranked })
     }
 
-    struct PostgresRowLike { var id: String? }
+    /// What a reader may count on in the shared index it reads.
+    public struct Features: Sendable, Hashable {
+        /// The RUM index on words (`rankedWordsIndex`), which gives word matches best first.
+        public var rankedWords: Bool
+        public init(rankedWords: Bool) { self.rankedWords = rankedWords }
+    }
+
+    struct PostgresRowLike { var id: String?; var ranked: Bool }
 
     /// Whether migration `id` was applied (a reader may meet a database no watcher has upgraded yet).
     static func has(_ id: String, _ link: PostgresLink) -> Bool {

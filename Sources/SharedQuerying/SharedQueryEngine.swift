@@ -19,12 +19,14 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
     public let url: SharedIndexURL
     private var link: PostgresLink
     private let lock = NSLock()
+    /// What the shared index has (the RUM index on words), as the schema check found it.
+    let features: SharedSchema.Features
 
     public init(url: SharedIndexURL) throws(QueryError) {
         self.url = url
         do {
             link = try PostgresLink.connect(url)
-            try SharedSchema.check(link)
+            features = try SharedSchema.check(link)
         } catch {
             throw .index(error.description, cause: error)
         }
@@ -73,82 +75,154 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
 
     static let rowColumns = "items.id, items.host, items.path, items.domain, items.attributes::text AS attributes, items.types, items.name, items.title, items.other, items.body"
 
-    /// Builds the query of a spec: the SQL, its values, and whether Swift must finish the filter.
-    func select(_ spec: QuerySpec) -> (sql: String?, values: [SQLValue], residual: Bool, leaves: Int, plan: [String]) {
-        let predicate = spec.predicate.simplified
-        if predicate == .none { return (nil, [], false, 0, ["the query cannot match anything"]) }
+    /// The pieces of a spec's query, before they are put together: `select` makes the query
+    /// that lists every match in order; `SharedWordRanking` the one that ranks the RUM index's
+    /// best matches only.
+    struct QueryParts {
         var b = SharedSQLBuilder()
-        var plan: [String] = []
-        let (pattern, rest) = predicate.splittingText()
         var conditions: [String] = []
+        /// ts_rank times the boosts, negated (best first in ascending order); "0.0" without words.
         var score = "0.0"
-        if let pattern, let q = SharedSQLBuilder.tsquery(pattern) {
-            let query = b.bind(.text(q)) + "::tsquery"
-            conditions.append("items.words @@ \(query)")
-            score = "-ts_rank('{0.1, 0.3, 0.5, 1.0}', items.words, \(query))"
-            let w = spec.ranking
-            if w.recency != 0 || w.usage != 0 {
-                let now = b.bind(.double(spec.now.timeIntervalSince1970)), d = b.bind(.double(w.decaySeconds))
-                let r = b.bind(.double(w.recency)), u = b.bind(.double(w.usage))
-                score += " * (1.0 + \(r) * \(d) / (\(d) + greatest(0.0, \(now) - coalesce(items.modified, 0.0))) + \(u) * \(d) / (\(d) + greatest(0.0, \(now) - coalesce(items.used, 0.0))))"
-            }
-            plan.append("full-text search: \(q)")
-            if rest != .all {
-                conditions.append(b.condition(rest))
-                plan.append("then keep items where \(rest)")
-            }
-        } else if pattern != nil {
-            return (nil, [], false, 0, ["the words hold nothing the index can search"])
-        } else {
-            conditions.append(b.condition(predicate))
-            plan.append("items where \(predicate)")
-        }
-        conditions.append("(items.expiration IS NULL OR items.expiration > \(b.bind(.double(spec.now.timeIntervalSince1970))))")
-        if let c = b.onlyIn(spec.onlyIn) { conditions.append(c) }
-        let residual = b.residual
+        /// The bound tsquery (`$n::tsquery`) and its text, when the query has words.
+        var query: String?
+        var tsquery: String?
+        /// The exact-name test, when the order starts with it.
+        var exactName: String?
+        var order: [OrderTerm] = []
+        var residual = false
         var leafColumns = ""
         var leafCount = 0
-        if residual {
-            b.collectLeaves(predicate)
-            leafCount = b.leaves.count
-            leafColumns = b.leaves.enumerated().map { ", \($0.element) AS l\($0.offset)" }.joined()
-            plan.append("then Spotlight's wildcard and modifier tests in fsindex, on the rows the server found")
+        var plan: [String] = []
+
+        /// The ORDER BY clause. A column that is never NULL is ordered without NULLS FIRST or
+        /// LAST, so that an index in its plain order (`items_name_length`, the path) gives it.
+        func orderBy(reverse: Bool) -> String {
+            " ORDER BY " + order.map { o in
+                let asc = o.ascending != reverse
+                guard o.nullable else { return "\(o.sql) \(asc ? "ASC" : "DESC")" }
+                return "\(o.sql) \(asc ? "ASC NULLS FIRST" : "DESC NULLS LAST")"
+            }.joined(separator: ", ")
         }
-        var order: [(String, ascending: Bool)] = []
+    }
+
+    struct OrderTerm {
+        var sql: String
+        var ascending: Bool
+        var nullable = true
+    }
+
+    /// The ts_rank weights of words in the name, title, other text attributes and text
+    /// (PostgreSQL's order: D, C, B, A), as fsindex-query(7) RANKING documents them.
+    static let rankWeights = [0.1, 0.3, 0.5, 1.0]
+
+    func parts(_ spec: QuerySpec) -> QueryParts? {
+        let predicate = spec.predicate.simplified
+        if predicate == .none { return nil }
+        var p = QueryParts()
+        let (pattern, rest) = predicate.splittingText()
+        if let pattern, let q = SharedSQLBuilder.tsquery(pattern) {
+            let query = p.b.bind(.text(q)) + "::tsquery"
+            p.query = query
+            p.tsquery = q
+            p.conditions.append("items.words @@ \(query)")
+            p.score = "-ts_rank('{\(Self.rankWeights.map { String($0) }.joined(separator: ", "))}', items.words, \(query))"
+            let w = spec.ranking
+            if w.recency != 0 || w.usage != 0 {
+                let now = p.b.bind(.double(spec.now.timeIntervalSince1970)), d = p.b.bind(.double(w.decaySeconds))
+                let r = p.b.bind(.double(w.recency)), u = p.b.bind(.double(w.usage))
+                p.score += " * (1.0 + \(r) * \(d) / (\(d) + greatest(0.0, \(now) - coalesce(items.modified, 0.0))) + \(u) * \(d) / (\(d) + greatest(0.0, \(now) - coalesce(items.used, 0.0))))"
+            }
+            p.plan.append("full-text search: \(q)")
+            if rest != .all {
+                p.conditions.append(p.b.condition(rest))
+                p.plan.append("then keep items where \(rest)")
+            }
+        } else if pattern != nil {
+            var p = QueryParts()
+            p.plan = ["the words hold nothing the index can search"]
+            return p
+        } else {
+            p.conditions.append(p.b.condition(predicate))
+            p.plan.append("items where \(predicate)")
+        }
+        p.conditions.append("(items.expiration IS NULL OR items.expiration > \(p.b.bind(.double(spec.now.timeIntervalSince1970))))")
+        if let c = p.b.onlyIn(spec.onlyIn) { p.conditions.append(c) }
+        p.residual = p.b.residual
+        if p.residual {
+            p.b.collectLeaves(predicate)
+            p.leafCount = p.b.leaves.count
+            p.leafColumns = p.b.leaves.enumerated().map { ", \($0.element) AS l\($0.offset)" }.joined()
+            p.plan.append("then Spotlight's wildcard and modifier tests in fsindex, on the rows the server found")
+        }
         switch spec.sort {
         case .relevance, .priority:
             if spec.sort == .priority {
-                order.append(("coalesce(\(b.numeric(.isPriority)), 0.0)", false))
+                p.order.append(OrderTerm(sql: "coalesce(\(p.b.numeric(.isPriority)), 0.0)", ascending: false, nullable: false))
             }
             if let exact = spec.exactNameHint, !exact.isEmpty {
-                order.append(("(\(Self.asciiLower("items.name")) = \(Self.asciiLower(b.bind(.text(exact)))))", false))
+                let test = "(\(Self.asciiLower("items.name")) = \(Self.asciiLower(p.b.bind(.text(exact)))))"
+                if spec.sort == .relevance { p.exactName = test }
+                p.order.append(OrderTerm(sql: test, ascending: false, nullable: false))
             }
             if pattern != nil {
-                order.append(("score", true))
-                plan.append("best first: an exact name, then ts_rank (name, title, subject/authors, text weighted 1, 0.5, 0.3, 0.1) × recency and usage boosts")
+                p.order.append(OrderTerm(sql: "score", ascending: true, nullable: false))
+                p.plan.append("best first: an exact name, then ts_rank (name, title, subject/authors, text weighted 1, 0.5, 0.3, 0.1) × recency and usage boosts")
             } else if predicate.searchesName {
-                order.append(("length(items.name)", true))
+                p.order.append(OrderTerm(sql: "length(items.name)", ascending: true, nullable: false))
             } else {
-                order.append(("items.modified", false))
+                p.order.append(OrderTerm(sql: "items.modified", ascending: false))
             }
-        case .name: order.append(("\(Self.asciiLower("items.name")) COLLATE \"C\"", true))
-        case .size: order.append(("items.size", false))
-        case .modified: order.append(("items.modified", false))
-        case .created: order.append(("items.created", false))
-        case .used: order.append(("items.used", false))
+        case .name: p.order.append(OrderTerm(sql: "\(Self.asciiLower("items.name")) COLLATE \"C\"", ascending: true, nullable: false))
+        case .size: p.order.append(OrderTerm(sql: "items.size", ascending: false))
+        case .modified: p.order.append(OrderTerm(sql: "items.modified", ascending: false))
+        case .created: p.order.append(OrderTerm(sql: "items.created", ascending: false))
+        case .used: p.order.append(OrderTerm(sql: "items.used", ascending: false))
         }
-        order.append(("items.path", true))
-        var sql = "SELECT \(Self.rowColumns), \(score) AS score\(leafColumns) FROM items WHERE " + conditions.joined(separator: " AND ")
-        // SQLite puts NULL first in ascending order and last in descending order.
-        sql += " ORDER BY " + order.map { o in
-            let asc = o.ascending != spec.reverse
-            return "\(o.0) \(asc ? "ASC NULLS FIRST" : "DESC NULLS LAST")"
-        }.joined(separator: ", ")
-        if !residual {
-            if let limit = spec.limit { sql += " LIMIT \(b.bind(.int(Int64(limit))))" }
-            if spec.offset > 0 { sql += " OFFSET \(b.bind(.int(Int64(spec.offset))))" }
+        p.order.append(OrderTerm(sql: "items.path", ascending: true, nullable: false))
+        return p
+    }
+
+    /// Builds the query of a spec: the SQL, its values, and whether Swift must finish the filter.
+    func select(_ spec: QuerySpec) -> (sql: String?, values: [SQLValue], residual: Bool, leaves: Int, plan: [String]) {
+        guard var p = parts(spec) else { return (nil, [], false, 0, ["the query cannot match anything"]) }
+        guard !p.conditions.isEmpty else { return (nil, [], false, 0, p.plan) }
+        let from = " FROM items WHERE " + p.conditions.joined(separator: " AND ")
+        var sql = "SELECT \(Self.rowColumns), \(p.score) AS score\(p.leafColumns)" + from + p.orderBy(reverse: spec.reverse)
+        if let named = nameOrdered(spec, &p) {
+            sql = named
+            p.plan.append("shortest names first along items_name_length (the names in the index itself), each row read only once it matches")
         }
-        return (sql, b.values, residual, leafCount, plan)
+        if !p.residual {
+            if let limit = spec.limit { sql += " LIMIT \(p.b.bind(.int(Int64(limit))))" }
+            if spec.offset > 0 { sql += " OFFSET \(p.b.bind(.int(Int64(spec.offset))))" }
+        }
+        return (sql, p.b.values, p.residual, p.leafCount, p.plan)
+    }
+
+    /// `fsfind --name PART` with a limit: the matches in `items_name_length`'s order (shorter
+    /// names first, then the path), found by an index-only scan of it (the index holds the
+    /// name), so the first page reads the index up to its last row and the table for those rows
+    /// only, however many names match. Sorting every match by length was the cost before.
+    /// The exact name's rank needs no index of its own: a name equal to PART is as short as a
+    /// name holding PART can be, so among the rows of that length it sorts first, and an
+    /// incremental sort of one length's rows puts it there.
+    /// Nil for other queries (a name with other conditions in the same predicate, wildcards).
+    func nameOrdered(_ spec: QuerySpec, _ p: inout QueryParts) -> String? {
+        guard spec.sort == .relevance, spec.limit != nil, !p.residual, p.query == nil,
+              case .nameContains(let part) = spec.predicate.simplified, !part.utf8.contains(0),
+              spec.exactNameHint == nil || spec.exactNameHint == part || spec.exactNameHint == "" else { return nil }
+        let like = p.b.bind(.text("%" + SQLBuilder.escapeLike(part) + "%"))
+        // The first condition is the name's own; the others (expiration, folders) hold for the rows found.
+        let rest = p.conditions.dropFirst()
+        var order = [OrderTerm(sql: "c.l", ascending: true, nullable: false)]
+        if let exact = p.exactName { order.append(OrderTerm(sql: exact, ascending: false, nullable: false)) }
+        order.append(OrderTerm(sql: "c.p", ascending: true, nullable: false))
+        var ordered = p
+        ordered.order = order
+        return "SELECT \(Self.rowColumns), \(p.score) AS score FROM "
+            + "(SELECT c.id, length(c.name) AS l, c.path AS p FROM items c WHERE c.name ILIKE \(like) ORDER BY length(c.name), c.path) AS c "
+            + "JOIN items ON items.id = c.id" + (rest.isEmpty ? "" : " WHERE " + rest.joined(separator: " AND "))
+            + ordered.orderBy(reverse: spec.reverse)
     }
 
     /// `translate` folds ASCII letters only, as SQLite's NOCASE does.
@@ -157,12 +231,18 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
     }
 
     public func run(_ spec: QuerySpec) throws(QueryError) -> [QueryResult] {
-        let (sql, values, residual, leaves, _) = select(spec)
-        guard let sql else { return [] }
+        let rows: [PostgresRow], residual: Bool, leaves: Int
+        if let ranked = try rankedWords(spec) {
+            (rows, residual, leaves) = (ranked, false, 0)
+        } else {
+            let (sql, values, r, l, _) = select(spec)
+            guard let sql else { return [] }
+            (rows, residual, leaves) = (try query(sql, values, spec), r, l)
+        }
         var out: [QueryResult] = []
         var skipped = 0
         let predicate = spec.predicate.simplified
-        for row in try query(sql, values, spec) {
+        for row in rows {
             let r = row.makeRandomAccess()
             let candidate = Candidate(r, leafCount: residual ? leaves : 0)
             if residual {
@@ -294,9 +374,21 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
     }
 
     public func explain(_ spec: QuerySpec) throws(QueryError) -> [String] {
-        let (sql, values, _, _, plan) = select(spec)
-        guard let sql else { return plan }
-        let steps = try query("EXPLAIN " + sql, values, spec).compactMap { row in
+        var (sql, values, _, _, plan) = select(spec)
+        guard sql != nil else { return plan }
+        if let p = parts(spec), let q = p.tsquery, spec.sort == .relevance {
+            if !features.rankedWords {
+                plan.append("cost: every match is read and ranked: this shared index has no RUM index on words (the server lacks the rum extension, or the role that made the schema could not create it; see fsindex(1), SHARED INDEX)")
+            } else if !SharedWordRanking.isOneOperand(q) {
+                plan.append("cost: every match is read and ranked: RUM's order bounds ts_rank for one word only")
+            } else if let ranking = SharedWordRanking(spec), !p.residual, let round = SharedWordRanking.rounds.first,
+                      let (s, v) = SharedWordRanking.statement(p, candidates: max(round.minimum, ranking.wanted * round.factor),
+                                                                wanted: ranking.wanted, hint: spec.exactNameHint) {
+                plan.append("the RUM index (\(SharedSchema.rankedWordsIndex)) gives the best matches by its score; ts_rank × boosts ranks those, and every match only when that cannot be proven")
+                (sql, values) = (s, v)
+            }
+        }
+        let steps = try query("EXPLAIN " + sql!, values, spec).compactMap { row in
             (try? row.makeRandomAccess()["QUERY PLAN"].decode(String.self)).map { "  " + $0 }
         }
         return plan + ["database plan (PostgreSQL at \(url)):"] + steps

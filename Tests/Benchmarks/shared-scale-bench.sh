@@ -47,20 +47,34 @@
 # at start and end (the machine is shared). Progress goes to stderr.
 # Exit status: 2 when fsindex has no publish command or fsfind no --index-url (SSB_SQLITE_ONLY=1
 # runs the sqlite side alone instead), 1 on any other failure.
+# Big sizes (the PostgreSQL side alone):
+#   SSB_PG_ONLY_ABOVE=N  sizes above N items skip the SQLite side (its columns print "-"), and
+#               are made, donated and published in chunks of SSB_CHUNK items (default 1000000;
+#               a multiple of 4000): each chunk's batches (the same items, in the same order, as
+#               one whole run makes) are donated into 4 temporary local indexes, with domains
+#               w<w>c<k>, published by the 4 watchers at once, then deleted; so the disk holds the
+#               database plus one chunk. ingest and local donate are the sums over the chunks.
 # Disk: ~2 KiB of JSON per item, plus two SQLite copies of the items and the database
-# (1M items: ~15 GB in TMPDIR at the peak).
+# (1M items: ~15 GB in TMPDIR at the peak; SSB_FULL_BYTES_PER_ITEM=15000); a chunked size needs
+# the database (SSB_PG_BYTES_PER_ITEM=6000 per item) plus a chunk's (7000 per item). Before
+# each size the script compares that with `df` of TMPDIR and refuses a size that cannot fit.
 set -euo pipefail
 [ $# -ge 1 ] || { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 64; }
 bin=$1 sizes=${2:-"100000 1000000"} corpus=${3:-/work/bench-corpus}
 runs=${SSB_RUNS:-11} port=${SSB_PG_PORT:-54331} pgbin=${PG_BIN:-/usr/lib/postgresql/15/bin}
 sqlite_only=${SSB_SQLITE_ONLY:-0} pub_timeout=${SSB_PUBLISH_TIMEOUT:-7200} nsample=${SSB_SAMPLE:-3000}
 qlimit=${SSB_TIME_LIMIT:-300} slow_s=${SSB_SLOW_S:-10} local_jobs=${SSB_LOCAL_JOBS:-4}
+pg_only_above=${SSB_PG_ONLY_ABOVE:-} chunk=${SSB_CHUNK:-1000000}
+full_bpi=${SSB_FULL_BYTES_PER_ITEM:-15000} pg_bpi=${SSB_PG_BYTES_PER_ITEM:-6000} chunk_bpi=7000
 log() { printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 for n in $sizes; do
     [[ $n =~ ^[0-9]+$ ]] && (( n >= 4000 && n % 4000 == 0 )) || die "size $n: give multiples of 4000 (4 watchers, batches of 1000)"
 done
+[[ $chunk =~ ^[0-9]+$ ]] && (( chunk >= 4000 && chunk % 4000 == 0 )) || die "SSB_CHUNK=$chunk: give a multiple of 4000"
+[ -z "$pg_only_above" ] || [[ $pg_only_above =~ ^[0-9]+$ ]] || die "SSB_PG_ONLY_ABOVE=$pg_only_above: give a number of items"
+[ -z "$pg_only_above" ] || [ "$sqlite_only" != 1 ] || die "SSB_PG_ONLY_ABOVE and SSB_SQLITE_ONLY=1 exclude each other"
 for b in fsindex fsfind; do [ -x "$bin/$b" ] || die "$bin/$b is missing"; done
 [ -d "$corpus" ] || die "corpus $corpus is missing"
 if [ "$sqlite_only" != 1 ]; then
@@ -141,9 +155,9 @@ def sample(corpus, count, out):
     json.dump({"texts": texts, "stems": stems}, open(out, "w"))
     return texts, stems
 
-def items(texts, stems, w, count):
-    rng = random.Random(f"{SEED}-w{w}")
-    for i in range(count):
+def items(texts, stems, w, count, start=0, rng=None):
+    rng = rng or random.Random(f"{SEED}-w{w}")
+    for i in range(start, start + count):
         t, uti, kind, e, top = rng.choice(texts)
         text = t[:rng.randint(len(t) // 3, len(t))]
         name = f"{rng.choice(stems)}_{i}" + (f".{e}" if e else "")
@@ -182,17 +196,28 @@ if sys.argv[1] == "sample":
     for t in texts: kinds[t[2]] = kinds.get(t[2], 0) + 1
     print(f"WORD={word}\nNAMEPART={part}\nNTEXTS={len(texts)}\nNSTEMS={len(stems)}")
     print("KINDS='" + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])) + "'")
-else:  # gen SAMPLE N OUTDIR: N/4 items per watcher, OUTDIR/w<w>/batch-<b>.jsonl of 1000 items
+else:  # gen SAMPLE N OUTDIR [START STATEDIR]: N/4 items per watcher, OUTDIR/w<w>/batch-<b>.jsonl
+    # of 1000 items; with START (items before this chunk, all watchers), the watcher's random
+    # state continues from STATEDIR/w<w>.state, so chunks make the very items one run makes.
+    import pickle
     d = json.load(open(sys.argv[2])); n, out = int(sys.argv[3]), sys.argv[4]
+    start = int(sys.argv[5]) // 4 if len(sys.argv) > 5 else 0
+    states = sys.argv[6] if len(sys.argv) > 6 else None
     for w in range(4):
         os.makedirs(f"{out}/w{w}", exist_ok=True)
+        rng = None
+        if states and start > 0:
+            rng = random.Random(); rng.setstate(pickle.load(open(f"{states}/w{w}.state", "rb")))
+        elif states:
+            rng = random.Random(f"{SEED}-w{w}")
         f = None
-        for i, it in enumerate(items(d["texts"], d["stems"], w, n // 4)):
+        for i, it in enumerate(items(d["texts"], d["stems"], w, n // 4, start, rng), start):
             if i % 1000 == 0:
                 if f: f.close()
                 f = open(f"{out}/w{w}/batch-{i // 1000:05d}.jsonl", "w")
             f.write(json.dumps(it, ensure_ascii=False) + "\n")
         f.close()
+        if states: pickle.dump(rng.getstate(), open(f"{states}/w{w}.state", "wb"))
 PY
 
 now() { date +%s%N; }
@@ -277,45 +302,98 @@ if [ "$sqlite_only" != 1 ]; then
     echo "# postgresql: $("$pgbin/postgres" --version), throwaway cluster, default settings (shared_buffers $(psqlc -d postgres -c 'show shared_buffers'))"
 fi
 
+# publish_all PREFIX: the 4 watchers' `fsindex publish` of PREFIX<w> at once; prints the wall seconds.
+publish_all() {
+    local w rc failed= s e
+    s=$(now)
+    for w in 0 1 2 3; do
+        timeout "$pub_timeout" "$bin/fsindex" publish --index-dir "$1$w" --index-url "$URL" --host "host$w" \
+            >"$tmp/pub$w.log" 2>&1 &
+        echo $! >"$tmp/pub$w.pid"
+    done
+    for w in 0 1 2 3; do
+        rc=0; wait "$(cat "$tmp/pub$w.pid")" || rc=$?
+        rm -f "$tmp/pub$w.pid"
+        [ $rc -eq 0 ] || failed+=" host$w (exit $rc: $(tail -2 "$tmp/pub$w.log" | tr '\n' ' '))"
+    done
+    e=$(now)
+    [ -z "$failed" ] || die "fsindex publish failed:$failed"
+    secs "$s" "$e"
+}
+# donate_all DIR PREFIX: each watcher's batches of DIR/w<w> into PREFIX<w>, the 4 at once
+# (SSB_LOCAL_JOBS=1: one after the other); the domain is DIR/w<w>'s name.
+donate_all() {
+    local w
+    if [ "$local_jobs" = 1 ]; then
+        for w in 0 1 2 3; do donate "$1/w$w" "$2$w"; done
+    else
+        for w in 0 1 2 3; do donate "$1/w$w" "$2$w" & echo $! >"$tmp/don$w.pid"; done
+        for w in 0 1 2 3; do wait "$(cat "$tmp/don$w.pid")" || die "donating watcher $w's items failed (see above)"; done
+    fi
+}
+# fits N PGONLY: refuses a size whose peak disk use TMPDIR cannot hold.
+fits() {
+    local need avail dir=${TMPDIR:-/tmp} c=$chunk
+    (( c < $1 )) || c=$1
+    if [ "$2" = 1 ]; then need=$(( $1 * pg_bpi + c * chunk_bpi )); else need=$(( $1 * full_bpi )); fi
+    avail=$(df -B1 --output=avail "$dir" | tail -1)
+    (( need <= avail )) || die "size $1 needs about $(div "$need" 1e9) GB in $dir at its peak ($([ "$2" = 1 ] && echo "the database at $pg_bpi bytes an item, plus a chunk of $c items" || echo "$full_bpi bytes an item: JSON, the SQLite index, 4 local indexes, the database")), and $(div "$avail" 1e9) GB are free; give a smaller size$([ "$2" = 1 ] || echo ", SSB_PG_ONLY_ABOVE (the PostgreSQL side alone, in chunks)"), or free space"
+}
+
 for n in $sizes; do
+    pg_only=0
+    [ -z "$pg_only_above" ] || (( n <= pg_only_above )) || pg_only=1
+    fits "$n" "$pg_only"
+    rm -rf "$tmp/items" "$tmp/sqlite" "$tmp"/local-w* "$tmp/states"
+    sq_ingest=- pg_ingest=- pg_local=-
+    if [ "$pg_only" = 1 ]; then
+        psqlc -d postgres -c 'drop database if exists fsindex' -c 'create database fsindex'
+        mkdir -p "$tmp/states"
+        pg_ingest=0 pg_local=0 start=0 k=0
+        echo; echo "# $n items ($(( n / 4 )) per watcher), PostgreSQL alone, in chunks of $chunk items"
+        while (( start < n )); do
+            c=$chunk; (( start + c <= n )) || c=$(( n - start ))
+            log "== $n items: chunk $k ($start + $c): generating"
+            python3 "$tmp/gen.py" gen "$tmp/sample.json" "$c" "$tmp/items" "$start" "$tmp/states"
+            for w in 0 1 2 3; do mv "$tmp/items/w$w" "$tmp/items/w${w}c$k"; done
+            log "postgresql: chunk $k: donating into 4 local indexes"
+            s=$(now)
+            if [ "$local_jobs" = 1 ]; then
+                for w in 0 1 2 3; do donate "$tmp/items/w${w}c$k" "$tmp/local-w$w"; done
+            else
+                for w in 0 1 2 3; do donate "$tmp/items/w${w}c$k" "$tmp/local-w$w" & echo $! >"$tmp/don$w.pid"; done
+                for w in 0 1 2 3; do wait "$(cat "$tmp/don$w.pid")" || die "donating watcher $w's items failed (see above)"; done
+            fi
+            e=$(now)
+            pg_local=$(awk -v a="$pg_local" -v b="$(secs "$s" "$e")" 'BEGIN { printf "%.2f", a + b }')
+            rm -rf "$tmp/items"
+            log "postgresql: chunk $k: 4 publishers at once"
+            t=$(publish_all "$tmp/local-w")
+            pg_ingest=$(awk -v a="$pg_ingest" -v b="$t" 'BEGIN { printf "%.2f", a + b }')
+            echo "# chunk $k: $c items published in $t s ($(div "$c" "$t") items/s); $(df -h --output=avail "${TMPDIR:-/tmp}" | tail -1 | tr -d ' ') free"
+            rm -rf "$tmp"/local-w*
+            start=$(( start + c )) k=$(( k + 1 ))
+        done
+        echo "# postgresql: $(psqlc -d fsindex -c 'select count(*) from items') rows in items"
+    else
     log "== $n items: generating"
-    rm -rf "$tmp/items" "$tmp/sqlite" "$tmp"/local-w*
     python3 "$tmp/gen.py" gen "$tmp/sample.json" "$n" "$tmp/items"
     echo; echo "# $n items ($(( n / 4 )) per watcher, $(du -sm "$tmp/items" | cut -f1) MB of JSON lines)"
     log "sqlite: donating $n items into one index"
     s=$(now); for w in 0 1 2 3; do donate "$tmp/items/w$w" "$tmp/sqlite"; done; e=$(now)
     sq_ingest=$(secs "$s" "$e")
-    pg_ingest=- pg_local=-
     if [ "$sqlite_only" != 1 ]; then
         psqlc -d postgres -c 'drop database if exists fsindex' -c 'create database fsindex'
         log "postgresql: donating into 4 local indexes"
         s=$(now)
-        if [ "$local_jobs" = 1 ]; then
-            for w in 0 1 2 3; do donate "$tmp/items/w$w" "$tmp/local-w$w"; done
-        else
-            for w in 0 1 2 3; do donate "$tmp/items/w$w" "$tmp/local-w$w" & echo $! >"$tmp/don$w.pid"; done
-            for w in 0 1 2 3; do wait "$(cat "$tmp/don$w.pid")" || die "donating watcher $w's items failed (see above)"; done
-        fi
+        donate_all "$tmp/items" "$tmp/local-w"
         e=$(now)
         pg_local=$(secs "$s" "$e")
         log "postgresql: 4 publishers at once"
-        s=$(now)
-        for w in 0 1 2 3; do
-            timeout "$pub_timeout" "$bin/fsindex" publish --index-dir "$tmp/local-w$w" --index-url "$URL" --host "host$w" \
-                >"$tmp/pub$w.log" 2>&1 &
-            echo $! >"$tmp/pub$w.pid"
-        done
-        failed=
-        for w in 0 1 2 3; do
-            rc=0; wait "$(cat "$tmp/pub$w.pid")" || rc=$?
-            rm -f "$tmp/pub$w.pid"
-            [ $rc -eq 0 ] || failed+=" host$w (exit $rc: $(tail -2 "$tmp/pub$w.log" | tr '\n' ' '))"
-        done
-        e=$(now)
-        pg_ingest=$(secs "$s" "$e")
-        [ -z "$failed" ] || die "fsindex publish failed:$failed"
+        pg_ingest=$(publish_all "$tmp/local-w")
         for w in 0 1 2 3; do echo "# publish host$w: $(tail -1 "$tmp/pub$w.log")"; done
         echo "# postgresql: $(psqlc -d fsindex -c 'select count(*) from items') rows in items"
+    fi
     fi
     rm -rf "$tmp/items"
     printf 'measure\tsqlite\tpostgresql\tratio\n'
@@ -326,9 +404,12 @@ for n in $sizes; do
     row "$n" local_donate_items_per_s - "$(div "$n" "$pg_local")"
     for q in "${qnames[@]}"; do
         log "query $q: $(qargs "$q")"
-        hs=$(hits --index-dir "$tmp/sqlite" "$q"); rs=$(rss_mb)
-        [ "$hs" != error ] || die "sqlite: fsfind --index-dir $tmp/sqlite $(qargs "$q") failed: $(head -3 "$tmp/qerr")"
-        ts=$(qtime --index-dir "$tmp/sqlite" "$q")
+        hs=- rs=- ts=-
+        if [ "$pg_only" != 1 ]; then
+            hs=$(hits --index-dir "$tmp/sqlite" "$q"); rs=$(rss_mb)
+            [ "$hs" != error ] || die "sqlite: fsfind --index-dir $tmp/sqlite $(qargs "$q") failed: $(head -3 "$tmp/qerr")"
+            ts=$(qtime --index-dir "$tmp/sqlite" "$q")
+        fi
         hp=- tp=- rp=-
         if [ "$sqlite_only" != 1 ]; then
             hp=$(hits --index-url "$URL" "$q"); rp=$(rss_mb)
@@ -341,10 +422,11 @@ for n in $sizes; do
         row "$n" "q_${q}_ms" "$ts" "$tp"
         row "$n" "q_${q}_hits" "$hs" "$hp"
         row "$n" "q_${q}_peak_rss_mb" "$rs" "$rp"
-        [ "$hp" = - ] || [ "$hp" = error ] || [ "$hp" = "$hs" ] || echo "# note: $q finds $hs items in sqlite, $hp in postgresql"
+        [ "$hp" = - ] || [ "$hp" = error ] || [ "$hs" = - ] || [ "$hp" = "$hs" ] || echo "# note: $q finds $hs items in sqlite, $hp in postgresql"
         if [ -s "$tmp/qnotes" ]; then cat "$tmp/qnotes"; rm "$tmp/qnotes"; fi
     done
-    sb=$(du -sb "$tmp/sqlite" | cut -f1) pb=-
+    sb=- pb=-
+    [ "$pg_only" = 1 ] || sb=$(du -sb "$tmp/sqlite" | cut -f1)
     [ "$sqlite_only" = 1 ] || pb=$(psqlc -d fsindex -c "select pg_database_size('fsindex')")
     row "$n" index_bytes "$sb" "$pb"
     row "$n" index_bytes_per_item "$(div "$sb" "$n")" "$(div "$pb" "$n")"

@@ -1,0 +1,72 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The shared index's query shapes at scale (issue 29, v3-scale), with the built binaries and a
+/// real PostgreSQL: `fsfind --explain` shows the plans use the indexes made for them, and what
+/// a word query costs without RUM. (SharedQueryingTests' `SharedScaleTests` check the answers.)
+@Suite("Shared index at scale (issue 29)", .postgres)
+struct SharedIndexScaleTests {
+    /// Whether the server has the rum extension (Debian: postgresql-15-rum).
+    static let rumAvailable: Bool = {
+        guard let pg = try? ThrowawayPostgres.shared(),
+              let n = try? pg.psql("postgres", "SELECT count(*) FROM pg_available_extensions WHERE name = 'rum'") else { return false }
+        return n.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }()
+    static let rumReason = Comment(rawValue: "needs the rum extension on the test server (Debian: apt install postgresql-15-rum)")
+
+    /// 4,000 donated items over two domains: every 9th named `…budget…`, every 13th titled with
+    /// the word, every 7th with it as a keyword, the word 0–4 times in the text, half of them
+    /// changed in the last days (so the recency boost reorders them), a fifth Python scripts.
+    static func makeLocalIndex(_ tree: TemporaryTree) throws -> String {
+        let now = Date().timeIntervalSince1970
+        for d in 0..<2 {
+            var lines = ""
+            for j in 0..<2000 {
+                let i = d * 2000 + j
+                let name = (i % 9 == 0 ? "budget-\(i)" : "item\(i)") + (i % 5 == 0 ? ".py" : ".txt")
+                let title = i % 13 == 0 ? "Budget plan \(i)" : "Plan \(i)"
+                let keywords = i % 7 == 0 ? ["budget", "finance"] : ["finance"]
+                let text = (["alpha beta"] + Array(repeating: "the budget line", count: i % 5) + ["gamma \(i) delta"]).joined(separator: " ")
+                let days = i % 2 == 0 ? Double(i % 17) : Double(300 + i % 400)
+                let modified = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: now - days * 86_400 - Double(i)))
+                let item: [String: Any] = [
+                    "uniqueIdentifier": "/scale/d\(d)/dir\(j / 100)/\(name)",
+                    "attributes": ["name": name, "title": title, "keywords": keywords, "textContent": text,
+                                   "contentType": i % 5 == 0 ? "public.python-script" : "public.plain-text",
+                                   "contentModificationDate": modified],
+                ]
+                lines += String(decoding: try JSONSerialization.data(withJSONObject: item), as: UTF8.self) + "\n"
+            }
+            try tree.create("d\(d).jsonl", contents: lines)
+            let r = try run("fsindex", ["donate", "--index-dir", tree.path("index").string, "--domain", "d\(d)", tree.path("d\(d).jsonl").string])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        return tree.path("index").string
+    }
+
+    static func publish(_ index: String, _ url: String) throws {
+        let p = try run("fsindex", ["publish", "--index-dir", index, "--index-url", url, "--host", "h"])
+        #expect(p.status == 0, "\(p.stderr)")
+    }
+
+
+
+    @Test("the plans of a word, a name and a kind: query use the RUM index, items_name_length and items_modified_path",
+          .enabled(if: rumAvailable, rumReason))
+    func plansUseTheIndexes() throws {
+        let pg = try ThrowawayPostgres.shared()
+        let db = try pg.makeDatabaseNamed()
+        let url = pg.url(database: db)
+        let tree = try TemporaryTree(prefix: "fsindex-scale-plans")
+        try Self.publish(try Self.makeLocalIndex(tree), url)
+        try pg.psql(db, "ANALYZE items")
+        for (args, index) in [(["budget"], "items_words_rum"), (["--name", "budget"], "items_name_length"),
+                              (["kind:public.python-script"], "items_modified_path")] {
+            let r = try run("fsfind", ["--index-url", url, "--limit", "20", "--explain"] + args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            #expect(r.out.contains(index), "\(args): the plan does not use \(index):\n\(r.out)")
+            #expect(!r.out.contains("Sort  (") || index == "items_words_rum", "\(args): the plan sorts every match:\n\(r.out)")
+        }
+    }
+}
