@@ -19,6 +19,8 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
     public let url: SharedIndexURL
     private var link: PostgresLink
     private let lock = NSLock()
+    /// The session's statement_timeout in ms (0: none), as this engine last set it.
+    private var timeout = 0
     /// What the shared index has (the RUM index on words), as the schema check found it.
     let features: SharedSchema.Features
 
@@ -59,13 +61,21 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         defer { lock.unlock() }
         if let deadline = spec?.deadline, deadline.hasPassed { throw .timeLimit(seconds: deadline.seconds) }
         do {
-            if link.isClosed { link = try PostgresLink.connect(url) }
+            if link.isClosed {
+                link = try PostgresLink.connect(url)
+                timeout = 0
+            }
+            // The session's statement_timeout is set when it must change, and left as it is after
+            // the statement: a round trip less per query (fsfind makes one query, then exits).
+            var ms = 0
             if let deadline = spec?.deadline {
                 let left = ContinuousClock.now.duration(to: deadline.instant)
-                let ms = max(1, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-                try link.execute("SET statement_timeout = \(ms)")
+                ms = max(1, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
             }
-            defer { if spec?.deadline != nil { try? link.execute("SET statement_timeout = 0") } }
+            if ms != timeout {
+                try link.execute("SET statement_timeout = \(ms)")
+                timeout = ms
+            }
             return try link.query(sql, values)
         } catch {
             if case .server(_, "57014", _) = error, let deadline = spec?.deadline { throw .timeLimit(seconds: deadline.seconds) }

@@ -47,6 +47,9 @@
 # at start and end (the machine is shared). Progress goes to stderr.
 # Exit status: 2 when fsindex has no publish command or fsfind no --index-url (SSB_SQLITE_ONLY=1
 # runs the sqlite side alone instead), 1 on any other failure.
+#   SSB_NO_RUM=1  the database is owned by a role that is no superuser (fsindex_norum), so the
+#               schema migration cannot create the rum extension: the shared index without the RUM
+#               index (GIN on words; word queries rank every match), as on a server without it.
 # Big sizes (the PostgreSQL side alone):
 #   SSB_PG_ONLY_ABOVE=N  sizes above N items skip the SQLite side (its columns print "-"), and
 #               are made, donated and published in chunks of SSB_CHUNK items (default 1000000;
@@ -64,7 +67,7 @@ bin=$1 sizes=${2:-"100000 1000000"} corpus=${3:-/work/bench-corpus}
 runs=${SSB_RUNS:-11} port=${SSB_PG_PORT:-54331} pgbin=${PG_BIN:-/usr/lib/postgresql/15/bin}
 sqlite_only=${SSB_SQLITE_ONLY:-0} pub_timeout=${SSB_PUBLISH_TIMEOUT:-7200} nsample=${SSB_SAMPLE:-3000}
 qlimit=${SSB_TIME_LIMIT:-300} slow_s=${SSB_SLOW_S:-10} local_jobs=${SSB_LOCAL_JOBS:-4}
-pg_only_above=${SSB_PG_ONLY_ABOVE:-} chunk=${SSB_CHUNK:-1000000}
+pg_only_above=${SSB_PG_ONLY_ABOVE:-} chunk=${SSB_CHUNK:-1000000} no_rum=${SSB_NO_RUM:-0}
 full_bpi=${SSB_FULL_BYTES_PER_ITEM:-15000} pg_bpi=${SSB_PG_BYTES_PER_ITEM:-6000} chunk_bpi=7000
 log() { printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -287,6 +290,15 @@ pg_start() {
     pgrun "$pgbin/pg_ctl" -D "$pgdir/data" -o "-k $pgdir -c listen_addresses='' -p $port" -l "$pgdir/log" -w start >/dev/null \
         || die "pg_ctl start failed: $(tail -5 "$pgdir/log")"
     URL="postgresql://fsindex@/fsindex?host=$pgdir&port=$port"
+    if [ "$no_rum" = 1 ]; then
+        psqlc -d postgres -c 'create role fsindex_norum login'
+        URL="postgresql://fsindex_norum@/fsindex?host=$pgdir&port=$port"
+    fi
+}
+# A fresh database for a size (SSB_NO_RUM=1: owned by fsindex_norum).
+fresh_db() {
+    psqlc -d postgres -c 'drop database if exists fsindex' -c "create database fsindex$([ "$no_rum" != 1 ] || echo ' owner fsindex_norum')"
+    [ "$no_rum" != 1 ] || psqlc -d fsindex -c 'alter schema public owner to fsindex_norum'
 }
 psqlc() { PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -h "$pgdir" -p "$port" -U fsindex "$@"; }
 
@@ -299,7 +311,7 @@ eval "$(python3 "$tmp/gen.py" sample "$corpus" "$nsample" "$tmp/sample.json")"
 echo "# sample: $NTEXTS texts ($KINDS), $NSTEMS name stems; WORD=$WORD NAMEPART=$NAMEPART"
 if [ "$sqlite_only" != 1 ]; then
     pg_start
-    echo "# postgresql: $("$pgbin/postgres" --version), throwaway cluster, default settings (shared_buffers $(psqlc -d postgres -c 'show shared_buffers'))"
+    echo "# postgresql: $("$pgbin/postgres" --version), throwaway cluster, default settings (shared_buffers $(psqlc -d postgres -c 'show shared_buffers')); rum extension $(psqlc -d postgres -c "select coalesce((select 'available' from pg_available_extensions where name = 'rum'), 'absent')")$([ "$no_rum" != 1 ] || echo ', not used (SSB_NO_RUM=1)')"
 fi
 
 # publish_all PREFIX: the 4 watchers' `fsindex publish` of PREFIX<w> at once; prints the wall seconds.
@@ -347,7 +359,7 @@ for n in $sizes; do
     rm -rf "$tmp/items" "$tmp/sqlite" "$tmp"/local-w* "$tmp/states"
     sq_ingest=- pg_ingest=- pg_local=-
     if [ "$pg_only" = 1 ]; then
-        psqlc -d postgres -c 'drop database if exists fsindex' -c 'create database fsindex'
+        fresh_db
         mkdir -p "$tmp/states"
         pg_ingest=0 pg_local=0 start=0 k=0
         echo; echo "# $n items ($(( n / 4 )) per watcher), PostgreSQL alone, in chunks of $chunk items"
@@ -383,7 +395,7 @@ for n in $sizes; do
     s=$(now); for w in 0 1 2 3; do donate "$tmp/items/w$w" "$tmp/sqlite"; done; e=$(now)
     sq_ingest=$(secs "$s" "$e")
     if [ "$sqlite_only" != 1 ]; then
-        psqlc -d postgres -c 'drop database if exists fsindex' -c 'create database fsindex'
+        fresh_db
         log "postgresql: donating into 4 local indexes"
         s=$(now)
         donate_all "$tmp/items" "$tmp/local-w"
@@ -395,6 +407,7 @@ for n in $sizes; do
         echo "# postgresql: $(psqlc -d fsindex -c 'select count(*) from items') rows in items"
     fi
     fi
+    [ "$sqlite_only" = 1 ] || echo "# postgresql: word index $(psqlc -d fsindex -c "select string_agg(indexname || ' (' || pg_size_pretty(pg_relation_size(indexname::regclass)) || ')', ', ') from pg_indexes where tablename = 'items' and indexname like 'items_words%'")"
     rm -rf "$tmp/items"
     printf 'measure\tsqlite\tpostgresql\tratio\n'
     row "$n" items "$n" "$n"

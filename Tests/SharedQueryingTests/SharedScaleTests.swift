@@ -67,7 +67,11 @@ struct SharedScaleTests {
         return s
     }
 
-    static let words = ["budget", "budg", "title:budget", "finance", "budget kind:python"]
+    /// Words in names, titles and keywords (proven from the RUM index), a word every item has
+    /// once as a keyword (equal scores: the boosts decide, beyond what the candidates prove), a
+    /// column (residual on PostgreSQL), a word with a condition.
+    static let words = ["budget", "budg", "finance", "title:budget", "budget kind:public.python-script"]
+    static let proven: Set<String> = ["budget", "budg"]
 
     @Test("a ranked word query's page from the RUM index equals the first rows of the full ranking (offsets, boosts, an exact name), and SQLite finds the same matches",
           .enabled(if: rumAvailable, rumReason))
@@ -81,11 +85,12 @@ struct SharedScaleTests {
             let all = try engine.run(try Self.spec(words, limit: nil)).map(\.identifier.description)
             let local = try sqlite.run(try Self.spec(words, limit: nil)).map(\.identifier.description)
             #expect(Set(all) == Set(local) && all.count == local.count, "\(words): PostgreSQL \(all.count), SQLite \(local.count)")
-            #expect(all.count > 3, "\(words)")
+            #expect(all.count > (words.contains(".txt") ? 0 : 3), "\(words)")
             for (limit, offset) in [(1, 0), (20, 0), (20, 40), (100, 7)] {
                 let page = try Self.spec(words, limit: limit, offset: offset)
-                let ranked = try engine.rankedWords(page)
-                #expect(ranked != nil, "\(words) \(limit)+\(offset): not answered from the RUM index")
+                if Self.proven.contains(words) {
+                    #expect(try engine.rankedWords(page) != nil, "\(words) \(limit)+\(offset): not answered from the RUM index")
+                }
                 let got = try engine.run(page).map(\.identifier.description)
                 #expect(got == Array(all.dropFirst(offset).prefix(limit)),
                         "\(words) \(limit)+\(offset): \(got.prefix(4)) … instead of \(all.dropFirst(offset).prefix(4)) …")
@@ -121,12 +126,14 @@ struct SharedScaleTests {
     func fallbackWithoutRUM() throws {
         let pg = try ThrowawayPostgres.shared()
         let db = try pg.makeDatabaseNamed()
-        try? pg.psql("postgres", "CREATE ROLE scale_owner LOGIN")
-        try pg.psql("postgres", "ALTER DATABASE \(db) OWNER TO scale_owner")
-        try pg.psql(db, "ALTER SCHEMA public OWNER TO scale_owner")
+        // Peer authentication gives this process the role of its OS user's name, no superuser.
+        let me = String(cString: getpwuid(geteuid()).pointee.pw_name)
+        try? pg.psql("postgres", "CREATE ROLE \"\(me)\" LOGIN")
+        try pg.psql("postgres", "ALTER DATABASE \(db) OWNER TO \"\(me)\"")
+        try pg.psql(db, "ALTER SCHEMA public OWNER TO \"\(me)\"")
         let tree = try TemporaryTree(prefix: "fsindex-scale-norum")
         let (store, sqlite) = try Self.local(tree)
-        let plain = try Self.publish(store, pg.url(database: db, user: "scale_owner"))
+        let plain = try Self.publish(store, pg.url(database: db, user: me))
         #expect(!plain.features.rankedWords)
         let indexes = try pg.psql(db, "SELECT string_agg(indexname, ',') FROM pg_indexes WHERE tablename = 'items'")
         #expect(indexes.contains("items_words") && !indexes.contains("items_words_rum"), "\(indexes)")
