@@ -216,6 +216,8 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
     /// The exact name's rank needs no index of its own: a name equal to PART is as short as a
     /// name holding PART can be, so among the rows of that length it sorts first, and an
     /// incremental sort of one length's rows puts it there.
+    /// Rows with a path or name of 1 KiB or more are not in that index (an entry holds at most
+    /// 2,704 bytes): they are few, found through `items_long_names`, sorted, and merged in.
     /// Nil for other queries (a name with other conditions in the same predicate, wildcards).
     func nameOrdered(_ spec: QuerySpec, _ p: inout QueryParts) -> String? {
         guard spec.sort == .relevance, spec.limit != nil, !p.residual, p.query == nil,
@@ -230,10 +232,14 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         var ordered = p
         ordered.order = order
         return "SELECT \(Self.rowColumns), \(p.score) AS score FROM "
-            + "(SELECT c.id, length(c.name) AS l, c.path AS p FROM items c WHERE c.name ILIKE \(like) ORDER BY length(c.name), c.path) AS c "
+            + "((SELECT c.id, length(c.name) AS l, c.path AS p FROM items c WHERE \(Self.shortNames) AND c.name ILIKE \(like) ORDER BY length(c.name), c.path)"
+            + " UNION ALL (SELECT c.id, length(c.name) AS l, c.path AS p FROM items c WHERE NOT (\(Self.shortNames)) AND c.name ILIKE \(like) ORDER BY 2, 3)) AS c "
             + "JOIN items ON items.id = c.id" + (rest.isEmpty ? "" : " WHERE " + rest.joined(separator: " AND "))
             + ordered.orderBy(reverse: spec.reverse)
     }
+
+    /// The rows `items_name_length` holds (its predicate, word for word).
+    static let shortNames = "octet_length(c.path) < 1024 AND octet_length(c.name) < 1024"
 
     /// `translate` folds ASCII letters only, as SQLite's NOCASE does.
     static func asciiLower(_ sql: String) -> String {
