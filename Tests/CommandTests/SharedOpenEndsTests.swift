@@ -90,7 +90,8 @@ struct SharedOpenEndsTests {
             #expect(p.status == 0, "\(p.stderr)")
         }
         try tree.create("root/only.txt", contents: "kiwi on alpha alone")
-        #expect(try run("fsindex", ["index", "--index-dir", index, "--index-url", url, "--host", "alpha", tree.path("root").string]).status == 0)
+        #expect(try run("fsindex", ["index", "--index-dir", index, tree.path("root").string]).status == 0)
+        #expect(try run("fsindex", ["publish", "--index-dir", index, "--index-url", url, "--host", "alpha"]).status == 0)
         let both = tree.path("root/both.txt").string, only = tree.path("root/only.txt").string
 
         #expect(Set(try Self.find(url, "kiwi")) == ["alpha:" + both, "beta:" + both, only])
@@ -189,7 +190,7 @@ struct SharedOpenEndsTests {
             #expect(try run(executable: "/bin/cat", [file], asUser: "1", timeout: 30).status == 0 ? daemon : !daemon, "daemon: \(file)")
             #expect(try run(executable: "/bin/cat", [file], asUser: "65534", timeout: 30).status == 0 ? nobody : !nobody, "nobody: \(file)")
         }
-        let r = try run("fsindex", ["index", "--index-dir", tree.path("index").string, "--index-url", url, "--host", "h", tree.path("root").string])
+        let r = try SharedIndexFaultTests.indexAndPublish(tree, url, roots: [tree.path("root").string])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(Set(try Self.find(url, "ocelot")) == [user, group, masked, inner, open])
         func found(_ role: String, _ uid: String) throws -> Set<String> {
@@ -206,7 +207,7 @@ struct SharedOpenEndsTests {
         // The ACL changes: the entry goes from the file, the folder's search goes to nobody.
         try Self.setfacl("-x", "u:daemon", user)
         try Self.setfacl("-m", "u:nobody:x", tree.path("root/closed").string)
-        let again = try run("fsindex", ["index", "--index-dir", tree.path("index").string, "--index-url", url, "--host", "h", tree.path("root").string])
+        let again = try SharedIndexFaultTests.indexAndPublish(tree, url, roots: [tree.path("root").string])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try found("daemon", "1") == [group, inner, open])
         #expect(try found("nobody", "65534") == [inner, open])
