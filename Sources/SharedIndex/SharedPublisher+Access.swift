@@ -2,16 +2,17 @@ import Attributes
 import Indexing
 import PostgresNIO
 
-/// Keeping the rows' permissions current (issue 22, F2). A row carries the owner, group and
-/// mode of its file and of every folder above it (`FolderAccess`), and the server decides who
-/// sees it from those. A `chmod 700` of a folder changes nothing in the files below it, so
+/// Keeping the rows' permissions current (issue 22, F2). A row carries the owner, group, mode
+/// and ACL entries of its file and of every folder above it (`FolderAccess`), and the server
+/// decides who sees it from those. A `chmod 700` of a folder changes nothing in the files below it, so
 /// their versions stay and they are not sent again: the rows below must follow the folder.
 ///
 /// A key design decision: the folder's row is the trigger. The local index records the
 /// folder's new mode (an attributes-only refresh, from `fsindex index` or fsindexd's
-/// `IN_ATTRIB`), so its version changes and it is sent; before it is written, its owner, group
-/// and mode are compared with its shared row's, and where they differ, one `UPDATE` sets its
-/// place in the `access` of every row below it, in the same transaction. The folders above a
+/// `IN_ATTRIB`), so its version changes and it is sent; before it is written, its owner, group,
+/// mode and ACL are compared with its shared row's, and where they differ, one `UPDATE` sets its
+/// place in the `access` (and its quads in the `acl`) of every row below it, in the same
+/// transaction. The folders above a
 /// root are no items: `refreshRootChain` compares them with the root's row at each full pass.
 /// Cost: one indexed lookup per batch, and an `UPDATE` of the rows below a folder only when its
 /// permissions changed (a chmod of a folder with 100,000 files below rewrites their `access`).

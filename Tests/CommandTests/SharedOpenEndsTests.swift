@@ -77,6 +77,26 @@ struct SharedOpenEndsTests {
         #expect(try Self.find(url, "--count", "okapi") == ["2"])
     }
 
+    @Test("fsindex index --index-url leaves out what the server refuses, records it in the failures table and exits 2; the rest is published")
+    func indexRecordsFailures() throws {
+        let pg = try ThrowawayPostgres.shared()
+        let url = try pg.makeDatabase()
+        let tree = try TemporaryTree(prefix: "fsindex-openends-refused")
+        try tree.create("root/ok.txt", contents: "tapir is fine")
+        // A path longer than a btree entry of PostgreSQL takes (see SharedIndexFaultTests).
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        let long = (0..<12).map { _ in String((0..<240).map { _ in letters.randomElement()! }) }.joined(separator: "/")
+        try tree.create("root/" + long + "/deep.txt", contents: "tapir deep down")
+        let r = try run("fsindex", ["index", "--index-dir", tree.path("index").string, "--index-url", url, "--host", "h", tree.path("root").string])
+        #expect(r.status == 2, "\(r.out) \(r.stderr)")
+        #expect(r.stderr.contains("deep.txt: not published") && r.stderr.contains("54000"), "\(r.stderr)")
+        #expect(try Self.find(url, "tapir") == [tree.path("root/ok.txt").string])
+        let status = try run("fsindex", ["status", "--index-url", url])
+        #expect(status.out.contains("not published in \(tree.path("root").string): 1 ("), "\(status.out)")
+        // The local index has both.
+        #expect(try run("fsfind", ["--index-dir", tree.path("index").string, "--count", "tapir"]).lines == ["2"])
+    }
+
     @Test("the same path on two hosts prints as HOST:PATH and has a host field in JSON; a path of one host prints as before; SQLite's answers are unchanged")
     func hostOfAmbiguousPaths() throws {
         let pg = try ThrowawayPostgres.shared()
