@@ -188,14 +188,14 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
     /// Those of `paths` that two hosts or more hold, as the role sees the index (its row-level
     /// security, expired items left out): their results name their host (`QueryResult.host`).
     /// Decided over the index, not over the answer, so that a path prints the same on every
-    /// page and with any `--limit`. One lookup of the hosts (none when the index has one host)
-    /// and one of the page's paths, by the path index; the query's own SQL is unchanged.
+    /// page and with any `--limit`. One statement after the query's (whose own SQL is
+    /// unchanged): a lookup of the page's paths by the path index, which the server skips
+    /// (a one-time filter) when the index has one host.
     func heldByOtherHosts(_ paths: [[UInt8]], _ spec: QuerySpec) throws(QueryError) -> Set<[UInt8]> {
         guard !paths.isEmpty else { return [] }
-        let hosts = try query("SELECT count(*) AS n FROM hosts", [], spec).first?.value("n", as: Int64.self) ?? 0
-        guard hosts > 1 else { return [] }
         let rows = try query("""
-            SELECT path FROM items WHERE path = ANY($1::bytea[]) AND (expiration IS NULL OR expiration > $2)
+            SELECT path FROM items
+            WHERE (SELECT count(*) FROM hosts) > 1 AND path = ANY($1::bytea[]) AND (expiration IS NULL OR expiration > $2)
             GROUP BY path HAVING count(DISTINCT host) > 1
             """, [.byteArrays(Array(Set(paths))), .double(spec.now.timeIntervalSince1970)], spec)
         return Set(rows.compactMap { $0.bytes("path") })
