@@ -182,6 +182,33 @@ struct SharedOpenEndsTests {
         #expect(r.status == 0, "setfacl \(args): \(r.stderr)")
     }
 
+    @Test("fsindexd --index-url follows setfacl to the shared index: an entry given, then taken away",
+          .needsRoot, .enabled(if: hasSetfacl, "needs setfacl (Debian's acl package)"))
+    func daemonFollowsACL() async throws {
+        try await offPool {
+            let pg = try ThrowawayPostgres.shared()
+            let db = try pg.makeDatabaseNamed()
+            try? pg.psql("postgres", "CREATE ROLE daemon LOGIN")
+            let d = try DaemonFixture()
+            let secret = try d.tree.create("root/secret.txt", contents: "margay kept from others").string
+            let open = try d.tree.create("root/open.txt", contents: "margay for all").string
+            SharedIndexFaultTests.openUpwards(d.tree.path("root"))
+            chmod(secret, 0o600)
+            chmod(open, 0o644)
+            func daemonFinds() throws -> Set<String> {
+                let f = try run("fsfind", ["--index-url", pg.url(database: db, user: "daemon"), "margay"], asUser: "1")
+                return Set(f.lines)
+            }
+            try d.start(["--root", d.root, "--index-url", pg.url(database: db), "--host", "h"])
+            try d.waitFor("daemon to find the open file", seconds: 60) { try daemonFinds() == [open] }
+            try Self.setfacl("-m", "u:daemon:r", secret)
+            try d.waitFor("the ACL entry to reach the shared index", seconds: 30) { try daemonFinds() == [secret, open] }
+            try Self.setfacl("-x", "u:daemon", secret)
+            try d.waitFor("the entry's removal to reach the shared index", seconds: 30) { try daemonFinds() == [open] }
+            d.stop()
+        }
+    }
+
     @Test("an ACL entry lets a user find a file the mode keeps from them, and not a third user; a folder searchable through an ACL; the mask limits a named entry",
           .needsRoot, .enabled(if: hasSetfacl, "needs setfacl (Debian's acl package)"))
     func aclsDecide() throws {
