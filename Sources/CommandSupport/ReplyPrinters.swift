@@ -23,7 +23,8 @@ extension QueryReply {
     }
 }
 
-/// For people and for `xargs`: paths one per line (or NUL-terminated), each item's snippet on
+/// For people and for `xargs`: paths one per line (or NUL-terminated; `HOST:PATH` where the
+/// shared index holds the path on several hosts), each item's snippet on
 /// the next line, `+ path`/`- path` for live changes (`~ path`: its summary arrived; `! path`:
 /// its `isPriority` changed), aligned
 /// tables and statistics. Control characters are escaped on a terminal only; a pipe gets the
@@ -42,16 +43,16 @@ public struct PathPrinter: ReplyPrinter {
         switch reply.content {
         case .items(let items):
             for item in items {
-                path(item.path, url: item.attributes.string(.contentURL))
+                path(item.path, url: item.attributes.string(.contentURL), host: item.host)
                 if let s = item.snippet, !nul { out.write("    " + SnippetText.render(s, color: out.useColor) + "\n") }
             }
         case .changes(let added, let removed):
-            for item in removed { path(item.path, prefix: "- ") }
-            for item in added { path(item.path, prefix: "+ ") }
+            for item in removed { path(item.path, prefix: "- ", host: item.host) }
+            for item in added { path(item.path, prefix: "+ ", host: item.host) }
         case .summarized(let items):
-            for item in items { path(item.path, prefix: "~ ") }
+            for item in items { path(item.path, prefix: "~ ", host: item.host) }
         case .prioritized(let items):
-            for item in items { path(item.path, prefix: "! ") }
+            for item in items { path(item.path, prefix: "! ", host: item.host) }
         case .count(let n):
             out.write("\(n)\n")
         case .table(let rows):
@@ -71,8 +72,11 @@ public struct PathPrinter: ReplyPrinter {
         out.flush()
     }
 
-    private func path(_ bytes: [UInt8], prefix: String = "", url: String? = nil) {
+    /// One item's line; `host` (the shared index has the path on several hosts) comes first,
+    /// as `HOST:PATH`, like scp's: the host's name is text (`Output.field`).
+    private func path(_ bytes: [UInt8], prefix: String = "", url: String? = nil, host: String? = nil) {
         out.write(prefix)
+        if let host { out.write(Output.field(host) + ":") }
         if bytes.first == UInt8(ascii: "/") {
             out.writePath(bytes)
         } else {
@@ -91,7 +95,8 @@ public struct PathPrinter: ReplyPrinter {
 }
 
 /// For scripts: one JSON object per line. Items carry `path` (and `pathBase64` when the path is
-/// not UTF-8), the fetched attributes, `score` when asked for, `item` for an item inside a file
+/// not UTF-8), the fetched attributes, `score` when asked for, `item` for an item inside a file,
+/// `host` where the shared index holds the path on several hosts,
 /// and `snippet` (matched words between `**`); live lines add `change` (`=`, `+`, `-`, and `~`
 /// when an item's summary arrived, `!` when its `isPriority` changed, with the fetched
 /// attributes, so `--attr textContentSummary` shows the summary itself).
@@ -142,6 +147,8 @@ public struct JSONLinesPrinter: ReplyPrinter {
             if let s = item.snippet { a["snippet"] = .string(SnippetText.render(s, color: false)) }
         }
         if let key = item.childKey { a["item"] = .string(key) }
+        // The shared index has the path on several hosts: which one this is.
+        if let host = item.host { extra["host"] = host }
         out.write(JSONLine.render(path: item.path, attributes: a, extra: extra) + "\n")
     }
 
