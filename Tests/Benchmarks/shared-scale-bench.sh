@@ -82,11 +82,13 @@ for b in fsindex fsfind; do [ -x "$bin/$b" ] || die "$bin/$b is missing"; done
 [ -d "$corpus" ] || die "corpus $corpus is missing"
 if [ "$sqlite_only" != 1 ]; then
     # An unknown subcommand's --help prints the overall help with status 0, so look for its usage.
-    if ! "$bin/fsindex" publish --help 2>&1 | grep -q 'USAGE: fsindex publish'; then
+    # The help is read whole before grep looks at it: `grep -q` stops at the first match, and
+    # under pipefail the writer's SIGPIPE would fail the check now and then.
+    if ! grep -q 'USAGE: fsindex publish' <<<"$("$bin/fsindex" publish --help 2>&1)"; then
         echo "error: $bin/fsindex has no 'publish' command (fsindex publish --help); this build cannot feed a shared index. (SSB_SQLITE_ONLY=1 runs the SQLite side alone.)" >&2
         exit 2
     fi
-    if ! "$bin/fsfind" --help 2>&1 | grep -q -- '--index-url'; then
+    if ! grep -q -- '--index-url' <<<"$("$bin/fsfind" --help 2>&1)"; then
         echo "error: $bin/fsfind has no --index-url option; this build cannot query a shared index. (SSB_SQLITE_ONLY=1 runs the SQLite side alone.)" >&2
         exit 2
     fi
