@@ -42,7 +42,8 @@ public struct PathPrinter: ReplyPrinter {
         switch reply.content {
         case .items(let items):
             for item in items {
-                path(item.path, url: item.attributes.string(.contentURL))
+                path(item.path, url: item.attributes.string(.contentURL),
+                     suffix: item.origin.flatMap { $0.offline && !nul ? "  [offline: " + Output.field($0.volume) + "]" : nil })
                 if let s = item.snippet, !nul { out.write("    " + SnippetText.render(s, color: out.useColor) + "\n") }
             }
         case .changes(let added, let removed):
@@ -71,7 +72,8 @@ public struct PathPrinter: ReplyPrinter {
         out.flush()
     }
 
-    private func path(_ bytes: [UInt8], prefix: String = "", url: String? = nil) {
+    /// - Parameter suffix: after the path, on its line (an unplugged volume's mark).
+    private func path(_ bytes: [UInt8], prefix: String = "", url: String? = nil, suffix: String? = nil) {
         out.write(prefix)
         if bytes.first == UInt8(ascii: "/") {
             out.writePath(bytes)
@@ -86,13 +88,15 @@ public struct PathPrinter: ReplyPrinter {
                 out.write(Output.field(text))
             }
         }
+        if let suffix { out.write(suffix) }
         out.writeBytes([nul ? 0 : 0x0A])
     }
 }
 
 /// For scripts: one JSON object per line. Items carry `path` (and `pathBase64` when the path is
 /// not UTF-8), the fetched attributes, `score` when asked for, `item` for an item inside a file
-/// and `snippet` (matched words between `**`); live lines add `change` (`=`, `+`, `-`, and `~`
+/// and `snippet` (matched words between `**`), `volume` and `offline` for an item of a volume's
+/// index (`--include-offline`); live lines add `change` (`=`, `+`, `-`, and `~`
 /// when an item's summary arrived, `!` when its `isPriority` changed, with the fetched
 /// attributes, so `--attr textContentSummary` shows the summary itself).
 public struct JSONLinesPrinter: ReplyPrinter {
@@ -142,6 +146,11 @@ public struct JSONLinesPrinter: ReplyPrinter {
             if let s = item.snippet { a["snippet"] = .string(SnippetText.render(s, color: false)) }
         }
         if let key = item.childKey { a["item"] = .string(key) }
+        if let origin = item.origin {
+            // The volume it is on; offline: unplugged now, found in its index only.
+            a["volume"] = .string(origin.volume)
+            a["offline"] = .bool(origin.offline)
+        }
         out.write(JSONLine.render(path: item.path, attributes: a, extra: extra) + "\n")
     }
 

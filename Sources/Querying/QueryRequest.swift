@@ -174,6 +174,8 @@ public struct FoundItem: Sendable, Hashable {
     public var score: Double
     /// The text around the matched words, each between `QueryEngine.snippetStart` and `snippetEnd`.
     public var snippet: String?
+    /// The volume it is on (`MergedBackend`), offline or not; nil for the home index.
+    public var origin: ResultOrigin?
 
     public init(path: [UInt8], childKey: String? = nil, attributes: AttributeSet = AttributeSet(), score: Double = 0,
                 snippet: String? = nil) {
@@ -196,6 +198,7 @@ public struct FoundItem: Sendable, Hashable {
         var chosen = AttributeSet()
         for k in fetch { chosen[k] = r.attributes[k] }
         self.init(path: file, childKey: key, attributes: chosen, score: Self.displayScore(r.score), snippet: r.snippet)
+        origin = r.origin
     }
 
     /// Scores as people read them: higher is better (bm25 is negative, lower better).

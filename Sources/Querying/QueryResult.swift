@@ -12,6 +12,8 @@ public struct QueryResult: Sendable, Hashable {
     public var snippet: String?
     /// The item's row in the index, to fetch its snippet later (`QueryEngine.snippets`).
     public var rowID: Int64
+    /// The volume it is on, when several indexes answer (`MergedBackend`); nil for the home index.
+    public var origin: ResultOrigin?
 
     public init(identifier: ItemIdentifier, domain: String, attributes: AttributeSet, score: Double, snippet: String? = nil,
                 rowID: Int64 = 0) {
