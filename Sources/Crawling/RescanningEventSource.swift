@@ -15,7 +15,8 @@ public final class RescanningEventSource: FileEventSource {
     public let events: AsyncStream<[FileEvent]>
     private let continuation: AsyncStream<[FileEvent]>.Continuation
     private let state = Mutex(State())
-    private let timer: any DispatchSourceTimer
+    /// Thread-safe itself (libdispatch): resumed once here, cancelled once in `stop()`.
+    private nonisolated(unsafe) let timer: any DispatchSourceTimer
 
     private struct State {
         var roots: [FilePath] = []
@@ -27,7 +28,8 @@ public final class RescanningEventSource: FileEventSource {
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "fsindex.rescanning-source"))
         let nanos = max(1, Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000))
         timer.schedule(deadline: .now() + .nanoseconds(nanos), repeating: .nanoseconds(nanos), leeway: .nanoseconds(nanos / 10))
-        timer.setEventHandler { [state, continuation] in
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
             let roots = state.withLock { $0.stopped ? [] : $0.roots }
             // Only the newest request waits: a rescan still pending covers the next one.
             if !roots.isEmpty { continuation.yield(roots.map { .rescan($0, recursive: true) }) }

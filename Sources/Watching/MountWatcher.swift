@@ -25,8 +25,7 @@ public final class MountWatcher: Sendable {
             close(fd)
             return nil
         }
-        let stopRead = pipeEnds[0]
-        stopWrite = pipeEnds[1]
+        let stopRead = pipeEnds[0], writeEnd = pipeEnds[1]
         let started = SystemCall.startThread {
             defer {
                 close(fd)
@@ -49,9 +48,10 @@ public final class MountWatcher: Sendable {
         guard case .success(let t) = started else {
             close(fd)
             close(stopRead)
-            close(stopWrite)
+            close(writeEnd)
             return nil
         }
+        stopWrite = writeEnd
         thread = t
     }
 

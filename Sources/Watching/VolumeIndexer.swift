@@ -36,8 +36,9 @@ public final class VolumeIndexer: Sendable {
     let running = Mutex<[String: Running]>([:])
     let refreshes: AsyncStream<Void>
     let refreshInput: AsyncStream<Void>.Continuation
-    /// A source of mount tables; tests give their own.
+    /// A source of mount tables, and what reads a mount's UUID and label; tests give their own.
     let mounts: @Sendable () -> MountTable
+    let identify: @Sendable (MountTable.Entry) -> VolumeIdentity
 
     /// - Parameters:
     ///   - indexDirectory: the home index's folder; the volumes' are under it (`VolumeCatalogue`).
@@ -45,12 +46,14 @@ public final class VolumeIndexer: Sendable {
     ///   - publish: each volume's item changes, for the query socket's live subscribers.
     public init(indexDirectory: FilePath, settings: Settings, home: String?, logger: Logger,
                 mounts: @escaping @Sendable () -> MountTable = { VolumeCatalogue.currentMounts() },
+                identify: @escaping @Sendable (MountTable.Entry) -> VolumeIdentity = { VolumeIdentity.read($0) },
                 publish: @escaping @Sendable (ItemChanges) -> Void = { _ in }) {
         catalogue = VolumeCatalogue(indexDirectory: indexDirectory)
         self.settings = Mutex(settings)
         self.home = home
         self.logger = logger
         self.mounts = mounts
+        self.identify = identify
         self.publish = publish
         (refreshes, refreshInput) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
@@ -81,7 +84,7 @@ public final class VolumeIndexer: Sendable {
     /// Stops the volumes that went (or moved), starts those that came.
     func apply() async {
         let settings = self.settings.withLock { $0 }
-        let wanted = settings.volumes.select(mounts(), home: home)
+        let wanted = settings.volumes.select(mounts(), home: home, identify: identify)
         let byKey = Dictionary(wanted.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let current = running.withLock { $0 }
         for (key, r) in current where byKey[key]?.mountPoint != r.volume.mountPoint {
@@ -121,11 +124,14 @@ public final class VolumeIndexer: Sendable {
         own.providers = []
         // Another file system mounted inside a volume is a volume of its own, or none.
         own.crawl.oneFileSystem = true
-        let source: any FileEventSource = volume.isNetwork
-            ? RescanningEventSource(interval: .seconds(settings.daemon.pollInterval))
-            : try InotifyEventSource(pollInterval: .seconds(settings.daemon.pollInterval),
-                                     watchLimit: settings.daemon.watchLimit > 0 ? settings.daemon.watchLimit : nil,
-                                     onNotice: { [logger] in logger.warning("\($0)") })
+        let source: any FileEventSource
+        if volume.isNetwork {
+            source = RescanningEventSource(interval: .seconds(settings.daemon.pollInterval))
+        } else {
+            source = try InotifyEventSource(pollInterval: .seconds(settings.daemon.pollInterval),
+                                            watchLimit: settings.daemon.watchLimit > 0 ? settings.daemon.watchLimit : nil,
+                                            onNotice: { [logger] in logger.warning("\($0)") })
+        }
         var log = logger
         log[metadataKey: "volume"] = "\(volume.name)"
         let daemon = IndexDaemon(store: store, settings: own, roots: [IndexRoot(root)], source: source, logger: log,

@@ -30,6 +30,6 @@ struct VolumeRow: Encodable {
     /// One line: `  LABEL  mounted at /run/media/ada/LABEL (ext4), 1234 items; index …`.
     var line: String {
         let at = state == "mounted" ? "mounted at " : "offline, last at "
-        return "  \(Output.field(name))  \(at)\(Output.field(mountPoint)) (\(fileSystemType)), \(items.map(String.init) ?? "no") items; index \(index)\n"
+        return "  \(Output.field(name))  \(at)\(Output.field(mountPoint)) (\(fileSystemType)), \(items.map { String($0) } ?? "no") items; index \(index)\n"
     }
 }
