@@ -20,12 +20,11 @@ public final class MountWatcher: Sendable {
     public init?(path: String = "/proc/self/mountinfo", onChange: @escaping @Sendable () -> Void) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe2(&pipeEnds, O_CLOEXEC) == 0 else {
+        guard case .success(let ends) = SystemCall.pipe() else {
             close(fd)
             return nil
         }
-        let stopRead = pipeEnds[0], writeEnd = pipeEnds[1]
+        let stopRead = ends.read, writeEnd = ends.write
         let started = SystemCall.startThread {
             defer {
                 close(fd)

@@ -1,3 +1,4 @@
+import Attributes
 import Configuration
 import Controlling
 import Crawling

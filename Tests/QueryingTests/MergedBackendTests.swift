@@ -32,7 +32,7 @@ struct MergedBackendTests {
                                   .init(backend: volume.engine, origin: ResultOrigin(volume: "DISK", offline: offline))])
         }
 
-        func spec(_ words: [String], limit: Int? = nil, offset: Int = 0, sort: SortOrder = .relevance) throws -> QuerySpec {
+        func spec(_ words: [String], limit: Int? = nil, offset: Int = 0, sort: Querying.SortOrder = .relevance) throws -> QuerySpec {
             QuerySpec(predicate: .text(try #require(SearchPattern(words: words))), limit: limit, offset: offset, sort: sort)
         }
     }

@@ -1,3 +1,4 @@
+import Attributes
 import Configuration
 import Crawling
 import Foundation

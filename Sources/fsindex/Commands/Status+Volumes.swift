@@ -1,6 +1,7 @@
 import CommandSupport
 import Configuration
 import Indexing
+import SystemPackage
 
 /// `fsindex status`'s volumes (issue 29): each volume fsindexd has indexed, whether it is
 /// mounted now, where its index is and how many items it holds. Read from the catalogue and the
