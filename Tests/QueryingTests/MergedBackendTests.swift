@@ -43,7 +43,7 @@ struct MergedBackendTests {
         let spec = try f.spec(["lynx"])
         let each = try f.home.engine.run(spec) + f.volume.engine.run(spec)
         let merged = try f.merged().run(spec)
-        #expect(merged.count == 6)
+        #expect(merged.count == 5)
         #expect(merged.map(\.identifier.description) == each.sorted { $0.score < $1.score }.map(\.identifier.description))
         // Both indexes take part at the top: the order is not one index after the other.
         let homeFirst = merged.map { $0.origin == nil }
@@ -67,9 +67,9 @@ struct MergedBackendTests {
         let f = try Fixture()
         let names = try f.merged().run(try f.spec(["lynx"], sort: .name)).map { $0.identifier.description.split(separator: "/").last.map(String.init) ?? "" }
         #expect(names == ["a.txt", "b.txt", "d.txt", "e.txt", "zeta.txt"])
-        #expect(try f.merged().count(try f.spec(["lynx"]), keep: nil) == 6)
+        #expect(try f.merged().count(try f.spec(["lynx"]), keep: nil) == 5)
         let rows = try f.merged().groupCounts(try f.spec(["lynx"]), by: try GroupKey.parse("kind"), keep: nil)
-        #expect(rows.reduce(0) { $0 + $1.count } == 6)
+        #expect(rows.reduce(0) { $0 + $1.count } == 5)
     }
 
     @Test("an offline volume's items are shown marked, never looked at on disk nor forgotten; a mounted volume's gone file is hidden")
@@ -86,7 +86,7 @@ struct MergedBackendTests {
         #expect(repair.paths.isEmpty)
         var count = 0
         try offline.run(QueryRequest(text: "lynx", answer: .count)) { if case .count(let n) = $0.content { count = n } }
-        #expect(count == 6)
+        #expect(count == 5)
         #expect(repair.paths.isEmpty)
 
         let mounted = QueryPipeline(engine: f.merged(offline: false), fileCheck: check, repair: repair)
