@@ -18,6 +18,7 @@ struct VolumeSettingsTests {
         43 22 0:61 / /run/media/ada/scratch rw shared:12 - tmpfs scratch rw,size=1024k
         44 22 8:3 /ada/projects /srv/projects rw,relatime shared:3 - ext4 /dev/sda3 rw
         45 22 0:62 / /mnt/sshfs rw - fuse.sshfs ada@host:/data rw
+        46 22 0:63 / /run/media/ada/nas rw - cifs //nas/share rw
         """
 
     static var table: MountTable { MountTable(mountinfo) }
@@ -100,6 +101,9 @@ struct VolumeSettingsTests {
     @Test("a network file system is indexed only when an override names it, and is marked as a share")
     func networkOnlyWhenNamed() throws {
         #expect(try !chosen("[volumes]\nindex = \"all\"\n").contains("/mnt/share"))
+        // Not even where desktops mount removable media (GVFS, a share mounted by udisks).
+        #expect(try !chosen("").contains("/run/media/ada/nas"))
+        #expect(try chosen("[[volumes.volume]]\nsource = \"//nas/share\"\nindex = true\n").contains("/run/media/ada/nas"))
         #expect(try chosen("[[volumes.volume]]\nsource = \"nas:/export/photos\"\nindex = true\n").contains("/mnt/share"))
         #expect(try chosen("[[volumes.volume]]\npath = \"/mnt/sshfs\"\nindex = true\n").contains("/mnt/sshfs"))
         var s = Settings()

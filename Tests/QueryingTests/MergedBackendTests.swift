@@ -60,6 +60,7 @@ struct MergedBackendTests {
         let second = try f.merged().run(try f.spec(["lynx"], limit: 2, offset: 2)).map(\.identifier.description)
         let third = try f.merged().run(try f.spec(["lynx"], limit: 5, offset: 4)).map(\.identifier.description)
         #expect(first + second + third == all)
+        #expect(first.count == 2 && second.count == 2 && third.count == 1)
     }
 
     @Test("name order merges by name; counts and tables add up")
