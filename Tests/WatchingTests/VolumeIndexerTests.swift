@@ -34,6 +34,14 @@ struct VolumeIndexerTests {
         return s
     }
 
+    /// Each reconcile of `root` the daemon logged: indexed, unchanged, removed.
+    func reconciles(of root: String, in log: String) -> [[Int]] {
+        log.split(separator: "\n").compactMap { line in
+            guard let start = line.range(of: "reconciled \(root): ")?.upperBound else { return nil }
+            return Array(line[start...].split(whereSeparator: { !$0.isNumber && $0 != "." }).compactMap { Int($0) }.prefix(3))
+        }
+    }
+
     func paths(_ store: IndexStore, under dir: String) throws -> Set<String> {
         Set(try store.stamps(under: ItemIdentifier(bytes: Array(dir.utf8)), recursive: true).keys
             .map { String(decoding: $0, as: UTF8.self) }.filter { $0.hasSuffix(".txt") })
@@ -51,10 +59,11 @@ struct VolumeIndexerTests {
         try tree.create("mnt/DISK/b.txt", contents: "egret to be deleted")
         let first = tree.path("mnt/DISK").string, second = tree.path("mnt/DISK2").string
         let mounts = FakeMounts()
+        let log = InMemoryLog()
         let uuid = "11111111-2222-4333-8444-555555555555"
         let indexer = VolumeIndexer(indexDirectory: tree.path("index"),
                                     settings: try Self.settings("[[volumes.volume]]\nlabel = \"DISK\"\nindex = true\n"),
-                                    home: nil, logger: Logger(label: "test"), mounts: { mounts.table },
+                                    home: nil, logger: Logger(label: "test", factory: { _ in log }), mounts: { mounts.table },
                                     identify: { $0.source == "testdisk" ? VolumeIdentity(uuid: uuid.uppercased(), label: "DISK") : VolumeIdentity() })
         let running = Task(executorPreference: ThreadPerJobExecutor()) { await indexer.run() }
         defer { indexer.stop() }
@@ -64,6 +73,7 @@ struct VolumeIndexerTests {
         indexer.refresh()
         try await waitFor("the volume's first crawl") {
             location.exists && (try? paths(IndexStore(location: location, readOnly: true), under: first)) == [first + "/a.txt", first + "/b.txt"]
+                && !reconciles(of: first, in: log.text).isEmpty
         }
         #expect(indexer.mounted.map(\.mountPoint) == [first])
         #expect(indexer.catalogue.volumes().map(\.label) == ["DISK"])
@@ -85,9 +95,14 @@ struct VolumeIndexerTests {
         indexer.refresh()
         try await waitFor("the volume reconciled at its new mount point") {
             (try? paths(IndexStore(location: location, readOnly: true), under: second)) == [second + "/a.txt", second + "/c.txt"]
+                && !reconciles(of: second, in: log.text).isEmpty
         }
         let store = try IndexStore(location: location, readOnly: true)
         #expect(try paths(store, under: first).isEmpty)
+        // a.txt was moved with its mount point, not extracted again; b.txt's item went.
+        let reports = reconciles(of: second, in: log.text)
+        #expect(reports.contains { $0.count == 3 && $0[1] >= 1 && $0[2] >= 1 }, "\(reports): \(log.text)")
+        #expect(log.text.contains("is now at \(second) (was \(first))"))
         #expect(stat(location.databasePath.string, &st) == 0 && st.st_ino == inode, "the index was made again instead of reused")
         #expect(indexer.catalogue.volumes().map(\.mountPoint) == [second])
         indexer.stop()
