@@ -134,6 +134,9 @@ struct VolumeMountTests {
 
             // Changed while away, without the daemon: a file added, one deleted.
             #expect(d.stop() == 0)
+            // Without a daemon fsfind reads the indexes itself (fsfind-direct): the same answers.
+            #expect(Set(try run("fsfind", ["--include-offline", "kestrel"], env: d.env).lines) == [home, first + "/docs/a.txt  [offline: \(label)]"])
+            #expect(Set(try run("fsfind", ["kestrel"], env: d.env).lines) == [home])
             try mounts.mount(["-o", "loop", image], at: edit)
             try tree.create("mnt/edit/docs/c.txt", contents: "kestrel added while away")
             try tree.remove("mnt/edit/docs/b.txt")
