@@ -120,6 +120,8 @@ extension AgentSession {
         for item in items {
             var o: [String: Value] = ["path": .string(ReplyValues.path(item.path)), "name": .string(ReplyValues.name(item.path)),
                                       "score": .double(item.score)]
+            // The shared index holds the path on several hosts: which one this is.
+            if let host = item.host { o["host"] = .string(host) }
             if let kind = item.attributes.kind { o["kind"] = .string(kind) }
             if let date = item.attributes.date(.contentModificationDate) ?? item.attributes.date(.fsContentChangeDate) {
                 o["contentModificationDate"] = .string(AttributeValue.iso8601(date))
@@ -145,10 +147,14 @@ extension AgentSession {
         var lines: [String] = []
         for item in items {
             var path = ReplyValues.path(item.path)
+            var scope = ""
             if let (folder, rel) = scopes.relative(item.path) {
                 path = ReplyValues.path(rel)
-                if several, let i = scopes.folders.firstIndex(of: folder) { path = "[\(i)] " + path }
+                if several, let i = scopes.folders.firstIndex(of: folder) { scope = "[\(i)] " }
             }
+            // The shared index holds the path on several hosts: `HOST:PATH`, as fsfind prints it.
+            if let host = item.host { path = host + ":" + path }
+            path = scope + path
             var fields = [ReplyValues.oneLine(path),
                           ReplyValues.kindWord(types: item.attributes.contentTypeTree, fallback: item.attributes.kind),
                           (item.attributes.date(.contentModificationDate) ?? item.attributes.date(.fsContentChangeDate)).map(ReplyValues.day) ?? ""]

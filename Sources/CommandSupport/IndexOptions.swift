@@ -16,7 +16,7 @@ public struct IndexOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("config"), help: ArgumentHelp("Settings file (default: $XDG_CONFIG_HOME/fsindex/config.toml).", valueName: "file"))
     public var config: String?
 
-    @Option(name: .customLong("index-url"), help: ArgumentHelp("The shared index on a PostgreSQL server (default: [index] url). fsfind and fsindex-mcp query it instead of the local index; fsindexd and `fsindex publish` feed it.", valueName: "url"))
+    @Option(name: .customLong("index-url"), help: ArgumentHelp("The shared index on a PostgreSQL server (default: [index] url). fsfind, fsindex-mcp and `fsindex show` query it instead of the local index; fsindexd, `fsindex publish`, and `fsindex index` and `donate` after writing, feed it.", valueName: "url"))
     public var indexURL: String?
 
     public init() {}

@@ -23,7 +23,8 @@ extension QueryReply {
     }
 }
 
-/// For people and for `xargs`: paths one per line (or NUL-terminated), each item's snippet on
+/// For people and for `xargs`: paths one per line (or NUL-terminated; `HOST:PATH` where the
+/// shared index holds the path on several hosts), each item's snippet on
 /// the next line, `+ path`/`- path` for live changes (`~ path`: its summary arrived; `! path`:
 /// its `isPriority` changed), aligned
 /// tables and statistics. Control characters are escaped on a terminal only; a pipe gets the
@@ -42,17 +43,17 @@ public struct PathPrinter: ReplyPrinter {
         switch reply.content {
         case .items(let items):
             for item in items {
-                path(item.path, url: item.attributes.string(.contentURL),
+                path(item.path, url: item.attributes.string(.contentURL), host: item.host,
                      suffix: item.origin.flatMap { $0.offline && !nul ? "  [offline: " + Output.field($0.volume) + "]" : nil })
                 if let s = item.snippet, !nul { out.write("    " + SnippetText.render(s, color: out.useColor) + "\n") }
             }
         case .changes(let added, let removed):
-            for item in removed { path(item.path, prefix: "- ") }
-            for item in added { path(item.path, prefix: "+ ") }
+            for item in removed { path(item.path, prefix: "- ", host: item.host) }
+            for item in added { path(item.path, prefix: "+ ", host: item.host) }
         case .summarized(let items):
-            for item in items { path(item.path, prefix: "~ ") }
+            for item in items { path(item.path, prefix: "~ ", host: item.host) }
         case .prioritized(let items):
-            for item in items { path(item.path, prefix: "! ") }
+            for item in items { path(item.path, prefix: "! ", host: item.host) }
         case .count(let n):
             out.write("\(n)\n")
         case .table(let rows):
@@ -72,9 +73,12 @@ public struct PathPrinter: ReplyPrinter {
         out.flush()
     }
 
-    /// - Parameter suffix: after the path, on its line (an unplugged volume's mark).
-    private func path(_ bytes: [UInt8], prefix: String = "", url: String? = nil, suffix: String? = nil) {
+    /// One item's line; `host` (the shared index has the path on several hosts) comes first,
+    /// as `HOST:PATH`, like scp's: the host's name is text (`Output.field`); `suffix` comes after
+    /// the path, on its line (an unplugged volume's mark).
+    private func path(_ bytes: [UInt8], prefix: String = "", url: String? = nil, host: String? = nil, suffix: String? = nil) {
         out.write(prefix)
+        if let host { out.write(Output.field(host) + ":") }
         if bytes.first == UInt8(ascii: "/") {
             out.writePath(bytes)
         } else {
@@ -94,9 +98,10 @@ public struct PathPrinter: ReplyPrinter {
 }
 
 /// For scripts: one JSON object per line. Items carry `path` (and `pathBase64` when the path is
-/// not UTF-8), the fetched attributes, `score` when asked for, `item` for an item inside a file
-/// and `snippet` (matched words between `**`), `volume` and `offline` for an item of a volume's
-/// index (`--include-offline`); live lines add `change` (`=`, `+`, `-`, and `~`
+/// not UTF-8), the fetched attributes, `score` when asked for, `item` for an item inside a file,
+/// `host` where the shared index holds the path on several hosts, `volume` and `offline` for an
+/// item of a volume's index (`--include-offline`),
+/// and `snippet` (matched words between `**`); live lines add `change` (`=`, `+`, `-`, and `~`
 /// when an item's summary arrived, `!` when its `isPriority` changed, with the fetched
 /// attributes, so `--attr textContentSummary` shows the summary itself).
 public struct JSONLinesPrinter: ReplyPrinter {
@@ -146,6 +151,8 @@ public struct JSONLinesPrinter: ReplyPrinter {
             if let s = item.snippet { a["snippet"] = .string(SnippetText.render(s, color: false)) }
         }
         if let key = item.childKey { a["item"] = .string(key) }
+        // The shared index has the path on several hosts: which one this is.
+        if let host = item.host { extra["host"] = host }
         if let origin = item.origin {
             // The volume it is on; offline: unplugged now, found in its index only.
             a["volume"] = .string(origin.volume)

@@ -260,7 +260,9 @@ struct PageCounter {
         if let limit, items.count >= limit { return .full }
         var item = item
         if onePerFile {
-            guard seenFiles.insert(PathKey(bytes: item.path)).inserted else { return .skipped }
+            // The same path on two hosts of the shared index is two files (`FoundItem.host`).
+            let key = item.host.map { Array($0.utf8) + [0] + item.path } ?? item.path
+            guard seenFiles.insert(PathKey(bytes: key)).inserted else { return .skipped }
             item.childKey = nil
         }
         if skipped < offset { skipped += 1; return .skipped }
@@ -366,7 +368,8 @@ extension QueryPipeline {
             var out: [[UInt8]: FoundItem] = [:]
             for r in try engine.run(spec) {
                 let item = FoundItem(r, fetch: request.fetchAttributes)
-                out[item.identifier] = item
+                // The same path on two hosts is two items.
+                out[(item.host.map { Array($0.utf8) + [0] } ?? []) + item.identifier] = item
             }
             return out
         }

@@ -174,11 +174,15 @@ public struct FoundItem: Sendable, Hashable {
     public var score: Double
     /// The text around the matched words, each between `QueryEngine.snippetStart` and `snippetEnd`.
     public var snippet: String?
+    /// The host that holds the item, when the shared index has the same path on another host
+    /// (`QueryResult.host`); nil otherwise.
+    public var host: String?
     /// The volume it is on (`MergedBackend`), offline or not; nil for the home index.
     public var origin: ResultOrigin?
 
     public init(path: [UInt8], childKey: String? = nil, attributes: AttributeSet = AttributeSet(), score: Double = 0,
-                snippet: String? = nil) {
+                snippet: String? = nil, host: String? = nil) {
+        self.host = host
         self.path = path
         self.childKey = childKey
         self.attributes = attributes
@@ -197,7 +201,7 @@ public struct FoundItem: Sendable, Hashable {
         let (file, key) = ItemIdentifier.split(r.identifier.bytes)
         var chosen = AttributeSet()
         for k in fetch { chosen[k] = r.attributes[k] }
-        self.init(path: file, childKey: key, attributes: chosen, score: Self.displayScore(r.score), snippet: r.snippet)
+        self.init(path: file, childKey: key, attributes: chosen, score: Self.displayScore(r.score), snippet: r.snippet, host: r.host)
         origin = r.origin
     }
 

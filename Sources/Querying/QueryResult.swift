@@ -12,12 +12,17 @@ public struct QueryResult: Sendable, Hashable {
     public var snippet: String?
     /// The item's row in the index, to fetch its snippet later (`QueryEngine.snippets`).
     public var rowID: Int64
+    /// The host that indexed the item, where it must be said: in the shared index, when
+    /// another host the querying role may see holds the same path (`HOST:PATH` in fsfind's
+    /// output). Nil otherwise, and always for the local index.
+    public var host: String?
     /// The volume it is on, when several indexes answer (`MergedBackend`); nil for the home index.
     public var origin: ResultOrigin?
 
     public init(identifier: ItemIdentifier, domain: String, attributes: AttributeSet, score: Double, snippet: String? = nil,
-                rowID: Int64 = 0) {
+                rowID: Int64 = 0, host: String? = nil) {
         self.rowID = rowID
+        self.host = host
         self.identifier = identifier
         self.domain = domain
         self.attributes = attributes

@@ -7,8 +7,9 @@ extension SharedPublisher {
     /// The batch as a JSON array of rows for `jsonb_to_recordset`: NULLs and arrays cross as
     /// JSON, and the whole batch is one bound value.
     ///
-    /// `access` holds each item's owner, group, mode and folders (nil: the file could not be
-    /// looked at). A NUL left in a local index written before NUL became a space (issue 22, F3)
+    /// `access` holds each item's owner, group, mode, folders and ACL entries (nil: the file
+    /// could not be looked at; its `acl` is empty, never NULL, which marks a row published
+    /// before ACLs were). A NUL left in a local index written before NUL became a space (issue 22, F3)
     /// becomes one here: PostgreSQL refuses `\u0000` in text and jsonb.
     func rowsJSON(_ items: [ExportedItem], access: [FolderAccess.Access?]) -> String {
         var out: [UInt8] = [UInt8(ascii: "[")]
@@ -46,6 +47,7 @@ extension SharedPublisher {
                 fields += [("owner", .number(Double(access.owner))), ("grp", .number(Double(access.group))),
                            ("mode", .number(Double(access.mode))), ("access", .numbers(access.folders))]
             }
+            fields.append(("acl", .numbers(access?.acl ?? [])))
             out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in fields.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }

@@ -161,10 +161,11 @@ public final class SharedPublisher: @unchecked Sendable {
         // What failed last time is tried again now, and recorded again if it fails again.
         try link.query("DELETE FROM failures WHERE host = $1 AND domain = $2", [.text(host), .text(domain)])
         var remote: [[UInt8]: String] = [:]
-        for row in try link.query("SELECT path, version FROM items WHERE host = $1 AND domain = $2", [.text(host), .text(domain)]) {
+        // A row published before ACLs were ("v4-acl": its `acl` is NULL) is sent again.
+        for row in try link.query("SELECT path, version, acl IS NULL AS old FROM items WHERE host = $1 AND domain = $2", [.text(host), .text(domain)]) {
             let access = row.makeRandomAccess()
             guard let path = try? access["path"].decode(ByteBuffer.self), let version = try? access["version"].decode(String.self) else { continue }
-            remote[Array(path.readableBytesView)] = version
+            remote[Array(path.readableBytesView)] = (try? access["old"].decode(Bool.self)) == true ? "" : version
         }
         let changed = local.filter { remote[$0.key] != $0.value }.map(\.key).sorted { $0.lexicographicallyPrecedes($1) }
         let gone = remote.keys.filter { local[$0] == nil }.sorted { $0.lexicographicallyPrecedes($1) }
@@ -299,20 +300,20 @@ public final class SharedPublisher: @unchecked Sendable {
 
     static let upsertSQL = """
         INSERT INTO items (host, path, domain, name, content_type, kind, extractor, error, size, modified, created, used,
-                           expiration, attributes, types, title, other, body, words, owner, grp, mode, access, version)
+                           expiration, attributes, types, title, other, body, words, owner, grp, mode, access, version, acl)
         SELECT $1, decode(r.path, 'hex'), r.domain, r.name, r.content_type, r.kind, r.extractor, r.error, r.size, r.modified,
                r.created, r.used, r.expiration, r.attributes, coalesce(r.types, '{}'), r.title, r.other, r.body, r.words::tsvector,
-               r.owner, r.grp, r.mode, coalesce(r.access, '{}'), r.version
+               r.owner, r.grp, r.mode, coalesce(r.access, '{}'), r.version, coalesce(r.acl, '{}')
         FROM jsonb_to_recordset($2::jsonb) AS r(path text, domain text, name text, content_type text, kind text, extractor text,
              error text, size bigint, modified double precision, created double precision, used double precision,
              expiration double precision, attributes jsonb, types text[], title text, other text, body text, words text,
-             owner integer, grp integer, mode integer, access integer[], version text)
+             owner integer, grp integer, mode integer, access integer[], version text, acl integer[])
         ON CONFLICT (host, path) DO UPDATE SET
             domain = excluded.domain, name = excluded.name, content_type = excluded.content_type, kind = excluded.kind,
             extractor = excluded.extractor, error = excluded.error, size = excluded.size, modified = excluded.modified,
             created = excluded.created, used = excluded.used, expiration = excluded.expiration,
             attributes = excluded.attributes, types = excluded.types, title = excluded.title, other = excluded.other,
             body = excluded.body, words = excluded.words, owner = excluded.owner, grp = excluded.grp, mode = excluded.mode,
-            access = excluded.access, version = excluded.version
+            access = excluded.access, version = excluded.version, acl = excluded.acl
         """
 }

@@ -6,8 +6,9 @@
 ///   `tsvector` built from the very tokens `items_fts` holds locally (`WordVector`), with
 ///   weights A name, B title, C the other text attributes, D the text; `name` has a trigram
 ///   index for names and wildcards; `types` is the type tree, for `kind:`.
-/// - `owner`, `grp`, `mode` and `access` (owner, group and mode of every folder above, from `/`)
-///   decide who may see a row: see `fsindex_readable` and the policy below.
+/// - `owner`, `grp`, `mode`, `access` (owner, group and mode of every folder above, from `/`)
+///   and `acl` (the POSIX ACL entries of the item and of those folders, "v4-acl") decide who
+///   may see a row: see `fsindex_readable` and the policy below.
 /// - `domains`: each domain's watcher and client state; `hosts`: each host's last batch;
 ///   `failures`: the items and domains a watcher's last pass could not publish, and why.
 /// - `accounts`: the users of each host (name, uid, groups), which the watchers publish; a
@@ -114,6 +115,65 @@ public enum SharedSchema {
                 PRIMARY KEY (host, domain, path)
             );
             GRANT SELECT (host, domain, error, at) ON failures TO PUBLIC;
+            """),
+        // POSIX ACLs (issue 29): each row's `acl` holds the access ACL entries of its file and
+        // of the folders above it as (depth, tag, perm, id) quads (`FolderAccess`), and the
+        // policy checks them as the kernel does (acl(5)). Only things named here are added or
+        // replaced, whatever an earlier migration made of `items`. A row published before this
+        // has `acl` NULL and keeps the old check (its mode was narrowed by the ACL, never
+        // wider); the publisher sends such rows again, and every domain is compared again at
+        // the next pass (its client state is dropped).
+        ("v4-acl", """
+            ALTER TABLE items ADD COLUMN IF NOT EXISTS acl integer[];
+            UPDATE domains SET client_state = NULL;
+            -- May `uid` (in `gids`) do `need` (4 read, 1 search) to the file or folder at `depth` of a row,
+            -- of owner, group and mode, with the row's ACL entries? acl(5): the owner's bits; else a named
+            -- user's entry, masked; else the owning group's and named groups' entries that match, masked,
+            -- any of which may grant; else other's bits. Without entries at `depth`, the mode alone.
+            CREATE OR REPLACE FUNCTION fsindex_allows(uid integer, gids integer[], owner integer, grp integer, mode integer, need integer,
+                                                      acl integer[], depth integer)
+            RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                WITH e AS (SELECT acl[i + 1] AS tag, acl[i + 2] AS perm, acl[i + 3] AS id
+                           FROM generate_series(1, coalesce(array_length(acl, 1), 0), 4) AS i WHERE acl[i] = depth),
+                     m AS (SELECT coalesce((SELECT perm FROM e WHERE tag = 16 LIMIT 1), 7) AS mask)
+                SELECT CASE WHEN uid = 0 THEN true
+                            WHEN owner IS NULL OR mode IS NULL THEN false
+                            WHEN uid = owner THEN (mode >> 6) & need <> 0
+                            WHEN NOT EXISTS (SELECT 1 FROM e) THEN fsindex_allows(uid, gids, owner, grp, mode, need)
+                            WHEN EXISTS (SELECT 1 FROM e WHERE tag = 2 AND id = uid)
+                                THEN EXISTS (SELECT 1 FROM e, m WHERE tag = 2 AND id = uid AND perm & m.mask & need <> 0)
+                            WHEN grp = ANY (gids) OR EXISTS (SELECT 1 FROM e WHERE tag = 8 AND id = ANY (gids))
+                                THEN EXISTS (SELECT 1 FROM e, m WHERE ((tag = 4 AND grp = ANY (gids)) OR (tag = 8 AND id = ANY (gids)))
+                                                                  AND perm & m.mask & need <> 0)
+                            ELSE mode & need <> 0 END
+            $$;
+            -- Could the user read the item on its host: read the item itself, and search every folder above
+            -- it, ACLs counted. A row without ACL entries takes the check without them.
+            CREATE OR REPLACE FUNCTION fsindex_readable(uid integer, gids integer[], owner integer, grp integer, mode integer,
+                                                        access integer[], acl integer[])
+            RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                SELECT CASE WHEN acl IS NULL OR cardinality(acl) = 0 THEN fsindex_readable(uid, gids, owner, grp, mode, access)
+                            ELSE uid = 0 OR (fsindex_allows(uid, gids, owner, grp, mode, 4, acl, coalesce(array_length(access, 1), 0) / 3)
+                                 AND NOT EXISTS (SELECT 1 FROM generate_series(1, coalesce(array_length(access, 1), 0), 3) AS i
+                                                 WHERE NOT fsindex_allows(uid, gids, access[i], access[i + 1], access[i + 2], 1, acl, (i - 1) / 3)))
+                            END
+            $$;
+            -- `acl` without its quads of depths `first` to `last`, and `entries` added: a folder's new ACL
+            -- in the rows below it.
+            CREATE OR REPLACE FUNCTION fsindex_acl_replace(acl integer[], first integer, last integer, entries integer[])
+            RETURNS integer[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                SELECT coalesce((SELECT array_agg(acl[i + k] ORDER BY i, k)
+                                 FROM generate_series(1, coalesce(array_length(acl, 1), 0), 4) AS i, generate_series(0, 3) AS k
+                                 WHERE acl[i] < first OR acl[i] > last), '{}') || coalesce(entries, '{}')
+            $$;
+            DROP POLICY IF EXISTS items_readable ON items;
+            -- Any other reading policy an earlier migration may have put on items goes too: policies are
+            -- ORed, and one that reads the mode alone would show what an ACL entry denies.
+            DO $$ DECLARE p record; BEGIN FOR p IN SELECT policyname FROM pg_policies WHERE schemaname = current_schema() AND tablename = 'items' AND cmd IN ('SELECT', 'ALL') AND permissive = 'PERMISSIVE' LOOP EXECUTE format('DROP POLICY %I ON items', p.policyname); END LOOP; END $$;
+            CREATE POLICY items_readable ON items FOR SELECT USING (EXISTS (
+                SELECT 1 FROM accounts a
+                WHERE a.host = items.host AND a.role = current_user
+                  AND fsindex_readable(a.uid, a.gids, items.owner, items.grp, items.mode, items.access, items.acl)))
             """),
     ]
 

@@ -10,6 +10,7 @@ import Glibc
 /// One row the server found, with what the residual tests and the summaries read of it.
 struct Candidate {
     var id: Int64
+    var host: String
     var path: [UInt8]
     var domain: String
     var attributesJSON: String
@@ -20,6 +21,7 @@ struct Candidate {
 
     init(_ r: PostgresRandomAccessRow, leafCount: Int) {
         id = (try? r["id"].decode(Int64.self)) ?? 0
+        host = (try? r["host"].decode(String.self)) ?? ""
         path = (try? r["path"].decode(ByteBuffer.self)).map { Array($0.readableBytesView) } ?? []
         domain = (try? r["domain"].decode(String.self)) ?? ""
         attributesJSON = (try? r["attributes"].decode(String.self)) ?? "{}"

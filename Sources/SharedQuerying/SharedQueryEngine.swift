@@ -172,14 +172,33 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
             }
             let attributes = spec.includeAttributes ? ((try? IndexStore.attributes(json: candidate.attributesJSON)) ?? AttributeSet()) : AttributeSet()
             out.append(QueryResult(identifier: ItemIdentifier(bytes: candidate.path), domain: candidate.domain,
-                                   attributes: attributes, score: (try? r["score"].decode(Double.self)) ?? 0, rowID: candidate.id))
+                                   attributes: attributes, score: (try? r["score"].decode(Double.self)) ?? 0, rowID: candidate.id,
+                                   host: candidate.host))
             if residual, let limit = spec.limit, out.count >= limit { break }
         }
+        let ambiguous = try heldByOtherHosts(out.map(\.identifier.bytes), spec)
+        for i in out.indices where !ambiguous.contains(out[i].identifier.bytes) { out[i].host = nil }
         if spec.snippet, !out.isEmpty {
             let snippets = try self.snippets(spec, rowIDs: out.map(\.rowID))
             for i in out.indices { out[i].snippet = snippets[out[i].rowID] }
         }
         return out
+    }
+
+    /// Those of `paths` that two hosts or more hold, as the role sees the index (its row-level
+    /// security, expired items left out): their results name their host (`QueryResult.host`).
+    /// Decided over the index, not over the answer, so that a path prints the same on every
+    /// page and with any `--limit`. One statement after the query's (whose own SQL is
+    /// unchanged): a lookup of the page's paths by the path index, which the server skips
+    /// (a one-time filter) when the index has one host.
+    func heldByOtherHosts(_ paths: [[UInt8]], _ spec: QuerySpec) throws(QueryError) -> Set<[UInt8]> {
+        guard !paths.isEmpty else { return [] }
+        let rows = try query("""
+            SELECT path FROM items
+            WHERE (SELECT count(*) FROM hosts) > 1 AND path = ANY($1::bytea[]) AND (expiration IS NULL OR expiration > $2)
+            GROUP BY path HAVING count(DISTINCT host) > 1
+            """, [.byteArrays(Array(Set(paths))), .double(spec.now.timeIntervalSince1970)], spec)
+        return Set(rows.compactMap { $0.bytes("path") })
     }
 
     /// The matching rows' identifiers (for counts and summaries), the residual test applied.

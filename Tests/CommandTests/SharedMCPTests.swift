@@ -67,6 +67,14 @@ struct SharedMCPTests {
             #expect(try x.session(probe, ["--index-url", url]).paths(0).isEmpty)
             _ = try run("fsindex", ["publish", "--index-url", url, "--host", "mcp-host"], env: x.env)
             #expect(try x.session(probe, ["--index-url", url]).paths(0) == [late])
+            // The same paths published by a second host (issue 29): each result names its host;
+            // before, the file was given once, from either host.
+            let other = try run("fsindex", ["publish", "--index-url", url, "--host", "mcp-other"], env: x.env)
+            #expect(other.status == 0, "\(other.stderr)")
+            let twice = try x.session(probe, ["--index-url", url])
+            #expect(twice.items(0).count == 2 && twice.paths(0) == [late], "\(twice.text(0))")
+            #expect(Set(twice.items(0).compactMap { $0["host"] as? String }) == ["mcp-host", "mcp-other"], "\(twice.text(0))")
+            #expect(!(local.items(0).contains { $0["host"] != nil }), "\(local.text(0))")
         }
     }
 }

@@ -1,9 +1,9 @@
 @testable import SharedIndex
 import Testing
 
-/// How a POSIX ACL narrows the mode the shared index is given (issue 22, F2). Here rather than
+/// How a POSIX ACL is read for the shared index (issue 29; issue 22, F2, narrowed the mode). Here rather than
 /// in a SharedIndex test target of its own: QueryingTests already builds against SharedIndex.
-@Suite("Shared index: ACLs narrow the published mode")
+@Suite("Shared index: the POSIX ACLs published")
 struct FolderAccessTests {
     /// `system.posix_acl_access` bytes: version 2, then (tag, permissions, id) entries.
     static func acl(_ entries: [(UInt16, UInt16, UInt32)]) -> [UInt8] {
@@ -18,22 +18,27 @@ struct FolderAccessTests {
     static func mask(_ p: UInt16) -> (UInt16, UInt16, UInt32) { (0x10, p, .max) }
     static func other(_ p: UInt16) -> (UInt16, UInt16, UInt32) { (0x20, p, .max) }
 
-    @Test("an entry that denies a user or a group takes the permission from the group and other classes; one that grants changes nothing")
-    func narrowing() {
-        // user:bob:--- on a 0755 folder: bob may be anyone of group or other.
-        #expect(FolderAccess.narrowed(0o755, acl: Self.acl([Self.owner, (0x02, 0, 1000), Self.group(5), Self.mask(5), Self.other(5)])) == 0o700)
-        // group:staff:--- : a member of staff who is not in the owning group is denied, so other is.
-        #expect(FolderAccess.narrowed(0o755, acl: Self.acl([Self.owner, Self.group(5), (0x08, 0, 50), Self.mask(5), Self.other(5)])) == 0o750)
-        // group:staff:r-x grants what the classes had already.
-        #expect(FolderAccess.narrowed(0o755, acl: Self.acl([Self.owner, Self.group(5), (0x08, 5, 50), Self.mask(5), Self.other(5)])) == 0o755)
-        // user:bob:rwx grants more than the mode shows: not shown (bob finds it on the host's own index).
-        #expect(FolderAccess.narrowed(0o750, acl: Self.acl([Self.owner, (0x02, 7, 1000), Self.group(5), Self.mask(7), Self.other(0)])) == 0o750)
-        // A mask of --x: named entries may only search.
-        #expect(FolderAccess.narrowed(0o715, acl: Self.acl([Self.owner, (0x02, 5, 1000), Self.group(5), Self.mask(1), Self.other(5)])) == 0o711)
-        // Setuid and sticky bits stay; an ACL that cannot be read leaves the owner alone.
-        #expect(FolderAccess.narrowed(0o1777, acl: Self.acl([Self.owner, Self.group(7), Self.mask(7), Self.other(7)])) == 0o1777)
-        #expect(FolderAccess.narrowed(0o755, acl: [1, 0, 0, 0]) == 0o700)
-        #expect(FolderAccess.narrowed(0o755, acl: []) == 0o700)
+    @Test("an access ACL's named entries, owning group and mask are read; the owner's and other's are the mode's; a minimal ACL adds nothing; another version is refused")
+    func entries() {
+        // user:bob:r-- group::--- mask::r--: bob's entry, the group's and the mask.
+        #expect(FolderAccess.entries(acl: Self.acl([Self.owner, (0x02, 4, 1000), Self.group(0), Self.mask(4), Self.other(0)]))
+                == [2, 4, 1000, 4, 0, -1, 16, 4, -1])
+        // group:staff:r-x, with a large id.
+        #expect(FolderAccess.entries(acl: Self.acl([Self.owner, Self.group(5), (0x08, 5, 4_000_000_000), Self.mask(5), Self.other(5)]))
+                == [4, 5, -1, 8, 5, Int32(bitPattern: 4_000_000_000), 16, 5, -1])
+        // A minimal ACL: the mode says it all.
+        #expect(FolderAccess.entries(acl: Self.acl([Self.owner, Self.group(5), Self.other(5)])) == [])
+        // Not an ACL of version 2, or cut short: refused (the owner alone then).
+        #expect(FolderAccess.entries(acl: [1, 0, 0, 0]) == nil)
+        #expect(FolderAccess.entries(acl: []) == nil)
+        #expect(FolderAccess.entries(acl: Array(Self.acl([Self.owner, Self.group(5)]).dropLast())) == nil)
+    }
+
+    @Test("an item's ACL entries and its folders' become quads of their depth")
+    func quads() {
+        let t = FolderAccess.Triple(owner: 0, group: 0, mode: 0o600, acl: [2, 4, 1000, 16, 4, -1])
+        #expect(t.quads(depth: 3) == [3, 2, 4, 1000, 3, 16, 4, -1])
+        #expect(FolderAccess.Triple(owner: 0, group: 0, mode: 0o600).quads(depth: 3) == [])
     }
 
     @Test("a folder's place in its descendants' access array is its depth")

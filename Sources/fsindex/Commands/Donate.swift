@@ -24,12 +24,20 @@ extension FSIndexCommand {
                 per item. With fsindexd running, the batch goes through it (its one writer).
                 fsfind finds the items like files: fsfind --domain notes budget, or domain:notes.
 
+                With a shared index (--index-url, or [index] url in the settings), the domain is
+                then published to it as `fsindex publish` sends it, as host --host (else [index]
+                host, else the host name; give fsindexd's when it feeds the same index). The
+                server is not waited for: when it cannot be reached, the local index keeps the
+                donation (exit 2), and `fsindex publish` sends it later.
+
                 Examples:
                   notes-export | fsindex donate --domain notes --client-state 2026-11-24T10:00
                   fsindex donate --domain notes --last-client-state
+                  fsindex donate --domain notes --index-url 'postgresql://fsindex@/fsindex?host=/run/postgresql' notes.jsonl
                 """)
 
         @OptionGroup var store: IndexOptions
+        @OptionGroup var host: HostOption
 
         @Option(name: .long, help: ArgumentHelp("The app's domain: letters, digits, '.', '_', '-' (such as notes or org.example.mail).", valueName: "name"))
         var domain: String
@@ -60,6 +68,8 @@ extension FSIndexCommand {
                 if let clientState, clientState.utf8.count > DonationReader.maximumClientStateBytes {
                     throw DonationError.clientStateTooLarge(size: clientState.utf8.count, limit: DonationReader.maximumClientStateBytes)
                 }
+                // A URL that cannot be used is said before anything is written.
+                _ = try store.sharedURL()
                 let text = try readInput()
                 // Read here first: a bad line is reported with its number, and nothing is sent.
                 let items = try DonationReader.read(text, domain: domain)
@@ -81,6 +91,7 @@ extension FSIndexCommand {
                     Output.standardOutput.write("donated \(items.count) items to \(Output.field(domain))" + (clientState.map { " (client state \($0))" } ?? "") + "\n")
                 }
                 Output.standardOutput.flush()
+                try PublishAfterward.run(store, host: host, domains: [domain], quiet: false)
             }
         }
 

@@ -28,11 +28,19 @@ extension FSIndexCommand {
                 by OCR (Tesseract, at the lowest priority; `[extraction] ocr`), and its time is
                 reported apart.
 
+                With a shared index (--index-url, or [index] url in the settings), the roots
+                indexed are then published to it as `fsindex publish` sends them: their new,
+                changed and removed items, as host --host (else [index] host, else the host name).
+                The server is not waited for: when it cannot be reached, the local index keeps
+                what was indexed, and `fsindex publish` sends it later.
+
                 Exit status: 0 done, 2 when a root could not be indexed or any file had a problem
-                (each is printed on stderr; the rest is indexed).
+                (each is printed on stderr; the rest is indexed), or when the shared index could
+                not be reached or refused items.
                 """)
 
         @OptionGroup var store: IndexOptions
+        @OptionGroup var host: HostOption
 
         @Flag(name: .long, help: "Print the summary as JSON.")
         var json = false
@@ -43,6 +51,8 @@ extension FSIndexCommand {
         func run() throws {
             try ToolRun.reporting("fsindex") {
                 let settings = try store.settings()
+                // A URL that cannot be used is said before the crawl, not after it.
+                _ = try store.sharedURL()
                 let roots: [IndexRoot] = try IndexUpdater.roots(given: paths, settings: settings)
                 let location = store.location()
                 var report: CrawlReport
@@ -71,6 +81,7 @@ extension FSIndexCommand {
                             + "\n")
                 }
                 Output.standardOutput.flush()
+                try PublishAfterward.run(store, host: host, domains: Set(roots.map { IndexUpdater.domainName($0.path) }), quiet: json)
                 if report.problems > 0 { throw ExitCode(2) }
             }
         }
