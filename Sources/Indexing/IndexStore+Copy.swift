@@ -44,9 +44,9 @@ extension IndexStore {
         config.label = "fsindex-seed"
         config.prepareDatabase { db in
             let rc = fsindex_sqlite_defensive(db.sqliteConnection)
-            guard rc == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "cannot open defensively") }
+            guard rc == 0 else { throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "cannot open defensively") }
             try db.execute(sql: "PRAGMA trusted_schema = OFF")
-            try registerTokenizer(db)
+            try Self.registerTokenizer(db)
         }
         do {
             let queue = try DatabaseQueue(path: path.string, configuration: config)

@@ -233,7 +233,7 @@ extension VolumeIndexer {
             guard mounts().entries.last(where: { $0.mountPoint == r.volume.mountPoint })?.device == r.device else { return }
             copiesDue.withLock { _ = $0.remove(key) }
             let started = ContinuousClock.now
-            do {
+            do throws(VolumeCopyRefusal) {
                 try VolumePortableCopy.write(r.store, volume: r.volume, device: r.device)
                 copyRefusalsLogged.withLock { logged in logged = logged.filter { !$0.hasPrefix(key + "\0") } }
                 logger.info("volume \(r.volume.name): index copy written to \(r.volume.mountPoint)/\(VolumeCopyRecord.folderName) in \(ContinuousClock.now - started)")

@@ -42,7 +42,7 @@ enum VolumePortableCopy {
         }
         let temporary = folder.appending("\(VolumeCopyRecord.databaseName).tmp-\(getpid())")
         _ = SystemCall.unlink(temporary.bytes)
-        do {
+        do throws(IndexError) {
             try store.copy(into: temporary)
         } catch {
             _ = SystemCall.unlink(temporary.bytes)

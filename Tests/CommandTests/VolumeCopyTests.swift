@@ -85,7 +85,7 @@ struct VolumeCopyTests {
             #expect((try FileManager.default.contentsOfDirectory(atPath: folder)).sorted() == ["index.sqlite", "volume.json"])
             let listed = try #require(try VolumeMountTests.volumes(d).first)
             #expect(listed["copyWritten"] is String, "fsindex status does not say the volume carries a copy: \(listed)")
-            #expect(try d.fsindex("status").stdout.contains("copy on the volume written"))
+            #expect(try d.fsindex("status").out.contains("copy on the volume written"))
             // The searches found it; the volume's own index (not the copy) is the one at work.
             #expect(try d.find("heron").allSatisfy { !$0.contains(".fsindex") })
             #expect(Self.openFiles(d, under: first).isEmpty, "fsindexd holds files open on the volume: \(Self.openFiles(d, under: first))")
@@ -152,7 +152,7 @@ struct VolumeCopyTests {
                 try d.start()
                 try mounts.mount(["-o", "loop", disk.image], at: point)
                 try d.waitFor("the copy refused (\(reason)) and the volume indexed from scratch", seconds: 90) {
-                    !VolumeMountTests.reconciles(of: point, in: d.log).isEmpty && (try d.find("bittern")) == found
+                    try !VolumeMountTests.reconciles(of: point, in: d.log).isEmpty && d.find("bittern") == found
                 }
                 #expect(d.log.split(separator: "\n").contains { $0.contains("volume \(disk.label): the index copy on the volume is ignored (") && $0.contains(reason) },
                         "no refusal with '\(reason)' in the log:\n\(d.log)")
@@ -196,7 +196,7 @@ struct VolumeCopyTests {
                 try d.find("avocet") == [point + "/a.txt"] && !VolumeMountTests.reconciles(of: point, in: d.log).isEmpty
             }
             // Longer than the delay a copy waits for.
-            try await Task.sleep(for: .seconds(5))
+            sleep(5)
             #expect(!FileManager.default.fileExists(atPath: point + "/.fsindex"), "store_on_volume is off, yet .fsindex/ was made")
             #expect(Self.copyWrites(d, disk.label) == 0)
             #expect(try VolumeMountTests.volumes(d).first?["copyWritten"] == nil)
@@ -211,7 +211,7 @@ struct VolumeCopyTests {
             try d.waitFor("the read-only volume reconciled", seconds: 90) {
                 !VolumeMountTests.reconciles(of: point, in: d.log).isEmpty
             }
-            try await Task.sleep(for: .seconds(5))
+            sleep(5)
             #expect(!FileManager.default.fileExists(atPath: point + "/.fsindex"))
             let lines = d.log.split(separator: "\n").filter { $0.contains("no index copy written on it") }
             #expect(lines.count == 1 && lines.first?.contains("read-only") == true, "\(lines)")
