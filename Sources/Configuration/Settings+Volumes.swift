@@ -30,19 +30,33 @@ extension Settings {
             public var path: String?
             /// Index it (true) or never (false); nil: as the policy says.
             public var index: Bool?
+            /// Keep a portable copy of its index on it (true) or not (false); nil: as
+            /// `store_on_volume` says.
+            public var storeOnVolume: Bool?
 
-            public init(uuid: String? = nil, label: String? = nil, source: String? = nil, path: String? = nil, index: Bool? = nil) {
+            public init(uuid: String? = nil, label: String? = nil, source: String? = nil, path: String? = nil, index: Bool? = nil,
+                        storeOnVolume: Bool? = nil) {
                 self.uuid = uuid
                 self.label = label
                 self.source = source
                 self.path = path
                 self.index = index
+                self.storeOnVolume = storeOnVolume
             }
         }
 
         public var index: Policy = .removable
         public var overrides: [Override] = []
+        /// Whether fsindexd writes a copy of each volume's index on the volume, in `.fsindex/`
+        /// (when it is mounted writable), and seeds a volume's index from such a copy. Off by
+        /// default: writing on someone's drive is a choice.
+        public var storeOnVolume = false
         public init() {}
+
+        /// `storeOnVolume` for one volume: the last override naming it that says, else the default.
+        public func storesOnVolume(_ volume: Volume) -> Bool {
+            overrides.last { $0.storeOnVolume != nil && $0.matches(volume) }?.storeOnVolume ?? storeOnVolume
+        }
     }
 
     /// Reads one `volumes.` key; false when `full` is not one.
@@ -50,6 +64,7 @@ extension Settings {
         switch full {
         case "volumes.index": volumes.index = try r.choice(v, full)
         case "volumes.volume": volumes.overrides = try r.volumeOverrides(v)
+        case "volumes.store_on_volume": volumes.storeOnVolume = try r.bool(v, full)
         default: return false
         }
         return true
@@ -58,9 +73,9 @@ extension Settings {
 
 extension KeyReader {
     /// `[[volumes.volume]]` tables: each names a volume (uuid, label, source or path) and says
-    /// `index = true` or `false`.
+    /// `index = true` or `false`, and/or `store_on_volume = true` or `false`.
     func volumeOverrides(_ v: any TOMLValueConvertible) throws(SettingsError) -> [Settings.Volumes.Override] {
-        let shape = "[[volumes.volume]] tables, each with uuid, label, source or path, and index = true or false"
+        let shape = "[[volumes.volume]] tables, each with uuid, label, source or path, and index or store_on_volume = true or false"
         guard let array = v.array else { throw bad("volumes.volume", shape) }
         var out: [Settings.Volumes.Override] = []
         for element in array {
@@ -81,13 +96,16 @@ extension KeyReader {
                         o.path = s.count > 1 && s.hasSuffix("/") ? String(s.dropLast()) : s
                     }
                 case "index": o.index = try bool(value, key)
+                case "store_on_volume": o.storeOnVolume = try bool(value, key)
                 default: throw unknown(key)
                 }
             }
             guard o.uuid != nil || o.label != nil || o.source != nil || o.path != nil else {
                 throw bad("volumes.volume", "a uuid, label, source or path in every [[volumes.volume]]")
             }
-            guard o.index != nil else { throw bad("volumes.volume.index", "index = true or false in every [[volumes.volume]]") }
+            guard o.index != nil || o.storeOnVolume != nil else {
+                throw bad("volumes.volume.index", "index = true or false in every [[volumes.volume]] (or store_on_volume = true or false)")
+            }
             out.append(o)
         }
         return out

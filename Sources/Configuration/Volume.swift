@@ -131,4 +131,13 @@ extension Settings.Volumes.Override {
         if let path, path != entry.mountPoint { return false }
         return true
     }
+
+    /// Whether every field given names this volume (as it is mounted now).
+    func matches(_ volume: Volume) -> Bool {
+        if let uuid, uuid.lowercased() != volume.uuid?.lowercased() { return false }
+        if let label, label != volume.label { return false }
+        if let source, source != volume.source { return false }
+        if let path, path != volume.mountPoint { return false }
+        return true
+    }
 }

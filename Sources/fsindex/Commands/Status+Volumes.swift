@@ -16,21 +16,28 @@ struct VolumeRow: Encodable {
     var state: String
     var index: String
     var items: Int?
+    /// When the portable copy on the volume (`.fsindex/`, `store_on_volume`) was written, in
+    /// ISO 8601; nil when the volume is offline or carries no copy of this user's.
+    var copyWritten: String?
 
     static func all(indexDirectory: IndexLocation) -> [VolumeRow] {
         let catalogue = VolumeCatalogue(indexDirectory: indexDirectory.directory)
         return catalogue.volumes(mounts: VolumeCatalogue.currentMounts()).map { volume, mounted in
             let location = IndexLocation(directory: catalogue.directory(of: volume.key))
             let items = location.exists ? (try? IndexStore(location: location, readOnly: true).count()) : nil
+            let copy = mounted ? VolumeCopyRecord.read(mountPoint: volume.mountPoint) : nil
             return VolumeRow(name: volume.name, uuid: volume.uuid, label: volume.label, fileSystemType: volume.fileSystemType,
                              mountPoint: volume.mountPoint, state: mounted ? "mounted" : "offline",
-                             index: location.directory.string, items: items)
+                             index: location.directory.string, items: items,
+                             copyWritten: copy?.writtenText)
         }
     }
 
-    /// One line: `  LABEL  mounted at /run/media/ada/LABEL (ext4), 1234 items; index …`.
+    /// One line: `  LABEL  mounted at /run/media/ada/LABEL (ext4), 1234 items; index …`, and
+    /// `; copy on the volume written …` when it carries one.
     var line: String {
         let at = state == "mounted" ? "mounted at " : "offline, last at "
-        return "  \(Output.field(name))  \(at)\(Output.field(mountPoint)) (\(fileSystemType)), \(items.map { String($0) } ?? "no") items; index \(index)\n"
+        let copy = copyWritten.map { "; copy on the volume written \($0)" } ?? ""
+        return "  \(Output.field(name))  \(at)\(Output.field(mountPoint)) (\(fileSystemType)), \(items.map { String($0) } ?? "no") items; index \(index)\(copy)\n"
     }
 }
