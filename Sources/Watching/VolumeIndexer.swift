@@ -56,6 +56,10 @@ public final class VolumeIndexer: Sendable {
     let copyRefusalsLogged = Mutex<Set<String>>([])
     /// One copy at a time (a copy is a whole database written out).
     let copying = Mutex<Void>(())
+    /// Where each volume's daemon runs: nil, Swift's shared pool (fsindexd); a test gives an
+    /// executor of its own, because its suite's blocking tests can hold the pool's two threads
+    /// for minutes, and a daemon started inside would wait that long for its first step.
+    let daemonExecutor: (any TaskExecutor)?
 
     /// - Parameters:
     ///   - indexDirectory: the home index's folder; the volumes' are under it (`VolumeCatalogue`).
@@ -64,7 +68,8 @@ public final class VolumeIndexer: Sendable {
     public init(indexDirectory: FilePath, settings: Settings, home: String?, logger: Logger,
                 mounts: @escaping @Sendable () -> MountTable = { VolumeCatalogue.currentMounts() },
                 identify: @escaping @Sendable (MountTable.Entry) -> VolumeIdentity = { VolumeIdentity.read($0) },
-                publish: @escaping @Sendable (ItemChanges) -> Void = { _ in }, copyDelay: Duration = .seconds(3)) {
+                publish: @escaping @Sendable (ItemChanges) -> Void = { _ in }, copyDelay: Duration = .seconds(3),
+                daemonExecutor: (any TaskExecutor)? = nil) {
         catalogue = VolumeCatalogue(indexDirectory: indexDirectory)
         self.settings = Mutex(settings)
         self.home = home
@@ -73,6 +78,7 @@ public final class VolumeIndexer: Sendable {
         self.identify = identify
         self.publish = publish
         self.copyDelay = copyDelay
+        self.daemonExecutor = daemonExecutor
         (refreshes, refreshInput) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -189,7 +195,7 @@ public final class VolumeIndexer: Sendable {
         // After the reconcile: a copy now, even when it found nothing to change.
         daemon.setCrawlHandler { [weak self] in self?.copyLater(key) }
         let device = mounts().entries.last { $0.mountPoint == volume.mountPoint }?.device
-        let task = Task { await daemon.run() }
+        let task = Task(executorPreference: daemonExecutor) { await daemon.run() }
         running.withLock { $0[volume.key] = Running(volume: volume, daemon: daemon, task: task, store: store, keepsCopy: keepsCopy, device: device) }
         logger.info("volume \(volume.name) (\(volume.fileSystemType), \(volume.uuid ?? "no UUID")) mounted at \(volume.mountPoint): \(volume.isNetwork ? "polled every \(settings.daemon.pollInterval) s" : "watched"); index \(location.directory.string)")
     }

@@ -64,7 +64,8 @@ struct VolumeIndexerTests {
         let indexer = VolumeIndexer(indexDirectory: tree.path("index"),
                                     settings: try Self.settings("[[volumes.volume]]\nlabel = \"DISK\"\nindex = true\n"),
                                     home: nil, logger: Logger(label: "test", factory: { _ in log }), mounts: { mounts.table },
-                                    identify: { $0.source == "testdisk" ? VolumeIdentity(uuid: uuid.uppercased(), label: "DISK") : VolumeIdentity() })
+                                    identify: { $0.source == "testdisk" ? VolumeIdentity(uuid: uuid.uppercased(), label: "DISK") : VolumeIdentity() },
+                                    daemonExecutor: ThreadPerJobExecutor())
         let running = Task(executorPreference: ThreadPerJobExecutor()) { await indexer.run() }
         defer { indexer.stop() }
 
@@ -127,7 +128,7 @@ struct VolumeIndexerTests {
 
             let indexer = VolumeIndexer(indexDirectory: tree.path("index"),
                                         settings: try Self.settings("[daemon]\npoll_interval = 1\n[[volumes.volume]]\nsource = \"nas:/export\"\nindex = true\n"),
-                                        home: nil, logger: Logger(label: "test"), mounts: { mounts.table })
+                                        home: nil, logger: Logger(label: "test"), mounts: { mounts.table }, daemonExecutor: ThreadPerJobExecutor())
             let running = Task(executorPreference: ThreadPerJobExecutor()) { await indexer.run() }
             defer { indexer.stop() }
             try await waitFor("the share's first crawl") { indexer.mounted.count == 1 }
