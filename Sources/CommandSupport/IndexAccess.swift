@@ -93,3 +93,40 @@ extension RankingWeights {
         self.init(recency: query.recencyWeight, usage: query.usageWeight, decaySeconds: query.decayDays * 86400)
     }
 }
+
+/// Which volumes' indexes a query reads beside the home index (issue 29).
+public enum VolumeScope: Sendable, Hashable {
+    /// The home index alone.
+    case none
+    /// The volumes mounted now (where they are mounted).
+    case mounted
+    /// Every volume known, those unplugged too: their items are marked offline.
+    case includingOffline
+}
+
+extension QueryPipeline {
+    /// The home index, with the indexes of the volumes `scope` names merged into one ranked
+    /// answer (`MergedBackend`). A volume's index that cannot be opened is left out with a
+    /// warning; so is one being built for the first time (its results come once it exists).
+    public static func open(location: IndexLocation, volumes scope: VolumeScope) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
+        let (home, warning) = try open(location: location)
+        guard scope != .none else { return (home, warning) }
+        let catalogue = VolumeCatalogue(indexDirectory: location.directory)
+        let known = catalogue.volumes(mounts: VolumeCatalogue.currentMounts())
+        var parts = [MergedBackend.Part(backend: home.engine, origin: nil)]
+        var warnings = warning.map { [$0] } ?? []
+        for (volume, mounted) in known where mounted || scope == .includingOffline {
+            let volumeLocation = IndexLocation(directory: catalogue.directory(of: volume.key))
+            guard volumeLocation.exists else { continue }
+            do {
+                let store = try IndexStore(location: volumeLocation, readOnly: true)
+                parts.append(MergedBackend.Part(backend: QueryEngine(store: store), origin: ResultOrigin(volume: volume.name, offline: !mounted)))
+            } catch {
+                warnings.append("the index of volume \(volume.name) (\(volumeLocation.directory.string)) is left out: \(error)")
+            }
+        }
+        guard parts.count > 1 else { return (home, warnings.isEmpty ? nil : warnings.joined(separator: "; ")) }
+        return (QueryPipeline(engine: MergedBackend(parts: parts), repair: home.repair),
+                warnings.isEmpty ? nil : warnings.joined(separator: "; "))
+    }
+}

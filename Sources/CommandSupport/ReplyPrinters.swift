@@ -43,7 +43,8 @@ public struct PathPrinter: ReplyPrinter {
         switch reply.content {
         case .items(let items):
             for item in items {
-                path(item.path, url: item.attributes.string(.contentURL), host: item.host)
+                path(item.path, url: item.attributes.string(.contentURL), host: item.host,
+                     suffix: item.origin.flatMap { $0.offline && !nul ? "  [offline: " + Output.field($0.volume) + "]" : nil })
                 if let s = item.snippet, !nul { out.write("    " + SnippetText.render(s, color: out.useColor) + "\n") }
             }
         case .changes(let added, let removed):
@@ -73,8 +74,9 @@ public struct PathPrinter: ReplyPrinter {
     }
 
     /// One item's line; `host` (the shared index has the path on several hosts) comes first,
-    /// as `HOST:PATH`, like scp's: the host's name is text (`Output.field`).
-    private func path(_ bytes: [UInt8], prefix: String = "", url: String? = nil, host: String? = nil) {
+    /// as `HOST:PATH`, like scp's: the host's name is text (`Output.field`); `suffix` comes after
+    /// the path, on its line (an unplugged volume's mark).
+    private func path(_ bytes: [UInt8], prefix: String = "", url: String? = nil, host: String? = nil, suffix: String? = nil) {
         out.write(prefix)
         if let host { out.write(Output.field(host) + ":") }
         if bytes.first == UInt8(ascii: "/") {
@@ -90,13 +92,15 @@ public struct PathPrinter: ReplyPrinter {
                 out.write(Output.field(text))
             }
         }
+        if let suffix { out.write(suffix) }
         out.writeBytes([nul ? 0 : 0x0A])
     }
 }
 
 /// For scripts: one JSON object per line. Items carry `path` (and `pathBase64` when the path is
 /// not UTF-8), the fetched attributes, `score` when asked for, `item` for an item inside a file,
-/// `host` where the shared index holds the path on several hosts,
+/// `host` where the shared index holds the path on several hosts, `volume` and `offline` for an
+/// item of a volume's index (`--include-offline`),
 /// and `snippet` (matched words between `**`); live lines add `change` (`=`, `+`, `-`, and `~`
 /// when an item's summary arrived, `!` when its `isPriority` changed, with the fetched
 /// attributes, so `--attr textContentSummary` shows the summary itself).
@@ -149,6 +153,11 @@ public struct JSONLinesPrinter: ReplyPrinter {
         if let key = item.childKey { a["item"] = .string(key) }
         // The shared index has the path on several hosts: which one this is.
         if let host = item.host { extra["host"] = host }
+        if let origin = item.origin {
+            // The volume it is on; offline: unplugged now, found in its index only.
+            a["volume"] = .string(origin.volume)
+            a["offline"] = .bool(origin.offline)
+        }
         out.write(JSONLine.render(path: item.path, attributes: a, extra: extra) + "\n")
     }
 

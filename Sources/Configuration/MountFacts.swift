@@ -84,9 +84,28 @@ public struct MountFacts: Sendable, Hashable {
 /// `/proc/self/mountinfo`, parsed (proc(5)): each line's device, mount point and type.
 public struct MountTable: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
+        /// The mount's ID (first field): unique among the mounts of now, reused after an unmount.
+        public var mountID: Int = 0
         public var device: String
+        /// The folder of the file system mounted here (`/` for all of it; a bind mount's subfolder).
+        public var root: String = "/"
         public var mountPoint: String
         public var fileSystemType: String
+        /// What was mounted: `/dev/sdb1`, `server:/export`, `tmpfs`, … (decoded).
+        public var source: String = ""
+        /// Mounted read-only (`ro` among the per-mount options).
+        public var readOnly: Bool = false
+
+        public init(mountID: Int = 0, device: String, root: String = "/", mountPoint: String, fileSystemType: String,
+                    source: String = "", readOnly: Bool = false) {
+            self.mountID = mountID
+            self.device = device
+            self.root = root
+            self.mountPoint = mountPoint
+            self.fileSystemType = fileSystemType
+            self.source = source
+            self.readOnly = readOnly
+        }
     }
 
     public var entries: [Entry] = []
@@ -98,8 +117,11 @@ public struct MountTable: Sendable, Hashable {
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 7, let dash = fields.firstIndex(of: "-"), dash >= 6, dash + 1 < fields.count else { continue }
-            entries.append(Entry(device: String(fields[2]), mountPoint: Self.unescape(fields[4]),
-                                 fileSystemType: String(fields[dash + 1])))
+            let options = fields[5].split(separator: ",")
+            entries.append(Entry(mountID: Int(fields[0]) ?? 0, device: String(fields[2]), root: Self.unescape(fields[3]),
+                                 mountPoint: Self.unescape(fields[4]), fileSystemType: String(fields[dash + 1]),
+                                 source: dash + 2 < fields.count ? Self.unescape(fields[dash + 2]) : "",
+                                 readOnly: options.contains("ro")))
         }
     }
 

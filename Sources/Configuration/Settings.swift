@@ -33,6 +33,7 @@ public struct Settings: Sendable, Hashable {
     public var agent = Agent()
     public var desktop = Desktop()
     public var mail = Mail()
+    public var volumes = Volumes()
 
     /// `[crawl]`: what a crawl enters.
     public struct Crawl: Sendable, Hashable {
@@ -207,7 +208,7 @@ public struct Settings: Sendable, Hashable {
             if key == "roots" { roots = try reader.roots(v, key); continue }
             if key == "shallow_roots" { shallowRoots = try reader.roots(v, key); continue }
             if key == "provider" { providers = try reader.providers(v); continue }
-            guard ["crawl", "index", "extraction", "daemon", "query", "agent", "desktop", "mail"].contains(key) else { throw reader.unknown(key) }
+            guard ["crawl", "index", "extraction", "daemon", "query", "agent", "desktop", "mail", "volumes"].contains(key) else { throw reader.unknown(key) }
             guard let sub = v.table else { throw reader.bad(key, "a table [\(key)]") }
             for k in sub.keys {
                 try apply(section: key, key: k, value: sub[k]!, reader)
@@ -218,6 +219,7 @@ public struct Settings: Sendable, Hashable {
     private mutating func apply(section: String, key k: String, value v: any TOMLValueConvertible, _ r: KeyReader) throws(SettingsError) {
         let full = section + "." + k
         if try applyMail(full, v, r) { return }
+        if try applyVolumes(full, v, r) { return }
         switch full {
         case "crawl.include_hidden": crawl.includeHidden = try r.bool(v, full)
         case "crawl.exclude": crawl.exclude = try r.strings(v, full)

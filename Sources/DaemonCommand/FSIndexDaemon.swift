@@ -130,6 +130,14 @@ public struct FSIndexDaemon: AsyncParsableCommand {
         let recentlyUsed = settings.daemon.followRecentlyUsed
             ? RecentlyUsedList.defaultLocation(environment: ProcessInfo.processInfo.environment).flatMap { daemon.followRecentlyUsed(file: $0) }
             : nil
+        // Volumes (issue 29): each file system `[volumes]` chooses, indexed while it is mounted,
+        // in an index of its own; the mount table wakes the watcher, no timer.
+        let volumes = VolumeIndexer(indexDirectory: location.directory, settings: settings,
+                                    home: ProcessInfo.processInfo.environment["HOME"], logger: logger,
+                                    publish: { server.publish($0) })
+        let mountWatcher = MountWatcher { volumes.refresh() }
+        if mountWatcher == nil { logger.warning("cannot watch /proc/self/mountinfo: volumes mounted from now on are not noticed") }
+        let volumesTask = Task { await volumes.run() }
         logger.info("watching \(resolved.count) roots; index \(location.directory.string); control \(server.location.socketPath.string)")
 
         // Signals become work for the single writer. Their handlers run on a queue of their own:
@@ -141,11 +149,16 @@ public struct FSIndexDaemon: AsyncParsableCommand {
             let s = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
             s.setEventHandler { [index] in
                 if sig == SIGHUP {
-                    do { daemon.submit(.reload(try index.settings())) } catch {
+                    do {
+                        let settings = try index.settings()
+                        daemon.submit(.reload(settings))
+                        volumes.reload(settings)
+                    } catch {
                         logger.error("config not reloaded: \(error)")
                     }
                 } else {
                     daemon.requestStop()
+                    volumes.stop()
                     // The work at hand stops at its next file or batch; should one file's
                     // extraction or a database step still hold it, it does not hold the exit:
                     // every batch is a transaction, so exiting mid-way leaves the index
@@ -160,6 +173,9 @@ public struct FSIndexDaemon: AsyncParsableCommand {
             return s
         }
         await daemon.run()
+        mountWatcher?.stop()
+        volumes.stop()
+        await volumesTask.value
         monitor?.stop()
         recentlyUsed?.stop()
         signals.forEach { $0.cancel() }

@@ -103,6 +103,9 @@ public struct FSFind: AsyncParsableCommand {
     @Flag(name: .long, help: "Keep running: after the results, print `+ path` when a file starts matching, `- path` when it stops, `~ path` when its summary arrives (needs fsindexd).")
     var live = false
 
+    @Flag(name: .customLong("include-offline"), help: "Also show items of volumes not mounted now (USB drives, disk images), each marked offline with the volume's label.")
+    var includeOffline = false
+
     @Option(name: .long, help: ArgumentHelp("Print at most N results.", valueName: "n"))
     var limit: Int?
 
@@ -283,7 +286,10 @@ public struct FSFind: AsyncParsableCommand {
             return (request, try QueryPipeline.open(url: shared))
         }
         let location = indexLocation(workingDirectory: io.workingDirectory, environment: io.environment ?? ProcessInfo.processInfo.environment)
-        let (pipeline, warning) = try QueryPipeline.open(location: location)
+        // The volumes mounted now answer with the home index (issue 29), and with
+        // --include-offline those unplugged too. A query confined to an app's domain needs none.
+        let (pipeline, warning) = try QueryPipeline.open(location: location,
+                                                         volumes: includeOffline ? .includingOffline : domain.isEmpty ? .mounted : .none)
         if let warning { io.errors.report("fsfind", "warning: " + warning) }
         return (request, pipeline)
     }

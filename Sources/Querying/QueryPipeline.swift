@@ -90,7 +90,8 @@ public struct QueryPipeline: Sendable {
             let results = try engine.run(spec)
             for r in results {
                 let item = FoundItem(r, fetch: request.fetchAttributes)
-                switch check(item.path) {
+                // An unplugged volume's items are found, not looked at (`--include-offline`).
+                switch item.origin?.offline == true ? .exists : check(item.path) {
                 case .exists: break
                 case .gone:
                     if item.childKey == nil { gone.append(item.path) }

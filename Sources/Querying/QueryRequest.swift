@@ -177,6 +177,8 @@ public struct FoundItem: Sendable, Hashable {
     /// The host that holds the item, when the shared index has the same path on another host
     /// (`QueryResult.host`); nil otherwise.
     public var host: String?
+    /// The volume it is on (`MergedBackend`), offline or not; nil for the home index.
+    public var origin: ResultOrigin?
 
     public init(path: [UInt8], childKey: String? = nil, attributes: AttributeSet = AttributeSet(), score: Double = 0,
                 snippet: String? = nil, host: String? = nil) {
@@ -200,6 +202,7 @@ public struct FoundItem: Sendable, Hashable {
         var chosen = AttributeSet()
         for k in fetch { chosen[k] = r.attributes[k] }
         self.init(path: file, childKey: key, attributes: chosen, score: Self.displayScore(r.score), snippet: r.snippet, host: r.host)
+        origin = r.origin
     }
 
     /// Scores as people read them: higher is better (bm25 is negative, lower better).

@@ -16,6 +16,8 @@ public struct QueryResult: Sendable, Hashable {
     /// another host the querying role may see holds the same path (`HOST:PATH` in fsfind's
     /// output). Nil otherwise, and always for the local index.
     public var host: String?
+    /// The volume it is on, when several indexes answer (`MergedBackend`); nil for the home index.
+    public var origin: ResultOrigin?
 
     public init(identifier: ItemIdentifier, domain: String, attributes: AttributeSet, score: Double, snippet: String? = nil,
                 rowID: Int64 = 0, host: String? = nil) {

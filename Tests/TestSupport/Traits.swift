@@ -26,6 +26,13 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: geteuid() == 0, "needs root to run as another user")
     }
 
+    /// For a test that mounts file systems (a loop-mounted image, a tmpfs): only root can, and
+    /// only where `mount` is installed.
+    public static var needsRootToMount: Self {
+        .enabled(if: geteuid() == 0 && access("/usr/bin/mount", X_OK) == 0 && access("/usr/bin/umount", X_OK) == 0,
+                 "needs root (and mount, umount) to mount file systems")
+    }
+
     /// For a test that needs a file to be unreadable, which it never is for root.
     public static var needsNonRoot: Self {
         .enabled(if: geteuid() != 0, "needs a user other than root (root reads files of mode 000)")

@@ -40,14 +40,7 @@ extension FSIndexCommand {
                 publisher.batchSize = max(1, min(batchSize, 10_000))
                 let report = try publisher.publishAllRetrying(giveUpAfter: retryFor) { Output.error("fsindex", $0) }
                 publisher.disconnect()
-                let unchanged = report.unchanged.isEmpty ? "" : ", \(report.unchanged.count) unchanged"
-                Output.standardOutput.write("published \(report.written) items and removed \(report.removed) as host \(publisher.host) in \(report.batches) batches (\(report.domains.count) domains\(unchanged)) to \(url)\n")
-                Output.standardOutput.flush()
-                // What the server refused was left out, the rest went in: said, and exit 2.
-                if !report.failures.isEmpty {
-                    for f in report.failures { Output.error("fsindex", SharedPublisher.describe(f)) }
-                    throw CommandFailure("\(report.failures.count) not published; `fsindex status --index-url …` lists them, and the next publish tries them again")
-                }
+                try PublishAfterward.say(report, host: publisher.host, url: url, quiet: false)
             }
         }
     }

@@ -31,15 +31,21 @@ enum PublishAfterward {
         } catch {
             throw CommandFailure("the local index has the items, but they were not published: \(error.description); `fsindex publish` sends them later")
         }
+        try say(report, host: publisher.host, url: url, quiet: quiet)
+        return true
+    }
+
+    /// What a publish sent, on stdout (unless `quiet`), and what the server refused, on stderr
+    /// with exit 2: the rest went in. Shared with `fsindex publish`.
+    static func say(_ report: PublishReport, host: String, url: SharedIndexURL, quiet: Bool) throws {
         if !quiet {
             let unchanged = report.unchanged.isEmpty ? "" : ", \(report.unchanged.count) unchanged"
-            Output.standardOutput.write("published \(report.written) items and removed \(report.removed) as host \(publisher.host) in \(report.batches) batches (\(report.domains.count) domains\(unchanged)) to \(url)\n")
+            Output.standardOutput.write("published \(report.written) items and removed \(report.removed) as host \(host) in \(report.batches) batches (\(report.domains.count) domains\(unchanged)) to \(url)\n")
             Output.standardOutput.flush()
         }
         if !report.failures.isEmpty {
             for f in report.failures { Output.error("fsindex", SharedPublisher.describe(f)) }
             throw CommandFailure("\(report.failures.count) not published; `fsindex status --index-url …` lists them, and the next publish tries them again")
         }
-        return true
     }
 }

@@ -66,6 +66,8 @@ extension FSIndexCommand {
                         var providerRequests: [ProviderRequest]
                         /// fsindexd's control socket for this index, where apps send `donate` requests.
                         var socket: String
+                        /// The volumes indexed (issue 29), mounted or offline.
+                        var volumes: [VolumeRow]
                     }
                     struct App: Encodable { var domain: String, items: Int, clientState: String?, lastBatch: String? }
                     let body = Body(
@@ -85,7 +87,8 @@ extension FSIndexCommand {
                         apps: apps.map { App(domain: $0.name, items: $0.itemCount, clientState: $0.clientState.map { String(decoding: $0, as: UTF8.self) },
                                              lastBatch: $0.lastBatch.map(AttributeValue.iso8601)) },
                         providerRequests: requests,
-                        socket: ControlLocation.forIndex(directory: location.directory).socketPath.string)
+                        socket: ControlLocation.forIndex(directory: location.directory).socketPath.string,
+                        volumes: VolumeRow.all(indexDirectory: location))
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                     out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
@@ -149,6 +152,11 @@ extension FSIndexCommand {
                     if failed > 0 {
                         out.write("failures: \(failed) items whose content could not be extracted (`fsindex failures` lists them)\n")
                         for f in status.failures { out.write("  \(String(f.count).leftPadded(8))  \(Output.field(f.extractor))\n") }
+                    }
+                    let volumes = VolumeRow.all(indexDirectory: location)
+                    if !volumes.isEmpty {
+                        out.write("volumes:\n")
+                        for v in volumes { out.write(v.line) }
                     }
                     out.write("kinds:\n")
                     for k in status.kinds.prefix(30) { out.write("  \(String(k.count).leftPadded(8))  \(Output.field(k.kind))\n") }

@@ -25,4 +25,9 @@ int fsindex_fts5_rank_register(fts5_api *api);
 int fsindex_tokenize(int query, const char *text, int length, void *ctx,
                      int (*callback)(void *ctx, int colocated, const char *token, int length));
 
+/// Turns on SQLITE_DBCONFIG_DEFENSIVE and turns off SQLITE_DBCONFIG_TRUSTED_SCHEMA on `db`, for
+/// a database that came from outside (a volume's portable index copy): its schema cannot make
+/// SQL functions run or corrupt the file through writable_schema. Returns an SQLite result code.
+int fsindex_sqlite_defensive(sqlite3 *db);
+
 #endif

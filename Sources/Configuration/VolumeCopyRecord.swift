@@ -1,0 +1,89 @@
+import Foundation
+import SystemCalls
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `volume.json` in a volume's `.fsindex/` folder (issue 29): what the portable index copy beside
+/// it is of, and where it was written, so that another machine (or this one, after its own index
+/// of the volume was deleted) can seed its index from the copy and move its items to the mount
+/// point of now.
+///
+/// For example:
+/// ```json
+/// {"format": 1, "uuid": "0b6c…", "label": "DISK", "mountPoint": "/run/media/ada/DISK", "written": "2026-11-28T01:30:00Z"}
+/// ```
+public struct VolumeCopyRecord: Sendable, Hashable, Codable {
+    /// The layout of `.fsindex/`; a copy of another format is not read.
+    public static let currentFormat = 1
+    /// The folder on the volume (as Spotlight's `.Spotlight-V100/`).
+    public static let folderName = ".fsindex"
+    /// The index copy's file in it.
+    public static let databaseName = "index.sqlite"
+    public static let recordName = "volume.json"
+
+    public var format: Int
+    public var uuid: String?
+    public var label: String?
+    /// The mount point the copy's items' paths start with.
+    public var mountPoint: String
+    public var written: Date
+
+    public init(format: Int = Self.currentFormat, uuid: String?, label: String?, mountPoint: String, written: Date) {
+        self.format = format
+        self.uuid = uuid
+        self.label = label
+        self.mountPoint = mountPoint
+        self.written = written
+    }
+
+    /// `written` in ISO 8601, UTC.
+    public var writtenText: String { ISO8601DateFormatter().string(from: written) }
+
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(self)
+    }
+
+    /// Why these bytes are not a record fsindex can use, or the record: JSON of the current
+    /// format, with an absolute mount point.
+    public static func decode(_ bytes: [UInt8]) -> Result<VolumeCopyRecord, VolumeCopyRefusal> {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let r = try? decoder.decode(VolumeCopyRecord.self, from: Data(bytes)) else { return .failure(.init("\(recordName) is not a valid record")) }
+        guard r.format == currentFormat else { return .failure(.init("\(recordName) has format \(r.format), not \(currentFormat)")) }
+        guard r.mountPoint.hasPrefix("/"), !r.mountPoint.utf8.contains(0) else { return .failure(.init("\(recordName) names no absolute mount point")) }
+        return .success(r)
+    }
+
+    /// Why a file or folder of `.fsindex/` may not be trusted, or nil: it must be what it says
+    /// (a folder or a regular file, never a symbolic link), owned by this user, and writable by
+    /// no one else. Another user's copy, or one anyone could have replaced, is hostile.
+    public static func ownershipProblem(_ st: stat, name: String, directory: Bool) -> String? {
+        let type = st.st_mode & S_IFMT
+        if directory ? type != S_IFDIR : type != S_IFREG { return "\(name) is not a \(directory ? "folder" : "regular file")" }
+        if st.st_uid != geteuid() { return "\(name) is owned by uid \(st.st_uid), not \(geteuid())" }
+        if st.st_mode & 0o022 != 0 { return "\(name) is writable by its group or others (mode \(String(st.st_mode & 0o7777, radix: 8)))" }
+        return nil
+    }
+
+    /// The record of the copy on the volume mounted at `mountPoint`, if there is a trustworthy
+    /// one (`fsindex status`).
+    public static func read(mountPoint: String) -> VolumeCopyRecord? {
+        let folder = FilePath(mountPoint).appending(folderName)
+        guard case .success(let st) = SystemCall.lstat(folder.bytes), ownershipProblem(st, name: folderName, directory: true) == nil,
+              case .success(let rst) = SystemCall.lstat(folder.appending(recordName).bytes), ownershipProblem(rst, name: recordName, directory: false) == nil,
+              case .success(let bytes) = SystemCall.readFile(folder.appending(recordName), limit: 1 << 16),
+              case .success(let record) = decode(bytes) else { return nil }
+        return record
+    }
+}
+
+/// Why a volume's index copy is not used or not written: one sentence for the log.
+public struct VolumeCopyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
