@@ -124,6 +124,9 @@ public enum SharedSchema {
         //   id, so the names are tested in the index alone (an index-only scan). Only rows whose
         //   path and name are under 1 KiB each: an index entry holds at most 2,704 bytes, and a
         //   longer row must not be refused for it; `items_long_names` lists the others.
+        // - `items_name_trgm_12`, `_16`, `_24`: the trigram index again, cut by the name's length
+        //   (under 12, 12–15, 16–23 characters), so `--name PART` takes the shortest matches
+        //   from the first bands without sorting every match (`SharedNamePage`).
         // - `items_used`: the latest use, for the word ranking's boost ceiling (few rows have one).
         // - `items_words_rum`: the RUM index, which returns word matches best first, when the
         //   server has the `rum` extension and this role may create it (a superuser, or it was
@@ -135,6 +138,9 @@ public enum SharedSchema {
             CREATE INDEX items_modified_path ON items (modified DESC NULLS LAST, path);
             CREATE INDEX items_name_length ON items (length(name), path) INCLUDE (name, id) WHERE octet_length(path) < 1024 AND octet_length(name) < 1024;
             CREATE INDEX items_long_names ON items (id) WHERE octet_length(path) >= 1024 OR octet_length(name) >= 1024;
+            CREATE INDEX items_name_trgm_12 ON items USING gin (name gin_trgm_ops) WHERE length(name) < 12;
+            CREATE INDEX items_name_trgm_16 ON items USING gin (name gin_trgm_ops) WHERE length(name) >= 12 AND length(name) < 16;
+            CREATE INDEX items_name_trgm_24 ON items USING gin (name gin_trgm_ops) WHERE length(name) >= 16 AND length(name) < 24;
             CREATE INDEX items_used ON items (used) WHERE used IS NOT NULL;
             DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'rum') THEN BEGIN CREATE EXTENSION IF NOT EXISTS rum; EXCEPTION WHEN insufficient_privilege THEN RAISE NOTICE 'fsindex: the rum extension cannot be created by %: ranked word queries read every match', current_user; END; END IF; IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'rum') THEN EXECUTE 'CREATE INDEX items_words_rum ON items USING rum (words rum_tsvector_ops)'; EXECUTE 'DROP INDEX items_words'; END IF; END $$;
             ANALYZE items;

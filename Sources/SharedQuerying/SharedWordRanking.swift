@@ -14,7 +14,8 @@ import SharedIndex
 /// A), and `ts_rank` is, for one operand, a sum of the weights of its positions with
 /// coefficients that do not depend on the weights (the best weight's position is the same
 /// under both, as both order A > B > C > D). So our `ts_rank` with `rankWeights` is between 1
-/// and `weightRatio` (1.5) times RUM's score, for every item.
+/// and `weightRatio` times RUM's score, for every item; with RUM's own weights, as now, the
+/// ratio is 1 and the two are equal.
 /// 1. **Candidates**: the RUM index gives the best M matches by its score (`ORDER BY words <=>
 ///    query LIMIT M`), the query's other conditions applied; with them, every match whose name
 ///    equals the query (through the trigram index).
@@ -22,7 +23,7 @@ import SharedIndex
 ///    the full query.
 /// 3. **Proof**: a match that is not a candidate has a RUM score s ≤ σ, the last candidate's,
 ///    no exact name, and a boost at most `B` (from the newest change and use among the rows,
-///    through `items_modified_path` and `items_used`); so its score is at most 1.5·σ·B. When the
+///    through `items_modified_path` and `items_used`); so its score is at most ratio·σ·B. When the
 ///    k-th result has an exact name or a score above that (with a margin for float4 rounding),
 ///    nothing else can come before it or tie with it. When fewer than M matched, every match
 ///    was a candidate.

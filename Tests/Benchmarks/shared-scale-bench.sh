@@ -47,6 +47,8 @@
 # at start and end (the machine is shared). Progress goes to stderr.
 # Exit status: 2 when fsindex has no publish command or fsfind no --index-url (SSB_SQLITE_ONLY=1
 # runs the sqlite side alone instead), 1 on any other failure.
+#   SSB_KEEP_PG=1  the cluster is left running at the end, with the largest size's database, and
+#               its URL printed (to study plans); stop it with the pg_ctl line printed beside it.
 #   SSB_NO_RUM=1  the database is owned by a role that is no superuser (fsindex_norum), so the
 #               schema migration cannot create the rum extension: the shared index without the RUM
 #               index (GIN on words; word queries rank every match), as on a server without it.
@@ -67,7 +69,7 @@ bin=$1 sizes=${2:-"100000 1000000"} corpus=${3:-/work/bench-corpus}
 runs=${SSB_RUNS:-11} port=${SSB_PG_PORT:-54331} pgbin=${PG_BIN:-/usr/lib/postgresql/15/bin}
 sqlite_only=${SSB_SQLITE_ONLY:-0} pub_timeout=${SSB_PUBLISH_TIMEOUT:-7200} nsample=${SSB_SAMPLE:-3000}
 qlimit=${SSB_TIME_LIMIT:-300} slow_s=${SSB_SLOW_S:-10} local_jobs=${SSB_LOCAL_JOBS:-4}
-pg_only_above=${SSB_PG_ONLY_ABOVE:-} chunk=${SSB_CHUNK:-1000000} no_rum=${SSB_NO_RUM:-0}
+pg_only_above=${SSB_PG_ONLY_ABOVE:-} chunk=${SSB_CHUNK:-1000000} no_rum=${SSB_NO_RUM:-0} keep_pg=${SSB_KEEP_PG:-0}
 full_bpi=${SSB_FULL_BYTES_PER_ITEM:-15000} pg_bpi=${SSB_PG_BYTES_PER_ITEM:-6000} chunk_bpi=7000
 log() { printf '%s %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -100,6 +102,10 @@ tmp=$(mktemp -d); pgdir=
 cleanup() {
     local pid
     for pid in $(cat "$tmp"/pub*.pid "$tmp"/don*.pid 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
+    if [ "$keep_pg" = 1 ] && [ -n "$pgdir" ] && [ -f "$pgdir/data/postmaster.pid" ]; then
+        log "kept: $URL (stop: $pgbin/pg_ctl -D $pgdir/data stop$([ "$(id -u)" != 0 ] || echo ', as postgres'); then rm -rf $pgdir)"
+        rm -rf "$tmp"; return
+    fi
     if [ -n "$pgdir" ] && [ -f "$pgdir/data/postmaster.pid" ]; then pgrun "$pgbin/pg_ctl" -D "$pgdir/data" stop -m fast >/dev/null 2>&1 || true; fi
     rm -rf "$tmp"; [ -z "$pgdir" ] || rm -rf "$pgdir"
 }

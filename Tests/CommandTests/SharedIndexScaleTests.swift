@@ -52,7 +52,45 @@ struct SharedIndexScaleTests {
 
 
 
-    @Test("the plans of a word, a name and a kind: query use the RUM index, items_name_length and items_modified_path",
+    /// A first publish of many rows leaves `items` vacuumed and analyzed, so the plans right
+    /// after it are the settled ones (the name index read without the table); a small pass
+    /// after it vacuums nothing.
+    @Test("a bulk publish settles items (VACUUM ANALYZE: all-visible pages, fresh statistics); a small one does not")
+    func bulkPublishSettles() throws {
+        let pg = try ThrowawayPostgres.shared()
+        let db = try pg.makeDatabaseNamed()
+        let url = pg.url(database: db)
+        let tree = try TemporaryTree(prefix: "fsindex-scale-settle")
+        var lines = ""
+        for i in 0..<12_000 {
+            lines += #"{"uniqueIdentifier": "/settle/dir\#(i / 500)/note-\#(i).txt", "attributes": {"name": "note-\#(i).txt", "textContent": "settled rows \#(i)"}}"# + "\n"
+        }
+        try tree.create("bulk.jsonl", contents: lines)
+        let index = tree.path("index").string
+        let d = try run("fsindex", ["donate", "--index-dir", index, "--domain", "bulk", tree.path("bulk.jsonl").string])
+        #expect(d.status == 0, "\(d.stderr)")
+        try Self.publish(index, url)
+        let stats = "SELECT vacuum_count || ' ' || analyze_count || ' ' || (SELECT relallvisible FROM pg_class WHERE relname = 'items') FROM pg_stat_user_tables WHERE relname = 'items'"
+        // The statistics collector reports a moment later.
+        var seen = ""
+        for _ in 0..<50 {
+            seen = try pg.psql(db, stats).trimmingCharacters(in: .whitespacesAndNewlines)
+            if seen.hasPrefix("1 ") { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let f = seen.split(separator: " ").compactMap { Int($0) }
+        #expect(f.count == 3 && f[0] == 1 && f[1] >= 1 && f[2] > 0, "after a bulk publish: vacuums, analyzes, all-visible pages = \(seen)")
+        // A small change: one more item, published; no second vacuum.
+        try tree.create("one.jsonl", contents: #"{"uniqueIdentifier": "/settle/extra.txt", "attributes": {"name": "extra.txt"}}"# + "\n")
+        let o = try run("fsindex", ["donate", "--index-dir", index, "--domain", "bulk", tree.path("one.jsonl").string])
+        #expect(o.status == 0, "\(o.stderr)")
+        try Self.publish(index, url)
+        Thread.sleep(forTimeInterval: 0.7)
+        let after = try pg.psql(db, stats).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(after.hasPrefix("1 "), "a one-item pass vacuumed again: \(after)")
+    }
+
+    @Test("the plans of a word, a name and a kind: query use the RUM index, the name bands' trigram index (items_name_length for a part without a trigram) and items_modified_path",
           .enabled(if: rumAvailable, rumReason))
     func plansUseTheIndexes() throws {
         let pg = try ThrowawayPostgres.shared()
@@ -71,7 +109,8 @@ struct SharedIndexScaleTests {
         // The word query sorts its few candidates; the name query sorts the rows whose path or
         // name is too long for its index (none here) and merges them in; `kind:` sorts nothing.
         for (args, uses, fullSort) in [(["budget"], "Index Scan using items_words_rum", true),
-                                       (["--name", "item"], "Index Only Scan using items_name_length", true),
+                                       (["--name", "budget"], "Bitmap Index Scan on items_name_trgm_12", true),
+                                       (["--name", "it"], "Index Only Scan using items_name_length", true),
                                        (["kind:public.python-script"], "Index Scan using items_modified_path", false)] {
             let r = try run("fsfind", ["--index-url", url, "--limit", "20", "--explain"] + args)
             #expect(r.status == 0, "\(args): \(r.stderr)")

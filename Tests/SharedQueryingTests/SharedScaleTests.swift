@@ -81,6 +81,15 @@ struct SharedScaleTests {
         let (store, sqlite) = try Self.local(tree)
         let engine = try Self.publish(store, try pg.makeDatabase())
         #expect(engine.features.rankedWords, "the migration made no RUM index")
+        // RUM's score of every match is our ts_rank, word or prefix: the proof's ratio is 1.
+        #expect(SharedWordRanking.weightRatio == 1)
+        let weights = "'{" + SharedQueryEngine.rankWeights.map { String($0) }.joined(separator: ", ") + "}'"
+        for q in ["'budget'", "'budg':*", "'finance'", "'line'"] {
+            let rows = try engine.query("SELECT count(*)::int8 AS n, count(*) FILTER (WHERE abs(1 / (words <=> $1::tsquery) - ts_rank(\(weights), words, $1::tsquery)) > 1e-6)::int8 AS off FROM items WHERE words @@ $1::tsquery",
+                                        [.text(q)], nil)
+            let n = rows.first?.value("n", as: Int64.self), off = rows.first?.value("off", as: Int64.self)
+            #expect((n ?? 0) > 0 && off == 0, "\(q): RUM's score differs from ts_rank in \(off ?? -1) of \(n ?? 0) matches")
+        }
         for words in Self.words + ["budget-18.txt"] {
             let all = try engine.run(try Self.spec(words, limit: nil)).map(\.identifier.description)
             let local = try sqlite.run(try Self.spec(words, limit: nil)).map(\.identifier.description)
@@ -150,6 +159,66 @@ struct SharedScaleTests {
         }
     }
 
+    /// Names of every length band (under 12, 12–15, 16–23, 24 and more), many holding `report`.
+    static func namedItems() -> [SearchableItem] {
+        let stems = ["report", "Report", "xreportx", "quarterly-report", "the-annual-report-of-the-board", "notes", "rep", "REPORT"]
+        return (0..<1200).map { i in
+            let stem = stems[i % stems.count]
+            let name = i % 97 == 0 ? "report" : "\(stem)-\(i).\(["txt", "md", "pdf"][i % 3])"
+            var a = AttributeSet()
+            a[.name] = .string(name)
+            a.textContent = "body \(i)"
+            return SearchableItem(uniqueIdentifier: ItemIdentifier("/names/d\(i % 4)/\(i)/\(name)"), domainIdentifier: "n", attributes: a)
+        }
+    }
+
+    @Test("--name PART with a limit, from the length bands' trigram indexes in turn, gives the first rows of the full order at every page (an exact name first, offsets across bands), as SQLite matches")
+    func namePagesFromBands() throws {
+        let pg = try ThrowawayPostgres.shared()
+        let tree = try TemporaryTree(prefix: "fsindex-scale-names")
+        let store = try tree.makeIndexStore()
+        try store.indexSearchableItems(Self.namedItems())
+        let sqlite = QueryEngine(store: store)
+        let db = try pg.makeDatabaseNamed()
+        let engine = try Self.publish(store, pg.url(database: db))
+        func spec(_ part: String, limit: Int?, offset: Int = 0) -> QuerySpec {
+            var s = QuerySpec(predicate: .nameContains(part), limit: limit, now: Self.now, exactNameHint: part)
+            s.offset = offset
+            s.sort = .relevance
+            return s
+        }
+        for part in ["report", "REPORT", "annual-report", "rep", "e-b", "zzz-nothing"] {
+            let all = try engine.run(spec(part, limit: nil)).map(\.identifier.description)
+            let local = try sqlite.run(spec(part, limit: nil)).map(\.identifier.description)
+            #expect(Set(all) == Set(local) && all.count == local.count, "\(part): PostgreSQL \(all.count), SQLite \(local.count)")
+            #expect((engine.namePageStatements(spec(part, limit: 20)) != nil) == SharedNamePage.hasTrigram(part), "\(part)")
+            for (limit, offset) in [(1, 0), (20, 0), (50, 140), (300, 10), (5, all.count - 2)] where offset >= 0 {
+                let got = try engine.run(spec(part, limit: limit, offset: offset)).map(\.identifier.description)
+                #expect(got == Array(all.dropFirst(offset).prefix(limit)),
+                        "\(part) \(limit)+\(offset): \(got.prefix(3)) … instead of \(all.dropFirst(offset).prefix(3)) …")
+            }
+        }
+        // The exact name comes first; then the shortest names, each band before the next.
+        let first = try engine.run(spec("report", limit: 1000)).map(\.identifier.description)
+        #expect(first.first?.hasSuffix("/report") == true, "\(first.prefix(2))")
+        let lengths = first.map { $0.split(separator: "/").last!.count }
+        #expect(lengths.dropFirst() == lengths.dropFirst().sorted()[...], "not shortest first: \(lengths)")
+        #expect(lengths.contains { $0 >= 24 } && lengths.contains { $0 < 12 }, "the page does not cross the bands: \(lengths)")
+        // The page is read from the bands' indexes: the first band's index is scanned.
+        let scans = "SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes WHERE indexrelname = 'items_name_trgm_12'"
+        let before = Int(try pg.psql(db, scans).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        _ = try engine.run(spec("report", limit: 20))
+        var after = before
+        for _ in 0..<50 where after <= before {
+            Thread.sleep(forTimeInterval: 0.1)
+            after = Int(try pg.psql(db, scans).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        #expect(after > before, "items_name_trgm_12 was not scanned: \(before) → \(after)")
+        // The plan names the bands' indexes.
+        #expect(try engine.explain(spec("report", limit: 20)).contains { $0.contains("items_name_trgm_12, items_name_trgm_16, items_name_trgm_24, items_name_trgm") })
+        #expect(SharedNamePage.hasTrigram("a1b") && !SharedNamePage.hasTrigram("ab") && !SharedNamePage.hasTrigram("a-b-c") && !SharedNamePage.hasTrigram("é日本"))
+    }
+
     @Test("a database of schema v2 is upgraded to v3-scale in place: its rows stay and are found by word and by name, and the new indexes are made")
     func upgradeFromV2() throws {
         let pg = try ThrowawayPostgres.shared()
@@ -176,7 +245,7 @@ struct SharedScaleTests {
         #expect(try pg.psql(db, "SELECT string_agg(id, ',') FROM fsindex_migrations").contains("v3-scale"))
         #expect(try pg.psql(db, "SELECT count(*) FROM items WHERE host = 'old'").trimmingCharacters(in: .whitespacesAndNewlines) == "500")
         let indexes = try pg.psql(db, "SELECT string_agg(indexname, ',') FROM pg_indexes WHERE tablename = 'items'")
-        for name in ["items_name_length", "items_modified_path", "items_used", Self.rumAvailable ? "items_words_rum" : "items_words"] {
+        for name in ["items_name_length", "items_name_trgm_12", "items_name_trgm_16", "items_name_trgm_24", "items_modified_path", "items_used", Self.rumAvailable ? "items_words_rum" : "items_words"] {
             #expect(indexes.contains(name), "\(indexes)")
         }
         #expect(try engine.count(try Self.spec("oldword", limit: nil), keep: nil) == 501)
