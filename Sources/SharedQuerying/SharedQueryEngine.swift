@@ -208,7 +208,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         var sql = "SELECT \(p.residual ? Self.rowColumnsWithText : Self.rowColumns), \(p.score) AS score\(p.leafColumns)" + from + p.orderBy(reverse: spec.reverse)
         if let named = nameOrdered(spec, &p) {
             sql = named
-            p.plan.append("shortest names first along items_name_length (the names in the index itself), each row read only once it matches")
+            p.plan.append(Self.nameOrderedPlan + " (the names in the index itself), each row read only once it matches")
         }
         if !p.residual {
             if let limit = spec.limit { sql += " LIMIT \(p.b.bind(.int(Int64(limit))))" }
@@ -245,6 +245,8 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
             + "JOIN items ON items.id = c.id" + (rest.isEmpty ? "" : " WHERE " + rest.joined(separator: " AND "))
             + ordered.orderBy(reverse: spec.reverse)
     }
+
+    static let nameOrderedPlan = "shortest names first along items_name_length"
 
     /// The rows `items_name_length` holds (its predicate, word for word).
     static let shortNames = "octet_length(c.path) < 1024 AND octet_length(c.name) < 1024"
@@ -434,6 +436,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
             }
         }
         if let (statements, v, wanted) = namePageStatements(spec), let first = statements.first {
+            plan.removeAll { $0.hasPrefix(Self.nameOrderedPlan) }
             plan.append("shortest names first, a band of lengths at a time, each from its own trigram index (\(statements.map(\.index).joined(separator: ", "))), until the page is full; the plan of the first:")
             (sql, values) = (first.sql + " LIMIT \(wanted)", v)
         }

@@ -7,13 +7,8 @@ import Testing
 /// a word query costs without RUM. (SharedQueryingTests' `SharedScaleTests` check the answers.)
 @Suite("Shared index at scale (issue 29)", .postgres)
 struct SharedIndexScaleTests {
-    /// Whether the server has the rum extension (Debian: postgresql-15-rum).
-    static let rumAvailable: Bool = {
-        guard let pg = try? ThrowawayPostgres.shared(),
-              let n = try? pg.psql("postgres", "SELECT count(*) FROM pg_available_extensions WHERE name = 'rum'") else { return false }
-        return n.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
-    }()
-    static let rumReason = Comment(rawValue: "needs the rum extension on the test server (Debian: apt install postgresql-15-rum)")
+    static let rumAvailable = ThrowawayPostgres.rumAvailable
+    static let rumReason = ThrowawayPostgres.rumReason
 
     /// 4,000 donated items over two domains: every 9th named `…budget…`, every 13th titled with
     /// the word, every 7th with it as a keyword, the word 0–4 times in the text, half of them

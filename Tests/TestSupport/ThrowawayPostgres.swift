@@ -47,6 +47,15 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     }
 
     /// The process's cluster, started on first use.
+    /// Whether the server has the rum extension (Debian: postgresql-N-rum), for the tests of
+    /// the ranked word index; they are skipped with `rumReason` without it.
+    public static let rumAvailable: Bool = {
+        guard let pg = try? ThrowawayPostgres.shared(),
+              let n = try? pg.psql("postgres", "SELECT count(*) FROM pg_available_extensions WHERE name = 'rum'") else { return false }
+        return n.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }()
+    public static let rumReason = Comment(rawValue: "needs the rum extension on the test server (Debian: apt install postgresql-15-rum)")
+
     public static func shared() throws -> ThrowawayPostgres {
         lock.lock()
         defer { lock.unlock() }
