@@ -54,7 +54,9 @@ public final class ThrowawayPostgres: @unchecked Sendable {
               let n = try? pg.psql("postgres", "SELECT count(*) FROM pg_available_extensions WHERE name = 'rum'") else { return false }
         return n.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
     }()
+    #if canImport(Testing)
     public static let rumReason = Comment(rawValue: "needs the rum extension on the test server (Debian: apt install postgresql-15-rum)")
+    #endif
 
     public static func shared() throws -> ThrowawayPostgres {
         lock.lock()
