@@ -170,7 +170,7 @@ let package = Package(
         // The shared index on a PostgreSQL server (issue 15): schema, publishing a local index's
         // items to it, and the connection; the query side is SharedQuerying.
         .target(name: "SharedIndex", dependencies: [
-            "Attributes", "CFTS5CJK", "CSysShims", "Indexing",
+            "Attributes", "CFTS5CJK", "CSysShims", "Indexing", "SystemCalls",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -241,7 +241,7 @@ let package = Package(
         .target(name: "DesktopBus", dependencies: ["Desktop", "CSDBus", "Configuration", "Controlling", "Indexing", "Querying", "Thumbnails"], swiftSettings: strict),
         // fsindexd's command: a library, so that the multi-call fsindex can run it too.
         .target(name: "DaemonCommand", dependencies: [
-            "CommandSupport", "FindCommand", "Desktop", "Configuration", "Watching", "Updating", "Indexing", "SharedIndex", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
+            "Attributes", "CommandSupport", "FindCommand", "Desktop", "Configuration", "Watching", "Updating", "Indexing", "SharedIndex", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),

@@ -172,7 +172,12 @@ public struct Settings: Sendable, Hashable {
 
     /// Loads the settings: defaults, overridden by `explicit` (which must exist) or else by the
     /// user's config file if there is one.
-    public static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+    ///
+    /// A file that another user owns or that others can write is not read (see
+    /// `SettingsFileTrust`): `warn` is told which file and why, and the defaults are used, so a
+    /// planted file changes nothing and the tool still works.
+    public static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                            warn: (String) -> Void = Settings.warnOnStandardError)
         throws(SettingsError) -> Settings
     {
         var s = Settings()
@@ -180,7 +185,19 @@ public struct Settings: Sendable, Hashable {
         // UTF-8 as its bytes, and messages show it escaped.
         let file = explicit.map(ArgumentBytes.path) ?? userConfigPath(environment: environment)
         let path = explicit.map(ArgumentBytes.display) ?? file.string
-        switch SystemCall.readFile(file, limit: maximumFileSize) {
+        let contents: Result<[UInt8], Errno>
+        switch SystemCall.open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK) {
+        case .success(let fd):
+            defer { SystemCall.close(fd) }
+            if let why = SettingsFileTrust.distrust(fd: fd, path: file) {
+                warn("ignoring settings file \(path): \(why); using the defaults")
+                return s
+            }
+            contents = SystemCall.readAll(fd, limit: maximumFileSize)
+        case .failure(let e):
+            contents = .failure(e)
+        }
+        switch contents {
         case .success(let bytes):
             try s.apply(toml: String(decoding: bytes, as: UTF8.self), file: path)
         case .failure(.noSuchFileOrDirectory) where explicit == nil:
@@ -192,6 +209,13 @@ public struct Settings: Sendable, Hashable {
             throw .unreadable(file: path, reason: String(cString: strerror(e.rawValue)))
         }
         return s
+    }
+
+    /// `load`'s default for a file it will not read: a line on standard error, as every tool
+    /// prints its warnings (fsindexd's goes to its log).
+    public static func warnOnStandardError(_ message: String) {
+        let line = Array("\(ProcessInfo.processInfo.processName): warning: \(message)\n".utf8)
+        line.withUnsafeBytes { _ = SystemCall.write(2, $0) }
     }
 
     /// Applies the keys present in `text` on top of these settings.

@@ -1,3 +1,4 @@
+import Attributes
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -46,6 +47,13 @@ public struct Volume: Sendable, Hashable, Codable {
         if let uuid { return uuid }
         return FilePath(mountPoint).lastComponent?.string ?? mountPoint
     }
+
+    /// `name` for a log line or a terminal: a label is whatever the stick's maker wrote in its
+    /// superblock, newlines and escape sequences included, so control characters are escaped.
+    public var shownName: String { ByteString.escaped(Array(name.utf8), escapeControls: true) }
+
+    /// The mount point for a log line, escaped as `shownName` (a label becomes its folder's name).
+    public var shownMountPoint: String { ByteString.escaped(Array(mountPoint.utf8), escapeControls: true) }
 
     /// The volume a mount is, its UUID and label read by `VolumeIdentity`.
     public init(_ entry: MountTable.Entry, identity: VolumeIdentity) {

@@ -8,8 +8,9 @@ import Glibc
 #endif
 
 /// Where the control socket of one index lives: `$XDG_RUNTIME_DIR/fsindex/<name>.sock`, else
-/// `/run/user/<uid>/fsindex/<name>.sock`, or `/tmp/fsindex-<uid>/<name>.sock` when neither
-/// runtime folder is usable (see `FindWire.runtimeDirectory`).
+/// `/run/user/<uid>/fsindex/<name>.sock`, else `~/.cache/fsindex/run/<name>.sock` in the user's
+/// home, or `/tmp/fsindex-<uid>/<name>.sock` only for a user without one (see
+/// `FindWire.runtimeDirectory`).
 ///
 /// `<name>` is the first 16 hex digits of the FNV-1a hash of the index directory's bytes, so two
 /// indexes get two daemons and two sockets. For example:
@@ -57,7 +58,8 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `$XDG_RUNTIME_DIR/fsindex` when that variable names an absolute folder of ours that we can
-    /// write, else `/run/user/<uid>/fsindex` when that is ours, else `/tmp/fsindex-<uid>`.
+    /// write, else `/run/user/<uid>/fsindex` when that is ours, else `~/.cache/fsindex/run`, else
+    /// `/tmp/fsindex-<uid>`.
     static func runtimeDirectory(environment: [String: String], owner: uid_t) -> FilePath {
         FilePath(bytes: FindWire.runtimeDirectory(runtime: environment["XDG_RUNTIME_DIR"].map { Array($0.utf8) }, owner: owner))
     }
@@ -70,6 +72,17 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
         let shown = ByteString.escaped(path, escapeControls: true)
         switch SystemCall.mkdir(path, 0o700) {
         case .success, .failure(.fileExists): break
+        case .failure(.noSuchFileOrDirectory):
+            // The fallback in the home (`~/.cache/fsindex/run`) may lack its parents: made as
+            // `mkdir -p` makes them, private to the user.
+            var partial: [UInt8] = []
+            for component in path.split(separator: UInt8(ascii: "/")) {
+                partial += [UInt8(ascii: "/")] + component
+                switch SystemCall.mkdir(partial, 0o700) {
+                case .success, .failure(.fileExists): break
+                case let .failure(errno): throw .system(operation: "mkdir", path: ByteString.escaped(partial, escapeControls: true), errno: errno)
+                }
+            }
         case let .failure(errno): throw .system(operation: "mkdir", path: shown, errno: errno)
         }
         let st: stat

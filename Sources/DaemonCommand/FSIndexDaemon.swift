@@ -80,7 +80,7 @@ public struct FSIndexDaemon: AsyncParsableCommand {
             return
         }
         LoggingSystem.bootstrap { label in
-            var h = StreamLogHandler.standardError(label: label)
+            var h = OneLineLogHandler(inner: StreamLogHandler.standardError(label: label))
             h.logLevel = Logger.Level(rawValue: settings.daemon.logLevel.rawValue) ?? .info
             return h
         }

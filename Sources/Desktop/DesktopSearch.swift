@@ -110,13 +110,26 @@ public final class DesktopSearch: @unchecked Sendable {
 
     /// The hits for `ids`: from recent answers, else read from the index (a provider restarted
     /// between the search and the metas, or KRunner's `Run` after a `Match` long ago).
+    ///
+    /// Any program on the bus may ask, so a call is bounded: more than `maximumMetaIDs` ids is
+    /// refused at once (GNOME Shell asks for the ten or so it shows; 200,000 ids held the
+    /// provider, and every search box waiting on it, for 16 s), and each distinct id is looked
+    /// up, and answered, once.
     public func metas(_ ids: [String]) throws(DesktopError) -> [DesktopHit] {
-        let missing = ids.filter { hits[$0] == nil }.compactMap(ResultID.decode)
+        guard ids.count <= Self.maximumMetaIDs else {
+            throw .query("refused: \(ids.count) result ids in one call; at most \(Self.maximumMetaIDs)")
+        }
+        var seen = Set<String>()
+        let distinct = ids.filter { seen.insert($0).inserted }
+        let missing = distinct.filter { hits[$0] == nil }.compactMap(ResultID.decode)
         if !missing.isEmpty {
             for hit in try direct.read(missing) { hits[hit.id] = hit }
         }
-        return ids.compactMap { hits[$0] }
+        return distinct.compactMap { hits[$0] }
     }
+
+    /// Ids per `GetResultMetas`: many times what a search box shows.
+    public static let maximumMetaIDs = 256
 
     /// The answer from fsindexd when it runs (connecting again once if it restarted), else
     /// from the index here.

@@ -48,6 +48,10 @@ public struct ItemOpener: Sendable {
             guard let url = item.attributes[.contentURL]?.stringValue, !url.isEmpty else {
                 throw .cannotOpen("\(ResultID.encode(identifier)): the app donated it without a contentURL, so there is nothing to open")
             }
+            // What an app donated is data: opened only when it can do no more than show something.
+            if let why = OpenableURL.refusal(url, appScheme: nil) {
+                throw .cannotOpen("\(ResultID.encode(identifier)): its contentURL is not opened: \(why)")
+            }
             return .url(url)
         }
         // An item inside a file (a message of an mbox) opens as its file.
@@ -56,6 +60,10 @@ public struct ItemOpener: Sendable {
         guard (file + [0]).withUnsafeBufferPointer({ p in p.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &st) } }) == 0 else {
             let reason = String(cString: strerror(errno)).lowercased()
             throw .cannotOpen("\(String(decoding: file, as: UTF8.self)): \(reason); the index will drop it once fsindexd sees the change")
+        }
+        // A launcher on a stick, named to look like a document, is not run from a search.
+        if OpenableURL.isLauncher(file) {
+            throw .cannotOpen("\(String(decoding: file, as: UTF8.self)): a .desktop launcher is never opened from a search; open its folder to look at it")
         }
         return .file(file)
     }

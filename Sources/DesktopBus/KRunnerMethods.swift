@@ -97,10 +97,8 @@ struct KRunnerMethods {
     /// Opens the item (action "") or its folder ("open-folder"), and records the use.
     func run(_ id: String, action: String) throws(DesktopError) {
         if id.hasPrefix(Self.completionPrefix) {
-            let terms = id.dropFirst(Self.completionPrefix.count).split(whereSeparator: \.isWhitespace).map { Array($0.utf8) }
-            let command = search.settings.desktop.launchSearch
-            let pid = try ItemOpener.spawn(command, extra: terms)
-            SearchProviderMethods(search: search, opener: opener, log: log).reap(pid, program: command[0], then: nil)
+            let (pid, program) = try LaunchSearch.start([String(id.dropFirst(Self.completionPrefix.count))], settings: search.settings)
+            SearchProviderMethods(search: search, opener: opener, log: log).reap(pid, program: program, then: nil)
             return
         }
         // Only an item the index holds, as ActivateResult.
@@ -130,7 +128,8 @@ struct KRunnerMethods {
 /// The URL a hit opens as: a file's `file://` URI, a donated item's `contentURL`.
 enum ItemIdentifierURL {
     static func url(for hit: DesktopHit) -> String? {
-        if let url = hit.contentURL { return url }
+        // A donated URL is offered (for dragging) only when it would be opened.
+        if let url = hit.contentURL { return OpenableURL.refusal(url) == nil ? url : nil }
         guard hit.identifier.first == UInt8(ascii: "/") else { return nil }
         return FileURI.of(bytes: hit.identifier)
     }

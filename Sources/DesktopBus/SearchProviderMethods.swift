@@ -35,8 +35,8 @@ struct SearchProviderMethods {
         case "LaunchSearch":
             let terms = try call.strings()
             _ = try call.uint32()
-            let pid = try ItemOpener.spawn(search.settings.desktop.launchSearch, extra: terms.map { Array($0.utf8) })
-            reap(pid, program: search.settings.desktop.launchSearch[0], then: nil)
+            let (pid, program) = try LaunchSearch.start(terms, settings: search.settings)
+            reap(pid, program: program, then: nil)
             try call.replyEmpty()
         default:
             throw .bus("no such method: \(member)")

@@ -210,22 +210,45 @@ public enum FindWire {
     /// The folder of the sockets, as `ControlLocation` chooses it: `$XDG_RUNTIME_DIR/fsindex`
     /// when that names an absolute folder of `owner`'s that it can write, else
     /// `/run/user/<uid>/fsindex` when logind made that folder (su, sudo and cron shells lose the
-    /// variable but keep the folder), else `/tmp/fsindex-<uid>`.
+    /// variable but keep the folder), else `~/.cache/fsindex/run` in the home the password
+    /// database gives `owner`, else `/tmp/fsindex-<uid>`.
     ///
     /// Why this order: `/tmp` is everybody's, so another user can create `/tmp/fsindex-<uid>`
-    /// before we do. A runtime folder only we can write cannot be taken that way; `/tmp` is the
-    /// last resort, and every client checks it with ``unsafeFolderReason(_:owner:)`` before use.
+    /// before we do, and every client then refuses it (``unsafeFolderReason(_:owner:)``): a
+    /// planted folder kept fsindexd from starting. A runtime folder only we can write cannot be
+    /// taken that way, and neither can a folder in our own home (the home is judged as the
+    /// runtime folders are: ours, and no one else may write it). The home comes from the password
+    /// database, not `$HOME`, so that the daemon and every client agree whatever their
+    /// environments. `/tmp` stays the last resort, for a user without a home (`nobody`).
     public static func runtimeDirectory(runtime: [UInt8]?, owner: uid_t) -> [UInt8] {
         for candidate in [runtime, Array("/run/user/\(owner)".utf8)] {
             guard let candidate, candidate.first == UInt8(ascii: "/") else { continue }
-            var st = stat()
-            let usable = withCString(candidate) { c in
-                lstat(c, &st) == 0 && st.st_mode & FileType.mask == FileType.directory && st.st_uid == owner
-                    && st.st_mode & 0o022 == 0 && access(c, W_OK | X_OK) == 0
-            }
-            if usable { return candidate + Array("/fsindex".utf8) }
+            if isPrivateFolder(candidate, owner: owner, writable: true) { return candidate + Array("/fsindex".utf8) }
+        }
+        if let home = homeFolder(owner), isPrivateFolder(home, owner: owner, writable: false) {
+            let folder = (home.last == UInt8(ascii: "/") ? Array(home.dropLast()) : home) + Array("/.cache/fsindex/run".utf8)
+            // Room for `<16 hex>.find.sock` in a socket address (108 bytes with its NUL).
+            if folder.count + 1 + 16 + 10 < 108 { return folder }
         }
         return Array("/tmp/fsindex-\(owner)".utf8)
+    }
+
+    /// A real folder of `owner`'s that nobody else can write (and, when asked, that we can).
+    static func isPrivateFolder(_ path: [UInt8], owner: uid_t, writable: Bool) -> Bool {
+        var st = stat()
+        return withCString(path) { c in
+            lstat(c, &st) == 0 && st.st_mode & FileType.mask == FileType.directory && st.st_uid == owner
+                && st.st_mode & 0o022 == 0 && (!writable || access(c, W_OK | X_OK) == 0)
+        }
+    }
+
+    /// `owner`'s home folder in the password database, when it has an absolute one.
+    static func homeFolder(_ owner: uid_t) -> [UInt8]? {
+        guard let pw = getpwuid(owner), let dir = pw.pointee.pw_dir else { return nil }
+        let length = Int(strlen(dir))
+        guard length > 1 else { return nil }
+        let bytes = dir.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        return bytes.first == UInt8(ascii: "/") ? bytes : nil
     }
 
     /// Why the socket folder `path` must not be used, or nil when it is safe: it must be a real

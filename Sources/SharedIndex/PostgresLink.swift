@@ -38,7 +38,11 @@ public final class PostgresLink: @unchecked Sendable {
         let configuration: PostgresConnection.Configuration
         switch url.endpoint {
         case .socket(let path):
-            configuration = .init(unixSocketPath: path, username: url.user, password: url.password, database: url.database)
+            // The socket is connected and its server's user checked before a byte is sent (our
+            // role's name, a password): a socket folder in /tmp, or any that another user can
+            // write, may hold their socket instead of the server's.
+            let channel = try ServerPeer.connect(path: path, url: url)
+            configuration = .init(establishedChannel: channel, username: url.user, password: url.password, database: url.database)
         case .tcp(let host, let port):
             configuration = .init(host: host, port: port, username: url.user, password: url.password, database: url.database, tls: .disable)
         }

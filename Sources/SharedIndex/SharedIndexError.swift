@@ -7,6 +7,8 @@ public enum SharedIndexError: Error, Sendable, CustomStringConvertible, Equatabl
     case connectionLost(url: String, detail: String)
     /// The server refused our role or database.
     case refused(url: String, detail: String)
+    /// The process behind the Unix socket is not the server's user: nothing was sent to it.
+    case untrustedServer(url: String, detail: String)
     /// The server is older than PostgreSQL 15, or lacks pg_trgm.
     case unsupportedServer(url: String, detail: String)
     /// The database was set up by a newer fsindex.
@@ -28,6 +30,8 @@ public enum SharedIndexError: Error, Sendable, CustomStringConvertible, Equatabl
             "the connection to \(url) was lost (\(detail)); the unfinished batch was not committed"
         case let .refused(url, detail):
             "the PostgreSQL server of \(url) refused the connection (\(detail)); check the role, the database and pg_hba.conf"
+        case let .untrustedServer(url, detail):
+            "refused to talk to the socket of \(url): \(detail); nothing was sent to it"
         case let .unsupportedServer(url, detail):
             "the PostgreSQL server of \(url) cannot hold the index: \(detail)"
         case let .schemaTooNew(url, unknown):

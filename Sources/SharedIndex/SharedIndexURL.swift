@@ -19,12 +19,17 @@ public struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
     public var user: String
     public var password: String?
     public var database: String
+    /// libpq's `requirepeer`: the OS user the server behind a Unix socket must run as. Without
+    /// it, the server must run as `postgres` (Debian's), as root, or as this user (a cluster of
+    /// one's own); see `PostgresLink.connect`.
+    public var requirePeer: String?
 
-    public init(endpoint: Endpoint, user: String, password: String? = nil, database: String) {
+    public init(endpoint: Endpoint, user: String, password: String? = nil, database: String, requirePeer: String? = nil) {
         self.endpoint = endpoint
         self.user = user
         self.password = password
         self.database = database
+        self.requirePeer = requirePeer
     }
 
     /// Parses `text`; the error says what is wrong with it.
@@ -62,6 +67,7 @@ public struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
             }
         }
         var database = try Self.decode(path, bad)
+        var requirePeer: String?
         for pair in query.split(separator: "&") where !pair.isEmpty {
             guard let eq = pair.firstIndex(of: "=") else { throw bad("the parameter \(pair) has no value") }
             let key = String(pair[..<eq]), value = try Self.decode(pair[pair.index(after: eq)...], bad)
@@ -73,11 +79,14 @@ public struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
             case "user": user = value
             case "password": password = value
             case "dbname": database = value
+            case "requirepeer":
+                guard !value.isEmpty else { throw bad("requirepeer needs a user name") }
+                requirePeer = value
             case "sslmode", "connect_timeout", "application_name":
                 if key == "sslmode", !["disable", "allow", "prefer"].contains(value) {
                     throw bad("sslmode=\(value) is not supported: FSIndex connects without TLS (use a Unix socket, or a tunnel)")
                 }
-            default: throw bad("unknown parameter \(key) (known: host, port, user, password, dbname, sslmode)")
+            default: throw bad("unknown parameter \(key) (known: host, port, user, password, dbname, sslmode, requirepeer)")
             }
         }
         guard let user = user ?? defaultUser ?? Self.loginName() else { throw bad("no user is given and the login name is unknown") }
@@ -85,6 +94,7 @@ public struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
         self.user = user
         self.password = password
         self.database = database
+        self.requirePeer = requirePeer
         let h = host ?? "/run/postgresql"
         endpoint = h.hasPrefix("/") ? .socket(path: h + "/.s.PGSQL.\(port)") : .tcp(host: h, port: port)
     }
@@ -96,7 +106,7 @@ public struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
         case .socket(let path):
             let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             let port = path.split(separator: ".").last.map(String.init) ?? "5432"
-            return "postgresql://\(credentials)@/\(database)?host=\(folder)&port=\(port)"
+            return "postgresql://\(credentials)@/\(database)?host=\(folder)&port=\(port)" + (requirePeer.map { "&requirepeer=\($0)" } ?? "")
         case .tcp(let host, let port):
             return "postgresql://\(credentials)@\(host):\(port)/\(database)"
         }

@@ -137,6 +137,12 @@ extension SystemCall {
         let opened = open(path, O_RDONLY | O_CLOEXEC)
         guard case .success(let fd) = opened else { return opened.map { _ in [] } }
         defer { close(fd) }
+        return readAll(fd, limit: limit)
+    }
+
+    /// The rest of an open file, at most `limit` bytes (`fileTooLarge` past it): for a caller
+    /// that checked the descriptor (its owner, its mode) before reading what it holds.
+    public static func readAll(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: Swift.max(1, Swift.min(65536, limit) + 1))   // small for a small file
         while true {

@@ -118,7 +118,7 @@ public final class VolumeIndexer: Sendable {
             do {
                 try startVolume(volume, settings: settings)
             } catch {
-                logger.error("volume \(volume.name) at \(volume.mountPoint) not indexed: \(error)")
+                logger.error("volume \(volume.shownName) at \(volume.shownMountPoint) not indexed: \(error)")
             }
         }
     }
@@ -142,19 +142,19 @@ public final class VolumeIndexer: Sendable {
                 var was = volume
                 was.mountPoint = record.mountPoint
                 before = was
-                logger.info("volume \(volume.name): index seeded from the copy on the volume (written at \(record.mountPoint), \(record.written)); reconciling it")
+                logger.info("volume \(volume.shownName): index seeded from the copy on the volume (written at \(ByteString.escaped(Array(record.mountPoint.utf8), escapeControls: true)), \(record.written)); reconciling it")
             case .failure(let why):
-                logger.warning("volume \(volume.name): the index copy on the volume is ignored (\(why)); indexing it from scratch")
+                logger.warning("volume \(volume.shownName): the index copy on the volume is ignored (\(why)); indexing it from scratch")
             }
         }
         let opened = try IndexStore.openRecovering(location: location, checkIntegrity: true)
-        if opened.rebuilt { logger.warning("the index of volume \(volume.name) was damaged; it was moved aside and is rebuilt from the files") }
+        if opened.rebuilt { logger.warning("the index of volume \(volume.shownName) was damaged; it was moved aside and is rebuilt from the files") }
         let store = opened.store
         let root = FilePath(volume.mountPoint)
         if let before, before.mountPoint != volume.mountPoint {
             let moved = try store.movedItems(from: ItemIdentifier(bytes: FilePath(before.mountPoint).bytes), to: ItemIdentifier(bytes: root.bytes),
                                              domain: IndexUpdater.domainName(root))
-            logger.info("volume \(volume.name) is now at \(volume.mountPoint) (was \(before.mountPoint)): \(moved.moved) items moved")
+            logger.info("volume \(volume.shownName) is now at \(volume.shownMountPoint) (was \(before.shownMountPoint)): \(moved.moved) items moved")
         }
         if seeded {
             // A copy from outside may hold items of other places (a home folder's, made up):
@@ -184,7 +184,7 @@ public final class VolumeIndexer: Sendable {
                                             onNotice: { [logger] in logger.warning("\($0)") })
         }
         var log = logger
-        log[metadataKey: "volume"] = "\(volume.name)"
+        log[metadataKey: "volume"] = "\(volume.shownName)"
         let daemon = IndexDaemon(store: store, settings: own, roots: [IndexRoot(root)], source: source, logger: log,
                                  rootsFromCommandLine: true)
         let key = volume.key
@@ -197,7 +197,7 @@ public final class VolumeIndexer: Sendable {
         let device = mounts().entries.last { $0.mountPoint == volume.mountPoint }?.device
         let task = Task(executorPreference: daemonExecutor) { await daemon.run() }
         running.withLock { $0[volume.key] = Running(volume: volume, daemon: daemon, task: task, store: store, keepsCopy: keepsCopy, device: device) }
-        logger.info("volume \(volume.name) (\(volume.fileSystemType), \(volume.uuid ?? "no UUID")) mounted at \(volume.mountPoint): \(volume.isNetwork ? "polled every \(settings.daemon.pollInterval) s" : "watched"); index \(location.directory.string)")
+        logger.info("volume \(volume.shownName) (\(volume.fileSystemType), \(volume.uuid ?? "no UUID")) mounted at \(volume.shownMountPoint): \(volume.isNetwork ? "polled every \(settings.daemon.pollInterval) s" : "watched"); index \(location.directory.string)")
     }
 
     /// Stops a volume's daemon and waits for it: its index is closed, its items stay. On a clean
@@ -208,7 +208,7 @@ public final class VolumeIndexer: Sendable {
         r.daemon.requestStop()
         await r.task.value
         copiesDue.withLock { _ = $0.remove(key) }
-        logger.info("volume \(r.volume.name) \(reason): its index is kept at \(catalogue.directory(of: key).string)")
+        logger.info("volume \(r.volume.shownName) \(reason): its index is kept at \(catalogue.directory(of: key).string)")
     }
 }
 
@@ -242,10 +242,10 @@ extension VolumeIndexer {
             do throws(VolumeCopyRefusal) {
                 try VolumePortableCopy.write(r.store, volume: r.volume, device: r.device)
                 copyRefusalsLogged.withLock { logged in logged = logged.filter { !$0.hasPrefix(key + "\0") } }
-                logger.info("volume \(r.volume.name): index copy written to \(r.volume.mountPoint)/\(VolumeCopyRecord.folderName) in \(ContinuousClock.now - started)")
+                logger.info("volume \(r.volume.shownName): index copy written to \(r.volume.shownMountPoint)/\(VolumeCopyRecord.folderName) in \(ContinuousClock.now - started)")
             } catch {
                 if copyRefusalsLogged.withLock({ $0.insert(key + "\0" + "\(error)").inserted }) {
-                    logger.notice("volume \(r.volume.name): no index copy written on it: \(error)")
+                    logger.notice("volume \(r.volume.shownName): no index copy written on it: \(error)")
                 }
             }
         }

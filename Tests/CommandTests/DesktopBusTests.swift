@@ -52,7 +52,8 @@ struct DesktopBusTests {
         #expect(metas.contains("'description': <'https://notes.example/n/7'>"))
         #expect(metas.contains("'icon': <('file', <'file://\(f.tree.path("cache").string)/fsindex/thumbnails/"), "\(metas)")
         #expect(try f.tree.read("opened") == budget + "\n")
-        #expect(try f.tree.read("launched") == "annual\nbudget\n")
+        // The terms after `--`: fsfind reads them as query words whatever they are.
+        #expect(try f.tree.read("launched") == "--\nannual\nbudget\n")
         #expect(out["bad"]?.contains("org.fsindex.Error.Failed") == true)
         #expect(out["bad"]?.contains("/no/such/file") == true)
         // A file the index does not hold is not opened for any caller on the bus.
@@ -95,9 +96,79 @@ struct DesktopBusTests {
         let complete = out["complete"] ?? ""
         #expect(complete.contains("('\(budget)', 'budget.txt', 'text-plain', 30, 1.0, {"), "\(complete)")
         #expect(complete.contains("('complete:lighthouse', 'lighthouse', 'edit-find', 10, 0.10000000000000001, {'subtext': <'1 item — show all'>})"), "\(complete)")
-        #expect(try f.tree.read("launched") == "lighthouse\n")
+        #expect(try f.tree.read("launched") == "--\nlighthouse\n")
         #expect(out["teardown"] == "()")
         #expect(out["after"]?.contains("'\(budget)', 'budget.txt', 'text-plain', 30") == true)
+    }
+
+    /// Issue 40, A1, A3, A4: what any program on the session bus can try.
+    @Test("a program on the bus: terms that look like options are refused, hostile donated URLs are not opened, a flood of ids is refused at once")
+    func hostileCaller() throws {
+        let f = try DesktopFixture()
+        let p = "--dest org.fsindex.SearchProvider --object-path /org/fsindex/SearchProvider --method org.gnome.Shell.SearchProvider2"
+        let k = "--dest org.fsindex.KRunner --object-path /runner --method org.kde.krunner1"
+        let budget = f.docs + "/budget.txt"
+        // Apps' items whose contentURL must not reach the opener.
+        let launcher = try f.tree.create("docs/evil.desktop", contents: "[Desktop Entry]\nType=Application\nName=x\nExec=touch \(f.tree.root.string)/pwned\n")
+        try f.tree.create("docs/disguised.txt", contents: "[Desktop Entry]\nType=Application\nExec=touch \(f.tree.root.string)/pwned\n")
+        let hostile: [(id: String, url: String, reason: String)] = [
+            ("shadow", "file:///nonexistent/shadow", "is not readable by you"),
+            ("js", "javascript:alert(1)", "its scheme javascript: is not one that is opened"),
+            ("desktop", "file://" + launcher.string, "is a .desktop launcher"),
+            ("disguised", "file://" + f.docs + "/disguised.txt", "is a .desktop launcher"),
+            ("bare", f.docs + "/budget.txt", "not an absolute URL"),
+            ("newline", "http://a\nb", "a space or a control character"),
+            ("option", "--manual", "starts with -"),
+        ]
+        let lines = hostile.map { h in
+            String(decoding: try! JSONSerialization.data(withJSONObject: ["uniqueIdentifier": h.id, "attributes": ["title": "quokka \(h.id)", "contentURL": h.url]]), as: UTF8.self)
+        }
+        try f.tree.create("hostile.json", contents: lines.joined(separator: "\n") + "\n")
+        let donated = try f.fsindex("donate", "--domain", "hostile", f.tree.path("hostile.json").string)
+        #expect(donated.status == 0, "\(donated.stderr)")
+        let flood = (0..<5000).map { "'/flood/\($0)'" }.joined(separator: ", ")
+        let same = Array(repeating: "'\(budget)'", count: 3).joined(separator: ", ")
+        var script = """
+            step evil gdbus call --session \(p).LaunchSearch "['--config=/tmp/evil.toml', '--open=1', 'x']" 0
+            step control gdbus call --session \(p).LaunchSearch "['x\\u001by']" 0
+            step krunner gdbus call --session \(k).Run "'complete:--config=/tmp/evil.toml --open=1 x'" "''"
+            step flood gdbus call --session \(p).GetResultMetas "[\(flood)]"
+            step same gdbus call --session \(p).GetResultMetas "[\(same)]"
+            step after gdbus call --session \(p).GetInitialResultSet "['annual']"
+
+            """
+        for h in hostile {
+            script += "step activate-\(h.id) gdbus call --session \(p).ActivateResult \"'hostile:\(h.id)'\" \"['quokka']\" 0\n"
+            script += "step run-\(h.id) gdbus call --session \(k).Run \"'hostile:\(h.id)'\" \"''\"\n"
+        }
+        let started = Date()
+        let out = try f.session(script)
+        // A1: refused on the bus; nothing launched.
+        #expect(out["evil"]?.contains("refused search term \"--config=/tmp/evil.toml\"") == true, "\(out["evil"] ?? "")")
+        #expect(out["control"]?.contains("Error") == true, "\(out["control"] ?? "")")
+        #expect(out["krunner"]?.contains("refused search term") == true, "\(out["krunner"] ?? "")")
+        let launched = try f.tree.read("launched")
+        #expect(launched == "", "launched: \(launched)")
+        // A4: the flood refused at once; the same id thrice answered once; searching goes on.
+        #expect(out["flood"]?.contains("refused: 5000 result ids in one call; at most 256") == true, "\(out["flood"]?.prefix(300) ?? "")")
+        #expect(out["same"]?.components(separatedBy: "'id': <'\(budget)'>").count == 2, "\(out["same"] ?? "")")
+        #expect(out["after"]?.contains(budget) == true, "\(out["after"] ?? "")")
+        #expect(Date().timeIntervalSince(started) < 120)
+        // A3: every hostile URL refused with its reason, by the Shell's and KRunner's calls, and
+        // by `fsindex open`; nothing opened.
+        for h in hostile {
+            for step in ["activate-\(h.id)", "run-\(h.id)"] {
+                #expect(out[step]?.contains("its contentURL is not opened") == true && out[step]?.contains(h.reason) == true, "\(step): \(out[step] ?? "")")
+            }
+            let opened = try f.fsindex("open", "hostile:\(h.id)")
+            #expect(opened.status == 2 && opened.stderr.contains(h.reason), "\(h.id): \(opened.stderr)")
+        }
+        #expect(try f.tree.read("url-opened") == "")
+        #expect(try f.tree.read("opened") == "")
+        #expect(!FileManager.default.fileExists(atPath: f.tree.path("pwned").string))
+        // A launcher among the files is not opened either, though it is indexed.
+        let file = try f.fsindex("open", launcher.string)
+        #expect(file.status == 2 && file.stderr.contains("a .desktop launcher is never opened"), "\(file.stderr)")
     }
 
     @Test("with fsindexd running the provider asks it, and without, reads the index: the same answer; typing more narrows")
@@ -208,6 +279,8 @@ struct DesktopFixture {
         env = ["FSINDEX_INDEX_DIR": tree.path("index").string, "XDG_DATA_HOME": tree.path("data").string,
                "XDG_CONFIG_HOME": tree.path("config").string, "XDG_CACHE_HOME": tree.path("cache").string,
                "WAYLAND_DISPLAY": "wayland-fsindex-test",
+               // No text browser as xdg-open's last resort (lynx comes with xdg-utils' recommends).
+               "BROWSER": "/nonexistent/no-browser",
                "XDG_CURRENT_DESKTOP": "", "DISPLAY": "", "T": t]
         for (name, type) in [("fsindex-test-text", "text/plain"), ("fsindex-test-folder", "inode/directory"), ("fsindex-test-url", "x-scheme-handler/https")] {
             let r = try run(executable: "/usr/bin/xdg-mime", ["default", "\(name).desktop", type], env: env, timeout: 60)

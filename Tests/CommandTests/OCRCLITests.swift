@@ -111,6 +111,27 @@ struct OCRCLITests {
         #expect(second["recognized"] as? Int == 0 && second["recognitionSkipped"] as? Int == 0, "\(again.out)")
     }
 
+    /// Issue 40, A6: large type (a banner, a slide's title, a poster) was taken for a photo: its
+    /// stems were wider and taller than the cheap test's measure of a stroke at 600 pixels.
+    @Test("a 600×120 banner in 48-point letters, and a poster in 120-point letters, are read; a photo still is not")
+    func largeType() throws {
+        let f = try CLIFixture()
+        try OCRSamples.make(in: f.root, ["plasma.png"])
+        for (name, size, points, geometry, words) in [("banner.png", "600x120", "48", "+20+80", "ZEBRA QUOKKA"),
+                                                       ("poster.png", "1400x900", "120", "+60+300", "GRAND OPENING")] {
+            let r = try run(executable: Tool.path("convert")!, ["-size", size, "xc:white", "-font", "DejaVu-Sans", "-pointsize", points,
+                                                                "-fill", "black", "-annotate", geometry, words, f.root + "/" + name], timeout: 120)
+            #expect(r.status == 0, "convert: \(r.stderr)")
+        }
+        let r = try f.fsindex("index", "--json", f.root)
+        #expect(r.status == 0, "\(r.stderr)")
+        let banner = try attributes(f, "banner.png"), poster = try attributes(f, "poster.png")
+        #expect(names(try f.fsfind("zebra quokka")) == ["banner.png"], "\(banner)")
+        #expect(names(try f.fsfind("grand opening")) == ["poster.png"], "\(poster)")
+        #expect(try attributes(f, "banner.png")["textSource"] as? String == "ocr")
+        #expect((try attributes(f, "plasma.png")["textRecognitionSkipped"] as? String ?? "").contains("photo"))
+    }
+
     @Test("[extraction] ocr = false leaves pictures and the scanned PDF without words")
     func off() throws {
         let f = try CLIFixture()

@@ -58,7 +58,8 @@ struct SocketTrustTests {
 
     /// Starts the listener in `folder`, made first as the attacker's own, world-writable (as the
     /// attacker would make it in a /tmp open to all; root makes it here, since /tmp may not be).
-    static func startListener(in folder: String, names: [String], scratch: TemporaryTree, seconds: Double = 6) throws -> Listener {
+    static func startListener(in folder: String, names: [String], scratch: TemporaryTree, seconds: Double = 6,
+                              as attacker: uid_t = attacker) throws -> Listener {
         _ = mkdir(folder, 0o777)
         #expect(chown(folder, attacker, attacker) == 0 && posixChmod(folder, 0o777) == 0)
         let script = try scratch.create("listener.py", contents: listener).string

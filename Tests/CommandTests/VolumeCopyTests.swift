@@ -170,6 +170,32 @@ struct VolumeCopyTests {
                 for name in ["", "/index.sqlite", "/volume.json"] { #expect(chown(folder + name, 0, 0) == 0) }
                 #expect(chmod(folder, 0o770) == 0)
             }
+            // Issue 40, A2: a copy whose pages are sound but whose schema is not fsindex's: a
+            // trigger fsindexd would run (and write back to the stick) is refused by name.
+            let database = { (folder: String) in folder + "/index.sqlite" }
+            func sqlite(_ folder: String, _ sql: String) throws {
+                let r = try run(executable: "/usr/bin/sqlite3", [database(folder), sql], timeout: 60)
+                #expect(r.status == 0, "sqlite3: \(r.stderr)")
+            }
+            try mountSpoiled("its schema is not fsindex's (not made by fsindex: trigger planted") { folder in
+                #expect(chmod(folder, 0o700) == 0)
+                try sqlite(folder, "CREATE TRIGGER planted AFTER DELETE ON items BEGIN INSERT INTO meta(key, value) VALUES ('planted', 'ran'); END;")
+            }
+            // A text whose header claims 900 MB: no byte allocated for the claim, the copy set aside.
+            try mountSpoiled("a stored text is not one fsindex wrote (fsindex_unzip: not a compressed text of fsindex (its length is out of bounds))") { folder in
+                try sqlite(folder, "DROP TRIGGER IF EXISTS planted")
+                // item_texts' own triggers call fsindex_unzip, which sqlite3 lacks: set aside, then
+                // put back exactly, so the schema is fsindex's and only the text is hostile.
+                let triggers = try run(executable: "/usr/bin/sqlite3", [database(folder), "SELECT name || char(9) || replace(sql, char(10), ' ') FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'item_texts'"], timeout: 60)
+                let rows = triggers.out.split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 1).map(String.init) }
+                #expect(!rows.isEmpty, "no triggers on item_texts: \(triggers.stderr)")
+                let zipped = "789c4b040000620062"   // zlib's "a": the header claims 900,000,000 bytes of it
+                try sqlite(folder, rows.map { "DROP TRIGGER \($0[0]);" }.joined()
+                           + "UPDATE item_texts SET text = X'00E9A435\(zipped)' WHERE id = (SELECT min(id) FROM item_texts);"
+                           + rows.map { $0[1] + ";" }.joined())
+                let schema = try run(executable: "/usr/bin/sqlite3", [database(folder), "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'item_texts'"], timeout: 60)
+                #expect(schema.out.trimmingCharacters(in: .whitespacesAndNewlines) == "\(rows.count)")
+            }
             try mountSpoiled("not a readable SQLite database") { folder in
                 #expect(chmod(folder, 0o700) == 0)
                 // Whatever the copy was, garbage now (the daemon wrote a sound one meanwhile, or not).

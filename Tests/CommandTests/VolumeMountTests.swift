@@ -161,6 +161,37 @@ struct VolumeMountTests {
         }
     }
 
+    /// Issue 40, A5: a stick's label is whatever its maker wrote in the superblock. One with a
+    /// newline went raw into fsindexd's log and made a line that looked like the daemon's own.
+    @Test("a volume label with a newline and an escape is escaped in every log line; no line is forged",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/mkfs.ext4"), "needs mkfs.ext4 (e2fsprogs)"))
+    func hostileLabel() async throws {
+        try await offPool {
+            let label = "Q\nFORGED\u{1B}[2J"   // 13 bytes: within ext4's 16
+            let d = try DaemonFixture()
+            let mounts = TestMounts()
+            defer { mounts.cleanUp() }
+            try d.tree.create("content/a.txt", contents: "ibis on the stick")
+            let image = d.tree.path("disk.img").string
+            mounts.images.append(image)
+            #expect(FileManager.default.createFile(atPath: image, contents: nil) && truncate(image, 32 << 20) == 0)
+            let mkfs = try run(executable: "/usr/sbin/mkfs.ext4", ["-q", "-F", "-L", label, "-d", d.tree.path("content").string, image], timeout: 120)
+            try #require(mkfs.status == 0, "mkfs.ext4: \(mkfs.stderr)")
+            try d.tree.create("config/fsindex/config.toml", contents: DaemonFixture.baseConfig
+                              + "[[volumes.volume]]\nlabel = \"Q\\nFORGED\\u001B[2J\"\nindex = true\n")
+            try d.start()
+            let point = try d.tree.createDirectory("mnt/stick").string
+            try mounts.mount(["-o", "loop", image], at: point)
+            try d.waitFor("the stick indexed", seconds: 90) { try d.find("ibis") == [point + "/a.txt"] }
+            try mounts.unmount(point)
+            try d.waitFor("the daemon to let the stick go") { d.log.contains("unmounted") }
+            let lines = d.log.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(!lines.contains { $0.hasPrefix("FORGED") }, "a forged line:\n\(d.log)")
+            #expect(!d.log.contains("\u{1B}"), "a raw escape in the log")
+            #expect(d.log.contains("volume Q\\nFORGED\\x1B[2J (ext4"), "\(d.log)")
+        }
+    }
+
     @Test("tmpfs (named by mount point): mounted → indexed and found with home; unmounted → offline with its name; mounted again → the same index reconciled at start",
           .timeLimit(.minutes(5)))
     func tmpfs() async throws {

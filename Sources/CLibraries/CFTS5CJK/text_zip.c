@@ -8,7 +8,7 @@
 #include <zlib.h>
 
 unsigned char *fsindex_zip_bytes(const unsigned char *text, size_t n, size_t *outLength) {
-    if (!text || n < FSINDEX_ZIP_MINIMUM || n > 0x7ffffff0u) return NULL;
+    if (!text || n < FSINDEX_ZIP_MINIMUM || n > FSINDEX_TEXT_MAXIMUM) return NULL;
     uLong bound = compressBound((uLong)n);
     unsigned char *out = malloc(4 + (size_t)bound);
     if (!out) return NULL;
@@ -41,6 +41,42 @@ static void zipFunction(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_blob(ctx, out, (int)length, free);
 }
 
+/// Inflates `n` bytes of zlib stream into exactly `len` bytes, or returns NULL: the buffer starts
+/// at what the input can plausibly give and doubles as output arrives, never past `len`, so a
+/// header's claim costs nothing until the stream backs it.
+static unsigned char *inflateExactly(const unsigned char *in, size_t n, uint32_t len) {
+    z_stream z = {0};
+    if (inflateInit(&z) != Z_OK) return NULL;
+    size_t capacity = (size_t)n * 8 + 4096;
+    if (capacity > (size_t)len + 1) capacity = (size_t)len + 1;
+    unsigned char *out = sqlite3_malloc64(capacity);
+    if (!out) { inflateEnd(&z); return NULL; }
+    z.next_in = (Bytef *)in;
+    z.avail_in = (uInt)n;
+    size_t produced = 0;
+    int rc = Z_OK;
+    while (rc == Z_OK) {
+        if (produced == capacity) {
+            if (capacity >= (size_t)len + 1) break;   // more than the header said: not ours
+            size_t larger = capacity * 2;
+            if (larger > (size_t)len + 1) larger = (size_t)len + 1;
+            unsigned char *grown = sqlite3_realloc64(out, larger);
+            if (!grown) { sqlite3_free(out); inflateEnd(&z); return NULL; }
+            out = grown;
+            capacity = larger;
+        }
+        z.next_out = out + produced;
+        z.avail_out = (uInt)(capacity - produced);
+        rc = inflate(&z, Z_NO_FLUSH);
+        produced = capacity - z.avail_out;
+        if (rc == Z_BUF_ERROR && z.avail_out != 0) break;   // the input ended early
+        if (rc == Z_BUF_ERROR) rc = Z_OK;
+    }
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END || produced != len || z.avail_in != 0) { sqlite3_free(out); return NULL; }
+    return out;
+}
+
 static void unzipFunction(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     sqlite3_value *v = argv[0];
@@ -49,16 +85,12 @@ static void unzipFunction(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
     int n = sqlite3_value_bytes(v);
     if (!blob || n < 4) { sqlite3_result_error(ctx, "fsindex_unzip: not a compressed text", -1); return; }
     uint32_t len = (uint32_t)blob[0] | ((uint32_t)blob[1] << 8) | ((uint32_t)blob[2] << 16) | ((uint32_t)blob[3] << 24);
-    if (len > 0x7ffffff0u) { sqlite3_result_error_toobig(ctx); return; }
-    unsigned char *out = sqlite3_malloc64((sqlite3_uint64)len + 1);
-    if (!out) { sqlite3_result_error_nomem(ctx); return; }
-    uLongf outLen = len;
-    int rc = uncompress(out, &outLen, blob + 4, (uLong)(n - 4));
-    if (rc != Z_OK || outLen != len) {
-        sqlite3_free(out);
-        sqlite3_result_error(ctx, "fsindex_unzip: not a compressed text", -1);
+    if (len > FSINDEX_TEXT_MAXIMUM || len < FSINDEX_ZIP_MINIMUM) {
+        sqlite3_result_error(ctx, "fsindex_unzip: not a compressed text of fsindex (its length is out of bounds)", -1);
         return;
     }
+    unsigned char *out = inflateExactly(blob + 4, (size_t)(n - 4), len);
+    if (!out) { sqlite3_result_error(ctx, "fsindex_unzip: not a compressed text", -1); return; }
     sqlite3_result_text(ctx, (const char *)out, (int)len, sqlite3_free);
 }
 

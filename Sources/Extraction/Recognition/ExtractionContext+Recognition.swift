@@ -92,7 +92,7 @@ extension ExtractionContext {
               picture.width * picture.height >= Self.recognitionMinimumPixels else {
             return .skipped("the picture (\(picture.width)×\(picture.height)) is too small to hold text")
         }
-        let likeness = TextLikeness(picture)
+        let likeness = TextLikeness.of(picture)
         guard likeness.looksLikeText else {
             return .skipped("the picture looks like a photo without text (\(Int((likeness.pairedShare * 100).rounded()))% of its edges form strokes)")
         }

@@ -39,6 +39,28 @@ struct TextLikeness: Equatable {
 
     var looksLikeText: Bool { pairedShare >= Self.minimumPairedShare && strokeShare >= Self.minimumStrokeShare }
 
+    /// The sides tried after `side`, each half the one before: large type (a banner, a slide's
+    /// title, a poster, a logo) has stems wider than `strokeWidth` and taller than `longestStem`
+    /// at 600 pixels, so its edges did not pair and its stems were taken for layout lines. "ZEBRA
+    /// QUOKKA" in black 48-point letters on a 600×120 banner scored as a photo; the same picture
+    /// shrunk to 300 pixels has the stems of 24-point text, which passes. Halving keeps each
+    /// size of type within the measure's range at one of the scales; a photo has no such scale
+    /// (plasma and noise still have no strong edge, the corpus's photos still stop).
+    static let smallerSides = [300, 150]
+
+    /// The measure at 600 pixels, else at the first smaller side where the picture looks like
+    /// text; when none does, the scale at which the most edges paired (for the skip's reason).
+    static func of(_ image: GrayImage) -> TextLikeness {
+        var best = TextLikeness(image, fit: side)
+        if best.looksLikeText { return best }
+        for fit in smallerSides where min(image.width, image.height) * fit / max(1, max(image.width, image.height)) >= 24 {
+            let measured = TextLikeness(image, fit: fit)
+            if measured.looksLikeText { return measured }
+            if measured.pairedShare > best.pairedShare { best = measured }
+        }
+        return best
+    }
+
     /// Measures `image` (shrunk first when larger than `side`).
     ///
     /// Edges that run down `longestStem` rows or more are left out of both counts. A screenshot
@@ -48,7 +70,12 @@ struct TextLikeness: Equatable {
     /// trunk) are unpaired too, so leaving them out does not move photos towards text: the phone
     /// photo stays at 0.38.
     init(_ image: GrayImage) {
-        let small = image.shrunk(toFit: Self.side)
+        self.init(image, fit: Self.side)
+    }
+
+    /// The measure on `image` shrunk to fit `fit` pixels.
+    init(_ image: GrayImage, fit: Int) {
+        let small = image.shrunk(toFit: fit)
         let w = small.width, h = small.height
         let cols = max(0, w - 1)
         // Steps of every row: +1 a strong rise, -1 a strong fall, 0 neither.

@@ -25,5 +25,10 @@ unsigned char *fsindex_zip_bytes(const unsigned char *text, size_t n, size_t *ou
 #define FSINDEX_ZIP_LEVEL 6
 /// Texts shorter than this are stored as they are.
 #define FSINDEX_ZIP_MINIMUM 128
+/// The longest text `fsindex_zip` compresses (a longer one is stored as it is), and so the most
+/// `fsindex_unzip` ever inflates: the indexer's `[index] text_cap` stops below it. A BLOB whose
+/// header claims more is no text of ours (an index copy from a hostile stick claimed 900 MB) and
+/// is an error without a byte allocated for the claim; memory grows with what actually inflates.
+#define FSINDEX_TEXT_MAXIMUM (64u << 20)
 
 #endif
