@@ -35,20 +35,21 @@ public final class PostgresLink: @unchecked Sendable {
     public static func connect(_ url: SharedIndexURL, timeout: Double = 10) throws(SharedIndexError) -> PostgresLink {
         var logger = Logger(label: "fsindex.postgres")
         logger.logLevel = .critical
+        // One loop for the socket's channel and the connection: PostgresNIO adds its handlers on it.
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
         let configuration: PostgresConnection.Configuration
         switch url.endpoint {
         case .socket(let path):
             // The socket is connected and its server's user checked before a byte is sent (our
             // role's name, a password): a socket folder in /tmp, or any that another user can
             // write, may hold their socket instead of the server's.
-            let channel = try ServerPeer.connect(path: path, url: url)
+            let channel = try ServerPeer.connect(path: path, url: url, on: loop)
             configuration = .init(establishedChannel: channel, username: url.user, password: url.password, database: url.database)
         case .tcp(let host, let port):
             configuration = .init(host: host, port: port, username: url.user, password: url.password, database: url.database, tls: .disable)
         }
         var config = configuration
         config.options.connectTimeout = .milliseconds(Int64(timeout * 1000))
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
         do {
             let connection = try PostgresConnection.connect(on: loop, configuration: config, id: 1, logger: logger).wait()
             return PostgresLink(url: url, connection: connection, logger: logger)

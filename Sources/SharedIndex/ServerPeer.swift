@@ -14,7 +14,7 @@ import Glibc
 /// as the tests make). Another user's process listening at the path gets nothing.
 enum ServerPeer {
     /// A NIO channel on the socket at `path`, connected and its server checked.
-    static func connect(path: String, url: SharedIndexURL) throws(SharedIndexError) -> any Channel {
+    static func connect(path: String, url: SharedIndexURL, on loop: any EventLoop) throws(SharedIndexError) -> any Channel {
         let u = url.description
         guard let address = SystemCall.unixAddress(Array(path.utf8)) else {
             throw .badURL(url: u, reason: "the socket path \(path) is too long")
@@ -39,7 +39,7 @@ enum ServerPeer {
             throw .untrustedServer(url: u, detail: "the server's user at \(path) cannot be known (\(e))")
         }
         do {
-            return try ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton.next())
+            return try ClientBootstrap(group: loop)
                 .withConnectedSocket(fd).wait()
         } catch {
             SystemCall.close(fd)
