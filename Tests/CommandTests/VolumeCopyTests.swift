@@ -186,9 +186,13 @@ struct VolumeCopyTests {
                 try sqlite(folder, "DROP TRIGGER IF EXISTS planted")
                 // item_texts' own triggers call fsindex_unzip, which sqlite3 lacks: set aside, then
                 // put back exactly, so the schema is fsindex's and only the text is hostile.
-                let triggers = try run(executable: "/usr/bin/sqlite3", [database(folder), "SELECT name || char(9) || replace(sql, char(10), ' ') FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'item_texts'"], timeout: 60)
-                let rows = triggers.out.split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 1).map(String.init) }
-                #expect(!rows.isEmpty, "no triggers on item_texts: \(triggers.stderr)")
+                let names = try run(executable: "/usr/bin/sqlite3", [database(folder), "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'item_texts'"], timeout: 60)
+                let rows = try names.lines.map { name in
+                    // Each trigger's SQL exactly, newlines and all.
+                    let sql = try run(executable: "/usr/bin/sqlite3", [database(folder), "SELECT sql FROM sqlite_master WHERE name = '\(name)'"], timeout: 60)
+                    return [name, String(sql.out.dropLast())]
+                }
+                #expect(!rows.isEmpty, "no triggers on item_texts: \(names.stderr)")
                 let zipped = "789c4b040000620062"   // zlib's "a": the header claims 900,000,000 bytes of it
                 try sqlite(folder, rows.map { "DROP TRIGGER \($0[0]);" }.joined()
                            + "UPDATE item_texts SET text = X'00E9A435\(zipped)' WHERE id = (SELECT min(id) FROM item_texts);"

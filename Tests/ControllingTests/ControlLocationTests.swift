@@ -17,7 +17,7 @@ struct ControlLocationTests {
         #expect(a == ControlLocation.socketName(forIndexDirectory: FilePath("/home/ada/.local/share/fsindex/default")))
     }
 
-    @Test("XDG_RUNTIME_DIR when usable, /tmp/fsindex-<uid> otherwise")
+    @Test("XDG_RUNTIME_DIR when usable, else the home's ~/.cache/fsindex/run; /tmp/fsindex-<uid> for a user without a home of its own")
     func runtimeDirectory() throws {
         let tree = try TemporaryTree(prefix: "fsctl-xdg")
         let index = FilePath("/srv/index")
@@ -25,7 +25,10 @@ struct ControlLocationTests {
         let xdg = ControlLocation.forIndex(directory: index, environment: ["XDG_RUNTIME_DIR": tree.root.string])
         #expect(xdg.directory == tree.root.appending("fsindex"))
         #expect(xdg.socketPath.lastComponent?.string == "\(ControlLocation.socketName(forIndexDirectory: index)).sock")
-        let fallback = FilePath("/tmp/fsindex-\(uid)")
+        // Without a runtime folder: the user's home (from the password database), never /tmp
+        // while there is one (issue 40: another user could make /tmp/fsindex-<uid> first).
+        let home = String(cString: getpwuid(uid).pointee.pw_dir)
+        let fallback = FilePath(home + "/.cache/fsindex/run")
         #expect(ControlLocation.forIndex(directory: index, environment: [:]).directory == fallback)
         #expect(ControlLocation.forIndex(directory: index, environment: ["XDG_RUNTIME_DIR": "relative/run"]).directory == fallback)
         #expect(ControlLocation.forIndex(directory: index, environment: ["XDG_RUNTIME_DIR": tree.path("missing").string]).directory == fallback)
