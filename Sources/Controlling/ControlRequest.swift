@@ -35,7 +35,8 @@ public enum ControlRequest: Sendable, Hashable, Codable {
     /// `items` holds each item's JSON text as the app wrote it: `DonationReader` reads it, the
     /// same bytes as without a daemon (no number or duplicate name is read twice, two ways). Only
     /// ``WireFormat`` carries them: the `Codable` form of this case is the envelope without items.
-    case donate(domain: String, clientState: String?, items: [[UInt8]])
+    /// `urlScheme`: the scheme the app declares as its own (its items' contentURLs may use it).
+    case donate(domain: String, clientState: String?, items: [[UInt8]], urlScheme: String? = nil)
     /// Deletes a domain's items by identifier, or the whole domain when `ids` is nil (the
     /// field left out). `"ids": []` forgets nothing; `"ids": null` is refused as ambiguous.
     case forget(domain: String, ids: [String]?)
@@ -62,7 +63,7 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64, title, domain, clientState, items, ids, query }
+    private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64, title, domain, clientState, items, ids, query, urlScheme }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -79,7 +80,7 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         case "shutdown": self = .shutdown
         case "donate":
             self = .donate(domain: try c.decode(String.self, forKey: .domain), clientState: try c.decodeIfPresent(String.self, forKey: .clientState),
-                           items: [])
+                           items: [], urlScheme: try c.decodeIfPresent(String.self, forKey: .urlScheme))
         case "forget":
             // Left out: the whole domain. null is neither "these" nor "all": refused, since
             // an app that meant a list it computed must not lose its domain (issue 22, F18).
@@ -107,9 +108,10 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         case let .used(paths, title):
             try WirePaths.encode(paths, exact: .pathsBase64, printable: .paths, into: &c)
             try c.encodeIfPresent(title, forKey: .title)
-        case let .donate(domain, clientState, _):
+        case let .donate(domain, clientState, _, urlScheme):
             try c.encode(domain, forKey: .domain)
             try c.encodeIfPresent(clientState, forKey: .clientState)
+            try c.encodeIfPresent(urlScheme, forKey: .urlScheme)
             try c.encode([String](), forKey: .items)   // WireFormat puts the items' own text here
         case let .forget(domain, ids):
             try c.encode(domain, forKey: .domain)

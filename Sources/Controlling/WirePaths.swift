@@ -57,7 +57,7 @@ enum WireFormat {
     /// app's own JSON text (``ControlRequest/donate(domain:clientState:items:)``).
     static func line(_ request: ControlRequest) throws -> [UInt8] {
         let envelope = try encodedLine(request)
-        guard case let .donate(_, _, items) = request, !items.isEmpty else { return envelope }
+        guard case let .donate(_, _, items, _) = request, !items.isEmpty else { return envelope }
         // Keys are sorted and strings escaped, so `"items":[]` occurs once: as the member itself
         // (inside a string its quotes would be escaped).
         let empty = Array(#""items":[]"#.utf8)
@@ -95,8 +95,8 @@ enum WireFormat {
         var envelope = line
         envelope.replaceSubrange(items.value, with: Array("[]".utf8))
         let request = try decode(ControlRequest.self, from: envelope[...])
-        guard case let .donate(domain, clientState, _) = request else { return request }
-        return .donate(domain: domain, clientState: clientState, items: ranges.map { Array(line[$0]) })
+        guard case let .donate(domain, clientState, _, urlScheme) = request else { return request }
+        return .donate(domain: domain, clientState: clientState, items: ranges.map { Array(line[$0]) }, urlScheme: urlScheme)
     }
 
     /// A short reason for a decoding failure, without echoing the input.

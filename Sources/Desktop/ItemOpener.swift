@@ -49,7 +49,9 @@ public struct ItemOpener: Sendable {
                 throw .cannotOpen("\(ResultID.encode(identifier)): the app donated it without a contentURL, so there is nothing to open")
             }
             // What an app donated is data: opened only when it can do no more than show something.
-            if let why = OpenableURL.refusal(url, appScheme: nil) {
+            // The scheme the app declared as its own when it donated, besides the common ones.
+            let appScheme = (try? IndexStore(location: location, readOnly: true).urlScheme(domain: item.domainIdentifier)) ?? nil
+            if let why = OpenableURL.refusal(url, appScheme: appScheme) {
                 throw .cannotOpen("\(ResultID.encode(identifier)): its contentURL is not opened: \(why)")
             }
             return .url(url)

@@ -9,6 +9,8 @@ public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The batch's JSON text is larger than `DonationReader.maximumBatchBytes`.
     case batchTooLarge(size: Int, limit: Int)
     case clientStateTooLarge(size: Int, limit: Int)
+    /// A URL scheme an app may not declare as its own.
+    case badURLScheme(String, reason: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
         case .batchTooLarge(let size, let limit):
             "the batch is \(size) bytes of JSON; a batch holds at most \(limit) bytes (\(limit >> 20) MiB, DonationReader.maximumBatchBytes); donate in several batches (each with its client state)"
         case .clientStateTooLarge(let size, let limit): "the client state is \(size) bytes; at most \(limit)"
+        case .badURLScheme(let scheme, let reason): "URL scheme \"\(scheme.prefix(40))\" cannot be an app's own: \(reason)"
         }
     }
 }

@@ -47,6 +47,23 @@ public enum DonationReader {
         guard ok, domain != ".", domain != ".." else { throw .badDomain(domain) }
     }
 
+    /// Schemes no app may declare as its own: they run code or show data of their own making
+    /// in whatever opens them, or name local files without `file:`'s checks.
+    static let forbiddenSchemes: Set<String> = ["javascript", "vbscript", "data", "blob", "about", "view-source", "jar", "file",
+                                                 "filesystem", "resource", "chrome", "ms-msdt", "search-ms", "shell"]
+
+    /// A URL scheme an app declares as its own (`--url-scheme`, `"urlScheme"`): its items'
+    /// contentURLs may then use it, and opening one starts the app's handler
+    /// (`x-scheme-handler/SCHEME`). A scheme's syntax (a letter, then letters, digits, `+`, `-`,
+    /// `.`; at most 64), never one of `forbiddenSchemes`.
+    public static func validate(urlScheme: String) throws(DonationError) {
+        let s = urlScheme.lowercased()
+        let syntax = (1...64).contains(s.utf8.count) && s.utf8.first.map { $0 >= 0x61 && $0 <= 0x7A } == true
+            && s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
+        guard syntax else { throw .badURLScheme(urlScheme, reason: "a scheme is a letter, then letters, digits, '+', '-' or '.' (at most 64)") }
+        guard !forbiddenSchemes.contains(s) else { throw .badURLScheme(urlScheme, reason: "it runs code or reads local data in what opens it") }
+    }
+
     /// The items of `text` (JSON lines; blank lines skipped), all in `domain`.
     public static func read(_ text: [UInt8], domain: String) throws(DonationError) -> [SearchableItem] {
         try read(lines(text).map { ("line \($0.number)", $0.text) }, domain: domain)

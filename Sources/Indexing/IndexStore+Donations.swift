@@ -16,8 +16,11 @@ public struct DonatedDomain: Sendable, Hashable, Codable {
 extension IndexStore {
     /// Writes one batch of `domain`'s items and its client state in one transaction: all of it,
     /// or (a crash, a full disk, a bad item) nothing, and the state read back is the committed
-    /// batch's. Expired items of every domain are purged on the way.
-    public func donate(_ items: [SearchableItem], domain: String, clientState: [UInt8]?, now: Date = Date()) throws(IndexError) {
+    /// batch's. Expired items of every domain are purged on the way. `urlScheme`, when given, is
+    /// the scheme the app declares as its own (checked by `DonationReader.validate(urlScheme:)`);
+    /// it stays the domain's until another batch declares another.
+    public func donate(_ items: [SearchableItem], domain: String, clientState: [UInt8]?, urlScheme: String? = nil,
+                       now: Date = Date()) throws(IndexError) {
         if let clientState, clientState.count > 250 { throw .clientStateTooLarge(size: clientState.count) }
         let t = now.timeIntervalSince1970
         try write { db in
@@ -28,12 +31,18 @@ extension IndexStore {
                 try Self.setThumbnail(item.thumbnailData, of: item.uniqueIdentifier, db)
             }
             try db.execute(sql: """
-                INSERT INTO donated_domains(name, client_state, last_batch) VALUES (?, ?, ?)
-                ON CONFLICT(name) DO UPDATE SET client_state = coalesce(excluded.client_state, client_state), last_batch = excluded.last_batch
-                """, arguments: [domain, clientState.map { Data($0) }, t])
+                INSERT INTO donated_domains(name, client_state, last_batch, url_scheme) VALUES (?, ?, ?, ?)
+                ON CONFLICT(name) DO UPDATE SET client_state = coalesce(excluded.client_state, client_state), last_batch = excluded.last_batch,
+                    url_scheme = coalesce(excluded.url_scheme, url_scheme)
+                """, arguments: [domain, clientState.map { Data($0) }, t, urlScheme?.lowercased()])
             let expired = try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE expiration IS NOT NULL AND expiration <= ?", arguments: [t])
             for id in expired { try Self.delete(rowid: id, db) }
         }
+    }
+
+    /// The URL scheme `domain`'s app declared as its own, if it did.
+    public func urlScheme(domain: String) throws(IndexError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT url_scheme FROM donated_domains WHERE name = ?", arguments: [domain]) }
     }
 
     /// The client state of `domain`'s last committed batch (`fetchLastClientState`).

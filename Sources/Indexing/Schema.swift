@@ -322,6 +322,11 @@ public enum Schema {
                        AND id NOT IN (SELECT rowid FROM items_fts WHERE length(text) >= \(IndexStore.recognitionTextPerPage)));
                 """)
         }
+        m.registerMigration("v21-url-scheme") { db in
+            // The URL scheme an app declared as its own when it donated (issue 40): its items'
+            // contentURLs may use it, besides file, http, https and mailto (`OpenableURL`).
+            try db.execute(sql: "ALTER TABLE donated_domains ADD COLUMN url_scheme TEXT")
+        }
         return m
     }()
 

@@ -14,13 +14,14 @@ import FoundationEssentials
 extension IndexDaemon {
     func handleDonation(_ request: ControlRequest, reply: @escaping @Sendable (ControlResponse) -> Void) {
         switch request {
-        case let .donate(domain, clientState, objects):
+        case let .donate(domain, clientState, objects, urlScheme):
             do {
+                if let urlScheme { try DonationReader.validate(urlScheme: urlScheme) }
                 let items = try DonationReader.read(objects: objects, domain: domain)
                 if let clientState, clientState.utf8.count > DonationReader.maximumClientStateBytes {
                     throw DonationError.clientStateTooLarge(size: clientState.utf8.count, limit: DonationReader.maximumClientStateBytes)
                 }
-                submit(.donate(domain: domain, clientState: clientState, items: items, reply: reply))
+                submit(.donate(domain: domain, clientState: clientState, items: items, urlScheme: urlScheme, reply: reply))
             } catch {
                 reply(.error("\(error)"))
             }
@@ -44,9 +45,10 @@ extension IndexDaemon {
     }
 
     /// On the writer: one transaction per batch, then subscribers hear of it.
-    func applyDonation(domain: String, clientState: String?, items: [SearchableItem], reply: @Sendable (ControlResponse) -> Void) {
+    func applyDonation(domain: String, clientState: String?, items: [SearchableItem], urlScheme: String? = nil,
+                       reply: @Sendable (ControlResponse) -> Void) {
         do {
-            try store.donate(items, domain: domain, clientState: clientState.map { Array($0.utf8) })
+            try store.donate(items, domain: domain, clientState: clientState.map { Array($0.utf8) }, urlScheme: urlScheme)
             publisher.withLock { $0 }?(ItemChanges(updated: items.map(\.uniqueIdentifier.bytes)))
             logger.info("donated \(items.count) items to \(domain)")
             reply(.ok(message: "donated \(items.count) items to \(domain)" + (clientState.map { " (client state \($0))" } ?? "")))

@@ -28,7 +28,7 @@ extension IndexDaemon {
         case .reindex(_, let reply):
             reply(.error("fsindexd is stopping; run `fsindex reindex` again once it is started"))
             return false
-        case .donate(let domain, _, _, let reply), .forget(let domain, _, let reply):
+        case .donate(let domain, _, _, _, let reply), .forget(let domain, _, let reply):
             reply(.error("fsindexd is stopping; nothing of \(domain) was written: send the batch again once it is started"))
             return false
         case .used(_, _, let reply):

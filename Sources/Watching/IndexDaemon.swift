@@ -41,7 +41,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
         /// Something is wrong with the index itself (its file was deleted or replaced): stop.
         case fail(String)
         /// An app's batch, already read (`IndexDaemon+Donations`).
-        case donate(domain: String, clientState: String?, items: [SearchableItem], reply: @Sendable (ControlResponse) -> Void)
+        case donate(domain: String, clientState: String?, items: [SearchableItem], urlScheme: String? = nil, reply: @Sendable (ControlResponse) -> Void)
         case forget(domain: String, ids: [String]?, reply: @Sendable (ControlResponse) -> Void)
         /// One small batch of pending summaries (see `IndexDaemon+Summaries`); queued behind
         /// everything else, one at a time.
@@ -322,8 +322,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
                 reload(settings)
             case .reindex(let paths, let reply):
                 reply(.reindexDone(reindex(paths)))
-            case .donate(let domain, let clientState, let items, let reply):
-                applyDonation(domain: domain, clientState: clientState, items: items, reply: reply)
+            case .donate(let domain, let clientState, let items, let urlScheme, let reply):
+                applyDonation(domain: domain, clientState: clientState, items: items, urlScheme: urlScheme, reply: reply)
             case .forget(let domain, let ids, let reply):
                 applyForget(domain: domain, ids: ids, reply: reply)
             case .used(let paths, let title, let reply):

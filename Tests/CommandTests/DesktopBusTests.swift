@@ -166,6 +166,19 @@ struct DesktopBusTests {
         #expect(try f.tree.read("url-opened") == "")
         #expect(try f.tree.read("opened") == "")
         #expect(!FileManager.default.fileExists(atPath: f.tree.path("pwned").string))
+        // An app's own scheme, declared when it donated, is opened by its handler; the same URL
+        // from an app that declared none is refused, and no app may declare javascript.
+        try f.tree.create("app.json", contents: #"{"uniqueIdentifier": "n-1", "attributes": {"title": "app note", "contentURL": "notesapp://n/1"}}"# + "\n")
+        #expect(try f.fsindex("donate", "--domain", "undeclared", f.tree.path("app.json").string).status == 0)
+        let undeclared = try f.fsindex("open", "undeclared:n-1")
+        #expect(undeclared.status == 2 && undeclared.stderr.contains("its scheme notesapp: is not one that is opened"), "\(undeclared.stderr)")
+        let declared = try f.fsindex("donate", "--domain", "notesapp", "--url-scheme", "notesapp", f.tree.path("app.json").string)
+        #expect(declared.status == 0, "\(declared.stderr)")
+        let app = try f.fsindex("open", "notesapp:n-1")
+        #expect(app.status == 0, "\(app.stderr)")
+        #expect(try f.tree.read("app-opened") == "notesapp://n/1\n")
+        let js = try f.fsindex("donate", "--domain", "evil", "--url-scheme", "javascript", f.tree.path("app.json").string)
+        #expect(js.status == 2 && js.stderr.contains("URL scheme \"javascript\" cannot be an app's own"), "\(js.stderr)")
         // A launcher among the files is not opened either, though it is indexed.
         let file = try f.fsindex("open", launcher.string)
         #expect(file.status == 2 && file.stderr.contains("a .desktop launcher is never opened"), "\(file.stderr)")
@@ -265,7 +278,8 @@ struct DesktopFixture {
         try tree.chmod("bin/handler", 0o755)
         try tree.chmod("bin/launch", 0o755)
         for (name, type, log) in [("fsindex-test-text", "text/plain", "opened"), ("fsindex-test-folder", "inode/directory", "folder-opened"),
-                                  ("fsindex-test-url", "x-scheme-handler/https", "url-opened")] {
+                                  ("fsindex-test-url", "x-scheme-handler/https", "url-opened"),
+                                  ("fsindex-test-app", "x-scheme-handler/notesapp", "app-opened")] {
             try tree.create("data/applications/\(name).desktop", contents: """
                 [Desktop Entry]
                 Type=Application
@@ -282,7 +296,8 @@ struct DesktopFixture {
                // No text browser as xdg-open's last resort (lynx comes with xdg-utils' recommends).
                "BROWSER": "/nonexistent/no-browser",
                "XDG_CURRENT_DESKTOP": "", "DISPLAY": "", "T": t]
-        for (name, type) in [("fsindex-test-text", "text/plain"), ("fsindex-test-folder", "inode/directory"), ("fsindex-test-url", "x-scheme-handler/https")] {
+        for (name, type) in [("fsindex-test-text", "text/plain"), ("fsindex-test-folder", "inode/directory"), ("fsindex-test-url", "x-scheme-handler/https"),
+                             ("fsindex-test-app", "x-scheme-handler/notesapp")] {
             let r = try run(executable: "/usr/bin/xdg-mime", ["default", "\(name).desktop", type], env: env, timeout: 60)
             #expect(r.status == 0, "\(r.stderr)")
         }

@@ -45,6 +45,9 @@ extension FSIndexCommand {
         @Option(name: .customLong("client-state"), help: ArgumentHelp("Stored with the batch when it commits (at most 250 bytes).", valueName: "state"))
         var clientState: String?
 
+        @Option(name: .customLong("url-scheme"), help: ArgumentHelp("The app's own URL scheme: its items' contentURLs may use it besides file, http, https and mailto (fsindex open, the search boxes).", valueName: "scheme"))
+        var urlScheme: String?
+
         @Flag(name: .customLong("last-client-state"), help: "Print the client state of the domain's last committed batch, and write nothing.")
         var lastClientState = false
 
@@ -68,6 +71,7 @@ extension FSIndexCommand {
                 if let clientState, clientState.utf8.count > DonationReader.maximumClientStateBytes {
                     throw DonationError.clientStateTooLarge(size: clientState.utf8.count, limit: DonationReader.maximumClientStateBytes)
                 }
+                if let urlScheme { try DonationReader.validate(urlScheme: urlScheme) }
                 // A URL that cannot be used is said before anything is written.
                 _ = try store.sharedURL()
                 let text = try readInput()
@@ -77,7 +81,7 @@ extension FSIndexCommand {
                     defer { client.close() }
                     // The lines as they are: fsindexd reads the very bytes read above.
                     let objects = try DonationReader.lines(text).map(\.text)
-                    switch try client.request(.donate(domain: domain, clientState: clientState, items: objects), timeout: .seconds(600)) {
+                    switch try client.request(.donate(domain: domain, clientState: clientState, items: objects, urlScheme: urlScheme), timeout: .seconds(600)) {
                     case .ok(let message): Output.standardOutput.write("fsindexd: \(Output.field(message))\n")
                     case .error(let message):
                         throw CommandFailure(message)
@@ -85,7 +89,7 @@ extension FSIndexCommand {
                     }
                 } else {
                     let s = try IndexStore(location: location)
-                    try s.donate(items, domain: domain, clientState: clientState.map { Array($0.utf8) })
+                    try s.donate(items, domain: domain, clientState: clientState.map { Array($0.utf8) }, urlScheme: urlScheme)
                     // Summaries of the long texts, as after `fsindex index` (fsindexd makes its own).
                     _ = try SummaryPass(store: s).runAll(threads: 1)
                     Output.standardOutput.write("donated \(items.count) items to \(Output.field(domain))" + (clientState.map { " (client state \($0))" } ?? "") + "\n")
