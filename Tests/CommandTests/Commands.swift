@@ -52,13 +52,7 @@ func run(executable: String, _ args: [String], env: [String: String] = [:], asUs
          timeout: TimeInterval, cwd: String? = nil) throws -> CommandResult {
     let p = Process()
     if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-    if let asUser {
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        p.arguments = ["--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups", "--", executable] + args
-    } else {
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = args
-    }
+    p.setCommand(executable, args, asUser: asUser)
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
     if asUser != nil {
@@ -147,4 +141,32 @@ struct CLIFixture {
 /// expectations are the test's.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withTaskExecutorPreference(ThreadPerJobExecutor()) { try body() }
+}
+
+/// Starts a long-running program (an fsindexd) with its output in `log`, as another user
+/// through setpriv when `asUser` is given; the caller stops it.
+func startLogged(_ executable: String, _ args: [String], environment: [String: String], log: String,
+                 asUser: uid_t? = nil) throws -> Process {
+    let p = Process()
+    p.setCommand(executable, args, asUser: asUser.map { "\($0)" })
+    p.environment = environment
+    _ = FileManager.default.createFile(atPath: log, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+    p.standardOutput = handle
+    p.standardError = handle
+    try p.run()
+    return p
+}
+
+extension Process {
+    /// `executable args`, run as `asUser` (a uid or name) through setpriv when given.
+    func setCommand(_ executable: String, _ args: [String], asUser: String?) {
+        if let asUser {
+            executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            arguments = ["--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups", "--", executable] + args
+        } else {
+            executableURL = URL(fileURLWithPath: executable)
+            arguments = args
+        }
+    }
 }

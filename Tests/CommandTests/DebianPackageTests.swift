@@ -139,19 +139,11 @@ struct DebianPackageTests {
             let fallback = try run(executable: bin + "/fsfind", ["--limit", "5", "grey", "heron"], env: traced, timeout: 60)
             #expect(fallback.lines == [docs + "/heron.txt"] && fallback.stderr.contains("reading the index directly"), "\(fallback.stderr)")
 
-            let daemon = Process()
-            daemon.executableURL = URL(fileURLWithPath: bin + "/fsindexd")
-            daemon.arguments = ["--foreground", "--root", docs]
             var e = ProcessInfo.processInfo.environment
             for (k, v) in env { e[k] = v }
             e["FSINDEX_WORKER"] = nil
-            daemon.environment = e
             let log = work.path("daemon.log").string
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            daemon.standardOutput = handle
-            daemon.standardError = handle
-            try daemon.run()
+            let daemon = try startLogged(bin + "/fsindexd", ["--foreground", "--root", docs], environment: e, log: log)
             defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() } }
             var through = false
             for _ in 0..<600 where !through {

@@ -50,20 +50,12 @@ struct LocalAttackerTests {
                                                              seconds: 40, as: 65534)
             let env = ["HOME": user.home, "FSINDEX_INDEX_DIR": index, "FSFIND_TRACE": "1"]
             _ = try run(executable: "/bin/sh", ["-c", "mkdir -p \(docs) && echo 'the wombat note' > \(docs)/note.txt"], asUser: "\(user.uid)", timeout: 60)
-            let daemon = Process()
-            daemon.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            daemon.arguments = ["--reuid=\(user.uid)", "--regid=\(user.uid)", "--clear-groups", "--",
-                                Binaries.directory.appendingPathComponent("fsindexd").path, "--foreground", "--root", docs]
             var e = ProcessInfo.processInfo.environment
             for k in ["XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"] { e[k] = nil }
             for (k, v) in env { e[k] = v }
-            daemon.environment = e
             let log = scratch.path("daemon.log").string
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            daemon.standardOutput = handle
-            daemon.standardError = handle
-            try daemon.run()
+            let daemon = try startLogged(Binaries.directory.appendingPathComponent("fsindexd").path, ["--foreground", "--root", docs],
+                                         environment: e, log: log, asUser: user.uid)
             defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() } }
             var answered = ""
             let deadline = Date().addingTimeInterval(60)
