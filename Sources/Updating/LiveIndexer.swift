@@ -25,15 +25,62 @@ public final class LiveIndexer: Sendable {
     public let roots: [FilePath]
     var store: IndexStore { updater.store }
     /// Files an event said were there, not found because their folder was away when they were
-    /// looked at (a folder renamed and renamed back while a batch waited: the disk ahead of the
-    /// events). The folder's own moves come in a later batch; each takes these along and looks for
-    /// them where it lands. At most `maximumStrays`, the oldest dropped (a reconcile finds those).
-    private let strays = Mutex<[FilePath]>([])
-    static let maximumStrays = 10_000
+    /// looked at or read (a folder renamed and renamed back while a batch waited: the disk ahead
+    /// of the events). The folder's own moves come in a later batch; each takes these along and
+    /// looks for them where it lands. fsindexd gives every batch's indexer the same list, since
+    /// those moves come in later batches (issue 40).
+    package let strays: Strays
+    /// Runs before the files of a batch are read (after they were looked at); tests use it to
+    /// change the disk at that moment.
+    let beforeReading: (@Sendable () -> Void)?
 
-    public init(updater: IndexUpdater, roots: [FilePath]) {
+    public convenience init(updater: IndexUpdater, roots: [FilePath]) {
+        self.init(updater: updater, roots: roots, strays: Strays())
+    }
+
+    /// - Parameter strays: the files not found while their folder was away, kept from one batch
+    ///   to the next (fsindexd keeps one list for its life; see `Strays`).
+    package init(updater: IndexUpdater, roots: [FilePath], strays: Strays, beforeReading: (@Sendable () -> Void)? = nil) {
         self.updater = updater
         self.roots = roots.sorted { $0.bytes.count > $1.bytes.count }   // longest first: nested roots
+        self.strays = strays
+        self.beforeReading = beforeReading
+    }
+
+    /// Files not found because their folder was away (see `LiveIndexer.strays`), until a move
+    /// of that folder comes. At most `maximum`, the oldest dropped (a reconcile finds those).
+    package final class Strays: Sendable {
+        private let paths = Mutex<[FilePath]>([])
+        static let maximum = 10_000
+
+        package init() {}
+
+        /// How many wait.
+        package var count: Int { paths.withLock { $0.count } }
+
+        func add(_ more: [FilePath]) {
+            guard !more.isEmpty else { return }
+            paths.withLock { list in
+                list.append(contentsOf: more)
+                if list.count > Self.maximum { list.removeFirst(list.count - Self.maximum) }
+            }
+        }
+
+        /// Removes and returns the strays below `folder`.
+        func take(below folder: FilePath) -> [FilePath] {
+            let prefix = folder.bytes
+            return paths.withLock { list in
+                guard !list.isEmpty else { return [] }
+                var taken: [FilePath] = []
+                list.removeAll { stray in
+                    let b = stray.bytes
+                    let below = b.count > prefix.count && b.starts(with: prefix) && b[prefix.count] == UInt8(ascii: "/")
+                    if below { taken.append(stray) }
+                    return below
+                }
+                return taken
+            }
+        }
     }
 
     /// What one batch changed, for live-query subscribers.
@@ -104,7 +151,7 @@ public final class LiveIndexer: Sendable {
             case .deleted(let p, let isDirectory):
                 touch(p)     // looked at again: gone (deleted) or there (replaced meanwhile)
                 touchFolder(of: p)
-                if isDirectory { _ = takeStrays(below: p) }
+                if isDirectory { _ = strays.take(below: p) }
             case .moved(let from, let to, let isDirectory):
                 touchFolder(of: from)
                 touchFolder(of: to)
@@ -125,7 +172,7 @@ public final class LiveIndexer: Sendable {
                         if written.remove(key) != nil { written.insert(newKey) }
                         if metadataOnly.remove(key) != nil { metadataOnly.insert(newKey) }
                     }
-                    for stray in takeStrays(below: from) { touch(FilePath(bytes: moved(stray.bytes) ?? stray.bytes)) }
+                    for stray in strays.take(below: from) { touch(FilePath(bytes: moved(stray.bytes) ?? stray.bytes)) }
                     // A rescan named earlier in the batch (entries made before a new folder's
                     // watch existed) is of the folder where it is now: run at the old path, after
                     // the move, it would find nothing, and those entries would wait for the next
@@ -149,7 +196,14 @@ public final class LiveIndexer: Sendable {
         // Files: look at each again, then extract what exists and drop what does not, each in
         // one go (one read for the stored stamps, one transaction for the deletions).
         var present: [(root: FilePath, facts: FileFacts)] = []
+        // Gone as the events told (deleted, moved away): the item and everything below it go.
         var vanished: [ItemIdentifier] = []
+        // Not found, and no event said it went: only its own item goes. If it is a folder, the
+        // items below it stay for the events still to come to move or delete (a folder looked at
+        // in the moment it was renamed away, whose files are renamed again in later batches and
+        // whose own moves come last: dropping them all here lost every file the later batches
+        // did not name).
+        var unexplained: [ItemIdentifier] = []
         var strayed: [FilePath] = []
         var seen = Set<[UInt8]>()
         for key in order where seen.insert(key).inserted {
@@ -157,26 +211,29 @@ public final class LiveIndexer: Sendable {
             if isExcluded(path, root: root) { continue }
             if let facts = try? FileFacts.read(path) {
                 present.append((root, facts))
-            } else {
+            } else if deletedByEvent.contains(key) {
                 vanished.append(ItemIdentifier(bytes: key))
-                // Not a deletion the events told of, and its folder is gone too: it may have
-                // gone with its folder, whose move is still on its way.
-                let folder = path.removingLastComponent()
-                if !deletedByEvent.contains(key), folder != path, self.root(of: folder) != nil, (try? FileFacts.read(folder)) == nil {
+            } else {
+                switch lookAgain(path) {
+                case .found(let facts):
+                    present.append((root, facts))
+                    continue
+                case .strayed:
                     strayed.append(path)
+                case .gone:
+                    break
                 }
-            }
-        }
-        if !strayed.isEmpty {
-            strays.withLock { list in
-                list.append(contentsOf: strayed)
-                if list.count > Self.maximumStrays { list.removeFirst(list.count - Self.maximumStrays) }
+                unexplained.append(ItemIdentifier(bytes: key))
             }
         }
         var byDomain: [String: [FileFacts]] = [:]
         var refreshes: [(root: FilePath, facts: FileFacts, stored: StoredStamp?)] = []
         do {
             changes.removed += try store.deleteItems(underEach: vanished)
+            if !unexplained.isEmpty {
+                let ids = try store.stamps(of: unexplained).values.map(\.id)
+                changes.removed += try store.deletedItems(rowIDs: ids)
+            }
             let stored = try store.stamps(of: present.map { ItemIdentifier(bytes: $0.facts.pathBytes) })
             for (root, facts) in present {
                 if let old = stored[facts.pathBytes], let s = old.stamp, ExtractionVersions.forIndex.isCurrent(extractor: old.extractor, version: old.extractorVersion),
@@ -200,11 +257,32 @@ public final class LiveIndexer: Sendable {
             }
         }
         for (domain, files) in byDomain {
-            let r = try updater.index(files, domain: domain)
-            changes.updated += r.updatedIdentifiers
-            changes.removed += r.removedIdentifiers
-            changes.problems += r.problems
+            // A file looked at, then gone when it was read, with no event saying it went: its
+            // folder was renamed away in between. Read again if it is back; a stray if the folder
+            // is still away; at most `readings` times (a folder renamed back and forth all along).
+            var toRead = files
+            for reading in 1...Self.readings where !toRead.isEmpty {
+                beforeReading?()
+                let r = try updater.index(toRead, domain: domain)
+                changes.updated += r.updatedIdentifiers
+                changes.problems += r.problems
+                toRead = []
+                for ident in r.removedIdentifiers {
+                    if !deletedByEvent.contains(ident.bytes) {
+                        let path = FilePath(bytes: ident.bytes)
+                        switch lookAgain(path) {
+                        case .found(let facts) where reading < Self.readings:
+                            toRead.append(facts)
+                            continue
+                        case .found, .strayed: strayed.append(path)
+                        case .gone: break
+                        }
+                    }
+                    changes.removed.append(ident)
+                }
+            }
         }
+        strays.add(strayed)
 
         // Folders to compare with the disk (new folders, overflow, polled folders).
         for (dir, recursive) in Self.coalesce(rescans) {
@@ -264,20 +342,26 @@ public final class LiveIndexer: Sendable {
         }
     }
 
-    /// Removes and returns the strays at or below `folder`.
-    private func takeStrays(below folder: FilePath) -> [FilePath] {
-        let prefix = folder.bytes
-        return strays.withLock { list in
-            guard !list.isEmpty else { return [] }
-            var taken: [FilePath] = []
-            list.removeAll { stray in
-                let b = stray.bytes
-                let below = b.count > prefix.count && b.starts(with: prefix) && b[prefix.count] == UInt8(ascii: "/")
-                if below { taken.append(stray) }
-                return below
-            }
-            return taken
-        }
+    /// How many times a batch reads a file that its folder's renames keep taking away.
+    static let readings = 3
+
+    /// What a path not found, that no event said went, turns out to be.
+    enum LookedAgain {
+        /// There after all: its folder was away for a moment and is back.
+        case found(FileFacts)
+        /// Its folder is away too: it may have gone with it, and the folder's move is on its way.
+        case strayed
+        /// Its folder is there and it is not: deleted or renamed (its events are on their way).
+        case gone
+    }
+
+    /// Looks at a path not found again, after looking at its folder (in that order: a folder
+    /// back in between is seen by the second look at the path).
+    func lookAgain(_ path: FilePath) -> LookedAgain {
+        let folder = path.removingLastComponent()
+        if folder != path, root(of: folder) != nil, (try? FileFacts.read(folder)) == nil { return .strayed }
+        if let facts = try? FileFacts.read(path) { return .found(facts) }
+        return .gone
     }
 
     /// Whether a path below `root` is left out by the settings (hidden, excluded globs, or a

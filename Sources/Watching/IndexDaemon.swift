@@ -63,6 +63,10 @@ public final class IndexDaemon: ControlHandler, Sendable {
     let started = DispatchTime.now()
     /// Events received from the source and not yet applied (for `fsindex status`).
     private let eventsInFlight = Atomic<Int>(0)
+    /// Files a batch did not find because their folder was away, looked for again where that
+    /// folder's moves take it. One list for the daemon's life, not one per batch's
+    /// `LiveIndexer`: those moves come in later batches (a list per batch lost them; issue 40).
+    let strays = LiveIndexer.Strays()
     /// Publishes item changes to live-query subscribers (set once the server is up).
     let publisher = Mutex<(@Sendable (ItemChanges) -> Void)?>(nil)
     /// Called after each root's crawl, whose items are not published one by one: the shared
@@ -393,7 +397,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     private func apply(_ batch: [FileEvent]) {
         noteRootEvents(batch)
-        let live = LiveIndexer(updater: updater, roots: roots)
+        let live = LiveIndexer(updater: updater, roots: roots, strays: strays)
         do {
             let changes = try live.apply(batch)
             state.withLock { $0.indexedSinceStart += changes.updated.count }
