@@ -125,7 +125,14 @@ public final class LiveIndexer: Sendable {
                         if written.remove(key) != nil { written.insert(newKey) }
                         if metadataOnly.remove(key) != nil { metadataOnly.insert(newKey) }
                     }
-                    for stray in takeStrays(below: from) { touch(FilePath(bytes: moved(stray.bytes) ?? stray.bytes)) }
+                    var strayFolders: [FilePath] = []
+                    for stray in takeStrays(below: from) {
+                        let now = FilePath(bytes: moved(stray.bytes) ?? stray.bytes)
+                        touch(now)
+                        // A folder that strayed lost what was under it with it (gone as far as
+                        // the index could tell): it is compared with the disk where it is now.
+                        if (try? FileFacts.read(now))?.type == .directory { strayFolders.append(now) }
+                    }
                     // A rescan named earlier in the batch (entries made before a new folder's
                     // watch existed) is of the folder where it is now: run at the old path, after
                     // the move, it would find nothing, and those entries would wait for the next
@@ -134,6 +141,7 @@ public final class LiveIndexer: Sendable {
                         let key = rescans[i].0.bytes
                         if key == fromBytes { rescans[i].0 = to } else if let newKey = moved(key) { rescans[i].0 = FilePath(bytes: newKey) }
                     }
+                    rescans += strayFolders.map { ($0, true) }
                 }
             case .rescan(let dir, let recursive):
                 rescans.append((dir, recursive))

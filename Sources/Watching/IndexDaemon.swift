@@ -182,6 +182,21 @@ public final class IndexDaemon: ControlHandler, Sendable {
         }
     }
 
+    /// One live indexer across batches, made again when the updater or the roots change: it
+    /// remembers the files a batch did not find because their folder was away, which the
+    /// folder's move in a later batch looks for again. Made per batch (as it was until issue 40),
+    /// it forgot them, and they stayed out of the index until the next reconcile.
+    private let currentLive = Mutex<LiveIndexer?>(nil)
+    private var live: LiveIndexer {
+        let updater = self.updater, roots = self.roots
+        return currentLive.withLock { live in
+            if let live, live.updater === updater, Set(live.roots) == Set(roots) { return live }
+            let made = LiveIndexer(updater: updater, roots: roots)
+            live = made
+            return made
+        }
+    }
+
     var roots: [FilePath] { state.withLock { $0.roots.map(\.path) } }
     var indexRoots: [IndexRoot] { state.withLock { $0.roots } }
 
@@ -405,7 +420,6 @@ public final class IndexDaemon: ControlHandler, Sendable {
         noteRootEvents(batch)
         // The disk is full: the reconcile once space is back covers these changes.
         if waitingForSpace { return }
-        let live = LiveIndexer(updater: updater, roots: roots)
         do {
             let changes = try live.apply(batch)
             state.withLock { $0.indexedSinceStart += changes.updated.count }
