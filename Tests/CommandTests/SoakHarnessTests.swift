@@ -34,10 +34,11 @@ struct SoakHarnessTests {
             // <venv>/bin/python -> <venv>
             env["FSINDEX_MCP_VENV"] = URL(fileURLWithPath: python).deletingLastPathComponent().deletingLastPathComponent().path
         }
+        let environment = env
         let r = try await offPool {
             try run(executable: "/bin/bash", [Self.script, "--minutes", "5", "--seed", "40", "--settle-timeout", "600",
                                               "--bin", Binaries.directory.path],
-                    env: env, timeout: 45 * 60)
+                    env: environment, timeout: 45 * 60)
         }
         #expect(r.status == 0, "soak.sh failed (exit \(r.status)):\n\(r.out)\n\(r.stderr)")
         // The figures are there, and say what was held.
