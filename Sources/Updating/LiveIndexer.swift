@@ -172,7 +172,15 @@ public final class LiveIndexer: Sendable {
                         if written.remove(key) != nil { written.insert(newKey) }
                         if metadataOnly.remove(key) != nil { metadataOnly.insert(newKey) }
                     }
-                    for stray in strays.take(below: from) { touch(FilePath(bytes: moved(stray.bytes) ?? stray.bytes)) }
+                    var strayFolders: [FilePath] = []
+                    for stray in strays.take(below: from) {
+                        let now = FilePath(bytes: moved(stray.bytes) ?? stray.bytes)
+                        touch(now)
+                        // A folder that strayed (looked at while a folder above it was away) is
+                        // compared with the disk, recursively, where it is now: what is below it
+                        // may have changed while it was away too.
+                        if (try? FileFacts.read(now))?.type == .directory { strayFolders.append(now) }
+                    }
                     // A rescan named earlier in the batch (entries made before a new folder's
                     // watch existed) is of the folder where it is now: run at the old path, after
                     // the move, it would find nothing, and those entries would wait for the next
@@ -181,6 +189,7 @@ public final class LiveIndexer: Sendable {
                         let key = rescans[i].0.bytes
                         if key == fromBytes { rescans[i].0 = to } else if let newKey = moved(key) { rescans[i].0 = FilePath(bytes: newKey) }
                     }
+                    rescans += strayFolders.map { ($0, true) }
                 }
             case .rescan(let dir, let recursive):
                 rescans.append((dir, recursive))

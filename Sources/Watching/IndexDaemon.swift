@@ -52,6 +52,9 @@ public final class IndexDaemon: ControlHandler, Sendable {
         /// One batch of files waiting for OCR (see `IndexDaemon+Recognition`); queued behind
         /// everything else, one at a time, after the summaries.
         case recognize
+        /// The daemon waits for space on the index's disk: see whether it came back
+        /// (`IndexDaemon+DiskFull`).
+        case retryAfterDiskFull
     }
 
     public let store: IndexStore
@@ -124,6 +127,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
         var missing: [FilePath: MissingRootState] = [:]
         var missingGeneration = 0
         var failure: String?
+        /// While writing waits for space on the index's disk: the free bytes last seen.
+        var spaceAwaited: UInt64?
     }
 
     /// Roots given on the command line (`--root`) stay when the config is reloaded; otherwise the
@@ -343,6 +348,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
             case .recognize:
                 recognizeBatch()
                 continue
+            case .retryAfterDiskFull:
+                retryAfterDiskFull()
             }
             // Whatever was written may wait for its summary, mail for its priority, and
             // pictures for OCR (which runs after the other two).
@@ -387,6 +394,9 @@ public final class IndexDaemon: ControlHandler, Sendable {
             } catch .cancelled {
                 logger.info("crawl of \(ByteString.escaped(root.bytes)) stopped; the next start resumes it")
                 return
+            } catch where error.isDiskFull {
+                diskFull(error)   // every root is reconciled once space is back
+                break
             } catch {
                 record(error: error.description)
             }
@@ -397,6 +407,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     private func apply(_ batch: [FileEvent]) {
         noteRootEvents(batch)
+        // The disk is full: the reconcile once space is back covers these changes.
+        if waitingForSpace { return }
         let live = LiveIndexer(updater: updater, roots: roots, strays: strays)
         do {
             let changes = try live.apply(batch)
@@ -407,6 +419,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
             }
         } catch .cancelled {
             return
+        } catch where error.isDiskFull {
+            diskFull(error)
         } catch {
             record(error: error.description)
         }

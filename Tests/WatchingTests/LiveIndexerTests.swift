@@ -182,6 +182,28 @@ struct LiveIndexerTests {
         #expect(try f.has("burst/keep.txt") && !f.has("burst/c.txt") && !f.has("storm/e.txt"))
     }
 
+    /// Issue 40, the soak: a file deleted (or made) in `X11/locale/ja`, then `X11` moved, and the
+    /// batch of the deletion applied once `X11` is away. The folder `ja`, looked at again because
+    /// its times changed, is not found either, and its items go with everything under them; the
+    /// folder's move then carries the rest of `X11`, and `ja`'s other files were lost for good.
+    @Test("a folder not found because a folder above it was away keeps its files where the move takes it")
+    func folderStrayedWithItsParent() throws {
+        let f = try LiveFixture()
+        try f.tree.create("root/X11/locale/ja/Compose", contents: "compose table")
+        try f.tree.create("root/X11/locale/ja/XLC_LOCALE", contents: "locale table")
+        try f.tree.create("root/X11/locale/ja/gone.txt", contents: "deleted")
+        try f.tree.create("root/dst/keep.txt", contents: "here")
+        _ = try f.live.apply([.rescan(f.root, recursive: true)])
+        #expect(unlink(f.p("X11/locale/ja/gone.txt").string) == 0)
+        #expect(rename(f.p("X11").string, f.p("dst/X11").string) == 0)
+        _ = try f.live.apply([.deleted(f.p("X11/locale/ja/gone.txt"), isDirectory: false)])
+        _ = try f.live.apply([.moved(from: f.p("X11"), to: f.p("dst/X11"), isDirectory: true)])
+        #expect(try f.has("dst/X11/locale/ja"))
+        #expect(try f.text("dst/X11/locale/ja/Compose") == "compose table")
+        #expect(try f.text("dst/X11/locale/ja/XLC_LOCALE") == "locale table")
+        #expect(try !f.has("dst/X11/locale/ja/gone.txt") && !f.has("X11/locale/ja") && !f.has("X11"))
+    }
+
     @Test("a file created just before its folder is renamed, in one batch, is indexed where the folder is")
     func createdThenFolderRenamed() throws {
         let f = try LiveFixture()
@@ -336,6 +358,35 @@ struct IndexDaemonTests {
         daemon.submit(.shutdown)
         await running.value
         #expect(daemon.status.state == .stopping)
+    }
+
+    /// Issue 40, the soak: a file changed in `a/b`, then `a` renamed to `z`, and the change's
+    /// batch applied once `a` is away: the file is not found (nor its folder), and its row goes.
+    /// The rename's batch, next, must look for it where `z` is. The daemon made a new
+    /// `LiveIndexer` for every batch, and with it forgot the files to look for.
+    @Test("a file not found because a folder above it was away is found by that folder's move in a later batch")
+    func strayAcrossBatches() async throws {
+        let tree = try TemporaryTree(prefix: "fsindex-daemon-stray")
+        defer { tree.remove() }
+        try tree.create("root/a/b/c.txt", contents: "storm petrel")
+        try tree.create("root/a/keep.txt", contents: "not changed")
+        let root = tree.path("root")
+        let store = try tree.makeIndexStore()
+        let source = ScriptedEventSource()
+        let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: source,
+                                 logger: Logger(label: "test"))
+        let running = Task { await daemon.run() }
+        func has(_ rel: String) throws -> Bool { try store.item(ItemIdentifier(bytes: root.appending(rel).bytes)) != nil }
+        try await waitFor("the first crawl") { try has("a/b/c.txt") && daemon.status.state == .watching }
+        try tree.create("root/a/b/c.txt", contents: "storm petrel, again")
+        #expect(rename(root.appending("a").string, root.appending("z").string) == 0)
+        source.send([.modified(root.appending("a/b/c.txt"))])
+        try await waitFor("the change's batch") { try !has("a/b/c.txt") }
+        source.send([.moved(from: root.appending("a"), to: root.appending("z"), isDirectory: true)])
+        try await waitFor("z/b/c.txt", seconds: 30) { try has("z/b/c.txt") }
+        #expect(try has("z/keep.txt") && has("z/b") && !has("a"))
+        daemon.submit(.shutdown)
+        await running.value
     }
 }
 
