@@ -8,9 +8,10 @@ import Testing
 /// clone and checkouts; a 20,000-file tarball unpacked and removed; a 1 GB copy; editor saves;
 /// donations) and fsfind and fsindex-mcp are asked about 50 queries a second with a burst of
 /// 5,000. The script fails on a crash or restart, a difference between the index and the disk
-/// after settling, a query unanswered, or RSS, descriptors or threads of the last minute more
-/// than 10 % above those of the first minute after the first reconcile (the 2-hour run's rule,
-/// with 10-minute windows, scaled down).
+/// after settling, a query unanswered, or descriptors or threads of the last minute more than
+/// 10 % above those of the first minute after the first reconcile (the 2-hour run's rule, with
+/// 10-minute windows, scaled down). RSS is reported: five minutes are the daemon's warm-up, and
+/// only runs of an hour or more judge it.
 ///
 /// Opt-in with `FSINDEX_SOAK=1`: its load beside the rest of the suite would starve the tests that
 /// wait for inotify events, so CI runs it as a step of its own, after the suite:
@@ -22,7 +23,7 @@ struct SoakHarnessTests {
     static let makeCorpus = ProcessInfo.processInfo.environment["FSINDEX_MAKE_CORPUS"]
         ?? checkout.deletingLastPathComponent().appendingPathComponent("shared/bench/make-corpus.sh").path
 
-    @Test("5 minutes of churn and queries: no crash or restart, the index equals the disk, every query answered, no growth over 10 %",
+    @Test("5 minutes of churn and queries: no crash or restart, the index equals the disk, every query answered, descriptors and threads within 10 % (RSS reported)",
           .enabled(if: ProcessInfo.processInfo.environment["FSINDEX_SOAK"] == "1",
                    "the soak runs only with FSINDEX_SOAK=1 (a CI step of its own)"),
           .enabled(if: FileManager.default.isExecutableFile(atPath: makeCorpus),
