@@ -366,15 +366,8 @@ struct IndexDaemonTests {
     /// `LiveIndexer` for every batch, and with it forgot the files to look for.
     @Test("a file not found because a folder above it was away is found by that folder's move in a later batch")
     func strayAcrossBatches() async throws {
-        let tree = try TemporaryTree(prefix: "fsindex-daemon-stray")
+        let (tree, root, store, source, daemon) = try scriptedDaemon("fsindex-daemon-stray", files: ["a/b/c.txt": "storm petrel", "a/keep.txt": "not changed"])
         defer { tree.remove() }
-        try tree.create("root/a/b/c.txt", contents: "storm petrel")
-        try tree.create("root/a/keep.txt", contents: "not changed")
-        let root = tree.path("root")
-        let store = try tree.makeIndexStore()
-        let source = ScriptedEventSource()
-        let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: source,
-                                 logger: Logger(label: "test"))
         let running = Task { await daemon.run() }
         func has(_ rel: String) throws -> Bool { try store.item(ItemIdentifier(bytes: root.appending(rel).bytes)) != nil }
         try await waitFor("the first crawl") { try has("a/b/c.txt") && daemon.status.state == .watching }
@@ -397,14 +390,8 @@ struct IndexDaemonStormTests {
     /// next batch, no longer knew of it, and the file stayed out until the next reconcile.
     @Test("a file not found while its folder was away is found where the folder's moves, in a later batch, take it")
     func strayKeptAcrossBatches() async throws {
-        let tree = try TemporaryTree(prefix: "fsindex-daemon-storm")
+        let (tree, root, store, source, daemon) = try scriptedDaemon("fsindex-daemon-storm", files: ["burst/e.txt": "first draft", "burst/keep.txt": "not renamed"])
         defer { tree.remove() }
-        try tree.create("root/burst/e.txt", contents: "first draft")
-        try tree.create("root/burst/keep.txt", contents: "not renamed")
-        let root = tree.path("root")
-        let store = try tree.makeIndexStore()
-        let source = ScriptedEventSource()
-        let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: source, logger: Logger(label: "test"))
         let published = Mutex<[ItemChanges]>([])
         daemon.setPublisher { c in published.withLock { $0.append(c) } }
         let running = Task { await daemon.run() }
@@ -489,4 +476,16 @@ final class Mutex<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         return body(&value)
     }
+}
+
+/// A daemon over `files` (under `root/`) whose events a test sends itself.
+func scriptedDaemon(_ prefix: String, files: [String: String]) throws
+    -> (tree: TemporaryTree, root: FilePath, store: IndexStore, source: ScriptedEventSource, daemon: IndexDaemon) {
+    let tree = try TemporaryTree(prefix: prefix)
+    for (path, text) in files { try tree.create("root/" + path, contents: text) }
+    let root = tree.path("root")
+    let store = try tree.makeIndexStore()
+    let source = ScriptedEventSource()
+    let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root], source: source, logger: Logger(label: "test"))
+    return (tree, root, store, source, daemon)
 }
