@@ -65,6 +65,12 @@ package enum OpenableURL {
             }
         }
         if let real, named(real) { return true }
+        // Only a regular file is read: opening a device or a FIFO can act or block.
+        var before = stat()
+        let regular = (path + [0]).withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &before) == 0 }
+        } && before.st_mode & S_IFMT == S_IFREG
+        guard regular else { return false }
         let fd = (path + [0]).withUnsafeBufferPointer { p in
             p.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         }

@@ -242,13 +242,20 @@ public enum FindWire {
         }
     }
 
-    /// `owner`'s home folder in the password database, when it has an absolute one.
+    /// `owner`'s home folder in the password database, when it has an absolute one
+    /// (`getpwuid_r`: clients and fsindexd ask from any thread).
     static func homeFolder(_ owner: uid_t) -> [UInt8]? {
-        guard let pw = getpwuid(owner), let dir = pw.pointee.pw_dir else { return nil }
-        let length = Int(strlen(dir))
-        guard length > 1 else { return nil }
-        let bytes = dir.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
-        return bytes.first == UInt8(ascii: "/") ? bytes : nil
+        var buffer = [CChar](repeating: 0, count: 16384)
+        // The entry's strings live in `buffer`: read them while it is held.
+        let bytes: [UInt8]? = buffer.withUnsafeMutableBufferPointer { b in
+            var pw = passwd()
+            var result: UnsafeMutablePointer<passwd>?
+            guard let base = b.baseAddress, getpwuid_r(owner, &pw, base, b.count, &result) == 0, result != nil, let dir = pw.pw_dir else { return nil }
+            let length = Int(strlen(dir))
+            return dir.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        }
+        guard let bytes, bytes.count > 1, bytes.first == UInt8(ascii: "/") else { return nil }
+        return bytes
     }
 
     /// Why the socket folder `path` must not be used, or nil when it is safe: it must be a real

@@ -20,6 +20,15 @@ public enum AccountNames {
         return String(cString: name)
     }
 
+    /// The uid of the user called `name`, if there is one.
+    public static func uid(ofUser name: String) -> uid_t? {
+        var pw = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16384)
+        guard getpwnam_r(name, &pw, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return pw.pw_uid
+    }
+
     /// Every account in the passwd database (files, LDAP… as NSS has them) with its groups.
     public static func all() -> [Account] {
         var out: [Account] = []

@@ -50,24 +50,15 @@ enum ServerPeer {
     /// Why a server running as `uid` is not to be talked to, or nil.
     static func refusal(_ uid: uid_t, requirePeer: String?, user: uid_t = geteuid()) -> String? {
         if let requirePeer {
-            guard let wanted = uidOf(requirePeer) else { return "uid \(uid), and requirepeer names \(requirePeer), a user this machine does not have" }
+            guard let wanted = AccountNames.uid(ofUser: requirePeer) else { return "uid \(uid), and requirepeer names \(requirePeer), a user this machine does not have" }
             return uid == wanted ? nil : "\(name(uid)), not \(requirePeer) as requirepeer asks"
         }
-        if uid == 0 || uid == user || uid == uidOf("postgres") { return nil }
-        return "\(name(uid)), not postgres, root or you; if that is your server, add requirepeer=\(nameOnly(uid) ?? String(uid)) to the URL"
+        if uid == 0 || uid == user || uid == AccountNames.uid(ofUser: "postgres") { return nil }
+        return "\(name(uid)), not postgres, root or you; if that is your server, add requirepeer=\(AccountNames.name(ofUser: uid) ?? String(uid)) to the URL"
     }
 
-    static func uidOf(_ name: String) -> uid_t? {
-        guard let pw = getpwnam(name) else { return nil }
-        return pw.pointee.pw_uid
-    }
-
-    static func nameOnly(_ uid: uid_t) -> String? {
-        guard let pw = getpwuid(uid), let n = pw.pointee.pw_name else { return nil }
-        return String(cString: n)
-    }
-
+    /// "user NAME (uid N)", or the uid alone.
     static func name(_ uid: uid_t) -> String {
-        nameOnly(uid).map { "user \($0) (uid \(uid))" } ?? "uid \(uid)"
+        AccountNames.name(ofUser: uid).map { "user \($0) (uid \(uid))" } ?? "uid \(uid)"
     }
 }
