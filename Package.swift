@@ -151,8 +151,8 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // The FTS5 tokenizer for every script (unicode61, with Han, Kana and Hangul in bigrams),
-        // and the zlib compression of the stored full text (fsindex_zip/fsindex_unzip).
-        .target(name: "CFTS5CJK", path: "Sources/CLibraries/CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("z"), .linkedLibrary("m")]),
+        // and the zstd compression of the stored full text (fsindex_zip/fsindex_unzip; zlib reads older indexes).
+        .target(name: "CFTS5CJK", path: "Sources/CLibraries/CFTS5CJK", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("z"), .linkedLibrary("zstd"), .linkedLibrary("m")]),
         // The freedesktop thumbnail cache (issue 27): reading it (names, validity, failure
         // entries), writing to it atomically, and having missing thumbnails made by a worker.
         // Links no image library: the pixels are decoded and encoded in the worker only.

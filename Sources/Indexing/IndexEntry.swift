@@ -16,6 +16,9 @@ public struct IndexEntry: Sendable, Hashable {
     /// The text as the index stores it, packed beforehand off the writer's thread
     /// (`packText()`); nil: the writer packs it.
     package var packedText: PackedText?
+    /// Whether the item waits for the OCR pass, decided when its text was packed away (the
+    /// writer no longer has the text); nil: the writer decides from the attributes.
+    package var recognitionWanted: Bool?
 
     public init(item: SearchableItem, stamp: FileStamp? = nil, extractorVersion: Int = 0, extractor: String? = nil,
                 summarized: Bool = false) {

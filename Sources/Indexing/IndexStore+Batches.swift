@@ -75,7 +75,7 @@ extension IndexStore {
             !entry.summarized && a.textContent.map(Self.needsSummary) == true ? 1 : nil, omitted,
             // A picture or a PDF without text waits for the OCR pass (issue 28); anything else
             // (a file that changed into something else) no longer does.
-            Self.wantsRecognition(a) ? 1 : nil,
+            entry.recognitionWanted ?? Self.wantsRecognition(a) ? 1 : nil,
         ]
         let id: Int64
         if let existing {
@@ -108,6 +108,14 @@ extension IndexStore {
         // The text compressed (by fsindex_zip, unless packed already), and its words indexed
         // from the text at hand: no trigger inflates what was just compressed (v13).
         switch entry.packedText {
+        case .compressed(let blob)? where a.textContent == nil:
+            // Packed away (`packText()`): the words are read from the packed bytes.
+            let packed = Data(blob)
+            try db.cachedStatement(sql: "INSERT INTO item_texts(id, name, title, other, text) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [id, name, a.title, otherText, packed])
+            try db.cachedStatement(sql: "INSERT INTO \(Schema.ftsTable)(rowid, name, title, other, text) VALUES (?, ?, ?, ?, fsindex_unzip(?))")
+                .execute(arguments: [id, name, a.title, otherText, packed])
+            return try insertTypes(a, id: id, name: name, db)
         case .compressed(let blob)? where a.textContent != nil:
             try db.cachedStatement(sql: "INSERT INTO item_texts(id, name, title, other, text) VALUES (?, ?, ?, ?, ?)")
                 .execute(arguments: [id, name, a.title, otherText, Data(blob)])
@@ -120,6 +128,11 @@ extension IndexStore {
         }
         try db.cachedStatement(sql: "INSERT INTO \(Schema.ftsTable)(rowid, name, title, other, text) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [id, name, a.title, otherText, a.textContent])
+        try insertTypes(a, id: id, name: name, db)
+    }
+
+    /// The item's row of names and of types, after its texts.
+    private static func insertTypes(_ a: AttributeSet, id: Int64, name: String, _ db: Database) throws {
         try db.cachedStatement(sql: "INSERT INTO items_names(rowid, name) VALUES (?, ?)").execute(arguments: [id, name])
         let types = a.contentTypeTree.isEmpty ? a.contentType.map { [$0] } ?? [] : a.contentTypeTree
         for t in Set(types) {

@@ -28,6 +28,13 @@ public final class IndexStore: Sendable {
     /// The index folder held open while its name is not UTF-8 (see `DatabaseFolder`).
     private let folder: DatabaseFolder?
 
+    /// Frees what SQLite caches for every connection (pages, statements; GRDB's `releaseMemory`):
+    /// a first index calls it between its stages (issue 41), so that the crawl's caches are not
+    /// held through the OCR pass, when an OCR worker needs its own 100-odd MiB.
+    public func releaseMemory() {
+        if let pool = writer as? DatabasePool { pool.releaseMemory() } else { (writer as? DatabaseQueue)?.releaseMemory() }
+    }
+
     /// Opens (and, unless `readOnly`, creates and migrates) the index at `location`.
     /// `maxPageCount` caps the database size; tests use it to simulate a full disk.
     public init(location: IndexLocation, readOnly: Bool = false, maxPageCount: Int? = nil) throws(IndexError) {

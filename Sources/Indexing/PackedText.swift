@@ -33,8 +33,21 @@ public enum PackedText: Sendable, Hashable {
 
 extension IndexEntry {
     /// Packs the text now, on the caller's thread, so that the writer stores it as it is.
+    ///
+    /// A compressed text leaves the attributes (issue 41): the writer indexes its words from the
+    /// packed bytes (`fsindex_unzip`, about 1 GB/s), so a batch waiting for the writer holds a
+    /// quarter of the text's bytes. The crawl holds up to a dozen batches between its workers and
+    /// its writer: their texts were half of `fsindex index`'s heap at its peak (52 of 111 MB on
+    /// the bench corpus, heaptrack). What the writer would have read from the text is decided
+    /// here: whether it waits for OCR (a PDF with too little text). A text not yet summarized
+    /// stays, for the writer to mark it for the summary pass.
     public mutating func packText() {
         guard let text = item.attributes.textContent else { return }
-        packedText = PackedText(AttributeValue.replacingNUL(text))
+        let packed = PackedText(AttributeValue.replacingNUL(text))
+        packedText = packed
+        if case .compressed = packed, summarized {
+            recognitionWanted = IndexStore.wantsRecognition(item.attributes)
+            item.attributes[.textContent] = nil
+        }
     }
 }

@@ -39,6 +39,29 @@ public enum SystemCall {
         return .success(thread)
     }
 
+    /// Caps glibc's malloc arenas for the process; call before any thread starts. glibc gives
+    /// each allocating thread an arena of its own (up to 8 per core), each left part-empty.
+    public static func limitMallocArenas(_ n: Int32) {
+        _ = shim_limit_malloc_arenas(n)
+    }
+
+    /// Makes glibc's malloc give large blocks back when they are freed: blocks of `mmapAbove`
+    /// bytes or more get mappings of their own (unmapped on free), and free memory above
+    /// `trimAbove` at the heap's top is returned. glibc's default threshold moves up to 32 MiB as
+    /// large blocks are freed, after which a file's text buffers come from the heap and stay in
+    /// the resident set (issue 41: extraction workers kept 70–80 MiB after the big files of the
+    /// bench corpus, 25–35 MiB when fresh).
+    public static func returnLargeBlocks(mmapAbove: Int32 = 256 << 10, trimAbove: Int32 = 1 << 20) {
+        _ = shim_malloc_thresholds(mmapAbove, trimAbove)
+    }
+
+    /// Gives the C library's free memory back to the system (glibc's `malloc_trim(0)`): freed
+    /// blocks otherwise stay in the process's resident set. Called between the stages of a
+    /// first index (issue 41), so that the crawl's buffers do not add to the OCR worker's peak.
+    public static func returnFreedMemory() {
+        _ = shim_return_freed_memory()
+    }
+
     /// Runs `body(0)` ... `body(iterations - 1)` at once, each on a thread of its own (the
     /// caller's thread runs `body(0)`), and returns when all have returned; an iteration whose
     /// thread cannot be started runs on the caller's thread afterwards.
@@ -47,11 +70,6 @@ public enum SystemCall {
     /// workqueue monitor, a timer that wakes the process once a second for the rest of its
     /// life, idle or not (issue 14). Meant for a few long iterations (one per core), not for
     /// many short ones: each costs a thread.
-    /// Caps glibc's malloc arenas for the process; call before any thread starts. glibc gives
-    /// each allocating thread an arena of its own (up to 8 per core), each left part-empty.
-    public static func limitMallocArenas(_ n: Int32) {
-        _ = shim_limit_malloc_arenas(n)
-    }
 
     public static func concurrentPerform(iterations: Int, _ body: (Int) -> Void) {
         guard iterations > 1 else {

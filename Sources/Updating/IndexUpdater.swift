@@ -139,6 +139,10 @@ public final class IndexUpdater: Sendable {
     /// depth with its domain, so that later rescans and reindexes keep a files-only root shallow.
     /// With `force`, every file is extracted again even when unchanged (a reindex).
     public func crawl(roots: [IndexRoot], force: Bool = false) throws(UpdateError) -> CrawlReport {
+        // The workers end with the crawl: they start again on the next file in a few
+        // milliseconds, while an idle one holds its parsers' memory (issue 41: two of them lived
+        // on through the summaries and the OCR pass of `fsindex index`, beside the OCR worker).
+        defer { if case .workers(let pool) = extraction { pool.stopIdle() } }
         var report = CrawlReport()
         let start = DispatchTime.now()
         _ = try? store.purgeExpiredItems()
@@ -499,23 +503,27 @@ public final class IndexUpdater: Sendable {
                     let item = SearchableItem(uniqueIdentifier: ItemIdentifier(bytes: facts.pathBytes),
                                               domainIdentifier: domain, attributes: attributes)
                     // The worker made the summaries with the texts (`WorkerSummaries`).
-                    entries.append(IndexEntry(item: item,
-                                              stamp: FileStamp(facts),
-                                              extractorVersion: r.extractorVersion, extractor: r.extractor, summarized: true))
+                    // Each text is compressed here, while the worker parses the next file, not by
+                    // the writer; and at once, so that a batch being filled holds packed texts
+                    // only (issue 41: `packText()` lets a compressed text go).
+                    var entry = IndexEntry(item: item, stamp: FileStamp(facts),
+                                           extractorVersion: r.extractorVersion, extractor: r.extractor, summarized: true)
+                    entry.packText()
+                    entries.append(entry)
                     for child in r.children {
                         var a = child.attributes
                         a[.path] = .string(ByteString.escaped(facts.pathBytes))
                         let ident = ItemIdentifier.child(of: facts.pathBytes, key: child.key)
-                        entries.append(IndexEntry(item: SearchableItem(uniqueIdentifier: ident, domainIdentifier: domain, attributes: a),
-                                                  extractorVersion: r.extractorVersion, extractor: r.extractor, summarized: true))
+                        var entry = IndexEntry(item: SearchableItem(uniqueIdentifier: ident, domainIdentifier: domain, attributes: a),
+                                               extractorVersion: r.extractorVersion, extractor: r.extractor, summarized: true)
+                        entry.packText()
+                        entries.append(entry)
                     }
                 }
                 if isCancelled { continue }
                 // Files, not the items inside them (messages), count as indexed.
                 local.indexed = entries.count { !$0.item.uniqueIdentifier.bytes.contains(0) }
                 local.summarized = entries.count { $0.item.attributes[.textContentSummary] != nil }
-                // Compressed here, while the worker parses the next batch's files, not by the writer.
-                for i in entries.indices { entries[i].packText() }
                 writer.submit(ExtractedBatch(entries: entries, vanished: vanished, local: local))
             }
         }

@@ -39,13 +39,20 @@ struct CompactTextTests {
         // The same items twice: packed by the caller under /p, by the writer under /w.
         func entries(_ prefix: String, packed: Bool) -> [IndexEntry] {
             texts.map { path, text in
-                var e = IndexEntry(item: item(prefix + path, domain: prefix, text: text))
+                // Summarized with the text, as the crawl's entries are: then a compressed text
+                // leaves the attributes when packed (issue 41).
+                var e = IndexEntry(item: item(prefix + path, domain: prefix, text: text), summarized: packed)
                 if packed { e.packText() }
                 return e
             }
         }
         let packed = entries("/p", packed: true)
         #expect(packed.allSatisfy { $0.packedText != nil })
+        for e in packed {
+            let shed = if case .compressed? = e.packedText { true } else { false }
+            #expect((e.item.attributes.textContent == nil) == shed, "\(e.item.uniqueIdentifier)")
+        }
+        #expect(packed.contains { $0.item.attributes.textContent == nil }, "the long texts were shed")
         try t.store.index(packed + entries("/w", packed: false))
         let stored = try t.store.read { db in
             try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
@@ -116,6 +123,37 @@ struct CompactTextTests {
         for bad in ["SELECT fsindex_unzip(x'0102030405060708')", "SELECT fsindex_unzip(x'01')", "SELECT fsindex_zip(x'01')"] {
             #expect(throws: DatabaseError.self, "\(bad)") { try db.read { try Row.fetchOne($0, sql: bad) } }
         }
+    }
+
+    @Test("zstd frames (issue 41) are what new texts become; an older index's zlib stream still reads; a frame that is not ours is an error")
+    func formats() throws {
+        let t = try TestIndex()
+        let db = t.store.reader
+        // New texts: the length, then a zstd frame (its magic number 28 B5 2F FD).
+        let blob = try #require(try db.read { try Data.fetchOne($0, sql: "SELECT fsindex_zip(?)", arguments: [Self.long]) })
+        #expect(Array(blob.prefix(8)) == [UInt8(Self.long.utf8.count & 0xFF), UInt8(Self.long.utf8.count >> 8 & 0xFF), 0, 0, 0x28, 0xB5, 0x2F, 0xFD])
+        // An index written before issue 41: the same header, then zlib at level 6.
+        let zlib = "40010000789ce5ccd10d80200c05c055de040ee012cc00f62534296268a3e8f47e3886ff974b261cd05d38e9a8dd048f6981c7606ebe22aa3a82337065c7d6db31e84e41b93f9903c69306d7b920fdec7b0182f774bd"
+        let old = String(repeating: "Older indexes hold zlib streams: this text was compressed by zlib at level six. ", count: 4)
+        #expect(try db.read { try String.fetchOne($0, sql: "SELECT fsindex_unzip(x'\(zlib)')") } == old)
+        // Not ours: a header that claims more or less than the frame holds, a cut frame, bytes
+        // after the frame, and a frame that names a dictionary.
+        let hex = blob.map { String(format: "%02x", $0) }.joined()
+        let body = String(hex.dropFirst(8))
+        let claims = ["ffffff00", "10000000", String(format: "%02x%02x0000", (Self.long.utf8.count + 1) & 0xFF, (Self.long.utf8.count + 1) >> 8)]
+        var bad = claims.map { "x'\($0)\(body)'" }
+        bad.append("x'\(hex.dropLast(6))'")
+        bad.append("x'\(hex)00'")
+        // Frame header with a dictionary ID: descriptor 0x01 (1-byte ID), no window byte for a
+        // single segment... made by setting the descriptor's dictionary-ID flag on our frame.
+        var withDictionary = Array(blob)
+        withDictionary[8] |= 0x01
+        withDictionary.insert(0x07, at: 9 + ((withDictionary[8] & 0x20) == 0 ? 1 : 0))
+        bad.append("x'\(withDictionary.map { String(format: "%02x", $0) }.joined())'")
+        for literal in bad {
+            #expect(throws: DatabaseError.self, "\(literal.prefix(40))") { try db.read { try Row.fetchOne($0, sql: "SELECT fsindex_unzip(\(literal))") } }
+        }
+        #expect(try db.read { try String.fetchOne($0, sql: "SELECT fsindex_unzip(x'\(hex)')") } == Self.long)
     }
 
     @Test("snippets, phrases, prefixes and CJK words work on the external-content table")

@@ -50,6 +50,21 @@ struct RecognitionStoreTests {
         #expect(try pending(t) == ["/d/scanned.pdf"])
     }
 
+    @Test("a packed text (issue 41: it leaves the entry before the writer) decides the same: a 20-page PDF with a page's worth of text waits, one with text on every page does not")
+    func packedAway() throws {
+        let t = try TestIndex()
+        let little = String(repeating: "Page header 1 2 3 ", count: 12)       // 216 bytes over 20 pages
+        let full = String(repeating: "A page of a real text layer, with words on it. ", count: 20 * 12)
+        var entries = [pdf("/d/thin.pdf", pages: 20, text: little), pdf("/d/full.pdf", pages: 20, text: full)]
+            .map { IndexEntry(item: $0, summarized: true) }
+        for i in entries.indices { entries[i].packText() }
+        #expect(entries.allSatisfy { $0.item.attributes.textContent == nil }, "both texts compress, so both left the entries")
+        try t.store.index(entries)
+        #expect(try pending(t) == ["/d/thin.pdf"])
+        #expect(try t.store.item(ItemIdentifier("/d/full.pdf"))?.attributes.textContent == full)
+        #expect(try matches(t, "layer") == ["full.pdf"])
+    }
+
     @Test("text read is stored as textContent with its source and confidence, searchable; a skip is recorded; neither waits again")
     func results() throws {
         let t = try TestIndex()

@@ -1,27 +1,35 @@
 // Compressed storage of the full text (issue 14, "Half the index"): the text of each item is a
-// zlib stream in `item_texts.text`, and the full-text table reads it back through
+// compressed stream in `item_texts.text`, and the full-text table reads it back through
 // `fsindex_unzip` in its content view (snippets, highlights, the 'delete' of old words).
-// See text_zip.h for the stored format.
+// See text_zip.h for the stored format. New texts are zstd frames (issue 41); the zlib streams of
+// older indexes are read as before.
 #include "text_zip.h"
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <zlib.h>
+#include <zstd.h>
+
+/// One compression context per thread: the crawl's extraction threads pack texts in parallel, and
+/// a context costs more to make than a small text does to compress. It lives as long as its
+/// thread (those are few and long-lived).
+static _Thread_local ZSTD_CCtx *threadContext;
 
 unsigned char *fsindex_zip_bytes(const unsigned char *text, size_t n, size_t *outLength) {
     if (!text || n < FSINDEX_ZIP_MINIMUM || n > FSINDEX_TEXT_MAXIMUM) return NULL;
-    uLong bound = compressBound((uLong)n);
-    unsigned char *out = malloc(4 + (size_t)bound);
+    if (!threadContext && !(threadContext = ZSTD_createCCtx())) return NULL;
+    size_t bound = ZSTD_compressBound(n);
+    unsigned char *out = malloc(4 + bound);
     if (!out) return NULL;
-    uLongf length = bound;
-    int rc = compress2(out + 4, &length, text, (uLong)n, FSINDEX_ZIP_LEVEL);
-    if (rc != Z_OK || 4 + length >= (uLongf)n) {   // not worth it: keep the text
+    size_t length = ZSTD_compressCCtx(threadContext, out + 4, bound, text, n, FSINDEX_ZIP_LEVEL);
+    if (ZSTD_isError(length) || 4 + length >= n) {   // not worth it: keep the text
         free(out);
         return NULL;
     }
     uint32_t len = (uint32_t)n;
     out[0] = (unsigned char)len; out[1] = (unsigned char)(len >> 8);
     out[2] = (unsigned char)(len >> 16); out[3] = (unsigned char)(len >> 24);
-    *outLength = 4 + (size_t)length;
+    *outLength = 4 + length;
     return out;
 }
 
@@ -77,6 +85,42 @@ static unsigned char *inflateExactly(const unsigned char *in, size_t n, uint32_t
     return out;
 }
 
+/// Decompresses the zstd frame of `n` bytes into exactly `len` bytes, or returns NULL, growing
+/// the buffer as output arrives (like `inflateExactly`): a frame's claim costs nothing until its
+/// data backs it. A frame that needs a dictionary is not one of ours.
+static unsigned char *unzstdExactly(const unsigned char *in, size_t n, uint32_t len) {
+    if (ZSTD_getDictID_fromFrame(in, n) != 0) return NULL;
+    unsigned long long declared = ZSTD_getFrameContentSize(in, n);
+    if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != (unsigned long long)len) return NULL;
+    ZSTD_DCtx *z = ZSTD_createDCtx();
+    if (!z) return NULL;
+    size_t capacity = (size_t)n * 8 + 4096;
+    if (capacity > (size_t)len + 1) capacity = (size_t)len + 1;
+    unsigned char *out = sqlite3_malloc64(capacity);
+    if (!out) { ZSTD_freeDCtx(z); return NULL; }
+    ZSTD_inBuffer input = { in, n, 0 };
+    size_t produced = 0, rc = 1;
+    while (rc != 0) {
+        if (produced == capacity) {
+            if (capacity >= (size_t)len + 1) break;   // more than the header said: not ours
+            size_t larger = capacity * 2;
+            if (larger > (size_t)len + 1) larger = (size_t)len + 1;
+            unsigned char *grown = sqlite3_realloc64(out, larger);
+            if (!grown) { rc = 1; break; }
+            out = grown;
+            capacity = larger;
+        }
+        ZSTD_outBuffer output = { out, capacity, produced };
+        rc = ZSTD_decompressStream(z, &output, &input);
+        if (ZSTD_isError(rc)) break;
+        produced = output.pos;
+        if (rc != 0 && input.pos == input.size && output.pos < output.size) break;   // the input ended early
+    }
+    ZSTD_freeDCtx(z);
+    if (rc != 0 || produced != len || input.pos != n) { sqlite3_free(out); return NULL; }
+    return out;
+}
+
 static void unzipFunction(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     (void)argc;
     sqlite3_value *v = argv[0];
@@ -89,7 +133,11 @@ static void unzipFunction(sqlite3_context *ctx, int argc, sqlite3_value **argv) 
         sqlite3_result_error(ctx, "fsindex_unzip: not a compressed text of fsindex (its length is out of bounds)", -1);
         return;
     }
-    unsigned char *out = inflateExactly(blob + 4, (size_t)(n - 4), len);
+    // A zstd frame starts with its magic number (28 B5 2F FD); a zlib stream (older indexes)
+    // with 0x78 or another CMF byte, never 0x28.
+    int zstd = n >= 8 && blob[4] == 0x28 && blob[5] == 0xB5 && blob[6] == 0x2F && blob[7] == 0xFD;
+    unsigned char *out = zstd ? unzstdExactly(blob + 4, (size_t)(n - 4), len)
+                              : inflateExactly(blob + 4, (size_t)(n - 4), len);
     if (!out) { sqlite3_result_error(ctx, "fsindex_unzip: not a compressed text", -1); return; }
     sqlite3_result_text(ctx, (const char *)out, (int)len, sqlite3_free);
 }

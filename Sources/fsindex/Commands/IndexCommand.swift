@@ -8,6 +8,7 @@ import Indexing
 import Querying
 import Synchronization
 import Updating
+import SystemCalls
 
 extension FSIndexCommand {
     struct IndexCommand: ParsableCommand {
@@ -141,9 +142,12 @@ extension FSIndexCommand {
                 }
                 // Mail's isPriority needs the mail across files (who "me" writes to): decided now.
                 _ = try PriorityPass(store: indexStore, settings: settings).runAll()
-                // OCR last, at the lowest priority, its time apart (issue 28).
+                // OCR last, at the lowest priority, its time apart (issue 28), after the crawl's
+                // caches are given back: the OCR worker's own memory must not add to them (41).
                 switch RecognitionPass.configured(store: indexStore, settings: settings) {
                 case .success(let pass)?:
+                    indexStore.releaseMemory()
+                    SystemCall.returnFreedMemory()
                     let ocr = try pass.runAll()
                     report.recognized = ocr.recognized
                     report.recognitionSkipped = ocr.skipped
