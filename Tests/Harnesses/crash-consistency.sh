@@ -62,7 +62,7 @@ log=$work/log
 # The full-text table's tokenizer (fsindex_cjk) as an extension the sqlite3 command line loads.
 cc=${CC:-$(command -v cc || command -v clang || command -v gcc || true)}
 [[ -n $cc ]] || { echo "crash-consistency: no C compiler (cc, clang or gcc) to build the tokenizer extension" >&2; exit 2; }
-"$cc" -shared -fPIC -O1 -I "$here/../../Sources/CLibraries/CFTS5CJK/include" -o "$work/fts5cjk.so" "$here/fts5_cjk_extension.c" -lz -lm \
+"$cc" -shared -fPIC -O1 -I "$here/../../Sources/CLibraries/CFTS5CJK/include" -o "$work/fts5cjk.so" "$here/fts5_cjk_extension.c" -lz -lzstd -lm \
     || { echo "crash-consistency: cannot build the tokenizer extension" >&2; exit 2; }
 sqlite3() { command sqlite3 -cmd ".load $work/fts5cjk" "$@"; }
 say() { ((quiet)) || echo "$@"; }

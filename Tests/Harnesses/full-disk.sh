@@ -68,7 +68,7 @@ fail() { echo "FAIL: $*"; FAILED=1; }
 # The tokenizer, so that sqlite3 can run FTS5's integrity-check on our tables.
 cc=${CC:-$(command -v cc || command -v clang || command -v gcc || true)}
 [ -n "$cc" ] || { echo "$0: no C compiler for the tokenizer extension" >&2; exit 2; }
-"$cc" -shared -fPIC -O1 -I "$here/../../Sources/CLibraries/CFTS5CJK/include" -o "$W/fts5cjk.so" "$here/fts5_cjk_extension.c" -lz -lm \
+"$cc" -shared -fPIC -O1 -I "$here/../../Sources/CLibraries/CFTS5CJK/include" -o "$W/fts5cjk.so" "$here/fts5_cjk_extension.c" -lz -lzstd -lm \
     || { echo "$0: cannot build the tokenizer extension" >&2; exit 2; }
 
 truncate -s "${SIZE_MB}M" "$IMG" && mkfs.ext4 -q -F -m 0 "$IMG" && mount -o loop "$IMG" "$MNT" \
