@@ -36,7 +36,6 @@ public struct FSIndexDaemon: AsyncParsableCommand {
     /// runs on the global queue, whose first job starts libdispatch's once-a-second monitor.
     public static func prepareProcess() {
         SystemCall.limitMallocArenas(2)
-        SystemCall.returnLargeBlocks()   // a text read is not kept in the heap after it (issue 41)
         fsindex_install_overcommit_executor()
     }
 

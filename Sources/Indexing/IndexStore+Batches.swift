@@ -60,6 +60,8 @@ extension IndexStore {
             path: item.uniqueIdentifier.bytes, domain: item.domainIdentifier, name: name, contentType: a.string(.contentType),
             kind: a.kind, extractor: entry.extractor, size: size, modified: modified, created: created).encode(stored)
 
+        let types = a.contentTypeTree.isEmpty ? a.contentType.map { [$0] } ?? [] : a.contentTypeTree
+        let typeTree = try Self.typeTree(Set(types.map(\.rawValue)), db)
         let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE path = ?"), arguments: [pathData])
         if !item.uniqueIdentifier.bytes.contains(0) {
             // The file's items (messages) are written after it in the same batch, afresh.
@@ -76,6 +78,7 @@ extension IndexStore {
             // A picture or a PDF without text waits for the OCR pass (issue 28); anything else
             // (a file that changed into something else) no longer does.
             entry.recognitionWanted ?? Self.wantsRecognition(a) ? 1 : nil,
+            typeTree,
         ]
         let id: Int64
         if let existing {
@@ -83,18 +86,18 @@ extension IndexStore {
             try db.cachedStatement(sql: """
                 UPDATE items SET path = ?, domain = ?, name = ?, content_type = ?, kind = ?, size = ?, modified = ?,
                 created = ?, mtime_ns = ?, ctime_ns = ?, inode = ?, attributes = ?, expiration = ?,
-                extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ?, summary_pending = ?, omitted = ?, ocr_pending = ?, ocr_confidence = NULL WHERE id = ?
+                extractor_version = ?, indexed_at = ?, extractor = ?, error = ?, used = ?, summary_pending = ?, omitted = ?, ocr_pending = ?,
+                type_tree = ?, ocr_confidence = NULL WHERE id = ?
                 """).execute(arguments: args + [id])
             // The old words leave the full-text index through item_texts' delete trigger.
             try db.cachedStatement(sql: "DELETE FROM item_texts WHERE id = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM items_names WHERE rowid = ?").execute(arguments: [id])
-            try db.cachedStatement(sql: "DELETE FROM item_types WHERE item_id = ?").execute(arguments: [id])
         } else {
             try db.cachedStatement(sql: """
                 INSERT INTO items (path, domain, name, content_type, kind, size, modified, created, mtime_ns,
                 ctime_ns, inode, attributes, expiration, extractor_version, indexed_at, extractor, error, used, summary_pending,
-                omitted, ocr_pending)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                omitted, ocr_pending, type_tree)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: args)
             id = db.lastInsertedRowID
         }
@@ -115,7 +118,7 @@ extension IndexStore {
                 .execute(arguments: [id, name, a.title, otherText, packed])
             try db.cachedStatement(sql: "INSERT INTO \(Schema.ftsTable)(rowid, name, title, other, text) VALUES (?, ?, ?, ?, fsindex_unzip(?))")
                 .execute(arguments: [id, name, a.title, otherText, packed])
-            return try insertTypes(a, id: id, name: name, db)
+            return try db.cachedStatement(sql: "INSERT INTO items_names(rowid, name) VALUES (?, ?)").execute(arguments: [id, name])
         case .compressed(let blob)? where a.textContent != nil:
             try db.cachedStatement(sql: "INSERT INTO item_texts(id, name, title, other, text) VALUES (?, ?, ?, ?, ?)")
                 .execute(arguments: [id, name, a.title, otherText, Data(blob)])
@@ -128,17 +131,23 @@ extension IndexStore {
         }
         try db.cachedStatement(sql: "INSERT INTO \(Schema.ftsTable)(rowid, name, title, other, text) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [id, name, a.title, otherText, a.textContent])
-        try insertTypes(a, id: id, name: name, db)
+        try db.cachedStatement(sql: "INSERT INTO items_names(rowid, name) VALUES (?, ?)").execute(arguments: [id, name])
     }
 
-    /// The item's row of names and of types, after its texts.
-    private static func insertTypes(_ a: AttributeSet, id: Int64, name: String, _ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO items_names(rowid, name) VALUES (?, ?)").execute(arguments: [id, name])
-        let types = a.contentTypeTree.isEmpty ? a.contentType.map { [$0] } ?? [] : a.contentTypeTree
-        for t in Set(types) {
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO item_types(type, item_id) VALUES (?, ?)")
-                .execute(arguments: [t.rawValue, id])
+    /// The id of the set `types` in `type_trees` (v22), stored there first if it is new; nil
+    /// for no types. One lookup per item, where a row per type was written before.
+    static func typeTree(_ types: Set<String>, _ db: Database) throws -> Int64? {
+        guard !types.isEmpty else { return nil }
+        let key = types.sorted().joined(separator: "\n")
+        if let tree = try Int64.fetchOne(db.cachedStatement(sql: "SELECT tree FROM type_tree_keys WHERE key = ?"), arguments: [key]) {
+            return tree
         }
+        let tree = (try Int64.fetchOne(db, sql: "SELECT max(tree) FROM type_tree_keys") ?? 0) + 1
+        try db.execute(sql: "INSERT INTO type_tree_keys(key, tree) VALUES (?, ?)", arguments: [key, tree])
+        for t in types {
+            try db.execute(sql: "INSERT INTO type_trees(tree, type) VALUES (?, ?)", arguments: [tree, t])
+        }
+        return tree
     }
 
     /// The stored stamps of every item in `domain`, keyed by identifier bytes, for an incremental

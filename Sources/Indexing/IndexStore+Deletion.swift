@@ -94,7 +94,7 @@ extension IndexStore {
     package func deleteAllItems() throws(IndexError) {
         try write { db in
             try db.execute(sql: """
-                DELETE FROM item_texts; DELETE FROM items_names; DELETE FROM item_types; DELETE FROM items;
+                DELETE FROM item_texts; DELETE FROM items_names; DELETE FROM items;
                 DELETE FROM domains; DELETE FROM client_state;
                 """)
         }

@@ -45,16 +45,6 @@ public enum SystemCall {
         _ = shim_limit_malloc_arenas(n)
     }
 
-    /// Makes glibc's malloc give large blocks back when they are freed: blocks of `mmapAbove`
-    /// bytes or more get mappings of their own (unmapped on free), and free memory above
-    /// `trimAbove` at the heap's top is returned. glibc's default threshold moves up to 32 MiB as
-    /// large blocks are freed, after which a file's text buffers come from the heap and stay in
-    /// the resident set (issue 41: extraction workers kept 70–80 MiB after the big files of the
-    /// bench corpus, 25–35 MiB when fresh).
-    public static func returnLargeBlocks(mmapAbove: Int32 = 256 << 10, trimAbove: Int32 = 1 << 20) {
-        _ = shim_malloc_thresholds(mmapAbove, trimAbove)
-    }
-
     /// Gives the C library's free memory back to the system (glibc's `malloc_trim(0)`): freed
     /// blocks otherwise stay in the process's resident set. Called between the stages of a
     /// first index (issue 41), so that the crawl's buffers do not add to the OCR worker's peak.

@@ -48,9 +48,6 @@ public enum WorkerMain {
             return 2
         }
         signal(SIGPIPE, SIG_IGN)
-        // Large blocks (a file's bytes, its text) go back to the system when freed, so a worker
-        // that met one big file does not keep its size for the next thousands (issue 41).
-        SystemCall.returnLargeBlocks()
         let context: ExtractionContext
         do {
             try Sandbox.applyLimits(limits)

@@ -13,7 +13,6 @@ struct FSIndexCommand: ParsableCommand {
     /// arenas took 13 MiB off a first index's peak (152 → 139 MiB) at no measurable cost.
     static func main() {
         SystemCall.limitMallocArenas(2)
-        SystemCall.returnLargeBlocks()   // a text read is not kept in the heap after it (issue 41)
         main(ArgumentBytes.arguments())
     }
 

@@ -134,9 +134,6 @@ int shim_lremovexattr(const char *path, const char *name) { return lremovexattr(
 
 int shim_limit_malloc_arenas(int n) { return mallopt(M_ARENA_MAX, n); }
 int shim_return_freed_memory(void) { return malloc_trim(0); }
-int shim_malloc_thresholds(int mmapAbove, int trimAbove) {
-    return mallopt(M_MMAP_THRESHOLD, mmapAbove) && mallopt(M_TRIM_THRESHOLD, trimAbove);
-}
 
 /* main()'s arguments for code that has no CommandLine (fsfind in Embedded Swift). glibc calls
    the functions of .init_array with argc, argv and envp before main. */

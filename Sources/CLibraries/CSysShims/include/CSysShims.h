@@ -130,9 +130,6 @@ int shim_lremovexattr(const char *path, const char *name);
 int shim_limit_malloc_arenas(int n);
 /// glibc's `malloc_trim(0)`: returns free heap memory to the system. Returns 1 when some was.
 int shim_return_freed_memory(void);
-/// glibc's `mallopt(M_MMAP_THRESHOLD, mmapAbove)` and `mallopt(M_TRIM_THRESHOLD, trimAbove)`
-/// (fixed values, which also stop glibc from raising them as it goes). Returns 1 on success.
-int shim_malloc_thresholds(int mmapAbove, int trimAbove);
 
 /// errno, for code without the Glibc module (fsfind in Embedded Swift), where it is a macro.
 int shim_errno(void);
