@@ -92,12 +92,16 @@ static unsigned char *unzstdExactly(const unsigned char *in, size_t n, uint32_t 
     if (ZSTD_getDictID_fromFrame(in, n) != 0) return NULL;
     unsigned long long declared = ZSTD_getFrameContentSize(in, n);
     if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != (unsigned long long)len) return NULL;
-    ZSTD_DCtx *z = ZSTD_createDCtx();
-    if (!z) return NULL;
+    // One context per thread, kept: making one costs more than reading a short text back (the
+    // writer reads every new text back for its words, issue 41).
+    static _Thread_local ZSTD_DCtx *threadDecoder;
+    if (!threadDecoder && !(threadDecoder = ZSTD_createDCtx())) return NULL;
+    ZSTD_DCtx *z = threadDecoder;
+    ZSTD_DCtx_reset(z, ZSTD_reset_session_only);
     size_t capacity = (size_t)n * 8 + 4096;
     if (capacity > (size_t)len + 1) capacity = (size_t)len + 1;
     unsigned char *out = sqlite3_malloc64(capacity);
-    if (!out) { ZSTD_freeDCtx(z); return NULL; }
+    if (!out) return NULL;
     ZSTD_inBuffer input = { in, n, 0 };
     size_t produced = 0, rc = 1;
     while (rc != 0) {
@@ -116,7 +120,6 @@ static unsigned char *unzstdExactly(const unsigned char *in, size_t n, uint32_t 
         produced = output.pos;
         if (rc != 0 && input.pos == input.size && output.pos < output.size) break;   // the input ended early
     }
-    ZSTD_freeDCtx(z);
     if (rc != 0 || produced != len || input.pos != n) { sqlite3_free(out); return NULL; }
     return out;
 }
