@@ -56,6 +56,18 @@ final class CrawlFixture: @unchecked Sendable {
 
 @Suite("IndexUpdater")
 struct IndexUpdaterTests {
+    @Test("a crawl's workers end with it (issue 41: idle ones held their parsers' memory through the summaries and the OCR pass)")
+    func workersEndWithTheCrawl() throws {
+        let f = try CrawlFixture()
+        for i in 0..<6 { try f.tree.create("root/note\(i).txt", contents: "kumquat number \(i)") }
+        let pool = WorkerPool(executable: try WorkerExecutable.locate(), limits: f.settings.workerLimits)
+        f.extraction = .workers(pool)
+        let report = try f.crawl()
+        #expect(report.indexed >= 6)
+        #expect(try f.find("kumquat").count == 6, "the files were read by the workers")
+        #expect(pool.runningIdleWorkers == 0, "no worker outlives the crawl")
+    }
+
     @Test("a crawl indexes names, types and words; files and folders are items")
     func firstCrawl() throws {
         let f = try CrawlFixture()
