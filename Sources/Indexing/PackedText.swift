@@ -4,7 +4,7 @@ import CFTS5CJK
 import Glibc
 #endif
 
-/// An item's text as `item_texts` stores it (see `Schema`): compressed by zlib with the length in
+/// An item's text as `item_texts` stores it (see `Schema`): compressed by zstd with the length in
 /// front, or as it is when short or incompressible; the same bytes `fsindex_zip` makes in SQL.
 ///
 /// Why it can be made beforehand (issue 23): compressing 1.3 GB of text at zlib's level 6 was a

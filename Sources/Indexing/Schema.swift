@@ -9,7 +9,7 @@ import GRDB
 /// full-text table, so it is stored once.
 ///
 /// The full-text table `items_fts` is an external-content FTS5 table keyed by the item's rowid:
-/// its columns are stored once, in `item_texts`, with the text compressed (zlib through
+/// its columns are stored once, in `item_texts`, with the text compressed (zstd, zlib before issue 41, through
 /// `fsindex_zip`), and read back through the view `items_fts_source` (`fsindex_unzip`).
 /// Triggers on `item_texts` take a row's old words out when it is updated or deleted; a new row's
 /// words are indexed by the writer itself, from the text it has (`IndexStore.upsert`, v13).
