@@ -36,6 +36,7 @@ public struct FSIndexDaemon: AsyncParsableCommand {
     /// runs on the global queue, whose first job starts libdispatch's once-a-second monitor.
     public static func prepareProcess() {
         SystemCall.limitMallocArenas(2)
+        SystemCall.nameAfterCommand(CommandLine.arguments.first ?? "fsindexd")
         fsindex_install_overcommit_executor()
     }
 

@@ -45,6 +45,24 @@ public enum SystemCall {
         _ = shim_limit_malloc_arenas(n)
     }
 
+    /// Names the process after the command it was started as (`argv[0]`'s last component, at
+    /// most 15 bytes) when the kernel named it `exe`: a process started through
+    /// `/proc/self/exe` (fsindexd detaching) is `exe` to `ps`, `top` and `pgrep` otherwise
+    /// (issue 42). Writing `/proc/self/comm` is `prctl(PR_SET_NAME)`, which Swift cannot call
+    /// (it is variadic). Any other name is left as the kernel gave it.
+    public static func nameAfterCommand(_ argv0: String) {
+        let fd = Glibc.open("/proc/self/comm", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { _ = Glibc.close(fd) }
+        var current = [UInt8](repeating: 0, count: 32)
+        let n = Glibc.read(fd, &current, current.count)
+        guard n > 0, current[..<n] == ArraySlice("exe\n".utf8) else { return }
+        let name = Array(argv0.utf8.split(separator: UInt8(ascii: "/")).last ?? [])
+        guard !name.isEmpty, name != Array("exe".utf8) else { return }
+        _ = Glibc.lseek(fd, 0, SEEK_SET)
+        _ = name.prefix(15).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    }
+
     /// Gives the C library's free memory back to the system (glibc's `malloc_trim(0)`): freed
     /// blocks otherwise stay in the process's resident set. Called between the stages of a
     /// first index (issue 41), so that the crawl's buffers do not add to the OCR worker's peak.

@@ -291,6 +291,9 @@ struct DaemonTests {
             defer { kill(pid, SIGKILL) }
             try d.waitFor("the detached daemon") { d.daemonState() == "watching" }
             #expect(try d.find("kittiwake").count == 1)
+            // Started through /proc/self/exe, it is still fsindexd to ps, top and pgrep (issue 42).
+            let comm = FileManager.default.contents(atPath: "/proc/\(pid)/comm").map { String(decoding: $0, as: UTF8.self) }
+            #expect(comm == "fsindexd\n")
             kill(pid, SIGTERM)
             let logPath = d.tree.path("state/fsindex/fsindexd.log").string
             try d.waitFor("the detached daemon to stop") {
