@@ -102,6 +102,17 @@ public enum ByteString {
         return String([d[Int(b >> 4)], d[Int(b & 15)]])
     }
 
+    /// The value of an ASCII hex digit (`0`–`9`, `a`–`f`, `A`–`F`), or nil: for the readers of
+    /// `%XX` (URLs, the recently-used list) and `\'XX` (RTF), one copy where there were three.
+    package static func hexDigit(_ b: UInt8) -> UInt8? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// Length of the valid UTF-8 sequence starting at `i`, or 0 when the byte there starts none.
     private static func utf8SequenceLength(_ b: [UInt8], _ i: Int) -> Int {
         let c = b[i]

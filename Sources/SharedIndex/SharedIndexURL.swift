@@ -1,3 +1,4 @@
+import Attributes
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -127,7 +128,7 @@ public struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
             if b == UInt8(ascii: "%") {
                 let h1 = u.index(after: i)
                 guard h1 < u.endIndex, u.index(after: h1) < u.endIndex,
-                      let hi = Self.hex(u[h1]), let lo = Self.hex(u[u.index(after: h1)]) else { throw bad("a % is not followed by two hex digits") }
+                      let hi = ByteString.hexDigit(u[h1]), let lo = ByteString.hexDigit(u[u.index(after: h1)]) else { throw bad("a % is not followed by two hex digits") }
                 bytes.append(hi << 4 | lo)
                 i = u.index(h1, offsetBy: 2)
             } else {
@@ -137,15 +138,6 @@ public struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
         }
         guard let out = String(validating: bytes, as: UTF8.self) else { throw bad("it is not UTF-8 once decoded") }
         return out
-    }
-
-    private static func hex(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     static func loginName() -> String? {

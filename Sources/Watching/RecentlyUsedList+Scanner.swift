@@ -1,3 +1,4 @@
+import Attributes
 import FoundationEssentials
 
 /// The XBEL reader behind `RecentlyUsedList`: one pass over the bytes, elements and attributes
@@ -251,7 +252,7 @@ struct XBELScanner {
         var j = 0
         while j < rest.count {
             if rest[j] == UInt8(ascii: "%") {
-                guard j + 2 < rest.count, let hi = hex(rest[j + 1]), let lo = hex(rest[j + 2]) else { return nil }
+                guard j + 2 < rest.count, let hi = ByteString.hexDigit(rest[j + 1]), let lo = ByteString.hexDigit(rest[j + 2]) else { return nil }
                 out.append(hi << 4 | lo)
                 j += 3
             } else {
@@ -261,15 +262,6 @@ struct XBELScanner {
         }
         guard out.first == UInt8(ascii: "/"), !out.contains(0), out.count <= 4096 else { return nil }
         return out
-    }
-
-    private static func hex(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// An application's `count`: its digits as a number, a negative one as 0, and one past

@@ -1,3 +1,4 @@
+import Attributes
 import ExtractionModel
 import FoundationEssentials
 
@@ -264,7 +265,7 @@ final class RTFParser {
         guard overflow == 0 else { return }
         switch c {
         case UInt8(ascii: "'"):
-            guard let h = source.next(), let l = source.next(), let hi = hex(h), let lo = hex(l) else { return }
+            guard let h = source.next(), let l = source.next(), let hi = ByteString.hexDigit(h), let lo = ByteString.hexDigit(l) else { return }
             if skipCount > 0 {
                 skipCount -= 1
                 return
@@ -291,15 +292,6 @@ final class RTFParser {
             emit(" ")
         default:
             break   // \- optional hyphen, \: subentry, \| formula
-        }
-    }
-
-    private func hex(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 0x30...0x39: b - 0x30
-        case 0x61...0x66: b - 0x61 + 10
-        case 0x41...0x46: b - 0x41 + 10
-        default: nil
         }
     }
 
