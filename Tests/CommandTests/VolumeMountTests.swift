@@ -19,9 +19,20 @@ final class TestMounts: @unchecked Sendable {
         points.append(point)
     }
 
+    /// `umount POINT`. A mount is busy for a moment after the last process that held it ended
+    /// (a loaded machine closes its files late): a busy mount is tried again for up to 5 s, and
+    /// then the issue names who holds it (`fuser -vm`).
     func unmount(_ point: String) throws {
-        let r = try run(executable: "/usr/bin/umount", [point], timeout: 60)
-        #expect(r.status == 0, "umount \(point): \(r.stderr)")
+        var r = try run(executable: "/usr/bin/umount", [point], timeout: 60)
+        for _ in 0..<20 where r.status != 0 && r.stderr.contains("busy") {
+            usleep(250_000)   // a real kernel's state, not the daemon's: no clock to inject
+            r = try run(executable: "/usr/bin/umount", [point], timeout: 60)
+        }
+        var holders = ""
+        if r.status != 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/fuser") {
+            holders = (try? run(executable: "/usr/bin/fuser", ["-vm", point], timeout: 60)).map { "; held by: " + $0.out + $0.stderr } ?? ""
+        }
+        #expect(r.status == 0, "umount \(point): \(r.stderr)\(holders)")
         if r.status == 0 { points.removeAll { $0 == point } }
     }
 
