@@ -31,7 +31,7 @@ public final class IndexStore: Sendable {
     /// Frees what SQLite caches for every connection (pages, statements; GRDB's `releaseMemory`):
     /// a first index calls it between its stages (issue 41), so that the crawl's caches are not
     /// held through the OCR pass, when an OCR worker needs its own 100-odd MiB.
-    public func releaseMemory() {
+    package func releaseMemory() {
         if let pool = writer as? DatabasePool { pool.releaseMemory() } else { (writer as? DatabaseQueue)?.releaseMemory() }
     }
 

@@ -50,7 +50,7 @@ public enum SystemCall {
     /// `/proc/self/exe` (fsindexd detaching) is `exe` to `ps`, `top` and `pgrep` otherwise
     /// (issue 42). Writing `/proc/self/comm` is `prctl(PR_SET_NAME)`, which Swift cannot call
     /// (it is variadic). Any other name is left as the kernel gave it.
-    public static func nameAfterCommand(_ argv0: String) {
+    package static func nameAfterCommand(_ argv0: String) {
         let fd = Glibc.open("/proc/self/comm", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return }
         defer { _ = Glibc.close(fd) }
@@ -66,7 +66,7 @@ public enum SystemCall {
     /// Gives the C library's free memory back to the system (glibc's `malloc_trim(0)`): freed
     /// blocks otherwise stay in the process's resident set. Called between the stages of a
     /// first index (issue 41), so that the crawl's buffers do not add to the OCR worker's peak.
-    public static func returnFreedMemory() {
+    package static func returnFreedMemory() {
         _ = shim_return_freed_memory()
     }
 
@@ -78,7 +78,6 @@ public enum SystemCall {
     /// workqueue monitor, a timer that wakes the process once a second for the rest of its
     /// life, idle or not (issue 14). Meant for a few long iterations (one per core), not for
     /// many short ones: each costs a thread.
-
     public static func concurrentPerform(iterations: Int, _ body: (Int) -> Void) {
         guard iterations > 1 else {
             if iterations == 1 { body(0) }

@@ -212,26 +212,17 @@ struct CompactTextTests {
 
     @Test("an index of v10 (text in the full-text table) is migrated: every text kept and searchable")
     func migrationFromV10() throws {
-        let tree = try TemporaryTree(prefix: "fsindex-index")
-        let location = IndexLocation(directory: tree.path("index"))
-        try location.prepare()
-        var config = Configuration()
-        config.prepareDatabase { db in try IndexStore.registerTokenizer(db) }
         let texts = [Self.long + " alphaone", Self.cjk, "short betatwo", "", Self.long + " gammathree"]
-        do {
-            let queue = try DatabaseQueue(path: location.databasePath.string, configuration: config)
-            try Schema.migrator.migrate(queue, upTo: "v10-cjk")
-            try queue.write { db in
-                for (i, text) in texts.enumerated() {
-                    try db.execute(sql: """
-                        INSERT INTO items(id, path, domain, name, attributes, indexed_at) VALUES (?, ?, '/d', ?, '{"title":"T"}', 0)
-                        """, arguments: [i + 1, Data("/d/\(i).txt".utf8), "\(i).txt"])
-                    try db.execute(sql: "INSERT INTO items_fts(rowid, name, title, other, text) VALUES (?, ?, 'T', NULL, ?)",
-                                   arguments: [i + 1, "\(i).txt", text])
-                }
+        let older = try OlderIndex(upTo: "v10-cjk") { db in
+            for (i, text) in texts.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO items(id, path, domain, name, attributes, indexed_at) VALUES (?, ?, '/d', ?, '{"title":"T"}', 0)
+                    """, arguments: [i + 1, Data("/d/\(i).txt".utf8), "\(i).txt"])
+                try db.execute(sql: "INSERT INTO items_fts(rowid, name, title, other, text) VALUES (?, ?, 'T', NULL, ?)",
+                               arguments: [i + 1, "\(i).txt", text])
             }
         }
-        let store = try IndexStore(location: location)
+        let store = try IndexStore(location: older.location)
         for (i, text) in texts.enumerated() {
             #expect(try store.item(ItemIdentifier("/d/\(i).txt"))?.attributes.textContent == text)
         }

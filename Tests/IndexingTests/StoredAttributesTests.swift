@@ -136,29 +136,20 @@ struct StoredAttributesTests {
 
     @Test("v12 rewrites an older index's JSON without changing what is read")
     func migration() throws {
-        let tree = try TemporaryTree(prefix: "fsindex-index")
-        let location = IndexLocation(directory: tree.path("index"))
-        try location.prepare()
-        var config = Configuration()
-        config.prepareDatabase { db in try IndexStore.registerTokenizer(db) }
         let file = Self.crawled("/d/f.txt")
         var stored = file.attributes.removing(.textContent)
         stored[.domainIdentifier] = .string("/d")
         let json = String(decoding: try JSONEncoder().encode(stored), as: UTF8.self)
-        do {
-            let queue = try DatabaseQueue(path: location.databasePath.string, configuration: config)
-            try Schema.migrator.migrate(queue, upTo: "v11-compact")
-            try queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO items(id, path, domain, name, content_type, kind, size, modified, created, attributes, indexed_at, extractor)
-                    VALUES (1, ?, '/d', 'f.txt', 'public.plain-text', 'Plain text', 1234, ?, ?, ?, 0, 'plain-text')
-                    """, arguments: [Data("/d/f.txt".utf8), file.attributes.date(.fsContentChangeDate)!.timeIntervalSince1970,
-                                     file.attributes.date(.fsCreationDate)!.timeIntervalSince1970, json])
-                try db.execute(sql: "INSERT INTO item_texts(id, name, title, other, text) VALUES (1, 'f.txt', 'A title', NULL, fsindex_zip(?))",
-                               arguments: [file.attributes.textContent])
-            }
+        let older = try OlderIndex(upTo: "v11-compact") { db in
+            try db.execute(sql: """
+                INSERT INTO items(id, path, domain, name, content_type, kind, size, modified, created, attributes, indexed_at, extractor)
+                VALUES (1, ?, '/d', 'f.txt', 'public.plain-text', 'Plain text', 1234, ?, ?, ?, 0, 'plain-text')
+                """, arguments: [Data("/d/f.txt".utf8), file.attributes.date(.fsContentChangeDate)!.timeIntervalSince1970,
+                                 file.attributes.date(.fsCreationDate)!.timeIntervalSince1970, json])
+            try db.execute(sql: "INSERT INTO item_texts(id, name, title, other, text) VALUES (1, 'f.txt', 'A title', NULL, fsindex_zip(?))",
+                           arguments: [file.attributes.textContent])
         }
-        let store = try IndexStore(location: location)
+        let store = try IndexStore(location: older.location)
         #expect(try store.item(ItemIdentifier("/d/f.txt"))?.attributes == (try Self.expected(file)))
         let (after, omitted) = try Self.stored(store, "/d/f.txt")
         #expect(after.count < json.count / 2)

@@ -1,7 +1,8 @@
 import Attributes
+import GRDB
 import Foundation
 import IndexTestSupport
-import Indexing
+@testable import Indexing
 import SystemPackage
 import TestSupport
 
@@ -18,4 +19,22 @@ struct TestIndex {
 func item(_ path: String, domain: String = "/d", title: String? = nil, text: String? = nil,
           type: ContentType = .plainText, expires: Date? = nil) -> SearchableItem {
     makeItem(path, domain: domain, title: title, text: text, type: type, expires: expires)
+}
+
+/// An index as an older fsindex left it: its database migrated up to `migration` only, and the
+/// rows `fill` writes; an `IndexStore` opened on `location` then runs the migrations after it.
+struct OlderIndex {
+    let tree: TemporaryTree
+    let location: IndexLocation
+
+    init(upTo migration: String, _ fill: (Database) throws -> Void) throws {
+        tree = try TemporaryTree(prefix: "fsindex-index")
+        location = IndexLocation(directory: tree.path("index"))
+        try location.prepare()
+        var config = Configuration()
+        config.prepareDatabase { db in try IndexStore.registerTokenizer(db) }
+        let queue = try DatabaseQueue(path: location.databasePath.string, configuration: config)
+        try Schema.migrator.migrate(queue, upTo: migration)
+        try queue.write(fill)
+    }
 }

@@ -72,11 +72,6 @@ struct TypeTreeTests {
 
     @Test("an index of v21 (a row per item and type) is migrated: the view gives every row it had, each set stored once")
     func migrationFromV21() throws {
-        let tree = try TemporaryTree(prefix: "fsindex-index")
-        let location = IndexLocation(directory: tree.path("index"))
-        try location.prepare()
-        var config = Configuration()
-        config.prepareDatabase { db in try IndexStore.registerTokenizer(db) }
         let rows: [(Int, String?, [String])] = [
             (1, "public.html", ["public.html", "public.text", "public.data", "public.item", "public.content"]),
             (2, "public.html", ["public.html", "public.text", "public.data", "public.item", "public.content"]),
@@ -86,23 +81,18 @@ struct TypeTreeTests {
             (6, "public.folder", []),
             (7, nil, ["com.example.untyped"]),
         ]
-        var before: Set<String> = []
-        do {
-            let queue = try DatabaseQueue(path: location.databasePath.string, configuration: config)
-            try Schema.migrator.migrate(queue, upTo: "v21-url-scheme")
-            try queue.write { db in
-                for (id, type, types) in rows {
-                    try db.execute(sql: """
-                        INSERT INTO items(id, path, domain, name, content_type, attributes, indexed_at) VALUES (?, ?, '/d', ?, ?, '{}', 0)
-                        """, arguments: [id, Data("/d/\(id)".utf8), "\(id)", type])
-                    for t in types {
-                        try db.execute(sql: "INSERT INTO item_types(type, item_id) VALUES (?, ?)", arguments: [t, id])
-                        before.insert("\(id) \(t)")
-                    }
+        let before = Set(rows.flatMap { id, _, types in types.map { "\(id) \($0)" } })
+        let older = try OlderIndex(upTo: "v21-url-scheme") { db in
+            for (id, type, types) in rows {
+                try db.execute(sql: """
+                    INSERT INTO items(id, path, domain, name, content_type, attributes, indexed_at) VALUES (?, ?, '/d', ?, ?, '{}', 0)
+                    """, arguments: [id, Data("/d/\(id)".utf8), "\(id)", type])
+                for t in types {
+                    try db.execute(sql: "INSERT INTO item_types(type, item_id) VALUES (?, ?)", arguments: [t, id])
                 }
             }
         }
-        let store = try IndexStore(location: location)
+        let store = try IndexStore(location: older.location)
         let after = try store.read { db in
             Set(try Row.fetchAll(db, sql: "SELECT item_id, type FROM item_types").map { "\($0["item_id"] as Int64) \($0["type"] as String)" })
         }
