@@ -238,7 +238,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // GNOME Shell's search provider and KRunner's runner on the session bus.
-        .target(name: "DesktopBus", dependencies: ["Desktop", "CSDBus", "Configuration", "Controlling", "Indexing", "Querying", "Thumbnails"], swiftSettings: strict),
+        .target(name: "DesktopBus", dependencies: ["Desktop", "CSDBus", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls", "Thumbnails"], swiftSettings: strict),
         // fsindexd's command: a library, so that the multi-call fsindex can run it too.
         .target(name: "DaemonCommand", dependencies: [
             "Attributes", "CommandSupport", "FindCommand", "Desktop", "Configuration", "Watching", "Updating", "Indexing", "SharedIndex", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",

@@ -1,6 +1,6 @@
 /// Why a tool call cannot be answered. Every case becomes a tool error (`isError`) whose text
 /// the model can act on; none is a protocol failure.
-public enum AgentError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum AgentError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An argument is missing, of the wrong type or beyond its limit.
     case badArgument(name: String, reason: String)
     /// The query could not be parsed or run: fsfind's own message (a caret under the spot
@@ -13,7 +13,7 @@ public enum AgentError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server's own options or settings are unusable (reported at start, never per call).
     case options(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badArgument(let name, let reason): "argument `\(name)` \(reason)"
         case .query(let message): message

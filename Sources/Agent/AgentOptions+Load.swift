@@ -9,7 +9,7 @@ extension AgentOptions {
     /// The options of a server: the command line's, over `[agent]` of the config, over the
     /// built-in defaults (`settings`, loaded by the front end like every tool's). Scopes default
     /// to the index's roots.
-    public static func load(settings: Settings, location: IndexLocation, scopes: [String], maxResults: Int?,
+    package static func load(settings: Settings, location: IndexLocation, scopes: [String], maxResults: Int?,
                             format: String?, guidance: String?) throws(AgentError) -> AgentOptions {
         let agent = settings.agent
         let formatText = format ?? agent.format

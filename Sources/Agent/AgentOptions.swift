@@ -5,29 +5,29 @@ import Querying
 /// How this server answers: its folders, its cap on results, its format, its guidance and who
 /// "me" is. Built once at start from the command line over `[agent]` of the config; every tool
 /// call is bounded by it.
-public struct AgentOptions: Sendable {
+package struct AgentOptions: Sendable {
     /// `full`: one JSON object per item. `compact`: one line per item, for small context windows.
-    public enum Format: String, Sendable, Hashable, CaseIterable {
+    package enum Format: String, Sendable, Hashable, CaseIterable {
         case full, compact
     }
 
     /// The most results one call may return, whatever the host or the model asks.
-    public static let resultCap = 200
+    package static let resultCap = 200
 
-    public var scopes: ScopeSet
+    package var scopes: ScopeSet
     /// Results per search unless the call asks for fewer (1...`resultCap`).
-    public var maxResults: Int
-    public var format: Format
-    public var guidance: Guidance
+    package var maxResults: Int
+    package var format: Format
+    package var guidance: Guidance
     /// Who "me" is in `from:me`, `author:me`, `to:me`; nil when nothing says.
-    public var identity: Identity?
-    public var ranking: RankingWeights
+    package var identity: Identity?
+    package var ranking: RankingWeights
     /// Seconds one query may run.
-    public var timeLimit: Double
+    package var timeLimit: Double
     /// The shared PostgreSQL index to query instead of the local one (`[index] url`, `--index-url`).
-    public var sharedURL: String?
+    package var sharedURL: String?
 
-    public init(scopes: ScopeSet, maxResults: Int = 20, format: Format = .full, guidance: Guidance = .complete,
+    package init(scopes: ScopeSet, maxResults: Int = 20, format: Format = .full, guidance: Guidance = .complete,
                 identity: Identity? = nil, ranking: RankingWeights = RankingWeights(), timeLimit: Double = 10) throws(AgentError) {
         guard (1...Self.resultCap).contains(maxResults) else {
             throw .options("max-results must be from 1 to \(Self.resultCap) (it is \(maxResults))")

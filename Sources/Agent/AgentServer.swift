@@ -12,8 +12,8 @@ import Querying
 /// Everything a call can get wrong is a tool error (`isError`) with the session's message,
 /// never a protocol error: a model reads tool errors and can correct itself. Stdout belongs to
 /// the protocol; logs go to stderr.
-public enum AgentServer {
-    public static func run(_ session: AgentSession, version: String, logger: Logger) async throws {
+package enum AgentServer {
+    package static func run(_ session: AgentSession, version: String, logger: Logger) async throws {
         let server = Server(name: "fsindex-mcp", version: version, title: "FSIndex",
                             instructions: "Search the user's indexed files in \(session.options.scopes.display.joined(separator: ", ")). Call describe first to see what the folders hold and which query words work.",
                             capabilities: .init(resources: .init(subscribe: true, listChanged: false), tools: .init(listChanged: false)))

@@ -8,6 +8,7 @@ import MCP
 import Querying
 import SharedIndex
 import SharedQuerying
+import Synchronization
 import SystemCalls
 #if canImport(Glibc)
 import Glibc
@@ -19,30 +20,32 @@ import Glibc
 ///
 /// The MCP server (`AgentServer`) only routes calls here; the tools' logic is testable without
 /// a transport.
-public final class AgentSession: @unchecked Sendable {
-    public let options: AgentOptions
-    public let location: IndexLocation
+package final class AgentSession: Sendable {
+    package let options: AgentOptions
+    package let location: IndexLocation
     let catalog: ToolCatalog
 
     /// The opened index (opened on the first call that needs it, so that a server started
     /// before the first `fsindex index` answers once the index exists), and the call counter.
-    private let lock = NSLock()
-    private var opened: QueryPipeline?
-    private var calls = 0
-    /// The files of the latest search, which `resources/list` offers.
-    private var latest: [FoundItem] = []
+    private let state = Mutex<State>(State())
+    private struct State {
+        var opened: QueryPipeline?
+        var calls = 0
+        /// The files of the latest search, which `resources/list` offers.
+        var latest: [FoundItem] = []
+    }
 
-    public init(options: AgentOptions, location: IndexLocation) {
+    package init(options: AgentOptions, location: IndexLocation) {
         self.options = options
         self.location = location
         self.catalog = ToolCatalog(options: options)
     }
 
     /// The tools offered under the guidance in force.
-    public var tools: [Tool] { catalog.tools }
+    package var tools: [Tool] { catalog.tools }
 
     /// Answers one tool call. Every failure is an `AgentError` (a tool error for the model).
-    public func call(_ name: String, arguments: [String: Value]?, progress: ProgressReporter = .none) async throws(AgentError) -> ToolReply {
+    package func call(_ name: String, arguments: [String: Value]?, progress: ProgressReporter = .none) async throws(AgentError) -> ToolReply {
         guard catalog.offers(name) else {
             throw .badArgument(name: "name", reason: "\"\(name)\" is not a tool of this server; its tools are \(catalog.names.joined(separator: ", "))")
         }
@@ -61,15 +64,19 @@ public final class AgentSession: @unchecked Sendable {
     // MARK: - What the tools share
 
     func pipeline() throws(AgentError) -> QueryPipeline {
-        lock.lock()
-        defer { lock.unlock() }
-        if let opened { return opened }
+        try state.withLock { (state) throws(AgentError) -> QueryPipeline in
+            if let opened = state.opened { return opened }
+            let p = try openPipeline()
+            state.opened = p
+            return p
+        }
+    }
+
+    private func openPipeline() throws(AgentError) -> QueryPipeline {
         if let shared = options.sharedURL {
             // The shared index decides who sees what itself (row-level security).
             do {
-                let p = try QueryPipeline.open(url: try SharedIndexURL(shared))
-                opened = p
-                return p
+                return try QueryPipeline.open(url: try SharedIndexURL(shared))
             } catch {
                 throw .query("\(error)")
             }
@@ -78,9 +85,7 @@ public final class AgentSession: @unchecked Sendable {
             let base = try QueryPipeline.open(location: location).pipeline
             // Readable files only, and no writes: a gone file is reported to fsindexd (if it
             // runs), never deleted from the index here.
-            let p = QueryPipeline(engine: base.engine, fileCheck: Self.readable, repair: DaemonOrIndexRepair(location: location, deletesWithoutDaemon: false))
-            opened = p
-            return p
+            return QueryPipeline(engine: base.engine, fileCheck: Self.readable, repair: DaemonOrIndexRepair(location: location, deletesWithoutDaemon: false))
         } catch {
             throw .query(error.description)
         }
@@ -88,10 +93,10 @@ public final class AgentSession: @unchecked Sendable {
 
     /// The next stage token of a query.
     func status(query: String, scopes: [[UInt8]], isFinal: Bool, total: Int?) -> ReplyStatus {
-        lock.lock()
-        calls += 1
-        let n = calls
-        lock.unlock()
+        let n = state.withLock { state in
+            state.calls += 1
+            return state.calls
+        }
         var key = Array(query.utf8)
         for s in scopes { key += [0] + s }
         let token = Self.token(key)
@@ -128,23 +133,19 @@ public final class AgentSession: @unchecked Sendable {
     }
 
     func remember(_ items: [FoundItem]) {
-        lock.lock()
-        latest = items
-        lock.unlock()
+        state.withLock { $0.latest = items }
     }
 
     /// The files of the latest search (`resources/list`).
-    public var latestItems: [FoundItem] {
-        lock.lock()
-        defer { lock.unlock() }
-        return latest
+    package var latestItems: [FoundItem] {
+        state.withLock { $0.latest }
     }
 
     /// A file the model may be shown: there, inside the scopes, and readable by this user.
     /// `path` is absolute and normalized (`ScopeSet.normalized`). Whatever is outside the scopes
     /// gets one answer, there or not (`ScopeSet.admits`): the answers are no oracle for the
     /// files outside.
-    public func available(_ path: [UInt8]) throws(AgentError) {
+    package func available(_ path: [UInt8]) throws(AgentError) {
         guard options.scopes.admits(path) else {
             throw .outsideScopes(path: ReplyValues.path(path), scopes: options.scopes.display)
         }
@@ -169,12 +170,12 @@ public final class AgentSession: @unchecked Sendable {
 
 /// Where progress goes: MCP progress notifications when the client asked for them, nowhere
 /// otherwise.
-public struct ProgressReporter: Sendable {
+package struct ProgressReporter: Sendable {
     let send: @Sendable (_ progress: Double, _ total: Double?, _ message: String) async -> Void
 
-    public init(_ send: @escaping @Sendable (Double, Double?, String) async -> Void) { self.send = send }
+    package init(_ send: @escaping @Sendable (Double, Double?, String) async -> Void) { self.send = send }
 
-    public static let none = ProgressReporter { _, _, _ in }
+    package static let none = ProgressReporter { _, _, _ in }
 
     func report(_ progress: Double, of total: Double?, _ message: String) async { await send(progress, total, message) }
 }

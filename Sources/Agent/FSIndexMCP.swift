@@ -11,8 +11,8 @@ import SystemPackage
 /// SpotlightSearchTool with a FileSource, for Linux). Read-only: it never writes the index,
 /// never runs a program, and never shows a file outside its scopes or one the user cannot read.
 /// A library command, run by the `fsindex-mcp` executable and by the multi-call `fsindex`.
-public struct FSIndexMCP: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct FSIndexMCP: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "fsindex-mcp",
         abstract: "Serve the index to language-model agents over the Model Context Protocol (stdio).",
         discussion: """
@@ -39,13 +39,13 @@ public struct FSIndexMCP: AsyncParsableCommand {
     @Flag(name: .long, help: "Log each call to stderr.")
     var verbose = false
 
-    public static func main() async {
+    package static func main() async {
         await main(ArgumentBytes.arguments())
     }
 
-    public init() {}
+    package init() {}
 
-    public func run() async throws {
+    package func run() async throws {
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)
             h.logLevel = .warning

@@ -6,7 +6,7 @@ import Querying
 /// only some kinds of item (`focused:pdf,mail`), or only some search techniques
 /// (`dynamic:text,dates`). Techniques that are not offered are left out of `tools/list` (whole
 /// tools and single schema fields), so a small model reads less and cannot wander.
-public enum Guidance: Sendable, Hashable, CustomStringConvertible {
+package enum Guidance: Sendable, Hashable, CustomStringConvertible {
     case complete
     /// Searches only ever return items of these kinds (fsfind's `kind:` words).
     case focused(kinds: [String])
@@ -14,7 +14,7 @@ public enum Guidance: Sendable, Hashable, CustomStringConvertible {
     case dynamic(Set<Technique>)
 
     /// The ways of narrowing a search, and what each brings into the tools.
-    public enum Technique: String, Sendable, Hashable, CaseIterable, Comparable {
+    package enum Technique: String, Sendable, Hashable, CaseIterable, Comparable {
         /// Words inside documents; `read_text`.
         case text
         /// File names and extensions; `name:`, `ext:`, sort by name, tables by extension.
@@ -29,11 +29,11 @@ public enum Guidance: Sendable, Hashable, CustomStringConvertible {
         /// Folders: the `scopes` argument, `dir:`, tables by folder.
         case places
 
-        public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// `complete`, `focused:KIND,...` or `dynamic:TECHNIQUE,...`.
-    public static func parse(_ text: String) throws(AgentError) -> Guidance {
+    package static func parse(_ text: String) throws(AgentError) -> Guidance {
         let t = text.trimmingCharacters(in: .whitespaces)
         if t == "complete" { return .complete }
         guard let colon = t.firstIndex(of: ":") else {
@@ -64,20 +64,20 @@ public enum Guidance: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The techniques offered.
-    public var techniques: Set<Technique> {
+    package var techniques: Set<Technique> {
         if case .dynamic(let set) = self { return set }
         return Set(Technique.allCases)
     }
 
-    public func offers(_ t: Technique) -> Bool { techniques.contains(t) }
+    package func offers(_ t: Technique) -> Bool { techniques.contains(t) }
 
     /// The kinds searches are limited to, or nil for all.
-    public var kinds: [String]? {
+    package var kinds: [String]? {
         if case .focused(let kinds) = self { return kinds }
         return nil
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .complete: "complete"
         case .focused(let kinds): "focused:" + kinds.joined(separator: ",")

@@ -32,9 +32,9 @@ struct ReplyStatus: Sendable {
 
 /// A tool's answer: the structured content (matching the tool's output schema) and its text
 /// rendering.
-public struct ToolReply: Sendable {
+package struct ToolReply: Sendable {
     package var structured: Value
-    public var text: String
+    package var text: String
 }
 
 enum ReplyValues {

@@ -2,7 +2,7 @@
 /// percent-encoded, so any file name (bytes that are not UTF-8 included) has exactly one URI and
 /// comes back from it unchanged.
 package enum ResourceURI {
-    public static func uri(_ path: [UInt8]) -> String {
+    package static func uri(_ path: [UInt8]) -> String {
         var out = "file://"
         for b in path {
             if (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || [0x2D, 0x2E, 0x5F, 0x7E, 0x2F].contains(b) {

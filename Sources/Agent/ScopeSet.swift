@@ -10,13 +10,13 @@ import Glibc
 ///
 /// Paths cross the protocol as `ArgumentBytes` strings: a name that is not UTF-8 keeps its bytes
 /// (as private-use characters) and comes back to `read_text` exactly.
-public struct ScopeSet: Sendable, Hashable {
+package struct ScopeSet: Sendable, Hashable {
     /// Absolute folder paths, without a trailing slash (but `/` itself), none inside another.
-    public let folders: [[UInt8]]
+    package let folders: [[UInt8]]
 
     /// Resolves (`realpath`) and de-duplicates the folders; a folder that does not exist is an
     /// error naming it.
-    public init(folders arguments: [String]) throws(AgentError) {
+    package init(folders arguments: [String]) throws(AgentError) {
         var resolved: [[UInt8]] = []
         for argument in arguments {
             guard let folder = PathArgument.folder(argument) else {
@@ -28,7 +28,7 @@ public struct ScopeSet: Sendable, Hashable {
     }
 
     /// Folders already absolute and resolved (the index's roots).
-    public init(resolved: [[UInt8]]) {
+    package init(resolved: [[UInt8]]) {
         let cleaned = resolved.map(Self.trimmed)
         // Drop folders inside another: they add nothing and would count items twice.
         folders = Array(Set(cleaned)).sorted { $0.lexicographicallyPrecedes($1) }.filter { f in
@@ -36,18 +36,18 @@ public struct ScopeSet: Sendable, Hashable {
         }
     }
 
-    public var isEmpty: Bool { folders.isEmpty }
+    package var isEmpty: Bool { folders.isEmpty }
 
     /// The folders as the model reads them.
-    public var display: [String] { folders.map(ArgumentBytes.encode) }
+    package var display: [String] { folders.map(ArgumentBytes.encode) }
 
     /// Whether `path` is one of the folders or inside one.
-    public func contains(_ path: [UInt8]) -> Bool {
+    package func contains(_ path: [UInt8]) -> Bool {
         folders.contains { Self.isInside(path, folder: $0) }
     }
 
     /// The folder holding `path` and the path relative to it (`.` for the folder itself).
-    public func relative(_ path: [UInt8]) -> (folder: [UInt8], relative: [UInt8])? {
+    package func relative(_ path: [UInt8]) -> (folder: [UInt8], relative: [UInt8])? {
         // The longest folder first: the most specific.
         for f in folders.sorted(by: { $0.count > $1.count }) where Self.isInside(path, folder: f) {
             if path.count == f.count { return (f, Array(".".utf8)) }
@@ -63,7 +63,7 @@ public struct ScopeSet: Sendable, Hashable {
     ///
     /// A folder that is outside (as written, or once its symbolic links are followed) gets the
     /// same answer whether it exists or not, so the answers tell nothing about what is outside.
-    public func narrowed(to requested: [String]) throws(AgentError) -> [[UInt8]] {
+    package func narrowed(to requested: [String]) throws(AgentError) -> [[UInt8]] {
         guard !requested.isEmpty else { return folders }
         var result: [[UInt8]] = []
         for argument in requested {
@@ -123,7 +123,7 @@ public struct ScopeSet: Sendable, Hashable {
 
     /// `path` with `.` and `..` taken lexically and repeated slashes dropped (`..` at the root
     /// stays at the root), as an absolute path.
-    public static func normalized(_ path: [UInt8]) -> [UInt8] {
+    package static func normalized(_ path: [UInt8]) -> [UInt8] {
         var parts: [ArraySlice<UInt8>] = []
         for part in path.split(separator: 0x2F, omittingEmptySubsequences: true) {
             if part.elementsEqual([0x2E]) { continue }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MCP
 import SystemCalls
+import Synchronization
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -17,8 +18,8 @@ import Glibc
 /// message (not JSON, not a request, a notification or a response, or longer than
 /// ``maximumMessage``), with the error JSON-RPC 2.0 names and `"id": null`, and keeps serving.
 /// The SDK would answer those with a random UUID as the id, which no client can match.
-public actor StdioLineTransport: Transport {
-    public nonisolated let logger: Logger
+package actor StdioLineTransport: Transport {
+    package nonisolated let logger: Logger
     private let input: Int32
     private let writer: LineWriter
     private let stream: AsyncThrowingStream<Data, any Swift.Error>
@@ -29,20 +30,20 @@ public actor StdioLineTransport: Transport {
     /// 64 scopes of 4 KiB, escaped) is well under 1 MiB. A longer line is dropped as it arrives
     /// (never held in memory) and answered with an Invalid Request error; the next line is
     /// served as usual.
-    public static let maximumMessage = 4 << 20
+    package static let maximumMessage = 4 << 20
 
-    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, logger: Logger) {
+    package init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, logger: Logger) {
         self.input = input
         self.writer = LineWriter(fd: output)
         self.logger = logger
         (stream, continuation) = AsyncThrowingStream.makeStream()
     }
 
-    public func connect() async throws {
+    package func connect() async throws {
         guard !connected else { return }
         connected = true
         let fd = input, continuation = self.continuation, logger = self.logger, writer = self.writer
-        let thread = Thread {
+        let started = SystemCall.startThread(detached: true) {
             var lines = LineSplitter(limit: Self.maximumMessage)
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             reading: while true {
@@ -73,20 +74,22 @@ public actor StdioLineTransport: Transport {
             }
             continuation.finish()
         }
-        thread.name = "fsindex-mcp stdin"
-        thread.start()
+        if case .failure(let e) = started {
+            logger.error("cannot start the thread that reads stdin: \(String(cString: strerror(e.rawValue)))")
+            continuation.finish(throwing: MCPError.transportError(e))
+        }
     }
 
-    public func disconnect() async {
+    package func disconnect() async {
         connected = false
         continuation.finish()
     }
 
-    public func send(_ data: Data) async throws {
+    package func send(_ data: Data) async throws {
         do { try writer.write(data) } catch { throw MCPError.transportError(error) }
     }
 
-    public func receive() -> AsyncThrowingStream<Data, any Swift.Error> { stream }
+    package func receive() -> AsyncThrowingStream<Data, any Swift.Error> { stream }
 }
 
 /// Cuts bytes into lines in time linear in their length: each byte is looked at once, and a
@@ -222,21 +225,22 @@ enum MessageCheck {
 /// thread's refusals): EINTR is retried, EAGAIN waits for room (`poll`), anything else throws.
 final class LineWriter: Sendable {
     private let fd: Int32
-    private let lock = NSLock()
+    /// Held while one line is written, so that lines never interleave.
+    private let lock = Mutex<Void>(())
 
     init(fd: Int32) { self.fd = fd }
 
     func write(_ data: Data) throws(Errno) {
         var bytes = Array(data)
         bytes.append(0x0A)
-        lock.lock()
-        defer { lock.unlock() }
-        var offset = 0
-        while offset < bytes.count {
-            switch bytes[offset...].withUnsafeBytes({ SystemCall.write(fd, $0) }) {
-            case .success(let n): offset += n
-            case .failure(.resourceTemporarilyUnavailable): _ = SystemCall.poll(fd, events: Int16(POLLOUT), timeout: -1)
-            case .failure(let e): throw e
+        try lock.withLock { _ throws(Errno) in
+            var offset = 0
+            while offset < bytes.count {
+                switch bytes[offset...].withUnsafeBytes({ SystemCall.write(fd, $0) }) {
+                case .success(let n): offset += n
+                case .failure(.resourceTemporarilyUnavailable): _ = SystemCall.poll(fd, events: Int16(POLLOUT), timeout: -1)
+                case .failure(let e): throw e
+                }
             }
         }
     }

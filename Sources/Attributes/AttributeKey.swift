@@ -2,20 +2,20 @@
 /// in camelCase. These names are the JSON keys everywhere (`fsindex show --json`, `fsfind --json`).
 ///
 /// For example: `AttributeKey.title`, `AttributeKey("pixelWidth")`.
-public struct AttributeKey: RawRepresentable, Hashable, Comparable, Sendable, Codable,
+package struct AttributeKey: RawRepresentable, Hashable, Comparable, Sendable, Codable,
     ExpressibleByStringLiteral, CustomStringConvertible
 {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public var description: String { rawValue }
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
+    package init(stringLiteral value: String) { self.rawValue = value }
+    package var description: String { rawValue }
+    package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(rawValue)
     }
@@ -23,145 +23,145 @@ public struct AttributeKey: RawRepresentable, Hashable, Comparable, Sendable, Co
 
 extension AttributeKey {
     // File-system facts.
-    public static let path: Self = "path"
-    public static let name: Self = "name"
-    public static let displayName: Self = "displayName"
-    public static let fileSize: Self = "fileSize"
-    public static let contentModificationDate: Self = "contentModificationDate"
-    public static let contentCreationDate: Self = "contentCreationDate"
-    public static let attributeChangeDate: Self = "attributeChangeDate"
+    package static let path: Self = "path"
+    package static let name: Self = "name"
+    package static let displayName: Self = "displayName"
+    package static let fileSize: Self = "fileSize"
+    package static let contentModificationDate: Self = "contentModificationDate"
+    package static let contentCreationDate: Self = "contentCreationDate"
+    package static let attributeChangeDate: Self = "attributeChangeDate"
     /// When a person last used the item: the latest use recorded by `fsindex used` or read from
     /// the desktop's recently-used list (never the file's access time, which any backup or
     /// `grep` moves and `noatime` freezes).
-    public static let lastUsedDate: Self = "lastUsedDate"
+    package static let lastUsedDate: Self = "lastUsedDate"
     /// How many uses were recorded for the item (Spotlight's `kMDItemUseCount`).
-    public static let useCount: Self = "useCount"
-    public static let ownerName: Self = "ownerName"
-    public static let groupName: Self = "groupName"
-    public static let fileIdentifier: Self = "fileIdentifier"
-    public static let filePermissions: Self = "filePermissions"
-    public static let symlinkTarget: Self = "symlinkTarget"
-    public static let domainIdentifier: Self = "domainIdentifier"
+    package static let useCount: Self = "useCount"
+    package static let ownerName: Self = "ownerName"
+    package static let groupName: Self = "groupName"
+    package static let fileIdentifier: Self = "fileIdentifier"
+    package static let filePermissions: Self = "filePermissions"
+    package static let symlinkTarget: Self = "symlinkTarget"
+    package static let domainIdentifier: Self = "domainIdentifier"
     /// Where a donated item lives (a web page, a note's URL, a file): what it prints as.
-    public static let contentURL: Self = "contentURL"
+    package static let contentURL: Self = "contentURL"
     // Type.
-    public static let contentType: Self = "contentType"
-    public static let contentTypeTree: Self = "contentTypeTree"
-    public static let mimeType: Self = "mimeType"
-    public static let kind: Self = "kind"
+    package static let contentType: Self = "contentType"
+    package static let contentTypeTree: Self = "contentTypeTree"
+    package static let mimeType: Self = "mimeType"
+    package static let kind: Self = "kind"
     // Content.
-    public static let textContent: Self = "textContent"
+    package static let textContent: Self = "textContent"
     /// Two or three sentences of `textContent` that best represent it (Apple Intelligence's
     /// `textContentSummary`), for texts of 200 characters or more. Written after extraction by
     /// the summary pass, so an item may be without it for a while.
-    public static let textContentSummary: Self = "textContentSummary"
-    public static let title: Self = "title"
-    public static let subject: Self = "subject"
-    public static let authors: Self = "authors"
-    public static let keywords: Self = "keywords"
-    public static let contentDescription: Self = "contentDescription"
+    package static let textContentSummary: Self = "textContentSummary"
+    package static let title: Self = "title"
+    package static let subject: Self = "subject"
+    package static let authors: Self = "authors"
+    package static let keywords: Self = "keywords"
+    package static let contentDescription: Self = "contentDescription"
     /// A document's first heading (an HTML page's first `<h1>`): Core Spotlight's `headline`.
     /// Searched with the other text attributes, so a heading that is the query ranks high.
-    public static let headline: Self = "headline"
+    package static let headline: Self = "headline"
     /// The document's language (Spotlight's `kMDItemLanguages`): the tag the document declares,
     /// kept whole (`en-US`, `de-CH`: HTML `lang`, PDF XMP / OOXML / ODF / EPUB `dc:language`),
     /// else the ISO 639-1 code the language identifier finds in its text (`en`); the identifier
     /// never replaces a declared tag (issue 28). `lang:en` still finds `en-US` documents, because
     /// the short form matches a value's words by prefix (`en-US` holds the word `en`), as does
     /// `kMDItemLanguages == "en*"w`.
-    public static let language: Self = "language"
-    public static let encoding: Self = "encoding"
-    public static let generator: Self = "creator"
-    public static let producer: Self = "producer"
+    package static let language: Self = "language"
+    package static let encoding: Self = "encoding"
+    package static let generator: Self = "creator"
+    package static let producer: Self = "producer"
     // The file system's own dates, when a document states its own `contentCreationDate` and
     // `contentModificationDate` (kMDItemFSCreationDate, kMDItemFSContentChangeDate).
-    public static let fsCreationDate: Self = "fsCreationDate"
-    public static let fsContentChangeDate: Self = "fsContentChangeDate"
+    package static let fsCreationDate: Self = "fsCreationDate"
+    package static let fsContentChangeDate: Self = "fsContentChangeDate"
     // Documents.
-    public static let pageCount: Self = "pageCount"
-    public static let pageWidth: Self = "pageWidth"
-    public static let pageHeight: Self = "pageHeight"
-    public static let securityMethod: Self = "securityMethod"
-    public static let encrypted: Self = "encrypted"
-    public static let identifier: Self = "identifier"
-    public static let publishers: Self = "publishers"
+    package static let pageCount: Self = "pageCount"
+    package static let pageWidth: Self = "pageWidth"
+    package static let pageHeight: Self = "pageHeight"
+    package static let securityMethod: Self = "securityMethod"
+    package static let encrypted: Self = "encrypted"
+    package static let identifier: Self = "identifier"
+    package static let publishers: Self = "publishers"
     // Mail.
-    public static let authorNames: Self = "authorNames"
-    public static let authorEmailAddresses: Self = "authorEmailAddresses"
-    public static let recipients: Self = "recipients"
-    public static let recipientNames: Self = "recipientNames"
-    public static let recipientEmailAddresses: Self = "recipientEmailAddresses"
-    public static let attachmentNames: Self = "attachmentNames"
-    public static let messageCount: Self = "messageCount"
+    package static let authorNames: Self = "authorNames"
+    package static let authorEmailAddresses: Self = "authorEmailAddresses"
+    package static let recipients: Self = "recipients"
+    package static let recipientNames: Self = "recipientNames"
+    package static let recipientEmailAddresses: Self = "recipientEmailAddresses"
+    package static let attachmentNames: Self = "attachmentNames"
+    package static let messageCount: Self = "messageCount"
     // Images.
-    public static let pixelWidth: Self = "pixelWidth"
-    public static let pixelHeight: Self = "pixelHeight"
-    public static let orientation: Self = "orientation"
-    public static let acquisitionMake: Self = "acquisitionMake"
-    public static let acquisitionModel: Self = "acquisitionModel"
-    public static let latitude: Self = "latitude"
-    public static let longitude: Self = "longitude"
-    public static let altitude: Self = "altitude"
-    public static let exposureTime: Self = "exposureTime"
-    public static let fNumber: Self = "fNumber"
-    public static let focalLength: Self = "focalLength"
-    public static let isoSpeed: Self = "isoSpeed"
+    package static let pixelWidth: Self = "pixelWidth"
+    package static let pixelHeight: Self = "pixelHeight"
+    package static let orientation: Self = "orientation"
+    package static let acquisitionMake: Self = "acquisitionMake"
+    package static let acquisitionModel: Self = "acquisitionModel"
+    package static let latitude: Self = "latitude"
+    package static let longitude: Self = "longitude"
+    package static let altitude: Self = "altitude"
+    package static let exposureTime: Self = "exposureTime"
+    package static let fNumber: Self = "fNumber"
+    package static let focalLength: Self = "focalLength"
+    package static let isoSpeed: Self = "isoSpeed"
     // Audio.
-    public static let artist: Self = "artist"
-    public static let album: Self = "album"
-    public static let composer: Self = "composer"
-    public static let genre: Self = "genre"
-    public static let audioTrackNumber: Self = "audioTrackNumber"
-    public static let recordingDate: Self = "recordingDate"
-    public static let duration: Self = "duration"
-    public static let audioBitRate: Self = "audioBitRate"
-    public static let audioSampleRate: Self = "audioSampleRate"
-    public static let audioChannelCount: Self = "audioChannelCount"
+    package static let artist: Self = "artist"
+    package static let album: Self = "album"
+    package static let composer: Self = "composer"
+    package static let genre: Self = "genre"
+    package static let audioTrackNumber: Self = "audioTrackNumber"
+    package static let recordingDate: Self = "recordingDate"
+    package static let duration: Self = "duration"
+    package static let audioBitRate: Self = "audioBitRate"
+    package static let audioSampleRate: Self = "audioSampleRate"
+    package static let audioChannelCount: Self = "audioChannelCount"
     // Archives.
-    public static let memberCount: Self = "memberCount"
+    package static let memberCount: Self = "memberCount"
     /// How a single compressed file is encoded (`gzip`, `bzip2`, `xz`, `zstd`, `compress`); its
     /// text and inner type are the decompressed file's. HTTP's `Content-Encoding` values.
-    public static let contentEncoding: Self = "contentEncoding"
+    package static let contentEncoding: Self = "contentEncoding"
     // Manual pages.
     /// A manual page's section as its `.TH`/`.Dt` line gives it (`1`, `3p`, `8`); `section:1`.
-    public static let manualSection: Self = "manualSection"
+    package static let manualSection: Self = "manualSection"
     /// The names a manual page documents, from its NAME section (`gzip`, `gunzip`, `zcat`).
-    public static let manualNames: Self = "manualNames"
+    package static let manualNames: Self = "manualNames"
     /// The page a manual page only includes (`.so man1/gunzip.1`): it is another name for that page.
-    public static let manualInclude: Self = "manualInclude"
+    package static let manualInclude: Self = "manualInclude"
     // What people attach to a file, kept in its extended attributes (see `ExtendedAttributeMetadata`).
     /// The user's tags (`user.xdg.tags`, as Dolphin/Baloo write them): Spotlight's
     /// `kMDItemUserTags`. Matched whole and ignoring case by `tag:`.
-    public static let userTags: Self = "userTags"
+    package static let userTags: Self = "userTags"
     /// The user's comment (`user.xdg.comment`): Spotlight's `kMDItemComment`. Its words are searchable.
-    public static let comment: Self = "comment"
+    package static let comment: Self = "comment"
     /// Where the file came from (`user.xdg.origin.url`, then `user.xdg.referrer.url`):
     /// Spotlight's `kMDItemWhereFroms`.
-    public static let whereFroms: Self = "whereFroms"
+    package static let whereFroms: Self = "whereFroms"
     /// The user's rating on Baloo's scale, an integer from 0 to 10: two per star, so 10 is five
     /// stars and an odd number ends in a half star (`user.baloo.rating`). Spotlight's
     /// `kMDItemStarRating` counts whole stars from 0 to 5: divide by two to compare.
-    public static let rating: Self = "rating"
+    package static let rating: Self = "rating"
     // Events (issue 27: `.ics` files, CalendarExtractor), as Core Spotlight names them.
     /// When the event starts (the first occurrence, for a recurring one: see `recurrenceRule`).
-    public static let startDate: Self = "startDate"
+    package static let startDate: Self = "startDate"
     /// When the event ends (for an all-day event: the day after its last day, as iCalendar says).
-    public static let endDate: Self = "endDate"
+    package static let endDate: Self = "endDate"
     /// Whether the event covers whole days (a `DATE` value rather than a time).
-    public static let allDay: Self = "allDay"
+    package static let allDay: Self = "allDay"
     /// Where the event takes place (iCalendar's `LOCATION`).
-    public static let namedLocation: Self = "namedLocation"
+    package static let namedLocation: Self = "namedLocation"
     /// The people invited: attendees and the organizer, by name and address (Core Spotlight's
     /// `participants`, which its calendar domain searches for attendees).
-    public static let participants: Self = "participants"
+    package static let participants: Self = "participants"
     /// The event's iCalendar recurrence rule (`FREQ=WEEKLY;BYDAY=MO`), as written: suggestions
     /// compute the next occurrence from it at the time they are asked for.
-    public static let recurrenceRule: Self = "recurrenceRule"
+    package static let recurrenceRule: Self = "recurrenceRule"
     // Bookkeeping.
     /// Which content extractor produced the item (`pdf`, `mail`, ...); absent when none ran.
-    public static let extractor: Self = "extractor"
-    public static let extractionError: Self = "extractionError"
-    public static let textTruncated: Self = "textTruncated"
+    package static let extractor: Self = "extractor"
+    package static let extractionError: Self = "extractionError"
+    package static let textTruncated: Self = "textTruncated"
 }
 
 // Priority (issue 27, part 7): Core Spotlight's `isPriority` for mail, with its reasons.
@@ -169,19 +169,19 @@ extension AttributeKey {
     /// Whether a mail message deserves attention now (Core Spotlight's `isPriority`): decided
     /// after indexing by the priority pass (in Updating) from the facts below, the mail "me"
     /// sent, and the time. Every decided message has it, true or false; other items have none.
-    public static let isPriority: Self = "isPriority"
+    package static let isPriority: Self = "isPriority"
     /// Why `isPriority` is what it is: one line per piece of evidence that applied, each a
     /// stable code, a colon and a human text (`direct: addressed to you directly`,
     /// `correspondent: from someone you write to (bob@example.org)`, `deadline: mentions a date
     /// in the next 7 days: 2026-11-29`, `bulk: bulk or list mail (List-Unsubscribe)`, `sent:
     /// sent by you`).
-    public static let priorityReasons: Self = "priorityReasons"
+    package static let priorityReasons: Self = "priorityReasons"
     /// The headers that mark a message as bulk or list mail, as found (`List-Unsubscribe`,
     /// `List-Id`, `Precedence: bulk`): the negative evidence for `isPriority`.
-    public static let mailBulkHeaders: Self = "mailBulkHeaders"
+    package static let mailBulkHeaders: Self = "mailBulkHeaders"
     /// The days a message's text mentions, on or after its date and within a year (`2026-11-29`,
     /// from `29 November`, `Nov 29, 2026`, `2026-11-29` or `tomorrow`): ISO 8601 days.
-    public static let mentionedDates: Self = "mentionedDates"
+    package static let mentionedDates: Self = "mentionedDates"
     /// The attributes of this block with their types (merged into `types`).
     static let priorityTypes: [AttributeKey: AttributeValueType] = [
         .isPriority: .bool, .priorityReasons: .strings, .mailBulkHeaders: .strings, .mentionedDates: .strings,
@@ -195,21 +195,21 @@ extension AttributeKey {
 extension AttributeKey {
     /// The codecs of the streams, in stream order, once each (`h264`, `aac`, `subrip`):
     /// Core Spotlight's `codecs`, named as libavcodec names them.
-    public static let codecs: Self = "codecs"
+    package static let codecs: Self = "codecs"
     /// What the streams hold: `Video`, `Sound`, `Subtitle` (Core Spotlight's `mediaTypes`).
-    public static let mediaTypes: Self = "mediaTypes"
+    package static let mediaTypes: Self = "mediaTypes"
     /// The first video stream's bit rate in bits per second (Core Spotlight's `videoBitRate`).
-    public static let videoBitRate: Self = "videoBitRate"
+    package static let videoBitRate: Self = "videoBitRate"
     /// The whole file's bit rate in bits per second (Core Spotlight's `totalBitRate`).
-    public static let totalBitRate: Self = "totalBitRate"
+    package static let totalBitRate: Self = "totalBitRate"
     /// The first video stream's frames per second (25, 29.97): Core Spotlight has no name for it.
-    public static let frameRate: Self = "frameRate"
+    package static let frameRate: Self = "frameRate"
     /// The chapters, each `H:MM:SS title` (`0:01:30 The bridge`), in order: their titles are
     /// searchable and `show` lists them with their start times.
-    public static let chapters: Self = "chapters"
+    package static let chapters: Self = "chapters"
     /// The languages of the subtitle tracks as the container tags them (ISO 639-2: `deu`,
     /// `fra`), once each; `und` (undetermined) is left out.
-    public static let subtitleLanguages: Self = "subtitleLanguages"
+    package static let subtitleLanguages: Self = "subtitleLanguages"
     /// The attributes of this block with their types (merged into `types`).
     static let videoTypes: [AttributeKey: AttributeValueType] = [
         .codecs: .strings, .mediaTypes: .strings, .videoBitRate: .integer, .totalBitRate: .integer,
@@ -219,16 +219,16 @@ extension AttributeKey {
 
 /// The kind of value an attribute holds, so that stored JSON decodes back to the right type and
 /// queries compare like with like.
-public enum AttributeValueType: Sendable, Hashable {
+package enum AttributeValueType: Sendable, Hashable {
     case string, strings, integer, double, date, bool
 }
 
 extension AttributeKey {
     /// The value type of the well-known attributes; `nil` for names we do not know.
-    public var valueType: AttributeValueType? { Self.types[self] }
+    package var valueType: AttributeValueType? { Self.types[self] }
 
     /// Every attribute FSIndex knows by name, with its type.
-    public static let types: [AttributeKey: AttributeValueType] = [
+    package static let types: [AttributeKey: AttributeValueType] = [
         .path: .string, .name: .string, .displayName: .string, .fileSize: .integer,
         .contentModificationDate: .date, .contentCreationDate: .date, .attributeChangeDate: .date,
         .lastUsedDate: .date, .useCount: .integer, .ownerName: .string, .groupName: .string, .fileIdentifier: .string,
@@ -259,7 +259,7 @@ extension AttributeKey {
     /// Attributes whose words go into the full-text index beside the name, title and text.
     /// (`textContentSummary` is here so that it ranks like `subject`; its words are in the text
     /// too, so this weighs them up rather than making new ones findable.)
-    public static let otherTextKeys: [AttributeKey] = [
+    package static let otherTextKeys: [AttributeKey] = [
         .subject, .textContentSummary, .authors, .keywords, .contentDescription, .headline, .generator, .producer,
         .authorNames, .authorEmailAddresses, .recipients, .recipientNames, .recipientEmailAddresses,
         .attachmentNames, .artist, .album, .composer, .genre, .acquisitionMake, .acquisitionModel, .publishers,
@@ -273,13 +273,13 @@ extension AttributeKey {
 extension AttributeKey {
     /// Where `textContent` came from when it was not read from the file's own text: `ocr` for
     /// text recognised in a picture or in a PDF's pages without a text layer. Absent otherwise.
-    public static let textSource: Self = "textSource"
+    package static let textSource: Self = "textSource"
     /// The OCR recognizer's mean word confidence for `textContent`, 0 to 100 (Tesseract's
     /// `MeanTextConf`): the ranking weighs OCR text by it.
-    public static let textConfidence: Self = "textConfidence"
+    package static let textConfidence: Self = "textConfidence"
     /// Why a picture or PDF that could hold text was not read by OCR (a photo without text, a
     /// picture too small, a recognizer that failed): it is tried again only when the file changes.
-    public static let textRecognitionSkipped: Self = "textRecognitionSkipped"
+    package static let textRecognitionSkipped: Self = "textRecognitionSkipped"
     /// The attributes of this block with their types (merged into `types`).
     static let recognitionTypes: [AttributeKey: AttributeValueType] = [
         .textSource: .string, .textConfidence: .integer, .textRecognitionSkipped: .string,

@@ -10,7 +10,7 @@ extension AttributeSet {
     /// decodes to the same set: strings escaped as `JSONEncoder` escapes them (`/` as `\/`),
     /// integral doubles without `.0`, dates as `AttributeValue.iso8601`. A value `JSONEncoder`
     /// refuses (a double that is not finite) is left to it, so it fails the same way.
-    public func jsonText() throws -> String {
+    package func jsonText() throws -> String {
         var out: [UInt8] = []
         out.reserveCapacity(48 * values.count + 2)
         out.append(UInt8(ascii: "{"))
@@ -46,7 +46,7 @@ extension AttributeSet {
     }
 
     /// `s` as a JSON string, escaped as swift-foundation's `JSONEncoder` escapes it.
-    public static func appendJSONString(_ s: String, to out: inout [UInt8]) {
+    package static func appendJSONString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for b in s.utf8 {
             switch b {

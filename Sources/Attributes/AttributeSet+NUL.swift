@@ -18,7 +18,7 @@ import Glibc
 /// without a NUL (nearly all) is returned as it is.
 extension AttributeSet {
     /// The set with each NUL in an attribute's name or text replaced by a space.
-    public func replacingNUL() -> AttributeSet {
+    package func replacingNUL() -> AttributeSet {
         guard values.contains(where: { AttributeValue.hasNUL($0.key.rawValue) || $0.value.containsNUL }) else { return self }
         var out: [AttributeKey: AttributeValue] = [:]
         for (key, value) in values {
@@ -35,7 +35,7 @@ extension AttributeValue {
     }
 
     /// The value with each NUL of its text replaced by a space (numbers, dates and booleans as they are).
-    public func replacingNUL() -> AttributeValue {
+    package func replacingNUL() -> AttributeValue {
         switch self {
         case .string(let s): .string(Self.replacingNUL(s))
         case .strings(let a): .strings(a.map(Self.replacingNUL))
@@ -54,7 +54,7 @@ extension AttributeValue {
     }
 
     /// `s` with each NUL replaced by a space; `s` itself when it has none.
-    public static func replacingNUL(_ s: String) -> String {
+    package static func replacingNUL(_ s: String) -> String {
         guard hasNUL(s) else { return s }
         return String(decoding: s.utf8.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }

@@ -13,25 +13,25 @@ import FoundationEssentials
 /// set.title = "Annual report"
 /// set[.fileSize] = .integer(4096)
 /// ```
-public struct AttributeSet: Sendable, Hashable {
-    public private(set) var values: [AttributeKey: AttributeValue]
+package struct AttributeSet: Sendable, Hashable {
+    package private(set) var values: [AttributeKey: AttributeValue]
 
-    public init(_ values: [AttributeKey: AttributeValue] = [:]) { self.values = values }
+    package init(_ values: [AttributeKey: AttributeValue] = [:]) { self.values = values }
 
-    public subscript(key: AttributeKey) -> AttributeValue? {
+    package subscript(key: AttributeKey) -> AttributeValue? {
         get { values[key] }
         set { values[key] = newValue }
     }
 
-    public var keys: [AttributeKey] { values.keys.sorted() }
-    public var isEmpty: Bool { values.isEmpty }
+    package var keys: [AttributeKey] { values.keys.sorted() }
+    package var isEmpty: Bool { values.isEmpty }
 
     /// Adds `other`'s values, replacing ours where both have one.
-    public mutating func merge(_ other: AttributeSet) {
+    package mutating func merge(_ other: AttributeSet) {
         values.merge(other.values) { _, new in new }
     }
 
-    public func removing(_ key: AttributeKey) -> AttributeSet {
+    package func removing(_ key: AttributeKey) -> AttributeSet {
         var copy = self
         copy.values[key] = nil
         return copy
@@ -39,36 +39,36 @@ public struct AttributeSet: Sendable, Hashable {
 
     // MARK: Typed accessors
 
-    public func string(_ key: AttributeKey) -> String? { values[key]?.stringValue }
-    public func strings(_ key: AttributeKey) -> [String] { values[key]?.textValues ?? [] }
-    public func integer(_ key: AttributeKey) -> Int64? { values[key]?.integerValue }
-    public func date(_ key: AttributeKey) -> Date? { values[key]?.dateValue }
+    package func string(_ key: AttributeKey) -> String? { values[key]?.stringValue }
+    package func strings(_ key: AttributeKey) -> [String] { values[key]?.textValues ?? [] }
+    package func integer(_ key: AttributeKey) -> Int64? { values[key]?.integerValue }
+    package func date(_ key: AttributeKey) -> Date? { values[key]?.dateValue }
 
-    public mutating func set(_ key: AttributeKey, _ string: String?) {
+    package mutating func set(_ key: AttributeKey, _ string: String?) {
         values[key] = string.map(AttributeValue.string)
     }
 
-    public var title: String? {
+    package var title: String? {
         get { string(.title) }
         set { set(.title, newValue) }
     }
-    public var textContent: String? {
+    package var textContent: String? {
         get { string(.textContent) }
         set { set(.textContent, newValue) }
     }
-    public var contentType: ContentType? {
+    package var contentType: ContentType? {
         get { string(.contentType).map(ContentType.init(rawValue:)) }
         set { set(.contentType, newValue?.rawValue) }
     }
-    public var contentTypeTree: [ContentType] {
+    package var contentTypeTree: [ContentType] {
         get { strings(.contentTypeTree).map(ContentType.init(rawValue:)) }
         set { values[.contentTypeTree] = newValue.isEmpty ? nil : .strings(newValue.map(\.rawValue)) }
     }
-    public var kind: String? {
+    package var kind: String? {
         get { string(.kind) }
         set { set(.kind, newValue) }
     }
-    public var fileSize: Int64? {
+    package var fileSize: Int64? {
         get { integer(.fileSize) }
         set { values[.fileSize] = newValue.map(AttributeValue.integer) }
     }
@@ -87,7 +87,7 @@ extension AttributeSet: Codable {
     /// turned into a REAL) is kept as the JSON gave it, a string or a number, rather than failing
     /// the whole set: one bad value made `fsindex show` fail and `--json` drop every attribute
     /// of its item (issue 22, F15).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         var values: [AttributeKey: AttributeValue] = [:]
         for k in c.allKeys {
@@ -127,7 +127,7 @@ extension AttributeSet: Codable {
         return .string(try c.decode(String.self, forKey: k))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         for key in keys {
             let k = Key(stringValue: key.rawValue)

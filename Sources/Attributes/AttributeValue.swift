@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// One attribute's value. Dates are absolute instants; integers are 64-bit.
-public enum AttributeValue: Sendable, Hashable {
+package enum AttributeValue: Sendable, Hashable {
     case string(String)
     case strings([String])
     case integer(Int64)
@@ -9,7 +9,7 @@ public enum AttributeValue: Sendable, Hashable {
     case date(Date)
     case bool(Bool)
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         switch self {
         case .string(let s): s
         case .strings(let a): a.joined(separator: ", ")
@@ -20,7 +20,7 @@ public enum AttributeValue: Sendable, Hashable {
         }
     }
 
-    public var integerValue: Int64? {
+    package var integerValue: Int64? {
         switch self {
         case .integer(let i): i
         case .double(let d): Int64(exactly: d.rounded())
@@ -29,13 +29,13 @@ public enum AttributeValue: Sendable, Hashable {
         }
     }
 
-    public var dateValue: Date? {
+    package var dateValue: Date? {
         if case .date(let d) = self { return d }
         return nil
     }
 
     /// Every string this value holds (one for `.string`, all for `.strings`), for full text.
-    public var textValues: [String] {
+    package var textValues: [String] {
         switch self {
         case .string(let s): [s]
         case .strings(let a): a
@@ -49,7 +49,7 @@ public enum AttributeValue: Sendable, Hashable {
     /// reads `15.884` as 15.8839998 s, which the formatter wrote back as `15.883`, so a date lost
     /// a millisecond each time it crossed the worker pipe or the index's JSON (found by
     /// fsindex-fuzz worker-result). Rounded, `parseISO8601` and this are exact inverses.
-    public static func iso8601(_ date: Date) -> String {
+    package static func iso8601(_ date: Date) -> String {
         // Years 1600 to 9999 with integer arithmetic (the proleptic Gregorian calendar; the
         // formatter's calendar is Julian before October 1582): the formatter cost 7 % of
         // fsindexd's CPU while it wrote a first crawl's names. Same text, which a test checks.
@@ -111,16 +111,16 @@ public enum AttributeValue: Sendable, Hashable {
     /// 8601's four-digit years. Outside them a date has no text that `parseISO8601` reads back,
     /// so the index could store it but not read it (issue 22, F15). The lower bound is what
     /// `parseISO8601` makes of `0001-01-01T00:00:00Z`, so that the text itself is taken.
-    public static let supportedDates: Range<Date> = {
+    package static let supportedDates: Range<Date> = {
         let first = parseISO8601("0001-01-01T00:00:00Z") ?? Date(timeIntervalSince1970: -62_135_596_800)
         return first..<Date(timeIntervalSince1970: 253_402_300_800)   // 10000-01-01T00:00:00Z
     }()
 
     /// `supportedDates` for messages.
-    public static let supportedDatesText = "0001-01-01T00:00:00Z up to 9999-12-31T23:59:59.999Z"
+    package static let supportedDatesText = "0001-01-01T00:00:00Z up to 9999-12-31T23:59:59.999Z"
 
     /// Parses the ISO 8601 forms we write (with or without fractional seconds).
-    public static func parseISO8601(_ text: String) -> Date? {
+    package static func parseISO8601(_ text: String) -> Date? {
         if let d = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) {
             return d
         }

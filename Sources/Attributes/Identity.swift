@@ -3,23 +3,23 @@
 /// A value of the vocabulary, so that the query layer can match it without reading any
 /// settings: Configuration finds it (`Identity.resolve`, from `[agent] me`, git's config files
 /// or the passwd entry), and Querying matches it (`ItemPredicate.involving`).
-public struct Identity: Sendable, Hashable, Codable {
+package struct Identity: Sendable, Hashable, Codable {
     /// The person's name as it appears in a `From:` header or an author field.
-    public var name: String?
+    package var name: String?
     /// The person's addresses, matched without regard to case.
-    public var emails: [String]
+    package var emails: [String]
     /// Where the identity came from, for messages and `describe`: `config`, `git`, `passwd`
     /// or `passwd and git`.
-    public var source: String
+    package var source: String
 
-    public init(name: String? = nil, emails: [String] = [], source: String = "config") {
+    package init(name: String? = nil, emails: [String] = [], source: String = "config") {
         self.name = name
         self.emails = emails
         self.source = source
     }
 
     /// Whether it says nothing (no name, no address): such an identity matches nothing.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         (name ?? "").allSatisfy(\.isWhitespace) && emails.allSatisfy { $0.allSatisfy(\.isWhitespace) }
     }
 }

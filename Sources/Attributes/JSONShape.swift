@@ -11,31 +11,31 @@
 /// - Raw items. The daemon hands an app's items on as the bytes the app wrote (``members(of:)``
 ///   and ``elements(of:in:)`` give their ranges), so that numbers, dates and strings are read
 ///   once, by `DonationReader`, exactly as without a daemon.
-public enum JSONShape {
+package enum JSONShape {
     /// Deep enough for any request or donated item (a request, its items, an item's attributes,
     /// a list inside: 4 levels), far from where parsing costs anything.
-    public static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     /// Why a text is refused, with the byte offset where it went wrong.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public var offset: Int
-        public var reason: String
-        public var description: String { "\(reason) (at byte \(offset))" }
-        public init(offset: Int, reason: String) {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package var offset: Int
+        package var reason: String
+        package var description: String { "\(reason) (at byte \(offset))" }
+        package init(offset: Int, reason: String) {
             self.offset = offset
             self.reason = reason
         }
     }
 
     /// Checks the whole of `text` (one JSON value, with white space around it allowed).
-    public static func check(_ text: [UInt8], maximumDepth: Int = maximumDepth) throws(Failure) {
+    package static func check(_ text: [UInt8], maximumDepth: Int = maximumDepth) throws(Failure) {
         var scanner = Scanner(bytes: text, maximumDepth: maximumDepth)
         try scanner.document()
     }
 
     /// Checks `text`, which must be one JSON object, and returns each member's name (unescaped)
     /// and the byte range of its value.
-    public static func members(of text: [UInt8], maximumDepth: Int = maximumDepth) throws(Failure) -> [(name: [UInt8], value: Range<Int>)] {
+    package static func members(of text: [UInt8], maximumDepth: Int = maximumDepth) throws(Failure) -> [(name: [UInt8], value: Range<Int>)] {
         var scanner = Scanner(bytes: text, maximumDepth: maximumDepth)
         scanner.collectMembers = true
         try scanner.document()
@@ -46,7 +46,7 @@ public enum JSONShape {
     /// The byte ranges of the elements of the array at `range` of `text` (a range that
     /// ``members(of:maximumDepth:)`` or ``check(_:maximumDepth:)`` has already checked);
     /// nil when that value is not an array.
-    public static func elements(of text: [UInt8], in range: Range<Int>) -> [Range<Int>]? {
+    package static func elements(of text: [UInt8], in range: Range<Int>) -> [Range<Int>]? {
         var scanner = Scanner(bytes: text, maximumDepth: Int.max)
         scanner.at = range.lowerBound
         scanner.end = range.upperBound

@@ -4,18 +4,18 @@ import FoundationEssentials
 ///
 /// `uniqueIdentifier` is the file's absolute path *as bytes*: not every Linux file name is UTF-8,
 /// and Swift `String` equality would merge NFC and NFD spellings that are two files on disk.
-public struct SearchableItem: Sendable, Hashable {
-    public var uniqueIdentifier: ItemIdentifier
+package struct SearchableItem: Sendable, Hashable {
+    package var uniqueIdentifier: ItemIdentifier
     /// The name of the root the file was found under.
-    public var domainIdentifier: String
-    public var attributes: AttributeSet
+    package var domainIdentifier: String
+    package var attributes: AttributeSet
     /// After this instant the item is purged and never returned.
-    public var expirationDate: Date?
+    package var expirationDate: Date?
     /// A donated item's picture (Core Spotlight's `thumbnailData`): PNG or JPEG bytes, kept
     /// apart from the attributes (issue 27). Files have theirs in the freedesktop cache instead.
-    public var thumbnailData: [UInt8]?
+    package var thumbnailData: [UInt8]?
 
-    public init(uniqueIdentifier: ItemIdentifier, domainIdentifier: String, attributes: AttributeSet,
+    package init(uniqueIdentifier: ItemIdentifier, domainIdentifier: String, attributes: AttributeSet,
                 expirationDate: Date? = nil, thumbnailData: [UInt8]? = nil) {
         self.uniqueIdentifier = uniqueIdentifier
         self.domainIdentifier = domainIdentifier
@@ -26,42 +26,42 @@ public struct SearchableItem: Sendable, Hashable {
 }
 
 /// A unique identifier: the raw bytes of an absolute path, compared byte for byte.
-public struct ItemIdentifier: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var bytes: [UInt8]
-    public init(bytes: [UInt8]) { self.bytes = bytes }
-    public init(_ string: String) { self.bytes = Array(string.utf8) }
+package struct ItemIdentifier: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package var bytes: [UInt8]
+    package init(bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ string: String) { self.bytes = Array(string.utf8) }
 
-    public static func < (a: Self, b: Self) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+    package static func < (a: Self, b: Self) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 
     /// A lossy rendering for display (invalid UTF-8 becomes U+FFFD). Never use it to open the file.
-    public var description: String { String(decoding: bytes, as: UTF8.self) }
+    package var description: String { String(decoding: bytes, as: UTF8.self) }
 
     /// An item an app donated: `DOMAIN:ID`. It never starts with `/`, so it is never confused
     /// with a file's path (nor with an item inside a file, `PATH NUL KEY`).
-    public static func donated(domain: String, id: String) -> ItemIdentifier {
+    package static func donated(domain: String, id: String) -> ItemIdentifier {
         ItemIdentifier(bytes: Array(domain.utf8) + [UInt8(ascii: ":")] + Array(id.utf8))
     }
 
     /// Whether an app donated the item (it is no file: nothing on disk to check).
-    public var isDonated: Bool { bytes.first != UInt8(ascii: "/") }
+    package var isDonated: Bool { bytes.first != UInt8(ascii: "/") }
 
     /// A donated item's domain and identifier.
-    public var donatedParts: (domain: String, id: String)? {
+    package var donatedParts: (domain: String, id: String)? {
         guard isDonated, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         return (String(decoding: bytes[..<colon], as: UTF8.self), String(decoding: bytes[(colon + 1)...], as: UTF8.self))
     }
 
     /// The last path component's bytes.
-    public var nameBytes: [UInt8] {
+    package var nameBytes: [UInt8] {
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return bytes }
         return Array(bytes[(slash + 1)...])
     }
 }
 
 /// Small helpers for byte strings that carry file names.
-public enum ByteString {
+package enum ByteString {
     /// Whether the bytes are valid UTF-8.
-    public static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+    package static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
         String(validating: bytes, as: UTF8.self) != nil
     }
 
@@ -69,7 +69,7 @@ public enum ByteString {
     /// names never print the same. Control characters are escaped when `escapeControls` is set:
     /// C0 and DEL as `\n`, `\t`, `\r` or `\xNN`, and C1 (U+0080–U+009F, which some terminals
     /// take as commands, U+009B as CSI) as their two bytes `\xC2\xNN`.
-    public static func escaped(_ bytes: [UInt8], escapeControls: Bool = false) -> String {
+    package static func escaped(_ bytes: [UInt8], escapeControls: Bool = false) -> String {
         var out = ""
         var i = 0
         while i < bytes.count {

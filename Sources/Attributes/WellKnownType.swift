@@ -4,12 +4,12 @@
 /// The table follows Apple's system-declared UTIs for the identifiers and their conformance. The
 /// MIME types are the freedesktop shared MIME database's canonical names; aliases are resolved by
 /// the database before this table is consulted.
-public struct WellKnownType: Sendable, Hashable {
-    public let identifier: ContentType
-    public let parents: [ContentType]
-    public let mimeTypes: [String]
-    public let extensions: [String]
-    public let kind: String
+package struct WellKnownType: Sendable, Hashable {
+    package let identifier: ContentType
+    package let parents: [ContentType]
+    package let mimeTypes: [String]
+    package let extensions: [String]
+    package let kind: String
 
     init(_ id: ContentType, _ parents: [ContentType], mime: [String] = [], ext: [String] = [], kind: String) {
         self.identifier = id
@@ -22,13 +22,13 @@ public struct WellKnownType: Sendable, Hashable {
     package static let byIdentifier: [ContentType: WellKnownType] =
         Dictionary(all.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
 
-    public static let byMIMEType: [String: WellKnownType] = {
+    package static let byMIMEType: [String: WellKnownType] = {
         var out: [String: WellKnownType] = [:]
         for t in all { for m in t.mimeTypes where out[m] == nil { out[m] = t } }
         return out
     }()
 
-    public static let byExtension: [String: WellKnownType] = {
+    package static let byExtension: [String: WellKnownType] = {
         var out: [String: WellKnownType] = [:]
         for t in all { for e in t.extensions where out[e] == nil { out[e] = t } }
         return out
@@ -49,7 +49,7 @@ public struct WellKnownType: Sendable, Hashable {
     private static let xml: [ContentType] = [.xml]
     private static let zip: [ContentType] = ["public.zip-archive"]
 
-    public static let all: [WellKnownType] = [
+    package static let all: [WellKnownType] = [
         // Roots.
         .init(.item, [], kind: "Item"),
         .init(.data, item, mime: ["application/octet-stream"], kind: "Document"),

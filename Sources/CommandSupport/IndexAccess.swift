@@ -15,7 +15,7 @@ extension QueryPipeline {
     /// source of live changes. An index that must be rebuilt (after damage or a schema change)
     /// would answer with files missing: that is an error, unless fsindexd is already rebuilding
     /// it, when the answers come with `warning`.
-    public static func open(location: IndexLocation) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
+    package static func open(location: IndexLocation) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
         let store: IndexStore
         let reason: String?
         do {
@@ -40,18 +40,18 @@ extension QueryPipeline {
 
 /// The repair policy of the local index: the running daemon re-checks results whose files are
 /// gone (and drops them); without one, they are removed from the index here.
-public struct DaemonOrIndexRepair: StaleResultRepair {
-    public let location: IndexLocation
+package struct DaemonOrIndexRepair: StaleResultRepair {
+    package let location: IndexLocation
     /// Whether, without a daemon, the items are deleted here; false for a front end that must
     /// never write (fsindex-mcp), which then leaves them to the next crawl.
-    public let deletesWithoutDaemon: Bool
+    package let deletesWithoutDaemon: Bool
 
-    public init(location: IndexLocation, deletesWithoutDaemon: Bool = true) {
+    package init(location: IndexLocation, deletesWithoutDaemon: Bool = true) {
         self.location = location
         self.deletesWithoutDaemon = deletesWithoutDaemon
     }
 
-    public func forget(_ paths: [[UInt8]]) {
+    package func forget(_ paths: [[UInt8]]) {
         if let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) {
             _ = try? client.request(.reindex(paths: paths), timeout: .seconds(2))
             client.close()
@@ -62,7 +62,7 @@ public struct DaemonOrIndexRepair: StaleResultRepair {
     }
 
     /// Whether fsindexd answers for this index.
-    public static func daemonRuns(for location: IndexLocation) -> Bool {
+    package static func daemonRuns(for location: IndexLocation) -> Bool {
         guard let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) else { return false }
         client.close()
         return true
@@ -70,7 +70,7 @@ public struct DaemonOrIndexRepair: StaleResultRepair {
 
     /// fsindexd's item changes for this index, as a `QueryEngine.changeSource`: each call
     /// subscribes anew; the stream owns its connection and closes it when it ends.
-    public static func changes(for location: IndexLocation) -> @Sendable () throws(QueryError) -> AsyncStream<ItemChanges> {
+    package static func changes(for location: IndexLocation) -> @Sendable () throws(QueryError) -> AsyncStream<ItemChanges> {
         { () throws(QueryError) -> AsyncStream<ItemChanges> in
             let control = ControlLocation.forIndex(directory: location.directory)
             do throws(ControlError) {
@@ -89,13 +89,13 @@ public struct DaemonOrIndexRepair: StaleResultRepair {
 
 extension RankingWeights {
     /// The weights of the config's `[query]` section.
-    public init(_ query: Settings.Query) {
+    package init(_ query: Settings.Query) {
         self.init(recency: query.recencyWeight, usage: query.usageWeight, decaySeconds: query.decayDays * 86400)
     }
 }
 
 /// Which volumes' indexes a query reads beside the home index (issue 29).
-public enum VolumeScope: Sendable, Hashable {
+package enum VolumeScope: Sendable, Hashable {
     /// The home index alone.
     case none
     /// The volumes mounted now (where they are mounted).
@@ -108,7 +108,7 @@ extension QueryPipeline {
     /// The home index, with the indexes of the volumes `scope` names merged into one ranked
     /// answer (`MergedBackend`). A volume's index that cannot be opened is left out with a
     /// warning; so is one being built for the first time (its results come once it exists).
-    public static func open(location: IndexLocation, volumes scope: VolumeScope) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
+    package static func open(location: IndexLocation, volumes scope: VolumeScope) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
         let (home, warning) = try open(location: location)
         guard scope != .none else { return (home, warning) }
         let catalogue = VolumeCatalogue(indexDirectory: location.directory)

@@ -9,34 +9,34 @@ import Indexing
 /// For example: `fsfind --index-dir ~/idx --config ./test.toml budget`,
 /// `fsindexd --index-url postgres://…` (feed the shared index too),
 /// `fsindex status --index-url postgres://…` (its hosts).
-public struct IndexOptions: ParsableArguments, Sendable {
+package struct IndexOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("index-dir"), help: ArgumentHelp("Folder of the index (default: $FSINDEX_INDEX_DIR, else $XDG_DATA_HOME/fsindex/default).", valueName: "dir"))
-    public var indexDir: String?
+    package var indexDir: String?
 
     @Option(name: .customLong("config"), help: ArgumentHelp("Settings file (default: $XDG_CONFIG_HOME/fsindex/config.toml).", valueName: "file"))
-    public var config: String?
+    package var config: String?
 
     @Option(name: .customLong("index-url"), help: ArgumentHelp("The shared index on a PostgreSQL server (default: [index] url). fsfind, fsindex-mcp and `fsindex show` query it instead of the local index; fsindexd, `fsindex publish`, and `fsindex index` and `donate` after writing, feed it.", valueName: "url"))
-    public var indexURL: String?
+    package var indexURL: String?
 
-    public init() {}
+    package init() {}
 
     /// The local index (`--index-dir`, else `FSINDEX_INDEX_DIR`, else XDG), a relative folder
     /// taken from `workingDirectory` when given (fsindexd answering for another process).
-    public func location(workingDirectory: [UInt8]? = nil,
+    package func location(workingDirectory: [UInt8]? = nil,
                          environment: [String: String] = ProcessInfo.processInfo.environment) -> IndexLocation {
         IndexLocation.resolve(explicit: indexDir, environment: environment, workingDirectory: workingDirectory)
     }
 
     /// The settings (`--config`, else the XDG file, else the defaults), or a failure whose
     /// message names the file and the line at fault, for `ToolRun.reporting` to print.
-    public func settings() throws(CommandFailure) -> Settings {
+    package func settings() throws(CommandFailure) -> Settings {
         do { return try Settings.load(explicit: config) } catch { throw CommandFailure(error.description) }
     }
 
     /// The options as they were given, to hand to another process of ours (fsindexd starting
     /// itself in the background): exactly what was parsed, nothing added, nothing lost.
-    public var arguments: [String] {
+    package var arguments: [String] {
         var out: [String] = []
         if let indexDir { out += ["--index-dir", indexDir] }
         if let config { out += ["--config", config] }
@@ -48,12 +48,12 @@ public struct IndexOptions: ParsableArguments, Sendable {
 /// `--host`: this machine's name in the shared index, for the tools that publish to it
 /// (fsindexd, `fsindex publish`) or drop a host's items (`fsindex forget --host`). Apart from
 /// `IndexOptions` because the tools that only read have no use for it.
-public struct HostOption: ParsableArguments, Sendable {
+package struct HostOption: ParsableArguments, Sendable {
     @Option(name: .customLong("host"), help: ArgumentHelp("This machine's name in the shared index (default: [index] host, else the host name).", valueName: "name"))
-    public var host: String?
+    package var host: String?
 
-    public init() {}
+    package init() {}
 
     /// As given, for another process of ours (see `IndexOptions.arguments`).
-    public var arguments: [String] { host.map { ["--host", $0] } ?? [] }
+    package var arguments: [String] { host.map { ["--host", $0] } ?? [] }
 }

@@ -19,12 +19,12 @@ import Glibc
 /// read-only descriptor); a client's output (``init(clientDescriptor:noColor:abandoned:)``)
 /// stops and keeps the reason in ``failure`` for the caller to report. A descriptor that is
 /// non-blocking (`EAGAIN`) is waited on until it takes more, never dropped.
-public final class Output: Sendable {
-    public static let standardOutput = Output(fd: 1)
-    public static let standardError = Output(fd: 2)
+package final class Output: Sendable {
+    package static let standardOutput = Output(fd: 1)
+    package static let standardError = Output(fd: 2)
 
-    public let fd: Int32
-    public let isTerminal: Bool
+    package let fd: Int32
+    package let isTerminal: Bool
     private let buffer = Mutex<[UInt8]>([])
     /// `NO_COLOR` as the program's user set it: nil reads this process's environment.
     private let noColor: Bool?
@@ -48,7 +48,7 @@ public final class Output: Sendable {
     /// An output into a descriptor a client handed over (fsfind's stdout or stderr, written by
     /// fsindexd): a closed pipe or an `abandoned` client stops the writing, never the process.
     /// The descriptor stays the caller's to close.
-    public init(clientDescriptor fd: Int32, noColor: Bool, abandoned: @escaping @Sendable () -> Bool) {
+    package init(clientDescriptor fd: Int32, noColor: Bool, abandoned: @escaping @Sendable () -> Bool) {
         self.fd = fd
         self.isTerminal = isatty(fd) == 1
         self.noColor = noColor
@@ -58,24 +58,24 @@ public final class Output: Sendable {
     }
 
     /// Whether writing stopped because the reader went away (a client's output only).
-    public var isClosed: Bool { closed.withLock { $0 } }
+    package var isClosed: Bool { closed.withLock { $0 } }
 
     /// Why writing failed, when it did for another reason than the reader going away (a
     /// client's output only: the program's own standard output exits with status 2 then).
-    public var failure: Errno? { failed.withLock { $0 } }
+    package var failure: Errno? { failed.withLock { $0 } }
 
     /// Whether colour may be used: a terminal, and `NO_COLOR` unset or empty.
-    public var useColor: Bool {
+    package var useColor: Bool {
         guard isTerminal else { return false }
         if let noColor { return !noColor }
         if let v = getenv("NO_COLOR"), v.pointee != 0 { return false }
         return true
     }
 
-    public func write(_ text: String) { writeBytes(Array(text.utf8)) }
+    package func write(_ text: String) { writeBytes(Array(text.utf8)) }
 
     /// Writes a file name or path: raw in a pipe, escaped on a terminal.
-    public func writePath(_ bytes: [UInt8]) {
+    package func writePath(_ bytes: [UInt8]) {
         if isTerminal {
             write(ByteString.escaped(bytes, escapeControls: true))
         } else {
@@ -88,14 +88,14 @@ public final class Output: Sendable {
     /// (`ByteString.escaped`). On a terminal that keeps an item from rewriting the screen (`ESC ]0;…`, `ESC [2J`); in a pipe it keeps a record on its line, so
     /// a URL holding a newline cannot pass for two results. `-0` and `--json` are the forms
     /// that keep such text exact. (File paths are bytes and follow `writePath`.)
-    public static func field(_ text: String) -> String { field(Array(text.utf8)) }
+    package static func field(_ text: String) -> String { field(Array(text.utf8)) }
 
     /// ``field(_:)`` of bytes (an identifier kept as bytes); bytes that are not UTF-8 as `\xNN`.
-    public static func field(_ bytes: [UInt8]) -> String {
+    package static func field(_ bytes: [UInt8]) -> String {
         ByteString.escaped(bytes, escapeControls: true)
     }
 
-    public func writeBytes(_ bytes: [UInt8]) {
+    package func writeBytes(_ bytes: [UInt8]) {
         let full = buffer.withLock { b in
             b.append(contentsOf: bytes)
             return b.count > 1 << 16
@@ -103,7 +103,7 @@ public final class Output: Sendable {
         if full { flush() }
     }
 
-    public func flush() {
+    package func flush() {
         buffer.withLock { buffer in
             if failed.withLock({ $0 }) != nil {
                 buffer.removeAll()
@@ -172,14 +172,14 @@ public final class Output: Sendable {
     }
 
     /// Prints `program: message` on stderr.
-    public static func error(_ program: String, _ message: String) {
+    package static func error(_ program: String, _ message: String) {
         standardError.report(program, message)
     }
 
     /// Prints `program: message` on this output (an error stream).
     /// On a terminal, the message's control characters other than line breaks and tabs are
     /// escaped: a message may quote a file name or an app's text.
-    public func report(_ program: String, _ message: String) {
+    package func report(_ program: String, _ message: String) {
         write("\(program): \(isTerminal ? Self.message(message) : message)\n")
         flush()
     }
@@ -196,10 +196,10 @@ public final class Output: Sendable {
 /// is an item of its own), resolving `.`/`..` and symlinks in the folders above it.
 ///
 /// Arguments arrive encoded by `ArgumentBytes`, so a name that is not UTF-8 keeps its bytes.
-public enum PathArgument {
+package enum PathArgument {
     /// An item named on the command line: an app's item as `DOMAIN:ID` (`notes:n-42`) when the
     /// text has a colon before any slash and no such file exists here, else a file's absolute path.
-    public static func item(_ argument: String) -> [UInt8] {
+    package static func item(_ argument: String) -> [UInt8] {
         let bytes = ArgumentBytes.bytes(of: argument)
         if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, !bytes[..<colon].contains(UInt8(ascii: "/")) {
             var st = stat()
@@ -208,11 +208,11 @@ public enum PathArgument {
         return absolute(argument)
     }
 
-    public static func absolute(_ argument: String) -> [UInt8] {
+    package static func absolute(_ argument: String) -> [UInt8] {
         absolute(ArgumentBytes.path(argument))
     }
 
-    public static func absolute(_ path: FilePath) -> [UInt8] {
+    package static func absolute(_ path: FilePath) -> [UInt8] {
         var p = path
         if !p.isAbsolute {
             var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -232,7 +232,7 @@ public enum PathArgument {
     /// Resolves a folder argument fully (for `--onlyin`); a relative one against
     /// `workingDirectory` when given (a client's, when fsindexd answers for fsfind), else
     /// against this process's.
-    public static func folder(_ argument: String, workingDirectory: [UInt8]? = nil) -> [UInt8]? {
+    package static func folder(_ argument: String, workingDirectory: [UInt8]? = nil) -> [UInt8]? {
         var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         var path = ArgumentBytes.path(argument)
         if let workingDirectory, !path.isAbsolute { path = FilePath(bytes: workingDirectory).pushing(path) }
@@ -243,8 +243,8 @@ public enum PathArgument {
 
 /// JSON for one line of `--json` output: `path` (printable), `pathBase64` when the path is not
 /// valid UTF-8 (the exact bytes), then the attributes and any `extra` string fields, keys sorted.
-public enum JSONLine {
-    public static func render(path: [UInt8], attributes: AttributeSet, extra: [String: String] = [:]) -> String {
+package enum JSONLine {
+    package static func render(path: [UInt8], attributes: AttributeSet, extra: [String: String] = [:]) -> String {
         var set = attributes
         if let (domain, id) = ItemIdentifier(bytes: path).donatedParts {
             // An app's item is no file: its domain and identifier, never a `path`.
@@ -265,7 +265,7 @@ public enum JSONLine {
     /// JSON text with the C1 controls (U+0080–U+009F, left raw by `JSONEncoder`; some
     /// terminals take U+009B as CSI) written as `\u00XX`. They occur only inside strings,
     /// where the escape means the same character.
-    public static func escapingC1(_ json: String) -> String {
+    package static func escapingC1(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) else { return json }
         var out = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {

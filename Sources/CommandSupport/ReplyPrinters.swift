@@ -4,13 +4,13 @@ import Querying
 
 /// Prints the replies of a `QueryPipeline` in one output mode. `fsfind` picks one; each prints
 /// every kind of reply (items, live changes, a count, a table, a statistic).
-public protocol ReplyPrinter {
+package protocol ReplyPrinter {
     func print(_ reply: QueryReply)
 }
 
 extension QueryReply {
     /// Whether the reply found anything, for the exit status (0 found, 1 nothing, as grep).
-    public var foundSomething: Bool {
+    package var foundSomething: Bool {
         switch content {
         case .items(let items): !items.isEmpty
         case .count(let n): n > 0
@@ -29,17 +29,17 @@ extension QueryReply {
 /// its `isPriority` changed), aligned
 /// tables and statistics. Control characters are escaped on a terminal only; a pipe gets the
 /// raw bytes.
-public struct PathPrinter: ReplyPrinter {
-    public let out: Output
+package struct PathPrinter: ReplyPrinter {
+    package let out: Output
     /// End each path with NUL instead of a newline (no snippets then).
-    public let nul: Bool
+    package let nul: Bool
 
-    public init(out: Output = .standardOutput, nul: Bool = false) {
+    package init(out: Output = .standardOutput, nul: Bool = false) {
         self.out = out
         self.nul = nul
     }
 
-    public func print(_ reply: QueryReply) {
+    package func print(_ reply: QueryReply) {
         switch reply.content {
         case .items(let items):
             for item in items {
@@ -104,16 +104,16 @@ public struct PathPrinter: ReplyPrinter {
 /// and `snippet` (matched words between `**`); live lines add `change` (`=`, `+`, `-`, and `~`
 /// when an item's summary arrived, `!` when its `isPriority` changed, with the fetched
 /// attributes, so `--attr textContentSummary` shows the summary itself).
-public struct JSONLinesPrinter: ReplyPrinter {
-    public let out: Output
-    public let withScore: Bool
+package struct JSONLinesPrinter: ReplyPrinter {
+    package let out: Output
+    package let withScore: Bool
 
-    public init(out: Output = .standardOutput, withScore: Bool) {
+    package init(out: Output = .standardOutput, withScore: Bool) {
         self.out = out
         self.withScore = withScore
     }
 
-    public func print(_ reply: QueryReply) {
+    package func print(_ reply: QueryReply) {
         switch reply.content {
         case .items(let items):
             for item in items { line(item, change: reply.isFinal ? nil : "=") }
@@ -168,8 +168,8 @@ public struct JSONLinesPrinter: ReplyPrinter {
 
 /// A snippet on one line: the matched words in bold red on a terminal with colour, else between
 /// `**`; control characters become spaces.
-public enum SnippetText {
-    public static func render(_ snippet: String, color: Bool) -> String {
+package enum SnippetText {
+    package static func render(_ snippet: String, color: Bool) -> String {
         var out = ""
         for ch in snippet {
             switch String(ch) {

@@ -3,16 +3,16 @@ import ArgumentParser
 /// A failure a command ends on: `message` is printed as `tool: message` on standard error
 /// (nil: it was said already), and the process exits with `status` (2 unless said otherwise,
 /// grep's "trouble").
-public struct CommandFailure: Error, CustomStringConvertible, Sendable {
-    public var message: String?
-    public var status: Int32
+package struct CommandFailure: Error, CustomStringConvertible, Sendable {
+    package var message: String?
+    package var status: Int32
 
-    public init(_ message: String?, status: Int32 = 2) {
+    package init(_ message: String?, status: Int32 = 2) {
         self.message = message
         self.status = status
     }
 
-    public var description: String { message ?? "exit status \(status)" }
+    package var description: String { message ?? "exit status \(status)" }
 }
 
 /// The one way the tools end on an error: whatever a command's body throws is printed once, as
@@ -35,12 +35,12 @@ public struct CommandFailure: Error, CustomStringConvertible, Sendable {
 ///     }
 /// }
 /// ```
-public enum ToolRun {
-    public static func reporting<T>(_ tool: String, _ body: () throws -> T) throws -> T {
+package enum ToolRun {
+    package static func reporting<T>(_ tool: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch { throw exit(tool, error) }
     }
 
-    public static func reporting<T>(_ tool: String, _ body: () async throws -> T) async throws -> T {
+    package static func reporting<T>(_ tool: String, _ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch { throw exit(tool, error) }
     }
 

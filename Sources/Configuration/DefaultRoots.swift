@@ -17,36 +17,36 @@ import Glibc
 /// ```
 /// A folder that does not exist, or is on a network file system or a removable device
 /// (`MountFacts.exclusion`), is left out with its reason, which `fsindex setup` prints.
-public struct DefaultRoots: Sendable, Hashable {
+package struct DefaultRoots: Sendable, Hashable {
     /// Folders indexed at every depth.
-    public var recursive: [String] = []
+    package var recursive: [String] = []
     /// Folders whose files directly inside are indexed (the home folder).
-    public var filesOnly: [String] = []
+    package var filesOnly: [String] = []
     /// Folders the defaults would have had, and why each is not among them.
-    public var leftOut: [LeftOut] = []
+    package var leftOut: [LeftOut] = []
 
-    public struct LeftOut: Sendable, Hashable, Codable {
-        public var path: String
-        public var reason: String
-        public init(path: String, reason: String) {
+    package struct LeftOut: Sendable, Hashable, Codable {
+        package var path: String
+        package var reason: String
+        package init(path: String, reason: String) {
             self.path = path
             self.reason = reason
         }
     }
 
-    public init(recursive: [String] = [], filesOnly: [String] = [], leftOut: [LeftOut] = []) {
+    package init(recursive: [String] = [], filesOnly: [String] = [], leftOut: [LeftOut] = []) {
         self.recursive = recursive
         self.filesOnly = filesOnly
         self.leftOut = leftOut
     }
 
-    public var isEmpty: Bool { recursive.isEmpty && filesOnly.isEmpty }
+    package var isEmpty: Bool { recursive.isEmpty && filesOnly.isEmpty }
 
     /// The defaults for the user `environment` describes (HOME, XDG_CONFIG_HOME).
     ///
     /// - Parameter mountFacts: how a folder's mount is found; the real one reads
     ///   `/proc/self/mountinfo` and sysfs.
-    public static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment,
                                mountFacts: (String) -> MountFacts? = { MountFacts.of($0) }) -> DefaultRoots {
         var out = DefaultRoots()
         guard let home = environment["HOME"], home.hasPrefix("/") else {

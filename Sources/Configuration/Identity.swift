@@ -28,7 +28,7 @@ extension Identity {
     /// later winning); `passwdName` the full name, called only when git gives no name. Tests
     /// pass both; programs take the defaults. Cost: at most two small file reads and one
     /// `getpwuid(3)`; nothing is run.
-    public static func resolve(configured: Identity?,
+    package static func resolve(configured: Identity?,
                                environment: [String: String] = ProcessInfo.processInfo.environment,
                                passwdName: () -> String? = Identity.passwdFullName) -> Identity? {
         if let configured { return configured }
@@ -65,7 +65,7 @@ extension Identity {
     /// The full name of the user running this process: the GECOS field of its passwd entry up
     /// to the first comma (the rest is office and telephone), with `&` standing for the login
     /// name capitalized, as finger(1) reads it. Nil when the field is empty.
-    public static func passwdFullName() -> String? {
+    package static func passwdFullName() -> String? {
         guard let entry = getpwuid(getuid()), let gecos = entry.pointee.pw_gecos else { return nil }
         let login = entry.pointee.pw_name.map { String(cString: $0) } ?? ""
         return fullName(gecos: String(cString: gecos), login: login)

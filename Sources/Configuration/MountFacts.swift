@@ -15,17 +15,17 @@ import Glibc
 /// The defaults (`DefaultRoots`) leave out a folder on a network file system or a removable
 /// device: crawling a slow share or a USB stick that comes and goes is a choice to make, not a
 /// surprise. Roots named in the config or on the command line are never filtered.
-public struct MountFacts: Sendable, Hashable {
+package struct MountFacts: Sendable, Hashable {
     /// The mount point holding the folder (the longest one above it).
-    public var mountPoint: String
+    package var mountPoint: String
     /// `mountinfo`'s type: `ext4`, `nfs4`, `fuse.sshfs`, …
-    public var fileSystemType: String
+    package var fileSystemType: String
     /// `MAJ:MIN` of the mount's device (`0:53` for a file system without one).
-    public var device: String
+    package var device: String
     /// Whether the device (or the disk it is a partition of) says it is removable.
-    public var removable: Bool
+    package var removable: Bool
 
-    public init(mountPoint: String, fileSystemType: String, device: String, removable: Bool) {
+    package init(mountPoint: String, fileSystemType: String, device: String, removable: Bool) {
         self.mountPoint = mountPoint
         self.fileSystemType = fileSystemType
         self.device = device
@@ -33,17 +33,17 @@ public struct MountFacts: Sendable, Hashable {
     }
 
     /// File-system types that live on another machine (`fuse.` types by their helper's name).
-    public static let networkTypes: Set<String> = [
+    package static let networkTypes: Set<String> = [
         "nfs", "nfs4", "cifs", "smb", "smb3", "smbfs", "ncpfs", "9p", "afs", "ceph", "coda", "glusterfs",
         "fuse.sshfs", "sshfs", "fuse.rclone", "fuse.s3fs", "fuse.gvfsd-fuse", "fuse.glusterfs", "fuse.cephfs", "davfs", "fuse.davfs2",
         "lustre", "gfs2", "ocfs2", "orangefs", "beegfs",
     ]
 
     /// Where desktops mount removable media (udisks2 and older).
-    public static let removableMountPrefixes = ["/run/media/", "/media/"]
+    package static let removableMountPrefixes = ["/run/media/", "/media/"]
 
     /// Why a default folder on this mount is left out, or nil to index it.
-    public var exclusion: String? {
+    package var exclusion: String? {
         if Self.networkTypes.contains(fileSystemType) { return "on a network file system (\(fileSystemType) at \(mountPoint))" }
         if removable { return "on a removable device (\(device) mounted at \(mountPoint))" }
         if Self.removableMountPrefixes.contains(where: { (mountPoint + "/").hasPrefix($0) && mountPoint + "/" != $0 }) {
@@ -54,7 +54,7 @@ public struct MountFacts: Sendable, Hashable {
 
     /// The facts of the mount holding `path` (symlinks resolved), or nil when the path does not
     /// exist or `/proc/self/mountinfo` cannot be read.
-    public static func of(_ path: String, sysfs: String = "/sys") -> MountFacts? {
+    package static func of(_ path: String, sysfs: String = "/sys") -> MountFacts? {
         var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard realpath(path, &buf) != nil else { return nil }
         let resolved = String(cString: buf)
@@ -65,7 +65,7 @@ public struct MountFacts: Sendable, Hashable {
     }
 
     /// Whether `/sys/dev/block/MAJ:MIN/removable`, or its parent disk's (for a partition), is 1.
-    public static func isRemovable(device: String, sysfs: String = "/sys") -> Bool {
+    package static func isRemovable(device: String, sysfs: String = "/sys") -> Bool {
         let base = sysfs + "/dev/block/" + device
         if readFlag(base + "/removable") { return true }
         // A partition has no `removable` of its own: its disk is the folder above it.
@@ -82,21 +82,21 @@ public struct MountFacts: Sendable, Hashable {
 }
 
 /// `/proc/self/mountinfo`, parsed (proc(5)): each line's device, mount point and type.
-public struct MountTable: Sendable, Hashable {
-    public struct Entry: Sendable, Hashable {
+package struct MountTable: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The mount's ID (first field): unique among the mounts of now, reused after an unmount.
-        public var mountID: Int = 0
-        public var device: String
+        package var mountID: Int = 0
+        package var device: String
         /// The folder of the file system mounted here (`/` for all of it; a bind mount's subfolder).
-        public var root: String = "/"
-        public var mountPoint: String
-        public var fileSystemType: String
+        package var root: String = "/"
+        package var mountPoint: String
+        package var fileSystemType: String
         /// What was mounted: `/dev/sdb1`, `server:/export`, `tmpfs`, … (decoded).
-        public var source: String = ""
+        package var source: String = ""
         /// Mounted read-only (`ro` among the per-mount options).
-        public var readOnly: Bool = false
+        package var readOnly: Bool = false
 
-        public init(mountID: Int = 0, device: String, root: String = "/", mountPoint: String, fileSystemType: String,
+        package init(mountID: Int = 0, device: String, root: String = "/", mountPoint: String, fileSystemType: String,
                     source: String = "", readOnly: Bool = false) {
             self.mountID = mountID
             self.device = device
@@ -108,12 +108,12 @@ public struct MountTable: Sendable, Hashable {
         }
     }
 
-    public var entries: [Entry] = []
+    package var entries: [Entry] = []
 
     /// Parses mountinfo lines such as
     /// `36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw,errors=continue`;
     /// octal escapes in the mount point (`\040` for a space) are decoded. Malformed lines are skipped.
-    public init(_ text: String) {
+    package init(_ text: String) {
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 7, let dash = fields.firstIndex(of: "-"), dash >= 6, dash + 1 < fields.count else { continue }
@@ -127,7 +127,7 @@ public struct MountTable: Sendable, Hashable {
 
     /// The mount whose point is the longest one at or above `path` (the last one mounted there
     /// wins, as it hides the others).
-    public func mount(holding path: String) -> Entry? {
+    package func mount(holding path: String) -> Entry? {
         var best: Entry?
         for e in entries {
             let covers = e.mountPoint == "/" || path == e.mountPoint || path.hasPrefix(e.mountPoint + "/")

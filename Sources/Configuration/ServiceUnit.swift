@@ -4,11 +4,11 @@
 ///
 /// For example, `ServiceUnit.text(daemon: "/opt/fsindex/bin/fsindexd")` runs
 /// `/opt/fsindex/bin/fsindexd --foreground`.
-public enum ServiceUnit {
+package enum ServiceUnit {
     /// The unit's name, for `systemctl --user enable --now`.
-    public static let name = "fsindexd.service"
+    package static let name = "fsindexd.service"
 
-    public static func text(daemon: String) -> String {
+    package static func text(daemon: String) -> String {
         let exec = daemon.contains(" ") ? "\"\(daemon)\"" : daemon
         return """
             # systemd user unit for fsindexd, the FSIndex watcher, written by `fsindex setup`.
@@ -18,7 +18,7 @@ public enum ServiceUnit {
     }
 
     /// The unit from `[Unit]` on.
-    public static func body(execStart: String) -> String {
+    package static func body(execStart: String) -> String {
         """
         [Unit]
         Description=FSIndex file indexer (watches the configured roots)

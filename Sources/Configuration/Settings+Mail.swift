@@ -5,14 +5,14 @@ import TOMLKit
 // (issue 27: `isPriority`).
 extension Settings {
     /// `[mail]`: what the priority pass needs to know about the user's mail.
-    public struct Mail: Sendable, Hashable {
+    package struct Mail: Sendable, Hashable {
         /// The user's own mail addresses (matched ignoring case). Empty: the senders of the
         /// mail in folders named Sent (`Sent`, `sent`, `.Sent`, `Sent Items`, ...), the
         /// addresses of `[agent] me` (or git's `user.email`), and `$EMAIL`.
-        public var addresses: [String] = []
+        package var addresses: [String] = []
         /// A message that mentions a day from today to this many days ahead counts as due.
-        public var deadlineDays = 7
-        public init() {}
+        package var deadlineDays = 7
+        package init() {}
     }
 
     /// Reads one `mail.` key; false when `full` is not one.

@@ -3,21 +3,21 @@ import Foundation
 // OCR (issue 28): where Tesseract's data is, which languages to read, and whether OCR runs.
 extension Settings {
     /// OCR as it will run: the tessdata folder and the languages, Tesseract's way ("eng+deu").
-    public struct Recognition: Sendable, Hashable {
-        public var dataPath: String
-        public var languages: [String]
-        public var languageList: String { languages.joined(separator: "+") }
+    package struct Recognition: Sendable, Hashable {
+        package var dataPath: String
+        package var languages: [String]
+        package var languageList: String { languages.joined(separator: "+") }
     }
 
     /// Why OCR cannot run as configured: said once (fsindex prints it, fsindexd logs it), and
     /// everything else is indexed as usual.
-    public enum RecognitionProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum RecognitionProblem: Error, Sendable, Hashable, CustomStringConvertible {
         /// No tessdata folder with a language pack.
         case noData(searched: [String])
         /// `ocr_languages` names packs that are not installed.
         case missingLanguages([String], installed: [String], dataPath: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .noData(searched):
                 "OCR is off: no Tesseract language data in \(searched.joined(separator: ", ")); install tesseract-ocr-eng (or another tesseract-ocr-LANG), or set `ocr = false` in the [extraction] section"
@@ -29,7 +29,7 @@ extension Settings {
 
     /// The folders Tesseract's data is looked for in: `$TESSDATA_PREFIX` (as Tesseract itself
     /// reads it), then Debian's and other distributions' places for Tesseract 5 and 4.
-    public static func tessdataFolders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    package static func tessdataFolders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         var out: [String] = []
         if let prefix = environment["TESSDATA_PREFIX"], !prefix.isEmpty {
             out.append(prefix.hasSuffix("/tessdata") || prefix.hasSuffix("/tessdata/") ? prefix : prefix + "/tessdata")
@@ -40,7 +40,7 @@ extension Settings {
 
     /// The language packs installed in `folder` (`eng` for `eng.traineddata`), without `osd`
     /// (orientation and script detection, which reads no words).
-    public static func installedLanguages(in folder: String) -> [String] {
+    package static func installedLanguages(in folder: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasSuffix(".traineddata") }.map { String($0.dropLast(".traineddata".count)) }
             .filter { $0 != "osd" }.sorted()
@@ -49,7 +49,7 @@ extension Settings {
     /// OCR as configured: nil when `ocr = false`; a problem when it cannot run (no data, a
     /// configured language missing). The default languages are the installed packs, English
     /// first when it is one of them.
-    public func recognition(environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<Recognition, RecognitionProblem>? {
+    package func recognition(environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<Recognition, RecognitionProblem>? {
         guard extraction.ocr else { return nil }
         let folders = Self.tessdataFolders(environment: environment)
         guard let found = folders.lazy.map({ ($0, Self.installedLanguages(in: $0)) }).first(where: { !$0.1.isEmpty }) else {

@@ -5,9 +5,9 @@ import TOMLKit
 extension Settings {
     /// `[volumes]`: file systems mounted while fsindexd runs (USB drives, SD cards, disk
     /// images, network shares) and how they are indexed.
-    public struct Volumes: Sendable, Hashable {
+    package struct Volumes: Sendable, Hashable {
         /// Which mounts are indexed without an override.
-        public enum Policy: String, Sendable, Hashable, CaseIterable {
+        package enum Policy: String, Sendable, Hashable, CaseIterable {
             /// What `MountFacts` calls removable: a removable block device, or a mount under
             /// `/media/` or `/run/media/` (where desktops mount USB drives and SD cards).
             case removable
@@ -21,20 +21,20 @@ extension Settings {
 
         /// One `[[volumes.volume]]`: a volume named by one or more of `uuid`, `label`, `source`
         /// and `path` (all given must match), and what to do with it.
-        public struct Override: Sendable, Hashable {
-            public var uuid: String?
-            public var label: String?
+        package struct Override: Sendable, Hashable {
+            package var uuid: String?
+            package var label: String?
             /// What was mounted, as `/proc/self/mountinfo` says (`server:/export`, `//nas/share`).
-            public var source: String?
+            package var source: String?
             /// The mount point.
-            public var path: String?
+            package var path: String?
             /// Index it (true) or never (false); nil: as the policy says.
-            public var index: Bool?
+            package var index: Bool?
             /// Keep a portable copy of its index on it (true) or not (false); nil: as
             /// `store_on_volume` says.
-            public var storeOnVolume: Bool?
+            package var storeOnVolume: Bool?
 
-            public init(uuid: String? = nil, label: String? = nil, source: String? = nil, path: String? = nil, index: Bool? = nil,
+            package init(uuid: String? = nil, label: String? = nil, source: String? = nil, path: String? = nil, index: Bool? = nil,
                         storeOnVolume: Bool? = nil) {
                 self.uuid = uuid
                 self.label = label
@@ -45,16 +45,16 @@ extension Settings {
             }
         }
 
-        public var index: Policy = .removable
-        public var overrides: [Override] = []
+        package var index: Policy = .removable
+        package var overrides: [Override] = []
         /// Whether fsindexd writes a copy of each volume's index on the volume, in `.fsindex/`
         /// (when it is mounted writable), and seeds a volume's index from such a copy. Off by
         /// default: writing on someone's drive is a choice.
-        public var storeOnVolume = false
-        public init() {}
+        package var storeOnVolume = false
+        package init() {}
 
         /// `storeOnVolume` for one volume: the last override naming it that says, else the default.
-        public func storesOnVolume(_ volume: Volume) -> Bool {
+        package func storesOnVolume(_ volume: Volume) -> Bool {
             overrides.last { $0.storeOnVolume != nil && $0.matches(volume) }?.storeOnVolume ?? storeOnVolume
         }
     }

@@ -14,158 +14,158 @@ import Glibc
 /// This module depends on no other of ours: each stage turns its section into its own types
 /// (`Updating` makes `WalkOptions` and `WorkerLimits`, `Querying` makes `RankingWeights`), so
 /// reading the settings never links a stage it does not need.
-public struct Settings: Sendable, Hashable {
+package struct Settings: Sendable, Hashable {
     /// Folders indexed when no path is given, and watched by fsindexd, at every depth. nil (the
     /// key absent) with `shallowRoots` nil too: `DefaultRoots`, the user's XDG folders.
-    public var roots: [String]? = nil
+    package var roots: [String]? = nil
     /// Folders whose files directly inside are indexed, without their subfolders (the defaults
     /// put the home folder here); nil: the key is absent.
-    public var shallowRoots: [String]? = nil
+    package var shallowRoots: [String]? = nil
     /// Whether the roots were configured (either key present, even empty): if not, the defaults apply.
-    public var rootsConfigured: Bool { roots != nil || shallowRoots != nil }
-    public var crawl = Crawl()
-    public var index = Index()
-    public var extraction = Extraction()
-    public var daemon = Daemon()
-    public var query = Query()
+    package var rootsConfigured: Bool { roots != nil || shallowRoots != nil }
+    package var crawl = Crawl()
+    package var index = Index()
+    package var extraction = Extraction()
+    package var daemon = Daemon()
+    package var query = Query()
     /// `[[provider]]`: apps whose donated items the index can ask for again.
-    public var providers: [Provider] = []
-    public var agent = Agent()
-    public var desktop = Desktop()
-    public var mail = Mail()
-    public var volumes = Volumes()
+    package var providers: [Provider] = []
+    package var agent = Agent()
+    package var desktop = Desktop()
+    package var mail = Mail()
+    package var volumes = Volumes()
 
     /// `[crawl]`: what a crawl enters.
-    public struct Crawl: Sendable, Hashable {
-        public var includeHidden = false
-        public var exclude: [String] = ["*~", "*.swp", "*.tmp", "node_modules", "__pycache__"]
-        public var markerFile = ".noindex"
-        public var oneFileSystem = true
-        public init() {}
+    package struct Crawl: Sendable, Hashable {
+        package var includeHidden = false
+        package var exclude: [String] = ["*~", "*.swp", "*.tmp", "node_modules", "__pycache__"]
+        package var markerFile = ".noindex"
+        package var oneFileSystem = true
+        package init() {}
     }
 
     /// `[index]`: how much is kept and how it is written.
-    public struct Index: Sendable, Hashable {
-        public var textCap = 1 << 20
-        public var batchSize = 256
+    package struct Index: Sendable, Hashable {
+        package var textCap = 1 << 20
+        package var batchSize = 256
         /// 0: one per CPU core.
-        public var threads = 0
+        package var threads = 0
         /// The shared PostgreSQL index (`postgresql://…`), or empty for the embedded SQLite one.
-        public var url = ""
+        package var url = ""
         /// The name this machine's items carry in the shared index (empty: the host name).
-        public var host = ""
-        public init() {}
+        package var host = ""
+        package init() {}
 
         /// The shared index's URL a command uses: its `--index-url`, else `url`; nil for none.
-        public func sharedURL(explicit: String?) -> String? {
+        package func sharedURL(explicit: String?) -> String? {
             explicit ?? (url.isEmpty ? nil : url)
         }
 
         /// The host name a watcher publishes under: its `--host`, else `host`; nil: the
         /// machine's own name.
-        public func hostName(explicit: String?) -> String? {
+        package func hostName(explicit: String?) -> String? {
             explicit ?? (host.isEmpty ? nil : host)
         }
     }
 
     /// `[extraction]`: the limits of each sandboxed worker.
-    public struct Extraction: Sendable, Hashable {
-        public var memoryLimitMiB = 1024
-        public var cpuSecondsPerFile = 20
-        public var timeoutSeconds = 30.0
+    package struct Extraction: Sendable, Hashable {
+        package var memoryLimitMiB = 1024
+        package var cpuSecondsPerFile = 20
+        package var timeoutSeconds = 30.0
         /// The unprivileged user a worker started by root becomes (ignored when not root).
-        public var workerUser = "nobody"
+        package var workerUser = "nobody"
         /// Whether pictures and PDFs without text are read by OCR after extraction (issue 28);
         /// in effect only where Tesseract's data is installed (`Settings.recognition()`).
-        public var ocr = true
+        package var ocr = true
         /// The Tesseract languages OCR reads (`eng`, `deu`, ...); empty: every installed pack.
-        public var ocrLanguages: [String] = []
-        public init() {}
+        package var ocrLanguages: [String] = []
+        package init() {}
     }
 
     /// `[daemon]`: fsindexd.
-    public struct Daemon: Sendable, Hashable {
-        public var logLevel = LogLevel.info
+    package struct Daemon: Sendable, Hashable {
+        package var logLevel = LogLevel.info
         /// Seconds between looks at folders that cannot be watched (inotify watches exhausted).
-        public var pollInterval = 30
-        public var throttle = Throttle.low
+        package var pollInterval = 30
+        package var throttle = Throttle.low
         /// Seconds a root that disappeared keeps its items before they are removed (0: at once).
-        public var missingRootGrace = 300
+        package var missingRootGrace = 300
         /// At most this many inotify watches (0: as many as `fs.inotify.max_user_watches` allows);
         /// folders beyond it are polled every `pollInterval`.
-        public var watchLimit = 0
+        package var watchLimit = 0
         /// Whether fsindexd follows the desktop's recently-used list
         /// (`$XDG_DATA_HOME/recently-used.xbel`): each new visit of an indexed file is a use.
-        public var followRecentlyUsed = true
-        public init() {}
+        package var followRecentlyUsed = true
+        package init() {}
     }
 
     /// `[query]`: how results with words are ranked, and how long a query may run.
-    public struct Query: Sendable, Hashable {
-        public var recencyWeight = 0.5
-        public var usageWeight = 0.25
-        public var decayDays = 30.0
+    package struct Query: Sendable, Hashable {
+        package var recencyWeight = 0.5
+        package var usageWeight = 0.25
+        package var decayDays = 30.0
         /// Seconds a query may take before it is stopped with an error naming this limit.
-        public var timeLimit = 10.0
-        public init() {}
+        package var timeLimit = 10.0
+        package init() {}
     }
 
     /// `[desktop]`: the desktop's search boxes (GNOME Shell's search provider, KRunner) and
     /// opening results (`fsindex open`, `fsfind --open`).
-    public struct Desktop: Sendable, Hashable {
+    package struct Desktop: Sendable, Hashable {
         /// Results per search box query; the Shell shows a few, KRunner more.
-        public var maxResults = 20
+        package var maxResults = 20
         /// The program (an argv, found on PATH) that opens a file or URL with the user's default
         /// application; the path or URL is its last argument.
-        public var openCommand = ["xdg-open"]
+        package var openCommand = ["xdg-open"]
         /// What the search box's "more results" (the Shell's `LaunchSearch`) runs, with the
         /// search terms as its last arguments.
-        public var launchSearch = ["x-terminal-emulator", "-e", "fsfind"]
-        public init() {}
+        package var launchSearch = ["x-terminal-emulator", "-e", "fsfind"]
+        package init() {}
 
         /// The most results one search box query may return.
-        public static let maximumResults = 200
+        package static let maximumResults = 200
     }
 
     /// `[agent]`: fsindex-mcp, the index as a tool for language-model agents.
-    public struct Agent: Sendable, Hashable {
+    package struct Agent: Sendable, Hashable {
         /// The folders the agent may search (`~` expanded like roots are); empty: the index's roots.
-        public var scopes: [String] = []
+        package var scopes: [String] = []
         /// Results per search unless the call asks for fewer; at most 200.
-        public var maxResults = 20
+        package var maxResults = 20
         /// `full` or `compact`.
-        public var format = "full"
+        package var format = "full"
         /// `complete`, `focused:KIND,...` or `dynamic:TECHNIQUE,...` (text, names, dates, numbers, people, places).
-        public var guidance = "complete"
+        package var guidance = "complete"
         /// Who "me" is (`from:me`, `author:me`, `to:me`); nil: from passwd and git's config.
-        public var me: Identity? = nil
-        public init() {}
+        package var me: Identity? = nil
+        package init() {}
 
         /// The most results one search may return, whatever the call asks.
-        public static let maximumResults = 200
+        package static let maximumResults = 200
         /// The values of `format`.
-        public static let formats = ["full", "compact"]
+        package static let formats = ["full", "compact"]
         /// The techniques `guidance = "dynamic:…"` may name.
-        public static let techniques = ["text", "names", "dates", "numbers", "people", "places"]
+        package static let techniques = ["text", "names", "dates", "numbers", "people", "places"]
     }
 
     /// swift-log's levels, by their names in the file.
-    public enum LogLevel: String, Sendable, Hashable, CaseIterable {
+    package enum LogLevel: String, Sendable, Hashable, CaseIterable {
         case trace, debug, info, notice, warning, error, critical
     }
 
     /// How hard fsindexd may work.
-    public enum Throttle: String, Sendable, Hashable, CaseIterable {
+    package enum Throttle: String, Sendable, Hashable, CaseIterable {
         /// nice 10 and idle I/O priority: indexing yields to everything else.
         case low
         /// The priorities it was started with.
         case normal
     }
 
-    public init() {}
+    package init() {}
 
     /// The user's config file: `$XDG_CONFIG_HOME/fsindex/config.toml`, else `~/.config/fsindex/config.toml`.
-    public static func userConfigPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> FilePath {
+    package static func userConfigPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> FilePath {
         if let x = environment["XDG_CONFIG_HOME"], x.hasPrefix("/") { return FilePath(x + "/fsindex/config.toml") }
         return FilePath((environment["HOME"] ?? "") + "/.config/fsindex/config.toml")
     }
@@ -176,7 +176,7 @@ public struct Settings: Sendable, Hashable {
     /// A file that another user owns or that others can write is not read (see
     /// `SettingsFileTrust`): `warn` is told which file and why, and the defaults are used, so a
     /// planted file changes nothing and the tool still works.
-    public static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+    package static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
                             warn: (String) -> Void = Settings.warnOnStandardError)
         throws(SettingsError) -> Settings
     {
@@ -213,13 +213,13 @@ public struct Settings: Sendable, Hashable {
 
     /// `load`'s default for a file it will not read: a line on standard error, as every tool
     /// prints its warnings (fsindexd's goes to its log).
-    public static func warnOnStandardError(_ message: String) {
+    package static func warnOnStandardError(_ message: String) {
         let line = Array("\(ProcessInfo.processInfo.processName): warning: \(message)\n".utf8)
         line.withUnsafeBytes { _ = SystemCall.write(2, $0) }
     }
 
     /// Applies the keys present in `text` on top of these settings.
-    public mutating func apply(toml text: String, file: String) throws(SettingsError) {
+    package mutating func apply(toml text: String, file: String) throws(SettingsError) {
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let e as TOMLParseError {
             throw .syntax(file: file, line: e.source.begin.line, message: e.description)
@@ -417,12 +417,12 @@ struct KeyReader {
 }
 
 /// A config file that cannot be used, with where and why.
-public enum SettingsError: Error, Sendable, CustomStringConvertible {
+package enum SettingsError: Error, Sendable, CustomStringConvertible {
     case unreadable(file: String, reason: String)
     case syntax(file: String, line: Int, message: String)
     case invalid(file: String, line: Int, key: String, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(file, reason): "cannot read config file \(file): \(reason)"
         case let .syntax(file, line, message): "\(file):\(line): TOML syntax error: \(message)"

@@ -12,23 +12,23 @@ import SystemPackage
 /// The file is shell syntax, but xdg-user-dirs writes (and reads) only one form: a value in
 /// double quotes that is `$HOME/…` or an absolute path, `\` escaping the next character. That is
 /// what is read here; a line of another form is skipped, as `xdg-user-dir` skips it.
-public enum UserDirectories {
+package enum UserDirectories {
     /// The folders the defaults index, in Tracker's order.
-    public static let indexed = ["DESKTOP", "DOCUMENTS", "DOWNLOAD", "MUSIC", "PICTURES", "VIDEOS"]
+    package static let indexed = ["DESKTOP", "DOCUMENTS", "DOWNLOAD", "MUSIC", "PICTURES", "VIDEOS"]
 
     /// The names the folders have when `user-dirs.dirs` is absent (xdg-user-dirs' own defaults).
     static let fallbackNames = ["DESKTOP": "Desktop", "DOCUMENTS": "Documents", "DOWNLOAD": "Downloads",
                                 "MUSIC": "Music", "PICTURES": "Pictures", "VIDEOS": "Videos"]
 
     /// `user-dirs.dirs`' place: `$XDG_CONFIG_HOME/user-dirs.dirs`, else `~/.config/user-dirs.dirs`.
-    public static func filePath(environment: [String: String]) -> String {
+    package static func filePath(environment: [String: String]) -> String {
         if let x = environment["XDG_CONFIG_HOME"], x.hasPrefix("/") { return x + "/user-dirs.dirs" }
         return (environment["HOME"] ?? "") + "/.config/user-dirs.dirs"
     }
 
     /// The folders a `user-dirs.dirs` text names, by name without `XDG_` and `_DIR` (`DOCUMENTS`).
     /// A folder equal to `home` means "unset" (xdg-user-dirs' own convention) and is left out.
-    public static func parse(_ text: String, home: String) -> [String: String] {
+    package static func parse(_ text: String, home: String) -> [String: String] {
         var out: [String: String] = [:]
         for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             let line = raw.drop { $0 == " " || $0 == "\t" }
@@ -72,7 +72,7 @@ public enum UserDirectories {
     /// exists (a folder it leaves out or sets to HOME is not indexed), else `~/Desktop`,
     /// `~/Documents`, `~/Downloads`, `~/Music`, `~/Pictures`, `~/Videos`. Whether they exist is
     /// not checked here.
-    public static func defaultFolders(environment: [String: String]) -> [String] {
+    package static func defaultFolders(environment: [String: String]) -> [String] {
         guard let home = environment["HOME"], home.hasPrefix("/") else { return [] }
         let homeTrimmed = home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
         switch SystemCall.readFile(filePath(environment: environment), limit: 1 << 16) {

@@ -13,22 +13,22 @@ import Glibc
 /// wherever and by whomever it is mounted; otherwise (tmpfs, most network shares, a FAT volume
 /// whose UUID nobody could read) its type, what was mounted and where, hashed: the same share
 /// mounted at the same place again is the same volume, and nothing has to be written on it.
-public struct Volume: Sendable, Hashable, Codable {
+package struct Volume: Sendable, Hashable, Codable {
     /// The index folder's name: the UUID in lower case, else `TYPE-HASH` (see above).
-    public var key: String
-    public var uuid: String?
-    public var label: String?
+    package var key: String
+    package var uuid: String?
+    package var label: String?
     /// Where it is mounted now (or was last, for a volume read from the catalogue).
-    public var mountPoint: String
+    package var mountPoint: String
     /// What was mounted (`/dev/sdb1`, `server:/export`, `tmpfs`).
-    public var source: String
-    public var fileSystemType: String
+    package var source: String
+    package var fileSystemType: String
     /// On another machine (`MountFacts.networkTypes`): polled, since inotify does not see the
     /// other clients' changes.
-    public var isNetwork: Bool
-    public var readOnly: Bool
+    package var isNetwork: Bool
+    package var readOnly: Bool
 
-    public init(key: String, uuid: String?, label: String?, mountPoint: String, source: String, fileSystemType: String,
+    package init(key: String, uuid: String?, label: String?, mountPoint: String, source: String, fileSystemType: String,
                 isNetwork: Bool, readOnly: Bool) {
         self.key = key
         self.uuid = uuid
@@ -42,7 +42,7 @@ public struct Volume: Sendable, Hashable, Codable {
 
     /// What results and `fsindex status` call it: its label, else its UUID, else its mount
     /// point's last name.
-    public var name: String {
+    package var name: String {
         if let label, !label.isEmpty { return label }
         if let uuid { return uuid }
         return FilePath(mountPoint).lastComponent?.string ?? mountPoint
@@ -50,13 +50,13 @@ public struct Volume: Sendable, Hashable, Codable {
 
     /// `name` for a log line or a terminal: a label is whatever the stick's maker wrote in its
     /// superblock, newlines and escape sequences included, so control characters are escaped.
-    public var shownName: String { ByteString.escaped(Array(name.utf8), escapeControls: true) }
+    package var shownName: String { ByteString.escaped(Array(name.utf8), escapeControls: true) }
 
     /// The mount point for a log line, escaped as `shownName` (a label becomes its folder's name).
-    public var shownMountPoint: String { ByteString.escaped(Array(mountPoint.utf8), escapeControls: true) }
+    package var shownMountPoint: String { ByteString.escaped(Array(mountPoint.utf8), escapeControls: true) }
 
     /// The volume a mount is, its UUID and label read by `VolumeIdentity`.
-    public init(_ entry: MountTable.Entry, identity: VolumeIdentity) {
+    package init(_ entry: MountTable.Entry, identity: VolumeIdentity) {
         let uuid = identity.uuid?.lowercased()
         let key = uuid ?? (entry.fileSystemType.filter { $0.isLetter || $0.isNumber || $0 == "." } + "-"
             + Self.hashHex(entry.fileSystemType + "\0" + entry.source + "\0" + entry.mountPoint))
@@ -79,7 +79,7 @@ extension Settings.Volumes {
     /// an override names with `index = true`, minus those it names with `index = false`.
     /// Network file systems only when named. `identify` reads a mount's UUID and label (tests
     /// give their own); it is asked only about the mounts that may be chosen.
-    public func select(_ table: MountTable, home: String?,
+    package func select(_ table: MountTable, home: String?,
                        identify: (MountTable.Entry) -> VolumeIdentity = { VolumeIdentity.read($0) },
                        isRemovableDevice: (String) -> Bool = { MountFacts.isRemovable(device: $0) }) -> [Volume] {
         var chosen: [Volume] = []

@@ -12,20 +12,20 @@ import SystemPackage
 /// same way, and nothing fsindexd holds open keeps the volume busy: `umount` of a volume whose
 /// database was open on it would fail with "target is busy", and Linux tells no one before an
 /// unmount (there is no equivalent of macOS's unmount approval) to let go in time.
-public struct VolumeCatalogue: Sendable {
+package struct VolumeCatalogue: Sendable {
     /// `<index>/volumes`.
-    public let folder: FilePath
+    package let folder: FilePath
 
-    public init(indexDirectory: FilePath) {
+    package init(indexDirectory: FilePath) {
         folder = indexDirectory.appending("volumes")
     }
 
     /// The folder of one volume's index.
-    public func directory(of key: String) -> FilePath { folder.appending(key) }
+    package func directory(of key: String) -> FilePath { folder.appending(key) }
 
     /// Writes `volume` as the volume's record (atomically: a new file renamed over the old);
     /// its folder must exist.
-    public func record(_ volume: Volume) throws {
+    package func record(_ volume: Volume) throws {
         let path = directory(of: volume.key).appending("volume.json")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -34,7 +34,7 @@ public struct VolumeCatalogue: Sendable {
     }
 
     /// The recorded volumes, by label then key; unreadable records are skipped.
-    public func volumes() -> [Volume] {
+    package func volumes() -> [Volume] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.string) else { return [] }
         let decoder = JSONDecoder()
         return names.compactMap { name -> Volume? in
@@ -47,11 +47,11 @@ public struct VolumeCatalogue: Sendable {
 
     /// The recorded volumes with whether each is mounted now where it was recorded: the mount
     /// there has the same type and source, and the same UUID when the volume has one.
-    public func volumes(mounts table: MountTable) -> [(volume: Volume, mounted: Bool)] {
+    package func volumes(mounts table: MountTable) -> [(volume: Volume, mounted: Bool)] {
         volumes().map { ($0, Self.isMounted($0, table: table)) }
     }
 
-    public static func isMounted(_ volume: Volume, table: MountTable) -> Bool {
+    package static func isMounted(_ volume: Volume, table: MountTable) -> Bool {
         // The last mount at the point is the one seen there.
         guard let entry = table.entries.last(where: { $0.mountPoint == volume.mountPoint }),
               entry.fileSystemType == volume.fileSystemType else { return false }
@@ -60,7 +60,7 @@ public struct VolumeCatalogue: Sendable {
     }
 
     /// `/proc/self/mountinfo` now (empty when it cannot be read).
-    public static func currentMounts() -> MountTable {
+    package static func currentMounts() -> MountTable {
         guard case .success(let bytes) = SystemCall.readFile("/proc/self/mountinfo", limit: 16 << 20) else { return MountTable("") }
         return MountTable(String(decoding: bytes, as: UTF8.self))
     }

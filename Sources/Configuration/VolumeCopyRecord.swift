@@ -14,23 +14,23 @@ import Glibc
 /// ```json
 /// {"format": 1, "uuid": "0b6c…", "label": "DISK", "mountPoint": "/run/media/ada/DISK", "written": "2026-11-28T01:30:00Z"}
 /// ```
-public struct VolumeCopyRecord: Sendable, Hashable, Codable {
+package struct VolumeCopyRecord: Sendable, Hashable, Codable {
     /// The layout of `.fsindex/`; a copy of another format is not read.
-    public static let currentFormat = 1
+    package static let currentFormat = 1
     /// The folder on the volume (as Spotlight's `.Spotlight-V100/`).
-    public static let folderName = ".fsindex"
+    package static let folderName = ".fsindex"
     /// The index copy's file in it.
-    public static let databaseName = "index.sqlite"
-    public static let recordName = "volume.json"
+    package static let databaseName = "index.sqlite"
+    package static let recordName = "volume.json"
 
-    public var format: Int
-    public var uuid: String?
-    public var label: String?
+    package var format: Int
+    package var uuid: String?
+    package var label: String?
     /// The mount point the copy's items' paths start with.
-    public var mountPoint: String
-    public var written: Date
+    package var mountPoint: String
+    package var written: Date
 
-    public init(format: Int = Self.currentFormat, uuid: String?, label: String?, mountPoint: String, written: Date) {
+    package init(format: Int = Self.currentFormat, uuid: String?, label: String?, mountPoint: String, written: Date) {
         self.format = format
         self.uuid = uuid
         self.label = label
@@ -39,9 +39,9 @@ public struct VolumeCopyRecord: Sendable, Hashable, Codable {
     }
 
     /// `written` in ISO 8601, UTC.
-    public var writtenText: String { ISO8601DateFormatter().string(from: written) }
+    package var writtenText: String { ISO8601DateFormatter().string(from: written) }
 
-    public func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         encoder.dateEncodingStrategy = .iso8601
@@ -50,7 +50,7 @@ public struct VolumeCopyRecord: Sendable, Hashable, Codable {
 
     /// Why these bytes are not a record fsindex can use, or the record: JSON of the current
     /// format, with an absolute mount point.
-    public static func decode(_ bytes: [UInt8]) -> Result<VolumeCopyRecord, VolumeCopyRefusal> {
+    package static func decode(_ bytes: [UInt8]) -> Result<VolumeCopyRecord, VolumeCopyRefusal> {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         guard let r = try? decoder.decode(VolumeCopyRecord.self, from: Data(bytes)) else { return .failure(.init("\(recordName) is not a valid record")) }
@@ -62,7 +62,7 @@ public struct VolumeCopyRecord: Sendable, Hashable, Codable {
     /// Why a file or folder of `.fsindex/` may not be trusted, or nil: it must be what it says
     /// (a folder or a regular file, never a symbolic link), owned by this user, and writable by
     /// no one else. Another user's copy, or one anyone could have replaced, is hostile.
-    public static func ownershipProblem(_ st: stat, name: String, directory: Bool) -> String? {
+    package static func ownershipProblem(_ st: stat, name: String, directory: Bool) -> String? {
         let type = st.st_mode & S_IFMT
         if directory ? type != S_IFDIR : type != S_IFREG { return "\(name) is not a \(directory ? "folder" : "regular file")" }
         if st.st_uid != geteuid() { return "\(name) is owned by uid \(st.st_uid), not \(geteuid())" }
@@ -72,7 +72,7 @@ public struct VolumeCopyRecord: Sendable, Hashable, Codable {
 
     /// The record of the copy on the volume mounted at `mountPoint`, if there is a trustworthy
     /// one (`fsindex status`).
-    public static func read(mountPoint: String) -> VolumeCopyRecord? {
+    package static func read(mountPoint: String) -> VolumeCopyRecord? {
         let folder = FilePath(mountPoint).appending(folderName)
         guard case .success(let st) = SystemCall.lstat(folder.bytes), ownershipProblem(st, name: folderName, directory: true) == nil,
               case .success(let rst) = SystemCall.lstat(folder.appending(recordName).bytes), ownershipProblem(rst, name: recordName, directory: false) == nil,
@@ -83,7 +83,7 @@ public struct VolumeCopyRecord: Sendable, Hashable, Codable {
 }
 
 /// Why a volume's index copy is not used or not written: one sentence for the log.
-public struct VolumeCopyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct VolumeCopyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -14,17 +14,17 @@ import Glibc
 /// places. libblkid would add FAT, exFAT and NTFS for root, at the price of a C library in
 /// every parent process; udev's links already cover those on a desktop. A file system with
 /// neither (tmpfs, a share) has no UUID: `Volume.key` then names it by source and place.
-public struct VolumeIdentity: Sendable, Hashable {
-    public var uuid: String?
-    public var label: String?
+package struct VolumeIdentity: Sendable, Hashable {
+    package var uuid: String?
+    package var label: String?
 
-    public init(uuid: String? = nil, label: String? = nil) {
+    package init(uuid: String? = nil, label: String? = nil) {
         self.uuid = uuid
         self.label = label
     }
 
     /// The identity of a mounted block device; none for a mount without one (tmpfs, a share).
-    public static func read(_ entry: MountTable.Entry, links: String = "/dev/disk") -> VolumeIdentity {
+    package static func read(_ entry: MountTable.Entry, links: String = "/dev/disk") -> VolumeIdentity {
         guard entry.source.hasPrefix("/dev/") else { return VolumeIdentity() }
         var id = VolumeIdentity(uuid: link(in: links + "/by-uuid", to: entry.device),
                                 label: link(in: links + "/by-label", to: entry.device))
@@ -79,7 +79,7 @@ public struct VolumeIdentity: Sendable, Hashable {
 
     /// The UUID and label in the superblock of the device at `path`, for ext2/3/4 and btrfs;
     /// nil when it cannot be read or is neither.
-    public static func superblock(of path: String) -> VolumeIdentity? {
+    package static func superblock(of path: String) -> VolumeIdentity? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

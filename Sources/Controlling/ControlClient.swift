@@ -20,10 +20,10 @@ import Glibc
 /// ```
 /// A client is one connection used from one task at a time; ``subscribe(bufferingNewest:)``
 /// hands the connection to a reader thread and an `AsyncStream`.
-public final class ControlClient {
-    public let location: ControlLocation
+package final class ControlClient {
+    package let location: ControlLocation
     /// Who the daemon is, as the kernel reports it.
-    public let daemon: PeerCredentials
+    package let daemon: PeerCredentials
     private var fd: Int32
     private var input = LineBuffer()
 
@@ -43,7 +43,7 @@ public final class ControlClient {
     ///   (ENOENT, ECONNREFUSED): the caller can then work on the index itself.
     ///   ``ControlError/unsafeDirectory(path:reason:)`` when the socket's folder is not ours
     ///   alone: nothing is sent then, and no daemon of ours can be listening there.
-    public static func connect(_ location: ControlLocation, expectedServerUID: uid_t = geteuid()) throws(ControlError) -> ControlClient {
+    package static func connect(_ location: ControlLocation, expectedServerUID: uid_t = geteuid()) throws(ControlError) -> ControlClient {
         try location.checkDirectory()
         let address = try location.socketAddress()
         let shown = location.shownSocket
@@ -74,7 +74,7 @@ public final class ControlClient {
     }
 
     /// Sends one request line.
-    public func send(_ request: ControlRequest) throws(ControlError) {
+    package func send(_ request: ControlRequest) throws(ControlError) {
         guard fd >= 0 else { throw .connectionHandedOver }
         let line: [UInt8]
         do { line = try WireFormat.line(request) } catch {
@@ -110,7 +110,7 @@ public final class ControlClient {
     ///
     /// - Throws: ``ControlError/disconnected`` when the daemon closed the connection,
     ///   ``ControlError/protocolViolation(_:)`` for a line that is not a response.
-    public func next(timeout: Duration) throws(ControlError) -> ControlResponse? {
+    package func next(timeout: Duration) throws(ControlError) -> ControlResponse? {
         guard fd >= 0 else { throw .connectionHandedOver }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -141,7 +141,7 @@ public final class ControlClient {
     /// connection. For `.reindex` this is the first answer; call ``next(timeout:)`` for more.
     ///
     /// - Throws: ``ControlError/timedOut(seconds:)`` when nothing came within `timeout`.
-    public func request(_ request: ControlRequest, timeout: Duration) throws(ControlError) -> ControlResponse {
+    package func request(_ request: ControlRequest, timeout: Duration) throws(ControlError) -> ControlResponse {
         try send(request)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -176,7 +176,7 @@ public final class ControlClient {
     /// for await changes in try client.subscribe() { refresh(changes.updated, changes.removed) }
     /// ```
     /// - Parameter bufferingNewest: batches kept while the consumer is busy; older ones are dropped.
-    public func subscribe(bufferingNewest: Int = 256, timeout: Duration = .seconds(10)) throws(ControlError) -> AsyncStream<ItemChanges> {
+    package func subscribe(bufferingNewest: Int = 256, timeout: Duration = .seconds(10)) throws(ControlError) -> AsyncStream<ItemChanges> {
         switch try request(.subscribe, timeout: timeout) {
         case .ok: break
         case let .error(message): throw .protocolViolation("the daemon refused the subscription: \(message)")
@@ -211,7 +211,7 @@ public final class ControlClient {
     }
 
     /// Closes the connection now (the deinit does it too).
-    public func close() {
+    package func close() {
         if fd >= 0 { SystemCall.close(fd) }
         fd = -1
     }

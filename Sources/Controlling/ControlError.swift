@@ -8,7 +8,7 @@ import SystemPackage
 /// do { let client = try ControlClient.connect(location); … }
 /// catch .noDaemon { try updater.crawl(roots: roots) }   // nobody is watching: do it here
 /// ```
-public enum ControlError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No daemon listens on the socket (it does not exist, or nobody accepts: ECONNREFUSED).
     case noDaemon(socket: String)
     /// A daemon already listens on the socket, or holds the lock of this index's control channel.
@@ -36,7 +36,7 @@ public enum ControlError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A system call failed.
     case system(operation: String, path: String?, errno: Errno)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .noDaemon(socket):
             "no fsindexd is running for this index (nothing listens on \(socket)); start it, or work on the index directly"

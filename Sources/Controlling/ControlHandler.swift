@@ -18,6 +18,6 @@
 /// ```
 /// `.subscribe` never reaches the handler: the server keeps the list of subscribers and feeds them
 /// from ``ControlServer/publish(_:)``.
-public protocol ControlHandler: Sendable {
+package protocol ControlHandler: Sendable {
     func handle(_ request: ControlRequest, reply: @escaping @Sendable (ControlResponse) -> Void)
 }

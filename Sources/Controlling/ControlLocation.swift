@@ -23,21 +23,21 @@ import Glibc
 /// put their own socket in our place. Next to the socket, `<name>.lock` is held with `flock(2)`
 /// while a server runs, so that two daemons starting at once cannot both claim the socket (the
 /// empty lock file stays: removing it would reopen that race).
-public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
+package struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     /// The private folder holding the socket.
-    public var directory: FilePath
+    package var directory: FilePath
     /// The socket's file name without `.sock` (also the lock file's).
-    public var name: String
+    package var name: String
     /// The user the folder must belong to.
-    public var owner: uid_t
+    package var owner: uid_t
 
-    public var socketPath: FilePath { directory.appending("\(name).sock") }
+    package var socketPath: FilePath { directory.appending("\(name).sock") }
     /// The query socket of the small fsfind (`FindWire`), beside the control socket.
     package var findSocketPath: FilePath { directory.appending("\(name).find.sock") }
-    public var lockPath: FilePath { directory.appending("\(name).lock") }
-    public var description: String { socketPath.string }
+    package var lockPath: FilePath { directory.appending("\(name).lock") }
+    package var description: String { socketPath.string }
 
-    public init(directory: FilePath, name: String, owner: uid_t = geteuid()) {
+    package init(directory: FilePath, name: String, owner: uid_t = geteuid()) {
         self.directory = directory
         self.name = name
         self.owner = owner
@@ -45,7 +45,7 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The control location of the index in `indexDirectory` (as given: pass the same absolute,
     /// normalized directory on the daemon and the client side, such as `IndexLocation.directory`).
-    public static func forIndex(directory indexDirectory: FilePath,
+    package static func forIndex(directory indexDirectory: FilePath,
                                 environment: [String: String] = ProcessInfo.processInfo.environment,
                                 owner: uid_t = geteuid()) -> ControlLocation {
         ControlLocation(directory: runtimeDirectory(environment: environment, owner: owner),
@@ -53,7 +53,7 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The first 16 hex digits of the 64-bit FNV-1a hash of the directory's bytes.
-    public static func socketName(forIndexDirectory indexDirectory: FilePath) -> String {
+    package static func socketName(forIndexDirectory indexDirectory: FilePath) -> String {
         FindWire.socketName(forIndexDirectory: indexDirectory.bytes)
     }
 
@@ -107,7 +107,7 @@ public struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     /// A client's check before it connects: the folder, if it exists, must be a real folder of
     /// ``owner``'s that nobody else can write (it is never created or changed here). A planted
     /// `/tmp/fsindex-<uid>` would otherwise collect what a client sends.
-    public func checkDirectory() throws(ControlError) {
+    package func checkDirectory() throws(ControlError) {
         if let reason = FindWire.unsafeFolderReason(directory.bytes, owner: owner) {
             throw .unsafeDirectory(path: ByteString.escaped(directory.bytes, escapeControls: true), reason: reason)
         }

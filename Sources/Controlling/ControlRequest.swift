@@ -7,7 +7,7 @@ import FoundationEssentials
 /// {"paths":["/home/ada/Documents"],"pathsBase64":["L2hvbWUvYWRhL0RvY3VtZW50cw=="],"request":"reindex"}
 /// ```
 /// and reads `.ok` at once, then `.reindexDone` when the work is finished.
-public enum ControlRequest: Sendable, Hashable, Codable {
+package enum ControlRequest: Sendable, Hashable, Codable {
     /// Answered with ``ControlResponse/status(_:)``.
     case status
     /// Stops watching and crawling until ``resume``; answered with `.ok`.
@@ -47,7 +47,7 @@ public enum ControlRequest: Sendable, Hashable, Codable {
     case searchBox(SearchBoxQuery)
 
     /// The value of the `request` field.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .status: "status"
         case .pause: "pause"
@@ -65,7 +65,7 @@ public enum ControlRequest: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case request, paths, pathsBase64, title, domain, clientState, items, ids, query, urlScheme }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try c.decode(String.self, forKey: .request)
         switch kind {
@@ -99,7 +99,7 @@ public enum ControlRequest: Sendable, Hashable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .request)
         switch self {

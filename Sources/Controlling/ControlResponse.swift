@@ -2,7 +2,7 @@ import FoundationEssentials
 import Indexing
 
 /// A line from the daemon to a tool, such as `{"message":"paused","response":"ok"}`.
-public enum ControlResponse: Sendable, Hashable, Codable {
+package enum ControlResponse: Sendable, Hashable, Codable {
     case status(DaemonStatus)
     case ok(message: String)
     /// The acknowledgement that a ``ControlRequest/reindex(paths:)`` has finished.
@@ -20,7 +20,7 @@ public enum ControlResponse: Sendable, Hashable, Codable {
     case searchBoxHits([DesktopHit])
 
     /// The value of the `response` field.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .status: "status"
         case .ok: "ok"
@@ -35,7 +35,7 @@ public enum ControlResponse: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case response, status, message, summary, changes, uses, domain, state, hits }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let kind = try c.decode(String.self, forKey: .response)
         switch kind {
@@ -53,7 +53,7 @@ public enum ControlResponse: Sendable, Hashable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .response)
         switch self {
@@ -73,20 +73,20 @@ public enum ControlResponse: Sendable, Hashable, Codable {
 
 /// What a finished reindex did, for the `.reindexDone` acknowledgement (the daemon fills it from
 /// its crawl report).
-public struct ReindexSummary: Sendable, Hashable, Codable {
+package struct ReindexSummary: Sendable, Hashable, Codable {
     /// Items whose content was (re-)extracted and written.
-    public var indexed: Int
+    package var indexed: Int
     /// Items removed because their files are gone.
-    public var removed: Int
+    package var removed: Int
     /// Items skipped because size, mtime, ctime and inode were unchanged.
-    public var unchanged: Int
-    public var seconds: Double
+    package var unchanged: Int
+    package var seconds: Double
     /// How many files had problems (unreadable, vanished, malformed).
-    public var problems: Int
+    package var problems: Int
     /// Some of those problems as printable `path: reason` lines (the daemon may cap the list).
-    public var problemMessages: [String]
+    package var problemMessages: [String]
 
-    public init(indexed: Int = 0, removed: Int = 0, unchanged: Int = 0, seconds: Double = 0,
+    package init(indexed: Int = 0, removed: Int = 0, unchanged: Int = 0, seconds: Double = 0,
                 problems: Int = 0, problemMessages: [String] = []) {
         self.indexed = indexed
         self.removed = removed
@@ -102,12 +102,12 @@ public struct ReindexSummary: Sendable, Hashable, Codable {
 ///
 /// On the wire: `{"indexed":[true],"paths":["/home/ada/notes.txt"],"pathsBase64":[…],"useCounts":[3]}`,
 /// three lists in the same order.
-public struct RecordedUses: Sendable, Hashable, Codable {
-    public var paths: [[UInt8]]
-    public var useCounts: [Int64]
-    public var indexed: [Bool]
+package struct RecordedUses: Sendable, Hashable, Codable {
+    package var paths: [[UInt8]]
+    package var useCounts: [Int64]
+    package var indexed: [Bool]
 
-    public init(paths: [[UInt8]] = [], useCounts: [Int64] = [], indexed: [Bool] = []) {
+    package init(paths: [[UInt8]] = [], useCounts: [Int64] = [], indexed: [Bool] = []) {
         self.paths = paths
         self.useCounts = useCounts
         self.indexed = indexed
@@ -115,7 +115,7 @@ public struct RecordedUses: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case paths, pathsBase64, useCounts, indexed }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         paths = try WirePaths.decode(from: c, exact: .pathsBase64, printable: .paths)
         useCounts = try c.decode([Int64].self, forKey: .useCounts)
@@ -126,7 +126,7 @@ public struct RecordedUses: Sendable, Hashable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try WirePaths.encode(paths, exact: .pathsBase64, printable: .paths, into: &c)
         try c.encode(useCounts, forKey: .useCounts)
@@ -141,7 +141,7 @@ public struct RecordedUses: Sendable, Hashable, Codable {
 extension ItemChanges: Codable {
     private enum CodingKeys: String, CodingKey { case updated, updatedBase64, removed, removedBase64, summarized, summarizedBase64, prioritized, prioritizedBase64 }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(updated: try WirePaths.decode(from: c, exact: .updatedBase64, printable: .updated),
                   removed: try WirePaths.decode(from: c, exact: .removedBase64, printable: .removed),
@@ -149,7 +149,7 @@ extension ItemChanges: Codable {
                   prioritized: try WirePaths.decode(from: c, exact: .prioritizedBase64, printable: .prioritized))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try WirePaths.encode(updated, exact: .updatedBase64, printable: .updated, into: &c)
         try WirePaths.encode(removed, exact: .removedBase64, printable: .removed, into: &c)

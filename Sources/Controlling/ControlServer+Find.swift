@@ -16,7 +16,7 @@ import Glibc
 /// `start()` before its first byte to `output` or `errors` and returns `.exit(status)`. If
 /// `start()` returns false the client has gone: write nothing. `abandoned()` turns true when the
 /// client goes away later (interrupted): stop writing then.
-public protocol FindHandler: Sendable {
+package protocol FindHandler: Sendable {
     func answer(_ request: FindWire.Request, output: Int32, errors: Int32, peer: PeerCredentials,
                 start: () -> Bool, abandoned: @escaping @Sendable () -> Bool) -> FindWire.Reply
 }

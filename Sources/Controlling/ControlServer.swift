@@ -32,8 +32,8 @@ import Glibc
 /// ``ControlError/alreadyRunning(socket:)`` when a daemon is listening. The socket is made with
 /// `SOCK_CLOEXEC` and mode 0600 so worker processes never inherit it and other users cannot
 /// connect.
-public final class ControlServer: Sendable {
-    public let location: ControlLocation
+package final class ControlServer: Sendable {
+    package let location: ControlLocation
     /// The only user allowed to talk to this server (the daemon's own, by default).
     package let allowedUID: uid_t
     /// Unsent bytes beyond which a connection is dropped instead of buffered.
@@ -77,7 +77,7 @@ public final class ControlServer: Sendable {
     ///   ``ControlError/pathTooLong(path:limit:)``, or ``ControlError/system(operation:path:errno:)``.
     ///   - findHandler: answers the small fsfind's queries on the query socket beside this one
     ///     (`<name>.find.sock`); nil: no query socket.
-    public init(location: ControlLocation, handler: any ControlHandler, allowedUID: uid_t = geteuid(),
+    package init(location: ControlLocation, handler: any ControlHandler, allowedUID: uid_t = geteuid(),
                 maxPendingBytes: Int = 1 << 20, findHandler: (any FindHandler)? = nil) throws(ControlError) {
         let claimed = try Self.claim(location, withFindSocket: findHandler != nil)
         self.location = location
@@ -107,7 +107,7 @@ public final class ControlServer: Sendable {
     /// `maxPendingBytes` unread when a change comes, is dropped. The lines of one change go to
     /// a subscriber together, however long (a folder of many items moved), so a subscriber may
     /// hold `maxPendingBytes` plus one change unread.
-    public func publish(_ changes: ItemChanges) {
+    package func publish(_ changes: ItemChanges) {
         guard !changes.isEmpty else { return }
         let subscribers = registry.withLock { Array($0.connections.values) }.filter(\.isSubscribed)
         guard !subscribers.isEmpty else { return }
@@ -130,7 +130,7 @@ public final class ControlServer: Sendable {
     /// Closes every connection and the socket, removes the socket file and releases the lock.
     /// Waits for the poll thread, unless called from it (from a handler), in which case the thread
     /// finishes on its own right after the handler returns. Calling it again does nothing.
-    public func stop() {
+    package func stop() {
         let thread: pthread_t? = registry.withLock { r in
             r.stopRequested = true
             guard !r.joinClaimed, let thread = r.loopThread, pthread_equal(thread, pthread_self()) == 0 else { return nil }

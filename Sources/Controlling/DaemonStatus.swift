@@ -2,8 +2,8 @@ import Attributes
 import FoundationEssentials
 
 /// The daemon's answer to `.status`: plain values that the daemon fills in.
-public struct DaemonStatus: Sendable, Hashable, Codable {
-    public enum State: String, Sendable, Hashable, Codable, CaseIterable {
+package struct DaemonStatus: Sendable, Hashable, Codable {
+    package enum State: String, Sendable, Hashable, Codable, CaseIterable {
         /// The first crawl of the roots is running.
         case crawling
         /// Up to date, following changes.
@@ -15,25 +15,25 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
         case stopping
     }
 
-    public var state: State
+    package var state: State
     /// Changes waiting to be indexed.
-    public var queueLength: Int
-    public var lastError: String?
+    package var queueLength: Int
+    package var lastError: String?
     /// The indexed roots, as path bytes (`rootsBase64` exact, `roots` printable on the wire).
-    public var roots: [[UInt8]]
+    package var roots: [[UInt8]]
     /// Folders followed with inotify watches.
-    public var watched: Int
+    package var watched: Int
     /// Folders followed by polling (out of watches, or on file systems without inotify).
-    public var polled: Int
+    package var polled: Int
     /// Roots or folders that cannot be reached right now.
-    public var unreachable: Int
-    public var pid: Int32
-    public var uptimeSeconds: Double
-    public var itemsIndexedSinceStart: Int
+    package var unreachable: Int
+    package var pid: Int32
+    package var uptimeSeconds: Double
+    package var itemsIndexedSinceStart: Int
     /// Roots whose folder is gone (moved away, deleted, a folder above renamed): awaited.
-    public var missingRoots: [MissingRoot]
+    package var missingRoots: [MissingRoot]
 
-    public init(state: State, queueLength: Int = 0, lastError: String? = nil, roots: [[UInt8]] = [],
+    package init(state: State, queueLength: Int = 0, lastError: String? = nil, roots: [[UInt8]] = [],
                 watched: Int = 0, polled: Int = 0, unreachable: Int = 0, pid: Int32, uptimeSeconds: Double = 0,
                 itemsIndexedSinceStart: Int = 0, missingRoots: [MissingRoot] = []) {
         self.missingRoots = missingRoots
@@ -54,7 +54,7 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
              itemsIndexedSinceStart, missingRoots
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         state = try c.decode(State.self, forKey: .state)
         queueLength = try c.decode(Int.self, forKey: .queueLength)
@@ -69,7 +69,7 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
         missingRoots = try c.decodeIfPresent([MissingRoot].self, forKey: .missingRoots) ?? []
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(state, forKey: .state)
         try c.encode(queueLength, forKey: .queueLength)
@@ -86,14 +86,14 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
 }
 
 /// A root whose path leads to no folder now; fsindexd watches for it to come back.
-public struct MissingRoot: Sendable, Hashable, Codable {
-    public var path: [UInt8]
+package struct MissingRoot: Sendable, Hashable, Codable {
+    package var path: [UInt8]
     /// How long it has been gone.
-    public var missingSeconds: Double
+    package var missingSeconds: Double
     /// How long its items stay in the index if it does not come back; nil once they are removed.
-    public var itemsKeptForSeconds: Double?
+    package var itemsKeptForSeconds: Double?
 
-    public init(path: [UInt8], missingSeconds: Double, itemsKeptForSeconds: Double?) {
+    package init(path: [UInt8], missingSeconds: Double, itemsKeptForSeconds: Double?) {
         self.path = path
         self.missingSeconds = missingSeconds
         self.itemsKeptForSeconds = itemsKeptForSeconds
@@ -101,7 +101,7 @@ public struct MissingRoot: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case path, pathBase64, missingSeconds, itemsKeptForSeconds }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if let exact = try c.decodeIfPresent(String.self, forKey: .pathBase64), let data = Data(base64Encoded: exact) {
             path = [UInt8](data)
@@ -112,7 +112,7 @@ public struct MissingRoot: Sendable, Hashable, Codable {
         itemsKeptForSeconds = try c.decodeIfPresent(Double.self, forKey: .itemsKeptForSeconds)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(ByteString.escaped(path, escapeControls: true), forKey: .path)
         try c.encode(Data(path).base64EncodedString(), forKey: .pathBase64)

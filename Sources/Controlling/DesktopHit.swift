@@ -2,23 +2,23 @@ import FoundationEssentials
 
 /// One result as a search box shows it: what `GetResultMetas` and KRunner's `Match` send, and
 /// what fsindexd answers a ``SearchBoxQuery`` with.
-public struct DesktopHit: Sendable, Hashable, Codable {
+package struct DesktopHit: Sendable, Hashable, Codable {
     /// The id on the bus (``ResultID``).
-    public var id: String
+    package var id: String
     /// The item's identifier in the index: a path, or a donated item's `DOMAIN:ID`.
-    public var identifier: [UInt8]
+    package var identifier: [UInt8]
     /// The title a person reads: the display name, else the title, else the file name.
-    public var name: String
+    package var name: String
     /// The folder, with the home folder as `~`; nil for a donated item.
-    public var folder: String?
+    package var folder: String?
     /// `textContentSummary`, when the summary pass wrote one.
-    public var summary: String?
+    package var summary: String?
     /// The MIME type (`text/plain`), for the icon.
-    public var contentType: String?
+    package var contentType: String?
     /// A donated item's `contentURL`.
-    public var contentURL: String?
+    package var contentURL: String?
 
-    public init(id: String, identifier: [UInt8], name: String, folder: String? = nil,
+    package init(id: String, identifier: [UInt8], name: String, folder: String? = nil,
                 summary: String? = nil, contentType: String? = nil, contentURL: String? = nil) {
         self.id = id
         self.identifier = identifier
@@ -36,7 +36,7 @@ public struct DesktopHit: Sendable, Hashable, Codable {
     /// again (over the range of rows between the page's first and last), which cost 6 of the
     /// 8 ms of a rare word's search box answer on the bench corpus; the stored summary costs
     /// nothing to read.
-    public var description: String {
+    package var description: String {
         let text = summary.map { Self.shortened($0, to: 160) }
         switch (folder ?? contentURL, text) {
         case let (place?, text?): return place + " — " + text
@@ -48,7 +48,7 @@ public struct DesktopHit: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case id, identifierBase64, name, folder, summary, contentType, contentURL }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard let bytes = Data(base64Encoded: try c.decode(String.self, forKey: .identifierBase64)), !bytes.isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .identifierBase64, in: c, debugDescription: "not base64")
@@ -59,7 +59,7 @@ public struct DesktopHit: Sendable, Hashable, Codable {
                   contentURL: try c.decodeIfPresent(String.self, forKey: .contentURL))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(Data(identifier).base64EncodedString(), forKey: .identifierBase64)
@@ -78,7 +78,7 @@ public struct DesktopHit: Sendable, Hashable, Codable {
 
     /// A path as people read it: `~/…` under the home folder, and bytes that are not UTF-8
     /// shown as U+FFFD (a label only; the id keeps the bytes).
-    public static func display(_ path: [UInt8], home: [UInt8]?) -> String {
+    package static func display(_ path: [UInt8], home: [UInt8]?) -> String {
         if let home, !home.isEmpty, path.count > home.count, path.starts(with: home), path[home.count] == UInt8(ascii: "/") {
             return "~" + String(decoding: path[home.count...], as: UTF8.self)
         }

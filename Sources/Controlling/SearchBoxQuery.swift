@@ -6,16 +6,16 @@ import FoundationEssentials
 /// (the user typed one more letter), only among the items `within`.
 ///
 ///     {"request":"searchBox","query":{"terms":["annual","bud"],"limit":20,"withinBase64":["L2hvbWUv..."]}}
-public struct SearchBoxQuery: Sendable, Hashable, Codable {
-    public var terms: [String]
-    public var limit: Int
+package struct SearchBoxQuery: Sendable, Hashable, Codable {
+    package var terms: [String]
+    package var limit: Int
     /// Identifiers (paths, `DOMAIN:ID`) to search among; nil: the whole index.
-    public var within: [[UInt8]]?
+    package var within: [[UInt8]]?
 
     /// The most results one query may ask for.
-    public static let maximumLimit = 1000
+    package static let maximumLimit = 1000
 
-    public init(terms: [String], limit: Int, within: [[UInt8]]? = nil) {
+    package init(terms: [String], limit: Int, within: [[UInt8]]? = nil) {
         self.terms = terms
         self.limit = limit
         self.within = within
@@ -23,7 +23,7 @@ public struct SearchBoxQuery: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case terms, limit, withinBase64 }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         terms = try c.decode([String].self, forKey: .terms)
         limit = try c.decode(Int.self, forKey: .limit)
@@ -40,7 +40,7 @@ public struct SearchBoxQuery: Sendable, Hashable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(terms, forKey: .terms)
         try c.encode(limit, forKey: .limit)

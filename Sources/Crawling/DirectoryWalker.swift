@@ -5,17 +5,17 @@ import Glibc
 #endif
 
 /// Options for one walk.
-public struct WalkOptions: Sendable, Hashable {
-    public var exclusions: ExclusionRules
+package struct WalkOptions: Sendable, Hashable {
+    package var exclusions: ExclusionRules
     /// Stay on the root's file system (do not descend into mount points), like `find -xdev`.
-    public var oneFileSystem: Bool
+    package var oneFileSystem: Bool
     /// Descend into subfolders; when false, only the root and its direct entries are reported.
-    public var recursive: Bool
+    package var recursive: Bool
     /// The root is a files-only one (`IndexRoot.Depth.filesOnly`): only it and the entries
     /// directly in it that are not folders are reported, and the watcher watches the root alone.
-    public var filesOnly: Bool
+    package var filesOnly: Bool
 
-    public init(exclusions: ExclusionRules = ExclusionRules(), oneFileSystem: Bool = true, recursive: Bool = true,
+    package init(exclusions: ExclusionRules = ExclusionRules(), oneFileSystem: Bool = true, recursive: Bool = true,
                 filesOnly: Bool = false) {
         self.exclusions = exclusions
         self.oneFileSystem = oneFileSystem
@@ -25,18 +25,18 @@ public struct WalkOptions: Sendable, Hashable {
 }
 
 /// A problem met during a walk; the walk goes on.
-public struct WalkProblem: Error, Sendable, Hashable, CustomStringConvertible {
-    public var path: FilePath
-    public var errno: Errno?
-    public var reason: String
+package struct WalkProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    package var path: FilePath
+    package var errno: Errno?
+    package var reason: String
 
-    public init(path: FilePath, errno: Errno?, reason: String) {
+    package init(path: FilePath, errno: Errno?, reason: String) {
         self.path = path
         self.errno = errno
         self.reason = reason
     }
 
-    public var description: String { reason }
+    package var description: String { reason }
 }
 
 /// Walks a tree from a root and reports every entry's `FileFacts`, keeping names as bytes from
@@ -55,11 +55,11 @@ public struct WalkProblem: Error, Sendable, Hashable, CustomStringConvertible {
 /// ```swift
 /// try DirectoryWalker(root: "/home/ada/Documents").walk { facts in print(facts.path) } problem: { print($0) }
 /// ```
-public struct DirectoryWalker: Sendable {
-    public let root: FilePath
-    public let options: WalkOptions
+package struct DirectoryWalker: Sendable {
+    package let root: FilePath
+    package let options: WalkOptions
 
-    public init(root: FilePath, options: WalkOptions = WalkOptions()) {
+    package init(root: FilePath, options: WalkOptions = WalkOptions()) {
         self.root = root
         self.options = options
     }
@@ -68,7 +68,7 @@ public struct DirectoryWalker: Sendable {
     /// read (missing, not accessible); everything below it is reported through `problem`.
     /// `stop` is asked before each folder and every 1,024 entries: when it says yes the walk
     /// returns early (the caller, who asked, knows the walk is partial).
-    public func walk(stop: () -> Bool = { false }, _ visit: (FileFacts) -> Void,
+    package func walk(stop: () -> Bool = { false }, _ visit: (FileFacts) -> Void,
                      problem: (WalkProblem) -> Void) throws(WalkProblem) {
         let rootFacts: FileFacts
         do { rootFacts = try FileFacts.read(root) } catch {

@@ -25,27 +25,27 @@ import Glibc
 /// x.values["user.xdg.tags"]   // Array("work,2026".utf8)
 /// x.problems                  // [] (EACCES or EIO would be here)
 /// ```
-public struct ExtendedAttributes: Sendable, Hashable {
+package struct ExtendedAttributes: Sendable, Hashable {
     /// The values of the asked-for names the file has, raw.
-    public var values: [String: [UInt8]] = [:]
+    package var values: [String: [UInt8]] = [:]
     /// What could not be read (never ENOTSUP or ENODATA).
-    public var problems: [ExtendedAttributeError] = []
+    package var problems: [ExtendedAttributeError] = []
 
-    public init(values: [String: [UInt8]] = [:], problems: [ExtendedAttributeError] = []) {
+    package init(values: [String: [UInt8]] = [:], problems: [ExtendedAttributeError] = []) {
         self.values = values
         self.problems = problems
     }
 
     /// Linux's largest value (`XATTR_SIZE_MAX`, 64 KiB): one read with a buffer this size
     /// always suffices.
-    public static let maximumValueBytes = 64 * 1024
+    package static let maximumValueBytes = 64 * 1024
     /// Linux's largest list of names (`XATTR_LIST_MAX`).
     static let maximumListBytes = 64 * 1024
 
     /// Reads the values of `names` that `path` has, without following a final symlink. Costs one
     /// `llistxattr` for a file with no extended attributes (most files), plus one `lgetxattr`
     /// per asked-for name present.
-    public static func read(_ path: FilePath, names: Set<String>) -> ExtendedAttributes {
+    package static func read(_ path: FilePath, names: Set<String>) -> ExtendedAttributes {
         var out = ExtendedAttributes()
         let list: [String]
         switch listNames(path) {
@@ -97,13 +97,13 @@ public struct ExtendedAttributes: Sendable, Hashable {
 
     /// Sets `name` to `value` on `path` itself (a symlink is refused by Linux for `user.`
     /// names, with EPERM).
-    public static func write(_ path: FilePath, name: String, value: [UInt8]) throws(ExtendedAttributeError) {
+    package static func write(_ path: FilePath, name: String, value: [UInt8]) throws(ExtendedAttributeError) {
         guard value.count <= maximumValueBytes else { throw .tooLarge(name: name) }
         if case .failure(let e) = SystemCall.setXattr(path, name, value) { throw .unwritable(name: name, e) }
     }
 
     /// Removes `name` from `path`; a name it does not have is not an error.
-    public static func remove(_ path: FilePath, name: String) throws(ExtendedAttributeError) {
+    package static func remove(_ path: FilePath, name: String) throws(ExtendedAttributeError) {
         switch SystemCall.removeXattr(path, name) {
         case .success: return
         case .failure(let e) where e.rawValue == ENODATA: return
@@ -120,7 +120,7 @@ public struct ExtendedAttributes: Sendable, Hashable {
 }
 
 /// Why an extended attribute could not be read or written, with what to do about it.
-public enum ExtendedAttributeError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ExtendedAttributeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Listing (`name` nil) or reading failed: EACCES, EIO, ...
     case unreadable(name: String?, Errno)
     /// A value larger than Linux allows (64 KiB).
@@ -129,14 +129,14 @@ public enum ExtendedAttributeError: Error, Sendable, Hashable, CustomStringConve
     case unwritable(name: String, Errno)
 
     /// The error number, where there is one.
-    public var errno: Errno? {
+    package var errno: Errno? {
         switch self {
         case .unreadable(_, let e), .unwritable(_, let e): e
         case .tooLarge: nil
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(name, e):
             "cannot read the extended attribute\(name.map { " \($0)" } ?? "s") (\(e.description)); "

@@ -12,7 +12,7 @@ import SystemPackage
 /// ```swift
 /// [.moved(from: "/home/ada/draft.txt", to: "/home/ada/report.txt", isDirectory: false)]
 /// ```
-public enum FileEvent: Sendable, Hashable {
+package enum FileEvent: Sendable, Hashable {
     /// A file or folder appeared: created, or moved in from outside the watched trees.
     ///
     /// For a folder, its contents are *not* listed as events: the source adds the watches below it
@@ -58,7 +58,7 @@ public enum FileEvent: Sendable, Hashable {
     case rootReturned(FilePath)
 
     /// The path this event is about (the destination, for a move).
-    public var path: FilePath {
+    package var path: FilePath {
         switch self {
         case .created(let p, _), .modified(let p), .attributesChanged(let p), .deleted(let p, _),
              .rescan(let p, _), .rootGone(let p), .rootReturned(let p):
@@ -70,16 +70,16 @@ public enum FileEvent: Sendable, Hashable {
 }
 
 /// What a `FileEventSource` watches, for `fsindex status`.
-public struct WatchCounts: Sendable, Hashable, Codable {
+package struct WatchCounts: Sendable, Hashable, Codable {
     /// Folders watched with inotify: their changes are seen at once.
-    public var watched: Int
+    package var watched: Int
     /// Folders polled because the inotify watch budget (`fs.inotify.max_user_watches`) ran out:
     /// their changes are seen within the poll interval.
-    public var polled: Int
+    package var polled: Int
     /// Folders that could not be read (permissions): their changes are not seen at all.
-    public var unreachable: Int
+    package var unreachable: Int
 
-    public init(watched: Int = 0, polled: Int = 0, unreachable: Int = 0) {
+    package init(watched: Int = 0, polled: Int = 0, unreachable: Int = 0) {
         self.watched = watched
         self.polled = polled
         self.unreachable = unreachable
@@ -87,7 +87,7 @@ public struct WatchCounts: Sendable, Hashable, Codable {
 }
 
 /// Why watching could not start, with what to do about it. The underlying `Errno` is kept.
-public enum WatchError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum WatchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `inotify_init1` failed (EMFILE: too many inotify instances for this user; ENFILE, ENOMEM).
     case inotifyUnavailable(Errno)
     /// The root does not exist (or a component of its path is missing).
@@ -101,7 +101,7 @@ public enum WatchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `stop()` was called (or the stream ended): nothing more can be watched.
     case stopped
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .inotifyUnavailable(let e) where e == .tooManyOpenFiles:
             "cannot start watching: too many inotify instances for this user (\(e.description)); raise it with: sysctl fs.inotify.max_user_instances=512"

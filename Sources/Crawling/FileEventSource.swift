@@ -12,7 +12,7 @@ import SystemPackage
 /// ```
 /// Events that arrive during the crawl describe changes the crawl may or may not have seen; the
 /// consumer applies them afterwards, which is correct because every event is re-read from disk.
-public protocol FileEventSource: Sendable {
+package protocol FileEventSource: Sendable {
     /// Batches of events, in order. A batch holds what arrived together: up to a few thousand
     /// events, or what arrived within about 50 ms. The stream ends after `stop()`.
     var events: AsyncStream<[FileEvent]> { get }

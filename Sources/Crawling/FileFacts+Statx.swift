@@ -20,7 +20,7 @@ extension FileFacts {
 
     /// Reads the facts of `path` without following a final symlink; a path longer than
     /// `PATH_MAX` is reached in steps (see `LongPaths`).
-    public static func read(_ path: FilePath) throws(Errno) -> FileFacts {
+    package static func read(_ path: FilePath) throws(Errno) -> FileFacts {
         var r = path.withPlatformString { SystemCall.statx(at: AT_FDCWD, $0) }
         if case .failure(.fileNameTooLong) = r { r = LongPaths.statx(path.bytes) }
         switch r {
@@ -30,7 +30,7 @@ extension FileFacts {
     }
 
     /// Reads the facts of an open descriptor (the file actually opened, for a race-free check).
-    public static func read(descriptor fd: FileDescriptor, path: FilePath) throws(Errno) -> FileFacts {
+    package static func read(descriptor fd: FileDescriptor, path: FilePath) throws(Errno) -> FileFacts {
         switch SystemCall.fstatx(fd.rawValue) {
         case .success(let sx): return FileFacts(path: path, sx)
         case .failure(let e): throw e

@@ -7,18 +7,18 @@ import SystemPackage
 /// touched to 2300-01-01 was indexed as 1715-06-13 (issue 22, F12). Seconds hold any time a
 /// file system can store; `nanosecondsSince1970` is the saturated count that change detection
 /// compares (exact inside those years).
-public struct FileTime: Sendable, Hashable {
-    public var seconds: Int64
+package struct FileTime: Sendable, Hashable {
+    package var seconds: Int64
     /// 0 to 999,999,999.
-    public var nanoseconds: UInt32
+    package var nanoseconds: UInt32
 
-    public init(seconds: Int64, nanoseconds: UInt32) {
+    package init(seconds: Int64, nanoseconds: UInt32) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
     }
 
     /// The time of a count of nanoseconds since 1970.
-    public init(nanosecondsSince1970 n: Int64) {
+    package init(nanosecondsSince1970 n: Int64) {
         var s = n / 1_000_000_000
         var f = n % 1_000_000_000
         if f < 0 { s -= 1; f += 1_000_000_000 }
@@ -26,7 +26,7 @@ public struct FileTime: Sendable, Hashable {
     }
 
     /// Nanoseconds since 1970, saturated at `Int64.min` and `Int64.max` outside 1677 to 2262.
-    public var nanosecondsSince1970: Int64 {
+    package var nanosecondsSince1970: Int64 {
         let (whole, o1) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         let (sum, o2) = whole.addingReportingOverflow(Int64(nanoseconds))
         if o1 || o2 { return seconds < 0 ? .min : .max }
@@ -35,7 +35,7 @@ public struct FileTime: Sendable, Hashable {
 
     /// Seconds since 1970 as a `Double` (the form `Date` takes), without going through an
     /// integer that can overflow.
-    public var secondsSince1970: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
+    package var secondsSince1970: Double { Double(seconds) + Double(nanoseconds) / 1e9 }
 }
 
 /// What the file system says about one file, read with `statx(2)` without following symlinks.
@@ -43,31 +43,31 @@ public struct FileTime: Sendable, Hashable {
 /// This is the common subset the later stages need; the raw `statx` stays inside `Crawling`.
 /// Times are kept as `FileTime` (seconds and nanoseconds apart, exact for any year); the
 /// `…Nanos` counts of them are what change detection compares exactly.
-public struct FileFacts: Sendable, Hashable {
-    public var path: FilePath
-    public var type: FileType
-    public var size: Int64
+package struct FileFacts: Sendable, Hashable {
+    package var path: FilePath
+    package var type: FileType
+    package var size: Int64
     /// Permission bits (`st_mode & 07777`).
-    public var permissions: UInt32
-    public var uid: UInt32
-    public var gid: UInt32
-    public var device: UInt64
-    public var inode: UInt64
-    public var linkCount: UInt32
-    public var accessTime: FileTime
-    public var modificationTime: FileTime
-    public var changeTime: FileTime
+    package var permissions: UInt32
+    package var uid: UInt32
+    package var gid: UInt32
+    package var device: UInt64
+    package var inode: UInt64
+    package var linkCount: UInt32
+    package var accessTime: FileTime
+    package var modificationTime: FileTime
+    package var changeTime: FileTime
     /// Birth time, where `statx` reports it (`STATX_BTIME`).
-    public var birthTime: FileTime?
+    package var birthTime: FileTime?
     /// Allocated bytes (`st_blocks * 512`): far below `size` for a sparse file.
-    public var allocatedSize: Int64
+    package var allocatedSize: Int64
 
-    public var accessNanos: Int64 { accessTime.nanosecondsSince1970 }
-    public var modificationNanos: Int64 { modificationTime.nanosecondsSince1970 }
-    public var changeNanos: Int64 { changeTime.nanosecondsSince1970 }
-    public var birthNanos: Int64? { birthTime?.nanosecondsSince1970 }
+    package var accessNanos: Int64 { accessTime.nanosecondsSince1970 }
+    package var modificationNanos: Int64 { modificationTime.nanosecondsSince1970 }
+    package var changeNanos: Int64 { changeTime.nanosecondsSince1970 }
+    package var birthNanos: Int64? { birthTime?.nanosecondsSince1970 }
 
-    public init(path: FilePath, type: FileType, size: Int64, permissions: UInt32, uid: UInt32, gid: UInt32,
+    package init(path: FilePath, type: FileType, size: Int64, permissions: UInt32, uid: UInt32, gid: UInt32,
                 device: UInt64, inode: UInt64, linkCount: UInt32, accessTime: FileTime, modificationTime: FileTime,
                 changeTime: FileTime, birthTime: FileTime?, allocatedSize: Int64) {
         self.path = path
@@ -87,7 +87,7 @@ public struct FileFacts: Sendable, Hashable {
     }
 
     /// Facts with times given as nanoseconds since 1970 (tests, fuzzing).
-    public init(path: FilePath, type: FileType, size: Int64, permissions: UInt32, uid: UInt32, gid: UInt32,
+    package init(path: FilePath, type: FileType, size: Int64, permissions: UInt32, uid: UInt32, gid: UInt32,
                 device: UInt64, inode: UInt64, linkCount: UInt32, accessNanos: Int64, modificationNanos: Int64,
                 changeNanos: Int64, birthNanos: Int64?, allocatedSize: Int64) {
         self.init(path: path, type: type, size: size, permissions: permissions, uid: uid, gid: gid, device: device, inode: inode,
@@ -98,15 +98,15 @@ public struct FileFacts: Sendable, Hashable {
     }
 
     /// The raw bytes of the path (no trailing NUL).
-    public var pathBytes: [UInt8] { path.bytes }
+    package var pathBytes: [UInt8] { path.bytes }
 }
 
 /// The type of a directory entry. FSIndex opens only `.regular` files; FIFOs, sockets and devices
 /// are indexed from their facts alone, and symlinks as links.
-public enum FileType: String, Sendable, Hashable, Codable {
+package enum FileType: String, Sendable, Hashable, Codable {
     case regular, directory, symlink, fifo, socket, characterDevice, blockDevice, unknown
 
-    public init(mode: UInt32) {
+    package init(mode: UInt32) {
         switch mode & 0o170000 {
         case 0o100000: self = .regular
         case 0o040000: self = .directory

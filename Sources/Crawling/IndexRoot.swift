@@ -12,24 +12,24 @@ import SystemPackage
 /// Its subfolders are neither entered nor listed as items nor watched, so a folder that is a root
 /// of its own (`~/Documents` under a files-only `~`) has its items in its own domain only, as
 /// with no files-only root at all.
-public struct IndexRoot: Sendable, Hashable, CustomStringConvertible {
-    public var path: FilePath
-    public var depth: Depth
+package struct IndexRoot: Sendable, Hashable, CustomStringConvertible {
+    package var path: FilePath
+    package var depth: Depth
 
     /// How much of the tree below the root is indexed.
-    public enum Depth: String, Sendable, Hashable, CaseIterable {
+    package enum Depth: String, Sendable, Hashable, CaseIterable {
         /// Every folder below the root, at any depth.
         case recursive
         /// The files directly in the root: no subfolder.
         case filesOnly = "files-only"
     }
 
-    public init(_ path: FilePath, depth: Depth = .recursive) {
+    package init(_ path: FilePath, depth: Depth = .recursive) {
         self.path = path
         self.depth = depth
     }
 
-    public var isFilesOnly: Bool { depth == .filesOnly }
+    package var isFilesOnly: Bool { depth == .filesOnly }
 
-    public var description: String { "\(path.string) (\(depth.rawValue))" }
+    package var description: String { "\(path.string) (\(depth.rawValue))" }
 }

@@ -34,8 +34,8 @@ import Glibc
 ///   `.rootGone` and awaited by a `RootGuard` on a second inotify instance; when its path leads
 ///   to a folder again it is watched again and reported as `.rootReturned`.
 /// - `onNotice` runs on the watcher's thread: it must not call back into the source.
-public final class InotifyEventSource: FileEventSource {
-    public let events: AsyncStream<[FileEvent]>
+package final class InotifyEventSource: FileEventSource {
+    package let events: AsyncStream<[FileEvent]>
     private let shared: Shared
 
     /// Starts the watcher's thread. Nothing is watched until `add(root:options:)`.
@@ -46,7 +46,7 @@ public final class InotifyEventSource: FileEventSource {
     ///     reached there (for tests of the fallback to polling); nil for the system's limit.
     ///   - bufferedBatches: how many batches the stream keeps for a slow consumer.
     ///   - onNotice: messages for the user, such as the watch budget running out.
-    public init(pollInterval: Duration = .seconds(30), watchLimit: Int? = nil, bufferedBatches: Int = 256,
+    package init(pollInterval: Duration = .seconds(30), watchLimit: Int? = nil, bufferedBatches: Int = 256,
                 onNotice: @escaping @Sendable (String) -> Void = { _ in }) throws(WatchError) {
         let inotifyFD: Int32
         switch SystemCall.inotifyInit() {
@@ -84,20 +84,20 @@ public final class InotifyEventSource: FileEventSource {
 
     deinit { stop() }
 
-    public func add(root: FilePath, options: WalkOptions = WalkOptions()) throws(WatchError) {
+    package func add(root: FilePath, options: WalkOptions = WalkOptions()) throws(WatchError) {
         let reply = Reply()
         guard shared.send(.add(root, options, reply)) else { throw .stopped }
         reply.done.wait()
         if case .failure(let e) = reply.result.withLock({ $0 }) { throw e }
     }
 
-    public func remove(root: FilePath) {
+    package func remove(root: FilePath) {
         _ = shared.send(.remove(root))
     }
 
-    public var counts: WatchCounts { shared.counts.withLock { $0 } }
+    package var counts: WatchCounts { shared.counts.withLock { $0 } }
 
-    public func stop() {
+    package func stop() {
         _ = shared.send(.stop)
     }
 }

@@ -11,8 +11,8 @@ import SystemPackage
 /// would look live and miss most changes. A rescan costs one `statx` per file per interval on
 /// the server: `[daemon] poll_interval` (30 s by default) sets it. The timer exists only while a
 /// share is indexed.
-public final class RescanningEventSource: FileEventSource {
-    public let events: AsyncStream<[FileEvent]>
+package final class RescanningEventSource: FileEventSource {
+    package let events: AsyncStream<[FileEvent]>
     private let continuation: AsyncStream<[FileEvent]>.Continuation
     private let state = Mutex(State())
     /// Thread-safe itself (libdispatch): resumed once here, cancelled once in `stop()`.
@@ -23,7 +23,7 @@ public final class RescanningEventSource: FileEventSource {
         var stopped = false
     }
 
-    public init(interval: Duration) {
+    package init(interval: Duration) {
         (events, continuation) = AsyncStream.makeStream(of: [FileEvent].self, bufferingPolicy: .bufferingNewest(1))
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "fsindex.rescanning-source"))
         let nanos = max(1, Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000))
@@ -37,7 +37,7 @@ public final class RescanningEventSource: FileEventSource {
         timer.resume()
     }
 
-    public func add(root: FilePath, options: WalkOptions) throws(WatchError) {
+    package func add(root: FilePath, options: WalkOptions) throws(WatchError) {
         let stopped = state.withLock { s in
             if !s.stopped, !s.roots.contains(root) { s.roots.append(root) }
             return s.stopped
@@ -45,15 +45,15 @@ public final class RescanningEventSource: FileEventSource {
         if stopped { throw .stopped }
     }
 
-    public func remove(root: FilePath) {
+    package func remove(root: FilePath) {
         state.withLock { $0.roots.removeAll { $0 == root } }
     }
 
-    public var counts: WatchCounts {
+    package var counts: WatchCounts {
         state.withLock { WatchCounts(watched: 0, polled: $0.roots.count, unreachable: 0) }
     }
 
-    public func stop() {
+    package func stop() {
         let first = state.withLock { s in
             defer { s.stopped = true }
             return !s.stopped

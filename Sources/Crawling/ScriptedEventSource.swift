@@ -13,7 +13,7 @@ import SystemPackage
 /// ```
 /// The stream's buffer is unbounded: nothing a test sends is dropped.
 package final class ScriptedEventSource: FileEventSource {
-    public let events: AsyncStream<[FileEvent]>
+    package let events: AsyncStream<[FileEvent]>
     private let continuation: AsyncStream<[FileEvent]>.Continuation
     private let state = Mutex(State())
 
@@ -26,18 +26,18 @@ package final class ScriptedEventSource: FileEventSource {
         var stopped = false
     }
 
-    public init(counts: WatchCounts = WatchCounts()) {
+    package init(counts: WatchCounts = WatchCounts()) {
         (events, continuation) = AsyncStream.makeStream(of: [FileEvent].self)
         state.withLock { $0.counts = counts }
     }
 
     /// Sends one batch to the consumer.
-    public func send(_ batch: [FileEvent]) {
+    package func send(_ batch: [FileEvent]) {
         continuation.yield(batch)
     }
 
     /// Ends the stream, as `stop()` does.
-    public func finish() {
+    package func finish() {
         state.withLock { $0.stopped = true }
         continuation.finish()
     }
@@ -48,13 +48,13 @@ package final class ScriptedEventSource: FileEventSource {
     }
 
     /// The roots being watched now, with their options.
-    public var roots: [FilePath: WalkOptions] { state.withLock { $0.roots } }
+    package var roots: [FilePath: WalkOptions] { state.withLock { $0.roots } }
     /// Every root given to `add(root:)`, in order (repeats included).
     package var addedRoots: [FilePath] { state.withLock { $0.added } }
     /// Every root given to `remove(root:)`, in order.
     package var removedRoots: [FilePath] { state.withLock { $0.removed } }
 
-    public func add(root: FilePath, options: WalkOptions = WalkOptions()) throws(WatchError) {
+    package func add(root: FilePath, options: WalkOptions = WalkOptions()) throws(WatchError) {
         let failure: WatchError? = state.withLock { s in
             if s.stopped { return .stopped }
             s.added.append(root)
@@ -65,14 +65,14 @@ package final class ScriptedEventSource: FileEventSource {
         if let failure { throw failure }
     }
 
-    public func remove(root: FilePath) {
+    package func remove(root: FilePath) {
         state.withLock { s in
             s.removed.append(root)
             s.roots[root] = nil
         }
     }
 
-    public var counts: WatchCounts { state.withLock { $0.counts } }
+    package var counts: WatchCounts { state.withLock { $0.counts } }
 
-    public func stop() { finish() }
+    package func stop() { finish() }
 }

@@ -20,10 +20,10 @@ import Watching
 /// `fsindexd`: the background watcher. Crawls the roots once, then follows changes with inotify.
 /// A library command, run by the `fsindexd` executable and by the multi-call `fsindex` when it
 /// is started as `fsindexd`.
-public struct FSIndexDaemon: AsyncParsableCommand {
+package struct FSIndexDaemon: AsyncParsableCommand {
     /// Parses the process's arguments as bytes (`ArgumentBytes`), so a path that is not UTF-8
     /// keeps its bytes instead of turning into U+FFFD.
-    public static func main() async {
+    package static func main() async {
         prepareProcess()
         await main(ArgumentBytes.arguments())
     }
@@ -34,13 +34,13 @@ public struct FSIndexDaemon: AsyncParsableCommand {
     /// arenas, as `fsindex` (see `SystemCall.limitMallocArenas`). It must come first: `main()`
     /// is a nonisolated async function, so the call from an entry point's main actor already
     /// runs on the global queue, whose first job starts libdispatch's once-a-second monitor.
-    public static func prepareProcess() {
+    package static func prepareProcess() {
         SystemCall.limitMallocArenas(2)
         SystemCall.nameAfterCommand(CommandLine.arguments.first ?? "fsindexd")
         fsindex_install_overcommit_executor()
     }
 
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "fsindexd",
         abstract: "Keep the FSIndex index in step with the configured folders.",
         discussion: """
@@ -69,9 +69,9 @@ public struct FSIndexDaemon: AsyncParsableCommand {
     @Flag(name: .long, help: "Stay in the foreground (for systemd and terminals). Without it, fsindexd detaches and logs to $XDG_STATE_HOME/fsindex/fsindexd.log.")
     var foreground = false
 
-    public init() {}
+    package init() {}
 
-    public func run() async throws {
+    package func run() async throws {
         let (settings, resolved) = try ToolRun.reporting("fsindexd") {
             let settings = try index.settings()
             return (settings, try IndexUpdater.roots(given: roots, settings: settings))
@@ -123,7 +123,7 @@ public struct FSIndexDaemon: AsyncParsableCommand {
             feeder?.changed(changes.updated + changes.removed + changes.summarized + changes.prioritized)
         }
         if let feeder { daemon.setCrawlHandler { feeder.requestFullPass() } }
-        feeder?.start()
+        let feederTask = feeder.map { feeder in Task { await feeder.run(clock: TimerClock()) } }
         let monitor = IndexFileMonitor(location: location) {
             if let problem = daemon.indexFileProblem() { daemon.submit(.fail(problem)) }
         }
@@ -180,6 +180,9 @@ public struct FSIndexDaemon: AsyncParsableCommand {
         monitor?.stop()
         recentlyUsed?.stop()
         signals.forEach { $0.cancel() }
+        // Not awaited: a publish pass under way ends on its own thread, and the exit does not
+        // wait for a server (each batch is a transaction; the next start compares everything).
+        feederTask?.cancel()
         server.stop()
         if let failure = daemon.failure {
             logger.critical("stopped: \(failure)")

@@ -1,5 +1,5 @@
 /// What went wrong answering the desktop, each with a message a user can act on.
-public enum DesktopError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum DesktopError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The query could not be answered (a bad query, the index missing or damaged).
     case query(String)
     /// A result id that no search of this process returned and that names no item.
@@ -11,7 +11,7 @@ public enum DesktopError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The session bus could not be used.
     case bus(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .query(let m), .cannotOpen(let m), .opener(let m), .bus(let m): m
         case .unknownResult(let id): "no such result: \(id) (ids come from GetInitialResultSet or Match)"

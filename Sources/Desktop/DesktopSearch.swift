@@ -28,9 +28,9 @@ import Glibc
 /// can only match fewer items (each old word equal to the new one in its place, and the old
 /// last word, a prefix, a prefix of the new one there), the new answer lies inside the old, so
 /// only those ids are searched, not the whole index.
-public final class DesktopSearch: @unchecked Sendable {
-    public let location: IndexLocation
-    public let settings: Settings
+package final class DesktopSearch: @unchecked Sendable {
+    package let location: IndexLocation
+    package let settings: Settings
     let icons: MIMEIcons
     let direct: SearchBoxAnswers
     let thumbnails = ThumbnailCache.user()
@@ -38,7 +38,7 @@ public final class DesktopSearch: @unchecked Sendable {
     /// The connection to fsindexd, while one answers.
     private var daemon: ControlClient?
     /// Who answered the last search: fsindexd, or this process from the index.
-    public private(set) var lastAnsweredByDaemon = false
+    package private(set) var lastAnsweredByDaemon = false
 
     /// The last answer: its terms, its ids, and whether it held every match.
     private var last: (terms: [String], ids: [String], whole: Bool)?
@@ -46,9 +46,9 @@ public final class DesktopSearch: @unchecked Sendable {
     private var hits: [String: DesktopHit] = [:]
     /// How the last search was answered, for tests and the latency figures: true when it only
     /// searched the previous ids.
-    public private(set) var lastSearchNarrowed = false
+    package private(set) var lastSearchNarrowed = false
 
-    public init(location: IndexLocation, settings: Settings, icons: MIMEIcons = MIMEIcons()) {
+    package init(location: IndexLocation, settings: Settings, icons: MIMEIcons = MIMEIcons()) {
         self.location = location
         self.settings = settings
         self.icons = icons
@@ -60,15 +60,15 @@ public final class DesktopSearch: @unchecked Sendable {
     /// Letters typed before a search: one or two letters as a prefix match most of an index
     /// (a two-letter prefix took a second on the 111,000-file bench corpus) and rank nothing
     /// useful. Baloo's runner waits for three as well; KRunner is told so (`MinLetterCount`).
-    public static let minimumLetters = 3
+    package static let minimumLetters = 3
 
     /// The first answer for what the user typed.
-    public func search(_ terms: [String]) throws(DesktopError) -> [String] {
+    package func search(_ terms: [String]) throws(DesktopError) -> [String] {
         try answer(terms, previous: nil)
     }
 
     /// The answer when the user typed more: inside `previous` where that is sure to be whole.
-    public func subsearch(previous: [String], terms: [String]) throws(DesktopError) -> [String] {
+    package func subsearch(previous: [String], terms: [String]) throws(DesktopError) -> [String] {
         try answer(terms, previous: previous)
     }
 
@@ -106,7 +106,7 @@ public final class DesktopSearch: @unchecked Sendable {
     }
 
     /// `narrows(from:to:)` for tests.
-    public static func narrowsForTesting(from old: [String], to new: [String]) -> Bool { narrows(from: old, to: new) }
+    package static func narrowsForTesting(from old: [String], to new: [String]) -> Bool { narrows(from: old, to: new) }
 
     /// The hits for `ids`: from recent answers, else read from the index (a provider restarted
     /// between the search and the metas, or KRunner's `Run` after a `Match` long ago).
@@ -115,7 +115,7 @@ public final class DesktopSearch: @unchecked Sendable {
     /// refused at once (GNOME Shell asks for the ten or so it shows; 200,000 ids held the
     /// provider, and every search box waiting on it, for 16 s), and each distinct id is looked
     /// up, and answered, once.
-    public func metas(_ ids: [String]) throws(DesktopError) -> [DesktopHit] {
+    package func metas(_ ids: [String]) throws(DesktopError) -> [DesktopHit] {
         guard ids.count <= Self.maximumMetaIDs else {
             throw .query("refused: \(ids.count) result ids in one call; at most \(Self.maximumMetaIDs)")
         }
@@ -129,7 +129,7 @@ public final class DesktopSearch: @unchecked Sendable {
     }
 
     /// Ids per `GetResultMetas`: many times what a search box shows.
-    public static let maximumMetaIDs = 256
+    package static let maximumMetaIDs = 256
 
     /// The answer from fsindexd when it runs (connecting again once if it restarted), else
     /// from the index here.
@@ -169,7 +169,7 @@ public final class DesktopSearch: @unchecked Sendable {
 
     /// Completions of the last word, most items first (`fsfind --complete`): read from the
     /// index's vocabulary, a few milliseconds; none for fewer than three letters.
-    public func completions(of text: String, limit: Int) throws(DesktopError) -> [Completion] {
+    package func completions(of text: String, limit: Int) throws(DesktopError) -> [Completion] {
         guard text.filter({ !$0.isWhitespace }).count >= Self.minimumLetters else { return [] }
         let store: IndexStore
         do { store = try IndexStore(location: location, readOnly: true) } catch { throw .query(error.description) }
@@ -177,7 +177,7 @@ public final class DesktopSearch: @unchecked Sendable {
     }
 
     /// Forgets the hits of earlier answers (KRunner's `Teardown`: its session ended).
-    public func forgetHits() {
+    package func forgetHits() {
         hits = [:]
         last = nil
     }
@@ -186,7 +186,7 @@ public final class DesktopSearch: @unchecked Sendable {
     /// freedesktop cache (made by Files, Dolphin or `fsindex thumbnail`, checked against the
     /// file's modification time), a donated item's `thumbnailData` written out once. None is
     /// made here: a search box waits for no worker, and shows the type's icon instead.
-    public func thumbnail(for hit: DesktopHit) -> [UInt8]? {
+    package func thumbnail(for hit: DesktopHit) -> [UInt8]? {
         let id = ItemIdentifier(bytes: hit.identifier)
         if id.isDonated {
             guard let data = try? IndexStore(location: location, readOnly: true).donatedThumbnail(id) else { return nil }
@@ -197,7 +197,7 @@ public final class DesktopSearch: @unchecked Sendable {
     }
 
     /// The themed icon names for a hit (most specific first).
-    public func iconNames(for hit: DesktopHit) -> [String] {
+    package func iconNames(for hit: DesktopHit) -> [String] {
         icons.names(for: hit.contentType)
     }
 

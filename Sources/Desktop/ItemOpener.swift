@@ -11,14 +11,14 @@ import Glibc
 /// Opens an item with the user's default application: a file by its path, a donated item by its
 /// `contentURL`, through `[desktop] open_command` (xdg-open, which asks the desktop: GIO,
 /// kde-open, or the `mimeapps.list` defaults that `xdg-mime default` sets).
-public struct ItemOpener: Sendable {
+package struct ItemOpener: Sendable {
     /// What the opening program gets.
-    public enum Target: Sendable, Hashable {
+    package enum Target: Sendable, Hashable {
         case file([UInt8])
         case url(String)
 
         /// The program's last argument, as bytes (a path need not be UTF-8).
-        public var argument: [UInt8] {
+        package var argument: [UInt8] {
             switch self {
             case .file(let path): path
             case .url(let url): Array(url.utf8)
@@ -26,16 +26,16 @@ public struct ItemOpener: Sendable {
         }
     }
 
-    public let command: [String]
-    public let location: IndexLocation
+    package let command: [String]
+    package let location: IndexLocation
 
-    public init(command: [String], location: IndexLocation) {
+    package init(command: [String], location: IndexLocation) {
         self.command = command
         self.location = location
     }
 
     /// What opening `identifier` means: its file, which must exist, or a donated item's URL.
-    public func target(for identifier: [UInt8]) throws(DesktopError) -> Target {
+    package func target(for identifier: [UInt8]) throws(DesktopError) -> Target {
         let id = ItemIdentifier(bytes: identifier)
         if id.isDonated {
             let item: SearchableItem?
@@ -72,12 +72,12 @@ public struct ItemOpener: Sendable {
 
     /// Starts the opening program in a session of its own and returns its pid (the caller
     /// waits for it, or lets a thread reap it).
-    public func start(_ target: Target) throws(DesktopError) -> pid_t {
+    package func start(_ target: Target) throws(DesktopError) -> pid_t {
         try Self.spawn(command, extra: [target.argument])
     }
 
     /// Runs `argv` + `extra` (found on PATH), in a new session, its output on ours.
-    public static func spawn(_ argv: [String], extra: [[UInt8]]) throws(DesktopError) -> pid_t {
+    package static func spawn(_ argv: [String], extra: [[UInt8]]) throws(DesktopError) -> pid_t {
         guard let program = argv.first, let executable = Self.which(program) else {
             throw .opener("\(argv.first ?? "(no command)"): not found on PATH; install it (xdg-utils) or set [desktop] open_command")
         }
@@ -90,11 +90,10 @@ public struct ItemOpener: Sendable {
     }
 
     /// Waits for a started program; an error that names the status when it failed.
-    public static func wait(_ pid: pid_t, program: String) throws(DesktopError) {
+    package static func wait(_ pid: pid_t, program: String) throws(DesktopError) {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return }
-        }
+        // ECHILD: reaped already (SIGCHLD ignored by whoever started us); its status is gone.
+        guard case .success = SystemCall.waitpid(pid, status: &status) else { return }
         let exited = status & 0x7f == 0
         let code = (status >> 8) & 0xff
         if exited && code == 0 { return }
@@ -105,7 +104,7 @@ public struct ItemOpener: Sendable {
     }
 
     /// The program's path: as given when it has a slash, else the first executable on PATH.
-    public static func which(_ program: String) -> String? {
+    package static func which(_ program: String) -> String? {
         if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
         let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
         for dir in path.split(separator: ":") where !dir.isEmpty {

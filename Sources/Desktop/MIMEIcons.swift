@@ -10,11 +10,11 @@ import Glibc
 /// generic icon of its media (`text-x-generic`, `image-x-generic`...), so an icon theme always
 /// has one of them. The files are read once, from each `mime/` folder of `XDG_DATA_HOME` and
 /// `XDG_DATA_DIRS`, the first folder that names a type winning, as the specification says.
-public final class MIMEIcons: @unchecked Sendable {
+package final class MIMEIcons: @unchecked Sendable {
     private var specific: [String: String] = [:]
     private var generic: [String: String] = [:]
 
-    public init(dataDirectories: [String] = MIMEIcons.dataDirectories()) {
+    package init(dataDirectories: [String] = MIMEIcons.dataDirectories()) {
         for dir in dataDirectories.reversed() {
             read(dir + "/mime/generic-icons") { generic[$0] = $1 }
             read(dir + "/mime/icons") { specific[$0] = $1 }
@@ -22,7 +22,7 @@ public final class MIMEIcons: @unchecked Sendable {
     }
 
     /// `XDG_DATA_HOME` (or ~/.local/share), then `XDG_DATA_DIRS` (or /usr/local/share:/usr/share).
-    public static func dataDirectories() -> [String] {
+    package static func dataDirectories() -> [String] {
         func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
         let home = variable("XDG_DATA_HOME") ?? (variable("HOME").map { $0 + "/.local/share" } ?? "")
         let dirs = (variable("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share").split(separator: ":").map(String.init)
@@ -31,7 +31,7 @@ public final class MIMEIcons: @unchecked Sendable {
 
     /// The icon names for `contentType` (a MIME type such as `application/pdf`), most specific
     /// first; a folder's are `folder`, an unknown type's `text-x-generic`.
-    public func names(for contentType: String?) -> [String] {
+    package func names(for contentType: String?) -> [String] {
         guard let type = contentType?.lowercased(), type.contains("/") else { return ["text-x-generic"] }
         if type == "inode/directory" { return ["folder"] }
         var out: [String] = []

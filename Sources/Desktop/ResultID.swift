@@ -9,10 +9,10 @@ import Foundation
 ///
 /// For example: `/home/ada/report.pdf` → `/home/ada/report.pdf`; `/home/ada/caf\xE9` →
 /// `b64:L2hvbWUvYWRhL2NhZuk=`.
-public enum ResultID {
+package enum ResultID {
     static let prefix = "b64:"
 
-    public static func encode(_ identifier: [UInt8]) -> String {
+    package static func encode(_ identifier: [UInt8]) -> String {
         if let text = String(validating: identifier, as: UTF8.self),
            !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }),
            !text.hasPrefix(prefix) {
@@ -22,7 +22,7 @@ public enum ResultID {
     }
 
     /// The identifier's bytes, or nil for text that is no id of ours.
-    public static func decode(_ id: String) -> [UInt8]? {
+    package static func decode(_ id: String) -> [UInt8]? {
         if id.hasPrefix(prefix) {
             guard let data = Data(base64Encoded: String(id.dropFirst(prefix.count))), !data.isEmpty else { return nil }
             return Array(data)

@@ -16,12 +16,12 @@ import Glibc
 /// The terms are read as fsfind's short form and ranked as fsfind ranks them (text score,
 /// recency, use). Each query opens the index afresh (about 0.3 ms): a connection kept between
 /// keystrokes would hold a read snapshot and answer from the past.
-public struct SearchBoxAnswers: Sendable {
-    public let location: IndexLocation
-    public let settings: Settings
+package struct SearchBoxAnswers: Sendable {
+    package let location: IndexLocation
+    package let settings: Settings
     private let home: [UInt8]?
 
-    public init(location: IndexLocation, settings: Settings) {
+    package init(location: IndexLocation, settings: Settings) {
         self.location = location
         self.settings = settings
         home = getenv("HOME").map { Array(String(cString: $0).utf8) }
@@ -29,7 +29,7 @@ public struct SearchBoxAnswers: Sendable {
 
     static let fetched: [AttributeKey] = [.name, .displayName, .title, .mimeType, .contentType, .contentURL, .textContentSummary]
 
-    public func answer(_ query: SearchBoxQuery) throws(DesktopError) -> [DesktopHit] {
+    package func answer(_ query: SearchBoxQuery) throws(DesktopError) -> [DesktopHit] {
         let terms = query.terms.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
         guard !terms.isEmpty, query.within?.isEmpty != true else { return [] }
         var request = QueryRequest(text: terms.joined(separator: " "), limit: min(query.limit, SearchBoxQuery.maximumLimit),
@@ -50,7 +50,7 @@ public struct SearchBoxAnswers: Sendable {
     }
 
     /// Items by identifier, straight from the index (expired and vanished ones left out).
-    public func read(_ identifiers: [[UInt8]]) throws(DesktopError) -> [DesktopHit] {
+    package func read(_ identifiers: [[UInt8]]) throws(DesktopError) -> [DesktopHit] {
         let store: IndexStore
         do { store = try IndexStore(location: location, readOnly: true) } catch { throw .query(error.description) }
         var out: [DesktopHit] = []

@@ -6,15 +6,15 @@ import Indexing
 /// Records that items were used now: through fsindexd when it runs (it owns the index's
 /// writes), else in the index directly. What `fsindex used` does, shared with `fsindex open`
 /// and the search boxes, so that opening a result teaches the ranking.
-public enum UseRecorder {
-    public struct Recorded: Sendable, Hashable {
-        public var identifier: [UInt8]
-        public var useCount: Int64
+package enum UseRecorder {
+    package struct Recorded: Sendable, Hashable {
+        package var identifier: [UInt8]
+        package var useCount: Int64
         /// False when the item is not indexed yet (the use applies when it is).
-        public var indexed: Bool
+        package var indexed: Bool
     }
 
-    public static func record(_ identifiers: [[UInt8]], title: String? = nil, location: IndexLocation,
+    package static func record(_ identifiers: [[UInt8]], title: String? = nil, location: IndexLocation,
                               now: Date = Date()) throws(DesktopError) -> [Recorded] {
         let client: ControlClient?
         do {

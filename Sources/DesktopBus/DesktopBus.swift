@@ -15,11 +15,11 @@ import Glibc
 /// Built on sd-bus (libsystemd) and run on the caller's thread: one call at a time, which is
 /// what a search box sends (each keystroke waits for the last answer). It leaves after
 /// `idleExit` without a call, as activated services do, and D-Bus starts it again when needed.
-public final class DesktopBus {
-    public static let providerName = "org.fsindex.SearchProvider"
-    public static let providerPath = "/org/fsindex/SearchProvider"
-    public static let krunnerName = "org.fsindex.KRunner"
-    public static let krunnerPath = "/runner"
+package final class DesktopBus {
+    package static let providerName = "org.fsindex.SearchProvider"
+    package static let providerPath = "/org/fsindex/SearchProvider"
+    package static let krunnerName = "org.fsindex.KRunner"
+    package static let krunnerPath = "/runner"
 
     let search: DesktopSearch
     let gnome: SearchProviderMethods
@@ -33,7 +33,7 @@ public final class DesktopBus {
     /// tests and the per-keystroke latency figures.
     let trace: Bool
 
-    public init(search: DesktopSearch, opener: ItemOpener, trace: Bool = false, log: @escaping @Sendable (String) -> Void) {
+    package init(search: DesktopSearch, opener: ItemOpener, trace: Bool = false, log: @escaping @Sendable (String) -> Void) {
         self.search = search
         self.log = log
         self.trace = trace
@@ -48,7 +48,7 @@ public final class DesktopBus {
 
     /// Connects to the session bus, exports both objects and takes both names; an error that
     /// says why when the bus is missing or a name is taken.
-    public func connect() throws(DesktopError) {
+    package func connect() throws(DesktopError) {
         var b: OpaquePointer?
         var r = sd_bus_open_user(&b)
         guard r >= 0, let b else {
@@ -70,7 +70,7 @@ public final class DesktopBus {
     }
 
     /// Answers calls until `idleExit` passes without one (nil: forever) or the bus goes away.
-    public func run(idleExit: Duration?) throws(DesktopError) {
+    package func run(idleExit: Duration?) throws(DesktopError) {
         guard let bus else { throw .bus("not connected") }
         var lastCall = ContinuousClock.now
         while true {

@@ -4,6 +4,7 @@ import Controlling
 import Desktop
 import Thumbnails
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -86,13 +87,17 @@ struct SearchProviderMethods {
     /// failure and running `then` after a success.
     func reap(_ pid: pid_t, program: String, then: (@Sendable () -> Void)?) {
         let log = self.log
-        Thread.detachNewThread {
+        let started = SystemCall.startThread(detached: true) {
             do {
                 try ItemOpener.wait(pid, program: program)
                 then?()
             } catch {
                 log("\(error)")
             }
+        }
+        if case .failure(let e) = started {
+            // No thread to wait on: the program runs on, unreaped until the provider exits.
+            log("\(program) started, but its end cannot be awaited: no thread (\(e))")
         }
     }
 }

@@ -1,6 +1,6 @@
 /// Why a donation was refused. A batch is all or nothing: any error means nothing of it was
 /// written, and the message names the line (counted from 1) and what to fix.
-public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
     case badDomain(String)
     /// An item that cannot be taken: `place` is `line N` of donated text, or `item N` of a
     /// socket request's list (both counted from 1).
@@ -12,7 +12,7 @@ public enum DonationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A URL scheme an app may not declare as its own.
     case badURLScheme(String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badDomain(let d):
             "domain \"\(d)\" is not usable: a domain is 1 to 64 letters, digits, '.', '_' or '-' (such as notes or org.example.mail), and not a crawled root's"

@@ -14,25 +14,25 @@ import Foundation
 /// and 64 KiB in all for a list (keywords, authors), 1,024-byte identifiers, 100,000 items per
 /// batch. Values are taken exactly or refused: whole numbers within 64 bits, dates in the years
 /// 0001 to 9999 (see `AttributeValue.supportedDates`).
-public enum DonationReader {
-    public static let maximumTextBytes = 256 * 1024
+package enum DonationReader {
+    package static let maximumTextBytes = 256 * 1024
     /// Any string attribute but `textContent` (a title, a description, a URL).
-    public static let maximumStringBytes = 16 * 1024
+    package static let maximumStringBytes = 16 * 1024
     /// A list attribute (`keywords`, `authors`): its strings, and their bytes together.
-    public static let maximumListCount = 1_000
-    public static let maximumListBytes = 64 * 1024
-    public static let maximumAttributes = 64
-    public static let maximumIdentifierBytes = 1024
-    public static let maximumItems = 100_000
-    public static let maximumClientStateBytes = 250
+    package static let maximumListCount = 1_000
+    package static let maximumListBytes = 64 * 1024
+    package static let maximumAttributes = 64
+    package static let maximumIdentifierBytes = 1024
+    package static let maximumItems = 100_000
+    package static let maximumClientStateBytes = 250
     /// A donated thumbnail (`thumbnailData`), decoded: a picture for a result list, not a photo.
-    public static let maximumThumbnailBytes = 1 << 20
+    package static let maximumThumbnailBytes = 1 << 20
     /// The JSON text of one batch, with and without fsindexd: the daemon's socket takes a
     /// request line of this and its envelope (`WireFormat.maxRequestLine`), so a batch never
     /// passes one way and fails the other.
-    public static let maximumBatchBytes = 64 << 20
+    package static let maximumBatchBytes = 64 << 20
     /// Nesting of an item's JSON (an item, its attributes, a list: 3 levels are used).
-    public static let maximumDepth = 8
+    package static let maximumDepth = 8
 
     /// Attributes an app may not set: the index's own bookkeeping and the file system's.
     static let reserved: Set<AttributeKey> = [.path, .domainIdentifier, .extractor, .extractionError, .fileIdentifier,
@@ -40,7 +40,7 @@ public enum DonationReader {
                                               .contentTypeTree]
 
     /// A domain name apps can use: short, plain, and never a path.
-    public static func validate(domain: String) throws(DonationError) {
+    package static func validate(domain: String) throws(DonationError) {
         let ok = !domain.isEmpty && domain.utf8.count <= 64 && domain.utf8.allSatisfy {
             ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D
         }
@@ -56,7 +56,7 @@ public enum DonationReader {
     /// contentURLs may then use it, and opening one starts the app's handler
     /// (`x-scheme-handler/SCHEME`). A scheme's syntax (a letter, then letters, digits, `+`, `-`,
     /// `.`; at most 64), never one of `forbiddenSchemes`.
-    public static func validate(urlScheme: String) throws(DonationError) {
+    package static func validate(urlScheme: String) throws(DonationError) {
         let s = urlScheme.lowercased()
         let syntax = (1...64).contains(s.utf8.count) && s.utf8.first.map { $0 >= 0x61 && $0 <= 0x7A } == true
             && s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
@@ -65,13 +65,13 @@ public enum DonationReader {
     }
 
     /// The items of `text` (JSON lines; blank lines skipped), all in `domain`.
-    public static func read(_ text: [UInt8], domain: String) throws(DonationError) -> [SearchableItem] {
+    package static func read(_ text: [UInt8], domain: String) throws(DonationError) -> [SearchableItem] {
         try read(lines(text).map { ("line \($0.number)", $0.text) }, domain: domain)
     }
 
     /// The item lines of donated text, numbered from 1 (blank lines skipped): what `read`
     /// reads, and what `fsindex donate` sends to fsindexd as the batch's items.
-    public static func lines(_ text: [UInt8]) throws(DonationError) -> [(number: Int, text: [UInt8])] {
+    package static func lines(_ text: [UInt8]) throws(DonationError) -> [(number: Int, text: [UInt8])] {
         guard text.count <= maximumBatchBytes else { throw .batchTooLarge(size: text.count, limit: maximumBatchBytes) }
         var numbered: [(number: Int, text: [UInt8])] = []
         var lineNumber = 0
@@ -85,7 +85,7 @@ public enum DonationReader {
     }
 
     /// The items of a socket request: each one JSON object's text.
-    public static func read(objects: [[UInt8]], domain: String) throws(DonationError) -> [SearchableItem] {
+    package static func read(objects: [[UInt8]], domain: String) throws(DonationError) -> [SearchableItem] {
         guard objects.count <= maximumItems else { throw .tooManyItems(limit: maximumItems) }
         let size = objects.reduce(0) { $0 + $1.count + 1 }
         guard size <= maximumBatchBytes + 1 else { throw .batchTooLarge(size: size - 1, limit: maximumBatchBytes) }

@@ -10,7 +10,7 @@ package enum ContentEncoding: String, Sendable, Hashable, CaseIterable {
     case gzip, bzip2, xz, zstd, compress
 
     /// The encoding a detected MIME type stands for, if it is a single-file compressor.
-    public init?(mimeType: String) {
+    package init?(mimeType: String) {
         switch mimeType {
         case "application/gzip", "application/x-gzip": self = .gzip
         case "application/x-bzip", "application/x-bzip2", "application/bzip2": self = .bzip2
@@ -24,7 +24,7 @@ package enum ContentEncoding: String, Sendable, Hashable, CaseIterable {
     /// The encoding of a detected type that is a single compressed file: a compressor's own
     /// MIME type, or one whose ancestors include a compressor (`application/x-gzpdf` for
     /// `*.pdf.gz`); nil for a compressed tar (`application/x-compressed-tar`), which is an archive.
-    public init?(detection: TypeDetection) {
+    package init?(detection: TypeDetection) {
         if detection.mimeType.contains("tar") { return nil }
         if let e = ContentEncoding(mimeType: detection.mimeType) { self = e; return }
         for type in detection.contentTypeTree {

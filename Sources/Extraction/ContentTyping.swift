@@ -29,17 +29,17 @@ import ExtractionModel
 package final class ContentTyping {
     /// A regular file's type, its charset as libmagic names it (nil for an empty or unreadable
     /// file), and whether libmagic's rules had to run.
-    public struct Answer: Hashable {
-        public var detection: TypeDetection
-        public var charset: String?
+    package struct Answer: Hashable {
+        package var detection: TypeDetection
+        package var charset: String?
         package var usedLibmagic: Bool
     }
 
     private let magic: MagicDatabase
-    public let detector: TypeDetector
+    package let detector: TypeDetector
     private let rules: SharedMIMEMagic
 
-    public init(detector: TypeDetector = TypeDetector(database: .shared), rules: SharedMIMEMagic = .shared) throws(ExtractionError) {
+    package init(detector: TypeDetector = TypeDetector(database: .shared), rules: SharedMIMEMagic = .shared) throws(ExtractionError) {
         magic = try MagicDatabase()
         self.detector = detector
         self.rules = rules
@@ -48,7 +48,7 @@ package final class ContentTyping {
     /// The type of a regular file named `name` (the last path component's bytes) whose first
     /// bytes (at most `MagicDatabase.bytesMax` are looked at) are `bytes`. `isEmpty` is whether
     /// the file has no bytes (an unreadable file has no `bytes` but may not be empty).
-    public func type(name: [UInt8], bytes: [UInt8], fileSize: Int64, isEmpty: Bool) -> Answer {
+    package func type(name: [UInt8], bytes: [UInt8], fileSize: Int64, isEmpty: Bool) -> Answer {
         guard !bytes.isEmpty, let glob = detector.globType(forName: name), let charset = magic.charset(bytes),
               confirms(glob, bytes, isText: charset != "binary")
         else { return typeByLibmagic(name: name, bytes: bytes, fileSize: fileSize, isEmpty: isEmpty) }

@@ -8,7 +8,7 @@ extension ExtractionContext {
     /// `name` and `fileSize` bytes long, fitting in `pixels`, carrying `texts` (the spec's
     /// `Thumb::URI`, `Thumb::MTime`, ... without the MIME type, which is detected here).
     /// See `Thumbnailer`.
-    public func thumbnail(descriptor: Int32, name: [UInt8], fileSize: Int64, pixels: Int,
+    package func thumbnail(descriptor: Int32, name: [UInt8], fileSize: Int64, pixels: Int,
                           texts: [(String, String)]) -> ThumbnailOutcome {
         defer { SystemCall.close(descriptor) }
         let detection: TypeDetection

@@ -33,23 +33,23 @@ import Glibc
 /// Cost: about 0.4–0.5 ms per file on one core (release build, 3,000 files of `/usr/share/doc`,
 /// measured by `ExtractionContextTests.throughput`), of which libmagic was about 0.19 ms before
 /// `ContentTyping` asked it only when a file's name and shared-mime-info's magic leave the type open.
-public final class ExtractionContext {
-    public private(set) var options: ExtractionOptions
+package final class ExtractionContext {
+    package private(set) var options: ExtractionOptions
     let typing: ContentTyping
     private var names = UserNameCache()
     /// The OCR recognizer, made on the first picture to read (`textRecognizer(_:)`).
     var recognizer: TextRecognizer?
 
     /// What the context had to do without (no MIME database, ...), for the caller to log once.
-    public let diagnostics: [String]
+    package let diagnostics: [String]
     /// Called with a content extractor's name just before it runs: a worker process reports it
     /// to its parent, so that a crash is blamed on the right extractor.
-    public var willRun: ((String) -> Void)?
+    package var willRun: ((String) -> Void)?
 
     /// Bytes given to the type detection.
     static let sniffBytes = MagicDatabase.bytesMax
 
-    public init(options: ExtractionOptions = ExtractionOptions()) throws(ExtractionError) {
+    package init(options: ExtractionOptions = ExtractionOptions()) throws(ExtractionError) {
         LibXML.silenceThisThread()
         self.options = options
         typing = try ContentTyping()
@@ -59,7 +59,7 @@ public final class ExtractionContext {
     /// Loads what text extraction would otherwise load lazily from disk: the language models
     /// and iconv's converters (glibc dlopens a gconv module per charset family). A worker calls
     /// this before it installs a sandbox that forbids opening or mapping new files.
-    public static func preloadTextSupport() {
+    package static func preloadTextSupport() {
         _ = LanguageIdentifier.shared
         Charsets.preloadConverters()
     }
@@ -72,14 +72,14 @@ public final class ExtractionContext {
 
     /// Extracts with another text cap than the context was made with (a worker serves parents
     /// with different settings).
-    public func extract(_ facts: FileFacts, textCap: Int, from source: Source = .path) -> ExtractionResult {
+    package func extract(_ facts: FileFacts, textCap: Int, from source: Source = .path) -> ExtractionResult {
         options.textCap = max(0, textCap)
         return extract(facts, from: source)
     }
 
     /// Extracts `facts`'s file, read from `source` (a regular file's descriptor is closed when
     /// this returns, whatever happens).
-    public func extract(_ facts: FileFacts, from source: Source = .path) -> ExtractionResult {
+    package func extract(_ facts: FileFacts, from source: Source = .path) -> ExtractionResult {
         if case .descriptor(let fd) = source, facts.type != .regular { SystemCall.close(fd) }
         let fsStart = ContinuousClock.now
         var attributes = ExtractorRegistry.fileSystem.attributes(of: facts, names: &names)
@@ -241,7 +241,7 @@ public final class ExtractionContext {
     }
 
     /// Where the bytes of a regular file come from.
-    public enum Source {
+    package enum Source {
         /// Open the file by its path (in-process extraction, tests).
         case path
         /// A descriptor the parent opened and passed (a sandboxed worker, which may not open the

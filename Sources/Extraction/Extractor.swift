@@ -12,7 +12,7 @@ import Glibc
 /// Extractors are values with no state of their own between files, so a registry can hand the
 /// same one to every worker thread. Anything that needs a per-thread C handle (libmagic) lives in
 /// `ExtractionContext`, not in the extractor.
-public protocol Extractor: Sendable {
+package protocol Extractor: Sendable {
     /// A short stable name, used in `extractionError` and in `fsindex extract` output.
     var name: String { get }
     /// Bumped (in `ExtractionVersions.content`) whenever the extractor's output changes, so its
@@ -30,53 +30,53 @@ public protocol Extractor: Sendable {
 
 extension Extractor {
     /// The version written once, in `ExtractionVersions`, where the parent reads it too.
-    public var version: Int { ExtractionVersions.content[name] ?? 0 }
+    package var version: Int { ExtractionVersions.content[name] ?? 0 }
 
-    public func extract(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError) {
         try extract(input, into: &output.attributes)
     }
 }
 
 /// What a content extractor adds: the file's own attributes, and the items inside it.
-public struct ExtractionOutput: Sendable {
-    public var attributes: AttributeSet
+package struct ExtractionOutput: Sendable {
+    package var attributes: AttributeSet
     /// Items inside the file, each found by its own search (one per message of an mbox).
-    public var children: [ChildItem] = []
+    package var children: [ChildItem] = []
 
-    public init(attributes: AttributeSet) { self.attributes = attributes }
+    package init(attributes: AttributeSet) { self.attributes = attributes }
 }
 
 /// What an extractor gets: the file's facts, the bytes already read (never a second open), and
 /// the type found by `TypeDetector`.
-public struct ExtractionInput: Sendable {
-    public var facts: FileFacts
+package struct ExtractionInput: Sendable {
+    package var facts: FileFacts
     /// The first bytes of the file, at most the configured text cap.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// Whether `bytes` holds the whole file (false when the cap cut it short).
-    public var isComplete: Bool
-    public var contentType: ContentType
-    public var contentTypeTree: [ContentType]
-    public var mimeType: String
+    package var isComplete: Bool
+    package var contentType: ContentType
+    package var contentTypeTree: [ContentType]
+    package var mimeType: String
     /// The charset libmagic reported (`utf-8`, `iso-8859-1`, `binary`, ...), if any.
-    public var magicCharset: String?
+    package var magicCharset: String?
     /// At most this many bytes of UTF-8 text are kept (`ExtractionOptions.textCap`).
-    public var textCap: Int = 1 << 20
+    package var textCap: Int = 1 << 20
     /// The open file, for formats that need all of it or random access (PDF, zip, audio). Read
     /// through it rather than opening the path again: it is the file the crawl saw, and inside
     /// a worker only read-only opens are allowed anyway. `nil` in tests built from bytes alone.
-    public var file: ExtractionFile?
+    package var file: ExtractionFile?
     /// The inner file's name when `bytes` are a decompressed file's (`cp.1` for `cp.1.gz`; see
     /// `ExtractionContext+Compressed`), else nil: `facts` stay the outer file's.
-    public var decompressedName: [UInt8]?
+    package var decompressedName: [UInt8]?
 
     /// The name the content had: the decompressed file's, else the file's own (last component).
-    public var contentName: [UInt8] {
+    package var contentName: [UInt8] {
         if let decompressedName { return decompressedName }
         let path = facts.pathBytes
         return path.lastIndex(of: UInt8(ascii: "/")).map { Array(path[($0 + 1)...]) } ?? path
     }
 
-    public init(facts: FileFacts, bytes: [UInt8], isComplete: Bool, contentType: ContentType,
+    package init(facts: FileFacts, bytes: [UInt8], isComplete: Bool, contentType: ContentType,
                 contentTypeTree: [ContentType], mimeType: String, magicCharset: String?) {
         self.facts = facts
         self.bytes = bytes
@@ -87,19 +87,19 @@ public struct ExtractionInput: Sendable {
         self.magicCharset = magicCharset
     }
 
-    public init(facts: FileFacts, bytes: [UInt8], isComplete: Bool, detection: TypeDetection,
+    package init(facts: FileFacts, bytes: [UInt8], isComplete: Bool, detection: TypeDetection,
                 magicCharset: String?, textCap: Int) {
         self.init(facts: facts, bytes: bytes, isComplete: isComplete, contentType: detection.contentType,
                   contentTypeTree: detection.contentTypeTree, mimeType: detection.mimeType, magicCharset: magicCharset)
         self.textCap = textCap
     }
 
-    public func conforms(to type: ContentType) -> Bool { contentTypeTree.contains(type) }
+    package func conforms(to type: ContentType) -> Bool { contentTypeTree.contains(type) }
 
     /// The whole file, at most `limit` bytes: `bytes` when that already holds all of it, else read
     /// through `file`. Throws `.malformed` (naming `extractor`) when the file is larger than
     /// `limit`, so a huge file is recorded, not read into memory.
-    public func wholeFile(limit: Int, extractor: String) throws(ExtractionError) -> [UInt8] {
+    package func wholeFile(limit: Int, extractor: String) throws(ExtractionError) -> [UInt8] {
         if isComplete { return bytes }
         guard let file else {
             throw .malformed(extractor: extractor, reason: "only the first \(bytes.count) bytes are available")
@@ -109,11 +109,11 @@ public struct ExtractionInput: Sendable {
 }
 
 /// A read-only view of the open file being extracted. Valid only during `extract`.
-public final class ExtractionFile: @unchecked Sendable {
+package final class ExtractionFile: @unchecked Sendable {
     /// The open descriptor (read-only, close-on-exec). Do not close it.
-    public let descriptor: Int32
+    package let descriptor: Int32
     /// The size `fstat` saw when the file was opened.
-    public let size: Int64
+    package let size: Int64
 
     /// `package` for the fuzzer, which hands `VideoExtractor` a temporary file of its bytes.
     package init(descriptor: Int32, size: Int64) {
@@ -122,7 +122,7 @@ public final class ExtractionFile: @unchecked Sendable {
     }
 
     /// Up to `count` bytes from `offset`; fewer at the end of the file.
-    public func read(at offset: Int64, count: Int) throws(ExtractionError) -> [UInt8] {
+    package func read(at offset: Int64, count: Int) throws(ExtractionError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: max(0, count))
         var done = 0
         while done < count {
@@ -142,7 +142,7 @@ public final class ExtractionFile: @unchecked Sendable {
     }
 
     /// The whole file, if it holds at most `limit` bytes.
-    public func readAll(limit: Int, extractor: String) throws(ExtractionError) -> [UInt8] {
+    package func readAll(limit: Int, extractor: String) throws(ExtractionError) -> [UInt8] {
         guard size <= Int64(limit) else {
             throw .malformed(extractor: extractor, reason: "the file is \(size) bytes, more than the \(limit) this extractor reads")
         }

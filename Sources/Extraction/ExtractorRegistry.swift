@@ -38,7 +38,7 @@ import ExtractionModel
 /// ExtractorRegistry.extractor(for: input)?.name   // "html" for a .html file
 /// ```
 package enum ExtractorRegistry {
-    public static let all: [any Extractor] = [
+    package static let all: [any Extractor] = [
         OfficeOpenXMLExtractor(), OpenDocumentExtractor(), EPUBExtractor(), ArchiveExtractor(),
         HTMLExtractor(), XMLExtractor(), PDFExtractor(), RTFExtractor(), OLEExtractor(), CalendarExtractor(),
         MailExtractor(), ManPageExtractor(), PlainTextExtractor(), ImageExtractor(), AudioExtractor(),
@@ -46,12 +46,12 @@ package enum ExtractorRegistry {
     ]
 
     /// The extractor of file-system facts, run for every item.
-    public static let fileSystem = FileSystemExtractor()
+    package static let fileSystem = FileSystemExtractor()
 
     static let byName: [String: any Extractor] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
 
     /// The first content extractor that accepts `input`, if any.
-    public static func extractor(for input: ExtractionInput) -> (any Extractor)? {
+    package static func extractor(for input: ExtractionInput) -> (any Extractor)? {
         all.first { $0.accepts(input) }
     }
 }

@@ -36,18 +36,18 @@ import Glibc
 /// `minimumBytes`.
 package final class LanguageIdentifier: @unchecked Sendable {
     /// Where Debian's libexttextcat-data puts the models.
-    public static let dataDirectory = "/usr/share/libexttextcat/"
+    package static let dataDirectory = "/usr/share/libexttextcat/"
     /// Part of every item's extractor version; bumped in `ExtractionVersions.language`.
-    public static var version: Int { ExtractionVersions.language }
+    package static var version: Int { ExtractionVersions.language }
     /// Bytes of text classified (cut on a character boundary). textcat needs a few hundred
     /// bytes; making its fingerprint costs in proportion to the sample (about 0.1 ms per KiB of
     /// CPU on this machine), so 2 KiB rather than 4.
     package static let sampleBytes = 2048
     /// Texts shorter than this (in UTF-8 bytes) get no language.
-    public static let minimumBytes = 100
+    package static let minimumBytes = 100
 
     /// The models, loaded on first use; nil when the data files are missing or unreadable.
-    public static let shared: LanguageIdentifier? = LanguageIdentifier(directory: dataDirectory)
+    package static let shared: LanguageIdentifier? = LanguageIdentifier(directory: dataDirectory)
 
     /// Whether the models' configuration can be read, without loading them: for a diagnostic.
     package static var dataAvailable: Bool { access(dataDirectory + "fpdb.conf", R_OK) == 0 }
@@ -93,7 +93,7 @@ package final class LanguageIdentifier: @unchecked Sendable {
     func models(of script: Script) -> [String] { (byScript[script] ?? []).map { models[$0].code } }
 
     /// The language of `text` (its first `sampleBytes`), or nil when unsure.
-    public func language(of text: String) -> String? {
+    package func language(of text: String) -> String? {
         guard text.utf8.count >= Self.minimumBytes else { return nil }
         let sample = TextDecoding.capped(text, toUTF8Bytes: Self.sampleBytes).text
         guard let (script, kana) = Self.dominantScript(sample) else { return nil }

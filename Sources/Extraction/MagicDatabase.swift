@@ -27,7 +27,7 @@ import CMagic
 /// that looks like a MIME type.
 package final class MagicDatabase {
     /// The flags used.
-    public static let flags: Int32 = MAGIC_MIME_TYPE | MAGIC_MIME_ENCODING | MAGIC_ERROR | MAGIC_NO_CHECK_TEXT
+    package static let flags: Int32 = MAGIC_MIME_TYPE | MAGIC_MIME_ENCODING | MAGIC_ERROR | MAGIC_NO_CHECK_TEXT
         | MAGIC_NO_CHECK_COMPRESS | MAGIC_NO_CHECK_TAR | MAGIC_NO_CHECK_CSV | MAGIC_NO_CHECK_JSON
         | MAGIC_NO_CHECK_ELF | MAGIC_NO_COMPRESS_FORK
 
@@ -35,7 +35,7 @@ package final class MagicDatabase {
     /// and no built-in test runs, only libmagic's encoding check (`file_encoding`), which gives
     /// the full cookie its charset too. Measured on 4,000 files of the bench corpus: 7.7 µs
     /// per file against 274 µs for the full cookie, and the same charset for every file.
-    public static let encodingFlags: Int32 = MAGIC_MIME_TYPE | MAGIC_MIME_ENCODING | MAGIC_ERROR | MAGIC_NO_CHECK_SOFT
+    package static let encodingFlags: Int32 = MAGIC_MIME_TYPE | MAGIC_MIME_ENCODING | MAGIC_ERROR | MAGIC_NO_CHECK_SOFT
         | MAGIC_NO_CHECK_TEXT | MAGIC_NO_CHECK_COMPRESS | MAGIC_NO_CHECK_TAR | MAGIC_NO_CHECK_CSV | MAGIC_NO_CHECK_JSON
         | MAGIC_NO_CHECK_ELF | MAGIC_NO_COMPRESS_FORK | MAGIC_NO_CHECK_APPTYPE | MAGIC_NO_CHECK_CDF | MAGIC_NO_CHECK_TOKENS
 
@@ -46,7 +46,7 @@ package final class MagicDatabase {
     private let encodingCookie: magic_t
 
     /// Opens the compiled default database (`/usr/share/misc/magic.mgc`).
-    public init() throws(ExtractionError) {
+    package init() throws(ExtractionError) {
         cookie = try Self.open(flags: Self.flags)
         do throws(ExtractionError) { encodingCookie = try Self.open(flags: Self.encodingFlags) } catch {
             magic_close(cookie)
@@ -76,7 +76,7 @@ package final class MagicDatabase {
     /// The charset libmagic gives `bytes` (`us-ascii`, `utf-8`, `iso-8859-1`, `utf-16le`,
     /// `unknown-8bit`, `ebcdic`, `binary`, ...), the same as `identify`'s, without running its
     /// rules; nil when libmagic fails.
-    public func charset(_ bytes: [UInt8]) -> String? {
+    package func charset(_ bytes: [UInt8]) -> String? {
         let result = bytes.withUnsafeBytes { buf in
             magic_buffer(encodingCookie, buf.baseAddress, min(buf.count, Self.bytesMax)).map { String(cString: $0) }
         }

@@ -23,7 +23,7 @@ import Glibc
 ///
 /// Cost: about 14 µs per file on `/usr/share/doc` (release build, the first 64 KiB; the rules
 /// that search a range for a text such as `<html` make most of it); loading is under 1 ms.
-public struct SharedMIMEMagic: Sendable {
+package struct SharedMIMEMagic: Sendable {
     /// One `[priority:type]` section: the type matches when any of its top-level lines does.
     struct Entry: Sendable {
         var priority: Int
@@ -43,16 +43,16 @@ public struct SharedMIMEMagic: Sendable {
     /// The sections, highest priority first (the file's own order within a priority).
     private(set) var entries: [Entry] = []
     /// The files read.
-    public private(set) var sources: [String] = []
+    package private(set) var sources: [String] = []
 
     /// The rules of the process's MIME database folders (`MIMEDatabase.shared`), loaded on first use.
-    public static let shared = SharedMIMEMagic(paths: MIMEDatabase.shared.magicPaths)
+    package static let shared = SharedMIMEMagic(paths: MIMEDatabase.shared.magicPaths)
 
-    public var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
 
     /// Reads each of the compiled `magic` files (the first holds the most important folder's;
     /// a type ruled in an earlier file is not ruled again by a later one).
-    public init(paths: [String]) {
+    package init(paths: [String]) {
         var ruled = Set<String>()
         for path in paths {
             guard case .success(let bytes) = SystemCall.readFile(path, limit: 16 << 20) else { continue }
@@ -73,7 +73,7 @@ public struct SharedMIMEMagic: Sendable {
     }
 
     /// Every type whose rules match `bytes`, highest priority first.
-    public func matches(_ bytes: [UInt8]) -> [(priority: Int, type: String)] {
+    package func matches(_ bytes: [UInt8]) -> [(priority: Int, type: String)] {
         bytes.withUnsafeBufferPointer { data in
             entries.filter { Self.matches($0.lines[...], indent: 0, data) }.map { ($0.priority, $0.type) }
         }

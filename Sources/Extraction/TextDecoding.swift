@@ -23,16 +23,16 @@ import ExtractionModel
 /// same text as that fallback (uchardet often says `windows-1250` or `iso-8859-2` for a Western
 /// text with a few accents), the fallback's more common name is recorded.
 package enum TextDecoding {
-    public struct Decoded: Sendable, Hashable {
-        public var text: String
+    package struct Decoded: Sendable, Hashable {
+        package var text: String
         /// The IANA-style name: `utf-8`, `utf-16le`, `utf-16be`, `utf-32le`, `utf-32be`,
         /// `iso-8859-1`, `windows-1252`, or a detected legacy charset (`shift_jis`, `euc-jp`,
         /// `gb18030`, `big5`, `euc-kr`, `cp949`, `koi8-r`, `ibm866`, `windows-1251`, `ibm500`, ...).
-        public var encoding: String
+        package var encoding: String
     }
 
     /// The encoding a byte-order mark announces, and the mark's length.
-    public static func byteOrderMark(_ b: ArraySlice<UInt8>) -> (encoding: String, length: Int)? {
+    package static func byteOrderMark(_ b: ArraySlice<UInt8>) -> (encoding: String, length: Int)? {
         let s = Array(b.prefix(4))
         if s.count >= 4, s[0] == 0xFF, s[1] == 0xFE, s[2] == 0, s[3] == 0 { return ("utf-32le", 4) }
         if s.count >= 4, s[0] == 0, s[1] == 0, s[2] == 0xFE, s[3] == 0xFF { return ("utf-32be", 4) }
@@ -48,7 +48,7 @@ package enum TextDecoding {
     ///     at the end does not make valid UTF-8 look invalid.
     ///   - hint: libmagic's charset (`utf-16le` without a BOM is only known from it; `binary`
     ///     means libmagic found no text encoding at all).
-    public static func decode(_ bytes: ArraySlice<UInt8>, isComplete: Bool, hint: String? = nil) -> Decoded? {
+    package static func decode(_ bytes: ArraySlice<UInt8>, isComplete: Bool, hint: String? = nil) -> Decoded? {
         if let (encoding, length) = byteOrderMark(bytes) {
             return Decoded(text: decode(bytes.dropFirst(length), as: encoding), encoding: encoding)
         }
@@ -128,7 +128,7 @@ package enum TextDecoding {
 
     /// True for a NUL byte or more than 5 % of C0 control bytes (other than tab, newlines, form
     /// feed, backspace and escape) in the first 64 KiB.
-    public static func looksBinary(_ bytes: ArraySlice<UInt8>) -> Bool {
+    package static func looksBinary(_ bytes: ArraySlice<UInt8>) -> Bool {
         let sample = bytes.prefix(64 * 1024)
         var controls = 0
         for b in sample {
@@ -150,7 +150,7 @@ package enum TextDecoding {
     }
 
     /// Decodes a Unicode encoding named by `byteOrderMark`; invalid sequences become U+FFFD.
-    public static func decode(_ bytes: ArraySlice<UInt8>, as encoding: String) -> String {
+    package static func decode(_ bytes: ArraySlice<UInt8>, as encoding: String) -> String {
         let b = Array(bytes)
         switch encoding {
         case "utf-16le", "utf-16be":
@@ -188,7 +188,7 @@ package enum TextDecoding {
     }
 
     /// `text` cut to at most `cap` bytes of UTF-8, on a character boundary, and whether it was cut.
-    public static func capped(_ text: String, toUTF8Bytes cap: Int) -> (text: String, truncated: Bool) {
+    package static func capped(_ text: String, toUTF8Bytes cap: Int) -> (text: String, truncated: Bool) {
         guard text.utf8.count > cap else { return (text, false) }
         var end = text.utf8.index(text.utf8.startIndex, offsetBy: max(cap, 0))
         while end > text.startIndex, String.Index(end, within: text) == nil {

@@ -19,7 +19,7 @@ package enum TextSniffer {
         "date", "reply-to", "sender", "in-reply-to", "references", "x-mailer", "content-type", "user-agent",
     ]
 
-    public static func mimeType(_ bytes: [UInt8]) -> String {
+    package static func mimeType(_ bytes: [UInt8]) -> String {
         var head = Array(bytes.prefix(1024))
         if let bom = TextDecoding.byteOrderMark(head[...]) {
             guard bom.encoding == "utf-8" else { return "text/plain" }   // UTF-16 markup is left to its name

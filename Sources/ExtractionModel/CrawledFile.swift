@@ -18,14 +18,14 @@ import Glibc
 /// let (fd, size) = try CrawledFile.open(facts)   // O_NOFOLLOW: a symlink that took its place fails
 /// defer { close(fd) }
 /// ```
-public enum CrawledFile {
+package enum CrawledFile {
     /// `O_NOATIME` (not exported by the Glibc module): 01000000 on x86-64 and arm64.
     static let openNoATime: Int32 = 0o1000000
 
     /// Opens `facts.path` read-only, never following a final symlink, never blocking on a FIFO
     /// that took the file's place, without updating its access time where we may. Returns the
     /// descriptor (close-on-exec; the caller closes it) and the size `fstat` saw.
-    public static func open(_ facts: FileFacts) throws(ExtractionError) -> (descriptor: Int32, size: Int64) {
+    package static func open(_ facts: FileFacts) throws(ExtractionError) -> (descriptor: Int32, size: Int64) {
         let base = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
         var opened = SystemCall.open(facts.path, base | openNoATime)
         if case .failure(.notPermitted) = opened { opened = SystemCall.open(facts.path, base) }   // O_NOATIME needs ownership
@@ -45,7 +45,7 @@ public enum CrawledFile {
 
     /// Checks that the open `descriptor` is the regular file the crawl saw (same device and
     /// inode) and returns its size now.
-    public static func check(_ descriptor: Int32, against facts: FileFacts) throws(ExtractionError) -> Int64 {
+    package static func check(_ descriptor: Int32, against facts: FileFacts) throws(ExtractionError) -> Int64 {
         let now: FileFacts
         do { now = try FileFacts.read(descriptor: FileDescriptor(rawValue: descriptor), path: facts.path) } catch {
             throw unreadable(error.rawValue)
@@ -57,7 +57,7 @@ public enum CrawledFile {
     }
 
     /// The error for a file that cannot be read, with what the user can do about it.
-    public static func unreadable(_ e: Int32) -> ExtractionError {
+    package static func unreadable(_ e: Int32) -> ExtractionError {
         let reason = String(cString: strerror(e))
         let advice = switch e {
         case EACCES, EPERM: "give the indexing user read permission on the file, or exclude it from the index"

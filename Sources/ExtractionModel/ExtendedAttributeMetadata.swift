@@ -21,28 +21,28 @@ import SystemPackage
 /// and becomes a *note*: the caller reports it as a crawl problem for that file, the item is
 /// indexed regardless, and `extractionError` (which means "the content could not be read")
 /// stays untouched.
-public enum ExtendedAttributeMetadata {
-    public static let tagsName = "user.xdg.tags"
-    public static let commentName = "user.xdg.comment"
-    public static let originName = "user.xdg.origin.url"
-    public static let referrerName = "user.xdg.referrer.url"
-    public static let ratingName = "user.baloo.rating"
+package enum ExtendedAttributeMetadata {
+    package static let tagsName = "user.xdg.tags"
+    package static let commentName = "user.xdg.comment"
+    package static let originName = "user.xdg.origin.url"
+    package static let referrerName = "user.xdg.referrer.url"
+    package static let ratingName = "user.baloo.rating"
 
     /// Every extended attribute read.
-    public static let names: Set<String> = [tagsName, commentName, originName, referrerName, ratingName]
+    package static let names: Set<String> = [tagsName, commentName, originName, referrerName, ratingName]
     /// Every attribute these produce: on a refresh, each is replaced or, when the file no longer
     /// has its extended attribute, removed.
-    public static let keys: Set<AttributeKey> = [.userTags, .comment, .whereFroms, .rating]
+    package static let keys: Set<AttributeKey> = [.userTags, .comment, .whereFroms, .rating]
 
     /// The attributes of `path`'s extended attributes, and the notes on what was left out.
-    public static func read(_ path: FilePath) -> (attributes: AttributeSet, notes: [String]) {
+    package static func read(_ path: FilePath) -> (attributes: AttributeSet, notes: [String]) {
         let raw = ExtendedAttributes.read(path, names: names)
         let (set, found) = attributes(from: raw.values)
         return (set, found + raw.problems.map(\.description))
     }
 
     /// The attributes of raw values by extended attribute name.
-    public static func attributes(from values: [String: [UInt8]]) -> (attributes: AttributeSet, notes: [String]) {
+    package static func attributes(from values: [String: [UInt8]]) -> (attributes: AttributeSet, notes: [String]) {
         var set = AttributeSet()
         var notes: [String] = []
         if let raw = values[tagsName] {
@@ -70,7 +70,7 @@ public enum ExtendedAttributeMetadata {
     /// `"work, Draft,,work"` → `["work", "Draft"]`: split at commas as the spec writes them,
     /// blanks around each tag dropped, empty tags dropped, a repeated tag (ignoring case) kept
     /// once, where it first appears.
-    public static func parseTags(_ value: String) -> [String] {
+    package static func parseTags(_ value: String) -> [String] {
         var out: [String] = []
         for piece in value.split(separator: ",", omittingEmptySubsequences: true) {
             let tag = String(piece).trimmingWhitespace
@@ -81,18 +81,18 @@ public enum ExtendedAttributeMetadata {
     }
 
     /// The value of `user.xdg.tags` for `tags`: joined by commas, without spaces, as Dolphin writes it.
-    public static func formatTags(_ tags: [String]) -> String {
+    package static func formatTags(_ tags: [String]) -> String {
         tags.joined(separator: ",")
     }
 
     /// Whether two tags are the same tag: tags are matched ignoring case (`tag:work` finds "Work").
-    public static func sameTag(_ a: String, _ b: String) -> Bool {
+    package static func sameTag(_ a: String, _ b: String) -> Bool {
         a.lowercased() == b.lowercased()
     }
 
     /// `tags` with `add` appended (those not there yet) and `remove` taken out, order kept.
     /// A tag holding a comma cannot be stored (the comma separates tags): callers refuse it.
-    public static func edit(_ tags: [String], adding add: [String], removing remove: [String]) -> [String] {
+    package static func edit(_ tags: [String], adding add: [String], removing remove: [String]) -> [String] {
         var out = tags.filter { t in !remove.contains { sameTag($0, t) } }
         for tag in add where !out.contains(where: { sameTag($0, tag) }) && !remove.contains(where: { sameTag($0, tag) }) {
             out.append(tag)

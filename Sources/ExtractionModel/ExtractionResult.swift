@@ -4,31 +4,31 @@ import Attributes
 // worker as JSON and are stored by the index. Nothing here parses a file.
 
 /// Settings of the extraction stage.
-public struct ExtractionOptions: Sendable, Hashable {
+package struct ExtractionOptions: Sendable, Hashable {
     /// Bytes of text kept per file (and the most bytes read from it, plus one to know whether
     /// there was more). Default 1 MiB.
-    public var textCap: Int
+    package var textCap: Int
 
-    public init(textCap: Int = 1 << 20) { self.textCap = max(0, textCap) }
+    package init(textCap: Int = 1 << 20) { self.textCap = max(0, textCap) }
 }
 
 /// Everything extraction found out about one item.
-public struct ExtractionResult: Sendable, Hashable, Codable {
-    public var attributes: AttributeSet
+package struct ExtractionResult: Sendable, Hashable, Codable {
+    package var attributes: AttributeSet
     /// What went wrong (also summarised in the `extractionError` attribute); the attributes that
     /// could be found are there regardless.
-    public var problems: [ExtractionError]
+    package var problems: [ExtractionError]
     /// The content extractor that read the file (`pdf`, `mail`, ...), if one did.
-    public var extractor: String?
+    package var extractor: String?
     /// `ExtractionVersions.version(of: extractor)` at the time of extraction; 0 for a names-only
     /// pass, so that the content pass extracts the file again.
-    public var extractorVersion: Int
+    package var extractorVersion: Int
     /// Items inside the file (the messages of an mbox).
-    public var children: [ChildItem]
+    package var children: [ChildItem]
     /// What ran and how long it took, for `fsindex extract`.
-    public var trace: [ExtractorRun]
+    package var trace: [ExtractorRun]
 
-    public init(attributes: AttributeSet, problems: [ExtractionError], extractor: String? = nil,
+    package init(attributes: AttributeSet, problems: [ExtractionError], extractor: String? = nil,
                 extractorVersion: Int, children: [ChildItem] = [], trace: [ExtractorRun] = []) {
         self.attributes = attributes
         self.problems = problems
@@ -41,12 +41,12 @@ public struct ExtractionResult: Sendable, Hashable, Codable {
 
 /// One stage of one extraction: its name (`filesystem`, `type`, `pdf`, ...), its wall-clock time
 /// and the attributes it set.
-public struct ExtractorRun: Sendable, Hashable, Codable {
-    public var name: String
-    public var seconds: Double
-    public var keys: [AttributeKey]
+package struct ExtractorRun: Sendable, Hashable, Codable {
+    package var name: String
+    package var seconds: Double
+    package var keys: [AttributeKey]
 
-    public init(name: String, seconds: Double, keys: [AttributeKey]) {
+    package init(name: String, seconds: Double, keys: [AttributeKey]) {
         self.name = name
         self.seconds = seconds
         self.keys = keys
@@ -56,12 +56,12 @@ public struct ExtractorRun: Sendable, Hashable, Codable {
 /// An item inside a file, such as one message of an mbox. Its identifier is the file's path
 /// followed by a NUL byte and `key` (a path never holds a NUL), so it is deleted, moved and
 /// re-extracted with its file.
-public struct ChildItem: Sendable, Hashable, Codable {
+package struct ChildItem: Sendable, Hashable, Codable {
     /// Unique within the file and stable across extractions of the same content (`message/3`).
-    public var key: String
-    public var attributes: AttributeSet
+    package var key: String
+    package var attributes: AttributeSet
 
-    public init(key: String, attributes: AttributeSet) {
+    package init(key: String, attributes: AttributeSet) {
         self.key = key
         self.attributes = attributes
     }
@@ -69,7 +69,7 @@ public struct ChildItem: Sendable, Hashable, Codable {
 
 /// Why a file's content could not be (fully) extracted. The file keeps its file-system
 /// attributes either way; this is recorded in `extractionError`.
-public enum ExtractionError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ExtractionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be opened or read (permissions, vanished, I/O error).
     case unreadable(errno: Int32, message: String)
     /// The file changed identity between the crawl and the open (replaced or turned into a link).
@@ -82,7 +82,7 @@ public enum ExtractionError: Error, Sendable, Hashable, CustomStringConvertible 
     /// Not retried until the file or the extractor's version changes.
     case worker(extractor: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(_, message): "cannot read: \(message)"
         case .changedDuringRead: "the file changed while it was being read; it will be read again on the next crawl"

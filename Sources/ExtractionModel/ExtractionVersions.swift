@@ -4,13 +4,13 @@
 /// item whose stored version differs from `version(of:)` is extracted again in the background.
 /// The parent process computes these without linking any parser, and each content extractor
 /// (in `Extraction`) reads its own version from `content`, so the two can never disagree.
-public enum ExtractionVersions {
+package enum ExtractionVersions {
     /// The file-system facts every item gets (`FileSystemExtractor`).
-    public static let fileSystem = 2
+    package static let fileSystem = 2
     /// Type detection (`TypeDetector`): bump when types change, so every item is re-typed.
-    public static let typeDetection = 2
+    package static let typeDetection = 2
     /// Language identification: bump when the languages found change, so every text is re-read.
-    public static let language = 2
+    package static let language = 2
 
     /// Each content extractor's own version, by its name. Bump one to re-extract only its files.
     ///
@@ -33,7 +33,7 @@ public enum ExtractionVersions {
     /// `audio` 2: an MP4's `contentCreationDate` from `mvhd` or `©day`. `plain-text` 4 and
     /// `man-page` 2: Greek text in windows-1253 is no longer decoded as ISO-8859-7 where the
     /// bytes decide (this re-reads every text file once; no cheaper way finds the Greek ones).
-    public static let content: [String: Int] = [
+    package static let content: [String: Int] = [
         "ooxml": 1, "opendocument": 1, "epub": 1, "archive": 3, "html": 4, "xml": 3, "pdf": 2,
         "rtf": 2, "ole": 1, "mail": 3, "man-page": 2, "plain-text": 4, "image": 1, "audio": 2,
         "calendar": 1,
@@ -46,7 +46,7 @@ public enum ExtractionVersions {
     /// Items no content extractor read use the sum of all versions instead, because a new or
     /// changed extractor may now accept them. An unknown name (an extractor that was removed)
     /// gives -1, which matches no stored item, so those are re-extracted too.
-    public static func version(of extractor: String?) -> Int {
+    package static func version(of extractor: String?) -> Int {
         let shared = (fileSystem + typeDetection + language) * 10_000
         guard let extractor else { return shared + content.values.reduce(0, +) }
         guard let own = content[extractor] else { return -1 }
@@ -54,7 +54,7 @@ public enum ExtractionVersions {
     }
 
     /// Every (extractor name or `nil`, current version) pair, for the index's staleness sweep.
-    public static var all: [(extractor: String?, version: Int)] {
+    package static var all: [(extractor: String?, version: Int)] {
         [(nil, version(of: nil))] + content.keys.sorted().map { ($0, version(of: $0)) }
     }
 }

@@ -20,14 +20,14 @@ import Glibc
 /// It lives here, apart from the content extractors, because the parent process needs it without
 /// linking any parser (the names-first pass, and a file whose worker died); `Extraction` makes it
 /// an `Extractor` too.
-public struct FileSystemExtractor: Sendable {
-    public var name: String { "filesystem" }
-    public var version: Int { ExtractionVersions.fileSystem }
+package struct FileSystemExtractor: Sendable {
+    package var name: String { "filesystem" }
+    package var version: Int { ExtractionVersions.fileSystem }
 
-    public init() {}
+    package init() {}
 
     /// The file-system attributes of `facts`, resolving owner and group through `names`.
-    public func attributes(of facts: FileFacts, names: inout UserNameCache) -> AttributeSet {
+    package func attributes(of facts: FileFacts, names: inout UserNameCache) -> AttributeSet {
         var set = AttributeSet()
         set[.path] = .string(facts.path.string)
         let name = facts.path.lastComponent.map { String(decoding: $0.bytes, as: UTF8.self) } ?? facts.path.string
@@ -57,7 +57,7 @@ public struct FileSystemExtractor: Sendable {
     /// access time): what an attributes-only refresh takes from fresh facts. The size and the
     /// content dates are left alone, since a refresh is only made when they did not change
     /// (and a document may have replaced `contentCreationDate` with the date it states).
-    public static let metadataKeys: Set<AttributeKey> = [
+    package static let metadataKeys: Set<AttributeKey> = [
         .attributeChangeDate, .lastUsedDate, .ownerName, .groupName, .fileIdentifier, .filePermissions,
     ]
 
@@ -85,13 +85,13 @@ public struct FileSystemExtractor: Sendable {
 ///
 /// Not thread-safe: each `ExtractionContext` has its own. An id with no entry is shown as the
 /// number (`"1001"`), as `ls -l` does.
-public struct UserNameCache {
+package struct UserNameCache {
     private var users: [UInt32: String] = [:]
     private var groups: [UInt32: String] = [:]
 
-    public init() {}
+    package init() {}
 
-    public mutating func user(_ uid: UInt32) -> String {
+    package mutating func user(_ uid: UInt32) -> String {
         if let hit = users[uid] { return hit }
         let name = Self.lookup { buf, size in
             var pw = passwd()
@@ -103,7 +103,7 @@ public struct UserNameCache {
         return name
     }
 
-    public mutating func group(_ gid: UInt32) -> String {
+    package mutating func group(_ gid: UInt32) -> String {
         if let hit = groups[gid] { return hit }
         let name = Self.lookup { buf, size in
             var gr = Glibc.group()

@@ -29,11 +29,11 @@ import Glibc
 /// took 45 ms through libxml2). When no database is
 /// installed, `shared` is empty, `diagnostic` says so, and `TypeDetector` falls back on
 /// `WellKnownType` alone.
-public struct MIMEDatabase: Sendable {
+package struct MIMEDatabase: Sendable {
     /// Alias → canonical type.
-    public private(set) var aliases: [String: String] = [:]
+    package private(set) var aliases: [String: String] = [:]
     /// Type → its direct parents (`<sub-class-of>`).
-    public private(set) var parents: [String: [String]] = [:]
+    package private(set) var parents: [String: [String]] = [:]
     /// Type → untranslated `<comment>` ("PDF document"), filled on first use.
     private let comments = CommentCache()
     /// The `mime` folders read, most important first.
@@ -59,23 +59,23 @@ public struct MIMEDatabase: Sendable {
     /// lower-cased), by their lower-cased form.
     private var foldedLiteralGlobs: [String: String] = [:]
     /// The files read, for `fsindex` diagnostics.
-    public private(set) var sources: [String] = []
+    package private(set) var sources: [String] = []
     /// Why the database is empty or partial, if it is.
-    public private(set) var diagnostic: String?
+    package private(set) var diagnostic: String?
 
     /// The database of this process, loaded on first use.
-    public static let shared = MIMEDatabase(searchPath: nil)
+    package static let shared = MIMEDatabase(searchPath: nil)
 
-    public var isEmpty: Bool { extensionGlobs.isEmpty && literalGlobs.isEmpty && foldedLiteralGlobs.isEmpty }
+    package var isEmpty: Bool { extensionGlobs.isEmpty && literalGlobs.isEmpty && foldedLiteralGlobs.isEmpty }
 
     /// The compiled content rules (`mime/magic`) beside the globs read, most important first;
     /// the worker's `SharedMIMEMagic` reads them.
-    public var magicPaths: [String] { mimeDirectories.map { $0 + "/magic" } }
+    package var magicPaths: [String] { mimeDirectories.map { $0 + "/magic" } }
 
     /// Loads the compiled database of every `mime` folder below the given data directories
     /// (colon-separated, as in `XDG_DATA_DIRS`; the first wins). Nil means the environment's
     /// value or its default.
-    public init(searchPath: String?) {
+    package init(searchPath: String?) {
         let dirs = searchPath ?? Self.environmentSearchPath()
         var seen = Set<String>()
         for dir in dirs.split(separator: ":") where !dir.isEmpty {
@@ -110,7 +110,7 @@ public struct MIMEDatabase: Sendable {
     // MARK: Queries
 
     /// The canonical name of a type (resolving an alias), lower-cased.
-    public func canonical(_ mimeType: String) -> String {
+    package func canonical(_ mimeType: String) -> String {
         let m = mimeType.lowercased()
         return aliases[m] ?? m
     }
@@ -118,7 +118,7 @@ public struct MIMEDatabase: Sendable {
     /// The type's ancestors through `<sub-class-of>`, nearest first, each once. Implicit parents
     /// from the spec are added: every `text/*` is a `text/plain`, every type an
     /// `application/octet-stream` (last), and `*+xml` types are `application/xml`.
-    public func ancestors(of mimeType: String) -> [String] {
+    package func ancestors(of mimeType: String) -> [String] {
         var out: [String] = []
         var queue = [canonical(mimeType)]
         var seen = Set(queue)
@@ -137,13 +137,13 @@ public struct MIMEDatabase: Sendable {
     }
 
     /// Whether `type` is `ancestor` or descends from it.
-    public func isSubtype(_ type: String, of ancestor: String) -> Bool {
+    package func isSubtype(_ type: String, of ancestor: String) -> Bool {
         let a = canonical(ancestor)
         return canonical(type) == a || ancestors(of: type).contains(a)
     }
 
     /// The untranslated description of a type, such as "Markdown document".
-    public func comment(for mimeType: String) -> String? {
+    package func comment(for mimeType: String) -> String? {
         let type = canonical(mimeType)
         if let known = comments.lookup(type) { return known }
         var found: String?
@@ -159,7 +159,7 @@ public struct MIMEDatabase: Sendable {
 
     /// The type a file name implies through a literal or `*.ext` glob (the longest extension
     /// wins: `a.tar.gz` is a compressed tar, not just gzip), or nil.
-    public func globType(forName name: [UInt8]) -> String? {
+    package func globType(forName name: [UInt8]) -> String? {
         guard let text = String(validating: name, as: UTF8.self) else {
             // A non-UTF-8 name can still have an ASCII extension.
             return globType(forName: Array(name.suffix(while: { $0 < 0x80 && $0 != 0 })))

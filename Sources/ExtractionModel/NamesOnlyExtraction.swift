@@ -8,15 +8,15 @@ import SystemPackage
 /// Two users: the names-first pass of a first crawl (names searchable within seconds), and the
 /// parent of a worker that died on a file, which records what it knows without the file's bytes
 /// (no untrusted content is parsed outside a worker). Needs no libmagic, so it is cheap to make.
-public final class NamesOnlyExtraction {
+package final class NamesOnlyExtraction {
     private let detector = TypeDetector(database: .shared)
     private var names = UserNameCache()
 
-    public init() {}
+    package init() {}
 
     /// The result has extractor version 0 unless `version` is given, so that a later pass
     /// extracts the file fully.
-    public func extract(_ facts: FileFacts, extractor: String? = nil, version: Int = 0) -> ExtractionResult {
+    package func extract(_ facts: FileFacts, extractor: String? = nil, version: Int = 0) -> ExtractionResult {
         var attributes = FileSystemExtractor().attributes(of: facts, names: &names)
         let detection: TypeDetection
         if facts.type == .regular {

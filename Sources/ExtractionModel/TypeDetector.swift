@@ -3,13 +3,13 @@ import Crawling
 
 /// A file's type as FSIndex records it: MIME type, UTI, the UTI's conformance tree, and the kind
 /// word Spotlight shows.
-public struct TypeDetection: Sendable, Hashable {
-    public var mimeType: String
-    public var contentType: ContentType
+package struct TypeDetection: Sendable, Hashable {
+    package var mimeType: String
+    package var contentType: ContentType
     /// `contentType` and all its ancestors, nearest first; for regular files it always ends with
     /// `public.content` (where the type is content), `public.data`, `public.item`.
-    public var contentTypeTree: [ContentType]
-    public var kind: String
+    package var contentTypeTree: [ContentType]
+    package var kind: String
 }
 
 /// Decides a file's type from what libmagic saw in its bytes and what its name says.
@@ -32,16 +32,16 @@ public struct TypeDetection: Sendable, Hashable {
 /// becomes `ContentType.dynamic(mimeType:)`; its tree is then made of the UTIs of its MIME
 /// ancestors (`<sub-class-of>`, then the `text/*`-style wildcard), and its kind is the MIME
 /// database's comment. An empty file takes its name's type, else `public.empty`.
-public struct TypeDetector: Sendable {
+package struct TypeDetector: Sendable {
     /// Bumped in `ExtractionVersions.typeDetection` when detection changes, so that items are re-typed.
-    public static var version: Int { ExtractionVersions.typeDetection }
+    package static var version: Int { ExtractionVersions.typeDetection }
 
-    public let database: MIMEDatabase
+    package let database: MIMEDatabase
 
     /// The well-known table keyed by canonical MIME type (the table may list an alias).
     private let knownByMIMEType: [String: WellKnownType]
 
-    public init(database: MIMEDatabase = .shared) {
+    package init(database: MIMEDatabase = .shared) {
         self.database = database
         var known = WellKnownType.byMIMEType
         for (mime, type) in WellKnownType.byMIMEType where known[database.canonical(mime)] == nil {
@@ -56,7 +56,7 @@ public struct TypeDetector: Sendable {
     ///   - magic: libmagic's MIME type and charset for the first bytes, or nil when unknown
     ///     (unreadable file).
     ///   - isEmpty: whether the file has no bytes.
-    public func detect(name: [UInt8], magic: (mimeType: String, charset: String?)?, isEmpty: Bool) -> TypeDetection {
+    package func detect(name: [UInt8], magic: (mimeType: String, charset: String?)?, isEmpty: Bool) -> TypeDetection {
         describe(mimeType: chooseMIMEType(name: name, magic: magic?.mimeType, isEmpty: isEmpty), original: magic?.mimeType)
     }
 
@@ -75,7 +75,7 @@ public struct TypeDetector: Sendable {
 
     /// The canonical type a file name implies, from the MIME database's globs, else from the
     /// well-known extension table.
-    public func globType(forName name: [UInt8]) -> String? {
+    package func globType(forName name: [UInt8]) -> String? {
         if let t = database.globType(forName: name) { return database.canonical(t) }
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex,
               let ext = String(validating: name[(dot + 1)...], as: UTF8.self)?.lowercased(), !ext.isEmpty,
@@ -85,13 +85,13 @@ public struct TypeDetector: Sendable {
     }
 
     /// Whether a type is text, by the MIME database or the well-known table.
-    public func isTextual(_ mimeType: String) -> Bool {
+    package func isTextual(_ mimeType: String) -> Bool {
         if mimeType.hasPrefix("text/") || database.isSubtype(mimeType, of: "text/plain") { return true }
         return describe(mimeType: mimeType, original: nil).contentTypeTree.contains(.text)
     }
 
     /// UTI, tree and kind for a MIME type.
-    public func describe(mimeType: String, original: String? = nil) -> TypeDetection {
+    package func describe(mimeType: String, original: String? = nil) -> TypeDetection {
         let mime = database.canonical(mimeType)
         let sameType = original.map { database.canonical($0) == mime } ?? false
         if let known = wellKnown(mime) ?? (sameType ? original.flatMap(wellKnown) : nil) {
@@ -113,7 +113,7 @@ public struct TypeDetector: Sendable {
     }
 
     /// The type of a directory, symlink, FIFO, socket or device, from its file type alone.
-    public static func nonRegular(_ type: FileType) -> TypeDetection {
+    package static func nonRegular(_ type: FileType) -> TypeDetection {
         let (id, mime): (ContentType, String) = switch type {
         case .directory: (.folder, "inode/directory")
         case .symlink: (.symlink, "inode/symlink")

@@ -19,11 +19,11 @@ import Glibc
 ///
 /// Only a process of its own may do this; fsindexd, which answers for the small `fsfind` with
 /// the same command, passes none.
-public final class AnswerWatchdog: Sendable {
+package final class AnswerWatchdog: Sendable {
     private let answered = Atomic<Bool>(false)
     private let errors: Output
 
-    public init(errors: Output) { self.errors = errors }
+    package init(errors: Output) { self.errors = errors }
 
     /// Starts the wait: `limit` seconds plus a grace (a tenth of it, at least 1 s) for the
     /// progress handler to end the query first, in the ordinary way.

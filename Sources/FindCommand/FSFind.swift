@@ -22,10 +22,10 @@ import Glibc
 /// The command lives in a library because two programs run it: `fsfind-direct`, which reads the
 /// index itself, and fsindexd, which answers the small `fsfind`'s queries over the query socket
 /// (`FindService`) into the client's own descriptors, byte for byte the same.
-public struct FSFind: AsyncParsableCommand {
-    public init() {}
+package struct FSFind: AsyncParsableCommand {
+    package init() {}
 
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "fsfind",
         abstract: "Find indexed files by words, name, kind, dates, size or any attribute.",
         discussion: """
@@ -56,7 +56,7 @@ public struct FSFind: AsyncParsableCommand {
             time limit), 64 bad option.
             """)
 
-    @OptionGroup public var index: IndexOptions
+    @OptionGroup package var index: IndexOptions
 
     @Option(name: .long, help: ArgumentHelp("Match this text inside file names only (like mdfind -name).", valueName: "text"))
     var name: String?
@@ -124,7 +124,7 @@ public struct FSFind: AsyncParsableCommand {
     /// The command line as bytes (`ArgumentBytes`: a path that is not UTF-8 keeps its bytes
     /// instead of turning into U+FFFD), rearranged so that the argument parser's cost stays
     /// linear (see `QueryArguments`).
-    public static func main() async {
+    package static func main() async {
         await main(QueryArguments.arrange(ArgumentBytes.arguments()))
     }
 
@@ -140,7 +140,7 @@ public struct FSFind: AsyncParsableCommand {
         return q.joined(separator: " ")
     }
 
-    public func validate() throws {
+    package func validate() throws {
         // An unknown `--option` is a mistake, unless it comes after a lone `--` (`main` puts
         // the query words there, and unknown options before it).
         if let option = query.prefix(while: { $0 != "--" }).first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
@@ -201,7 +201,7 @@ public struct FSFind: AsyncParsableCommand {
         return ShortQueryParser.aliases[name.lowercased()] ?? key
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let io = FindIO(out: .standardOutput, errors: .standardError)
         // The answer's status is the process's: exiting here, not by throwing `ExitCode`, spares
         // the argument parser building its help text for the exit (0.5 ms of a 13 ms query) and
@@ -219,7 +219,7 @@ public struct FSFind: AsyncParsableCommand {
     /// Answers a query that is not `--live` into `io`, returning the exit status (0 found,
     /// 1 nothing, 2 error). A `watchdog` (a process of our own only) ends the process if nothing
     /// is answered by the time limit, however the time is spent.
-    public func answer(io: FindIO, watchdog: AnswerWatchdog? = nil) -> Int32 {
+    package func answer(io: FindIO, watchdog: AnswerWatchdog? = nil) -> Int32 {
         if complete { return answerCompletions(io: io) }
         let printer = printer(io)
         defer { watchdog?.standDown() }
@@ -300,7 +300,7 @@ public struct FSFind: AsyncParsableCommand {
 
     /// The shared index's URL, when this command queries one: `--index-url`, else `[index] url`
     /// (unless `--index-dir` names a local index).
-    public func sharedURL(settings: Settings?) -> String? {
+    package func sharedURL(settings: Settings?) -> String? {
         if let url = index.indexURL { return url }
         guard index.indexDir == nil else { return nil }
         return settings?.index.sharedURL(explicit: nil)
@@ -308,7 +308,7 @@ public struct FSFind: AsyncParsableCommand {
 
     /// The index this command reads (`--index-dir`, `FSINDEX_INDEX_DIR`, XDG), a relative
     /// folder taken from `workingDirectory` when given.
-    public func indexLocation(workingDirectory: [UInt8]? = nil,
+    package func indexLocation(workingDirectory: [UInt8]? = nil,
                               environment: [String: String] = ProcessInfo.processInfo.environment) -> IndexLocation {
         index.location(workingDirectory: workingDirectory, environment: environment)
     }

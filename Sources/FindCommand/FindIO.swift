@@ -9,17 +9,17 @@ import Glibc
 /// `fsfind-direct` uses its own stdout, stderr and working folder; fsindexd, answering for the
 /// small `fsfind`, uses the descriptors the client handed over and the client's folder (the
 /// daemon's own is `/`, and a process has only one).
-public struct FindIO: Sendable {
-    public var out: Output
-    public var errors: Output
+package struct FindIO: Sendable {
+    package var out: Output
+    package var errors: Output
     /// The client's working folder; nil: this process's.
-    public var workingDirectory: [UInt8]?
+    package var workingDirectory: [UInt8]?
     /// The client's variables that choose the index (`HOME`, `XDG_DATA_HOME`,
     /// `FSINDEX_INDEX_DIR`); nil: this process's environment. The daemon's own would name its
     /// default index, not the one the client asked for.
-    public var environment: [String: String]?
+    package var environment: [String: String]?
 
-    public init(out: Output, errors: Output, workingDirectory: [UInt8]? = nil, environment: [String: String]? = nil) {
+    package init(out: Output, errors: Output, workingDirectory: [UInt8]? = nil, environment: [String: String]? = nil) {
         self.out = out
         self.errors = errors
         self.workingDirectory = workingDirectory
@@ -29,7 +29,7 @@ public struct FindIO: Sendable {
     /// `status`, unless the results could not all be written into the client's output (a full
     /// disk, a read-only descriptor): then that is said on `errors`, and the status is 2. (The
     /// program's own standard output exits 2 by itself: see `Output`.)
-    public func finished(_ status: Int32) -> Int32 {
+    package func finished(_ status: Int32) -> Int32 {
         guard let failure = out.failure else { return status }
         errors.report("fsfind", "cannot write to standard output: \(String(cString: strerror(failure.rawValue)))")
         return 2

@@ -20,12 +20,12 @@ import Glibc
 /// another index; a value of `FindWire.mustMatch` (time zone, locale, config folder) unlike the
 /// daemon's; or other groups than the daemon's, because "may this user read the file" must be
 /// asked with the client's groups, and the daemon can only ask with its own.
-public struct FindService: FindHandler {
+package struct FindService: FindHandler {
     /// The index this daemon keeps.
-    public let location: IndexLocation
-    public init(location: IndexLocation) { self.location = location }
+    package let location: IndexLocation
+    package init(location: IndexLocation) { self.location = location }
 
-    public func answer(_ request: FindWire.Request, output: Int32, errors: Int32, peer: PeerCredentials,
+    package func answer(_ request: FindWire.Request, output: Int32, errors: Int32, peer: PeerCredentials,
                        start: () -> Bool, abandoned: @escaping @Sendable () -> Bool) -> FindWire.Reply {
         if let reason = Self.environmentDifference(request) ?? Self.groupDifference(request) { return .fallback(reason) }
         let arguments = QueryArguments.arrange(request.arguments.map(ArgumentBytes.encode))

@@ -11,7 +11,7 @@
 /// For example, `["budget", "-draft", "--limit", "3"]` becomes
 /// `["--limit", "3", "--", "budget -draft"]`; an unknown `--option` stays before the `--`, so
 /// `FSFind.validate` still reports it.
-public enum QueryArguments {
+package enum QueryArguments {
     /// Options that take a value (`--limit 3` or `--limit=3`).
     static let valued: Set<String> = [
         "index-dir", "index-url", "config", "name", "onlyin", "domain", "group-by", "stats", "sort", "attr", "limit", "offset", "time-limit", "open",
@@ -19,7 +19,7 @@ public enum QueryArguments {
     /// Short flags (`-word` is otherwise query text: an exclusion).
     static let shortFlags: Set<String> = ["-0", "-h"]
 
-    public static func arrange(_ arguments: [String]) -> [String] {
+    package static func arrange(_ arguments: [String]) -> [String] {
         var options: [String] = []
         var words: [String] = []
         var i = 0

@@ -3,16 +3,16 @@ import Attributes
 /// One item to write, with the bookkeeping the index keeps beside Core Spotlight's item: the
 /// file's change stamp (so an incremental crawl can skip unchanged files) and the version of the
 /// extractors that produced the attributes (so a newer extractor can re-extract).
-public struct IndexEntry: Sendable, Hashable {
-    public var item: SearchableItem
-    public var stamp: FileStamp?
-    public var extractorVersion: Int
+package struct IndexEntry: Sendable, Hashable {
+    package var item: SearchableItem
+    package var stamp: FileStamp?
+    package var extractorVersion: Int
     /// The content extractor that produced the attributes (`pdf`, ...), if one did.
-    public var extractor: String?
+    package var extractor: String?
     /// Whether the item's `textContentSummary` was made already, with its text (the extraction
     /// worker does, see `WorkerSummaries`): then the item is not marked for the summary pass,
     /// which is left the donated items and indexes written before.
-    public var summarized: Bool
+    package var summarized: Bool
     /// The text as the index stores it, packed beforehand off the writer's thread
     /// (`packText()`); nil: the writer packs it.
     package var packedText: PackedText?
@@ -20,7 +20,7 @@ public struct IndexEntry: Sendable, Hashable {
     /// writer no longer has the text); nil: the writer decides from the attributes.
     package var recognitionWanted: Bool?
 
-    public init(item: SearchableItem, stamp: FileStamp? = nil, extractorVersion: Int = 0, extractor: String? = nil,
+    package init(item: SearchableItem, stamp: FileStamp? = nil, extractorVersion: Int = 0, extractor: String? = nil,
                 summarized: Bool = false) {
         self.item = item
         self.stamp = stamp
@@ -33,19 +33,19 @@ public struct IndexEntry: Sendable, Hashable {
 /// The current version of every content extractor, as the extraction stage reports it, so that
 /// the index can tell which items an older extractor wrote. The index does not know the
 /// extractors themselves.
-public struct ExtractorVersions: Sendable, Hashable {
+package struct ExtractorVersions: Sendable, Hashable {
     /// The version of items no content extractor read.
-    public var none: Int
-    public var byName: [String: Int]
+    package var none: Int
+    package var byName: [String: Int]
 
-    public init(none: Int, byName: [String: Int]) {
+    package init(none: Int, byName: [String: Int]) {
         self.none = none
         self.byName = byName
     }
 
     /// Whether an item written by `extractor` at `version` is current. An extractor that no
     /// longer exists makes its items stale.
-    public func isCurrent(extractor: String?, version: Int) -> Bool {
+    package func isCurrent(extractor: String?, version: Int) -> Bool {
         guard let extractor else { return version == none }
         return byName[extractor] == version
     }
@@ -53,13 +53,13 @@ public struct ExtractorVersions: Sendable, Hashable {
 
 /// The facts that decide whether a stored item is still current: size, mtime and ctime in
 /// nanoseconds, and the inode.
-public struct FileStamp: Sendable, Hashable {
-    public var size: Int64
-    public var modificationNanos: Int64
-    public var changeNanos: Int64
-    public var inode: UInt64
+package struct FileStamp: Sendable, Hashable {
+    package var size: Int64
+    package var modificationNanos: Int64
+    package var changeNanos: Int64
+    package var inode: UInt64
 
-    public init(size: Int64, modificationNanos: Int64, changeNanos: Int64, inode: UInt64) {
+    package init(size: Int64, modificationNanos: Int64, changeNanos: Int64, inode: UInt64) {
         self.size = size
         self.modificationNanos = modificationNanos
         self.changeNanos = changeNanos
@@ -68,9 +68,9 @@ public struct FileStamp: Sendable, Hashable {
 }
 
 /// What the index remembers of an item for an incremental crawl.
-public struct StoredStamp: Sendable, Hashable {
-    public var id: Int64
-    public var stamp: FileStamp?
-    public var extractorVersion: Int
-    public var extractor: String?
+package struct StoredStamp: Sendable, Hashable {
+    package var id: Int64
+    package var stamp: FileStamp?
+    package var extractorVersion: Int
+    package var extractor: String?
 }

@@ -1,5 +1,5 @@
 /// What can go wrong with the index, each with a message that names the fix.
-public enum IndexError: Error, Sendable, CustomStringConvertible {
+package enum IndexError: Error, Sendable, CustomStringConvertible {
     /// The database was written by a newer fsindex.
     case schemaTooNew(path: String, unknownMigrations: [String])
     /// The database was written by an older fsindex and a reader cannot upgrade it.
@@ -19,7 +19,7 @@ public enum IndexError: Error, Sendable, CustomStringConvertible {
     /// Any other SQLite failure, with SQLite's own words kept for `--verbose` logs only.
     case database(path: String, code: Int32, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .schemaTooNew(path, unknown):
             "the index at \(path) was written by a newer fsindex (it has \(unknown.joined(separator: ", "))); upgrade fsindex, or run `fsindex erase` and index again"

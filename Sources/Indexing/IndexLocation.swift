@@ -13,19 +13,19 @@ import Glibc
 /// `--index-dir /tmp` must not make /tmp private: the database files are 0600 there instead).
 /// It holds a `CACHEDIR.TAG`, so that backup tools skip it: the index is a cache that can always
 /// be rebuilt from the files.
-public struct IndexLocation: Sendable, Hashable {
-    public var directory: FilePath
-    public var databasePath: FilePath { directory.appending("index.sqlite") }
+package struct IndexLocation: Sendable, Hashable {
+    package var directory: FilePath
+    package var databasePath: FilePath { directory.appending("index.sqlite") }
 
     /// The database path with a suffix of SQLite's (`-wal`, `-shm`), keeping the folder's bytes.
-    public func databasePath(suffix: String) -> FilePath { FilePath(bytes: databasePath.bytes + Array(suffix.utf8)) }
+    package func databasePath(suffix: String) -> FilePath { FilePath(bytes: databasePath.bytes + Array(suffix.utf8)) }
 
-    public init(directory: FilePath) { self.directory = directory }
+    package init(directory: FilePath) { self.directory = directory }
 
     /// Resolves the location from an explicit directory, then `FSINDEX_INDEX_DIR`, then XDG.
     /// A relative directory is taken from `workingDirectory` when given (a client's: fsindexd
     /// answering for fsfind), else from this process's.
-    public static func resolve(explicit: String?, name: String = "default",
+    package static func resolve(explicit: String?, name: String = "default",
                                environment: [String: String] = ProcessInfo.processInfo.environment,
                                workingDirectory: [UInt8]? = nil) -> IndexLocation {
         if let explicit, !explicit.isEmpty { return IndexLocation(directory: absolute(explicit, workingDirectory)) }
@@ -49,11 +49,11 @@ public struct IndexLocation: Sendable, Hashable {
         return FilePath(platformString: buf).pushing(p).lexicallyNormalized()
     }
 
-    public var exists: Bool { databasePath.withPlatformString { access($0, F_OK) } == 0 }
+    package var exists: Bool { databasePath.withPlatformString { access($0, F_OK) } == 0 }
 
     /// Creates the directory (0700, parents as needed) and its `CACHEDIR.TAG`. Only folders made
     /// here get 0700 (whatever the umask); an existing folder's mode is never changed.
-    public func prepare() throws(IndexError) {
+    package func prepare() throws(IndexError) {
         if directory.withPlatformString({ access($0, F_OK) }) != 0 {
             try makeDirectories(directory)
             _ = directory.withPlatformString { chmod($0, 0o700) }
@@ -85,7 +85,7 @@ public struct IndexLocation: Sendable, Hashable {
     /// Removes the index files and the directory (if nothing else is in it).
     /// Returns whether anything was removed.
     @discardableResult
-    public func erase() throws(IndexError) -> Bool {
+    package func erase() throws(IndexError) -> Bool {
         var removed = false
         for name in ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "index.sqlite-journal", "CACHEDIR.TAG"] {
             if directory.appending(name).withPlatformString({ unlink($0) }) == 0 { removed = true }

@@ -10,7 +10,7 @@ import Glibc
 /// `CSIndexExtensionRequestHandler`. `fsindex reindex` calls it, and so does the index itself
 /// when it needs to (see `IndexStore.maintenanceRequests`). A handler calls the acknowledgement
 /// once the work is done and committed.
-public protocol IndexRequestHandler: Sendable {
+package protocol IndexRequestHandler: Sendable {
     /// Re-reads every item of every domain from the files.
     func reindexAllSearchableItems(acknowledgementHandler: @escaping @Sendable () -> Void) throws
     /// Re-reads these items from the files (an identifier whose file is gone is deleted).
@@ -19,13 +19,13 @@ public protocol IndexRequestHandler: Sendable {
 }
 
 /// Why the index asks for a reindex.
-public enum MaintenanceRequest: Sendable, Hashable, CustomStringConvertible {
+package enum MaintenanceRequest: Sendable, Hashable, CustomStringConvertible {
     /// A schema change (or a repaired corruption) needs every item rebuilt.
     case rebuildAll(reason: String)
     /// These items were written by an older extractor, or have expired.
     case reindex([ItemIdentifier], reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .rebuildAll(let reason): "reindexing everything: \(reason)"
         case .reindex(let ids, let reason): "reindexing \(ids.count) items: \(reason)"
@@ -42,7 +42,7 @@ extension IndexStore {
     /// as fsindexd does when it starts; without it, only damage found while opening counts.
     /// `forceRebuild` moves the database aside unconditionally (after a `.corrupt` error met
     /// while working).
-    public static func openRecovering(location: IndexLocation, checkIntegrity: Bool = false,
+    package static func openRecovering(location: IndexLocation, checkIntegrity: Bool = false,
                                       forceRebuild: Bool = false) throws(IndexError) -> (store: IndexStore, rebuilt: Bool) {
         do throws(IndexError) {
             if forceRebuild { throw IndexError.corrupt(path: location.directory.string, detail: "damage found while working") }
@@ -88,7 +88,7 @@ extension IndexStore {
     }
 
     /// Runs the maintenance requests through `handler` and clears the rebuild flag once it is done.
-    public func performMaintenance(extractorVersions: ExtractorVersions, handler: any IndexRequestHandler,
+    package func performMaintenance(extractorVersions: ExtractorVersions, handler: any IndexRequestHandler,
                                    log: (String) -> Void = { _ in }) throws -> [MaintenanceRequest] {
         let requests = try maintenanceRequests(extractorVersions: extractorVersions)
         for r in requests {
@@ -104,11 +104,11 @@ extension IndexStore {
         return requests
     }
 
-    public func meta(_ key: String) throws(IndexError) -> String? {
+    package func meta(_ key: String) throws(IndexError) -> String? {
         try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
     }
 
-    public func setMeta(_ key: String, _ value: String?) throws(IndexError) {
+    package func setMeta(_ key: String, _ value: String?) throws(IndexError) {
         try write { db in
             if let value {
                 try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])

@@ -10,7 +10,7 @@ extension IndexStore {
     /// `beginBatch()` / `endBatch(withClientState:)`.
     /// `deleting` removes items in the same transaction (files that vanished while the batch was
     /// being extracted).
-    public func index(_ entries: [IndexEntry], deleting: [ItemIdentifier] = [], clientState: [UInt8]? = nil) throws(IndexError) {
+    package func index(_ entries: [IndexEntry], deleting: [ItemIdentifier] = [], clientState: [UInt8]? = nil) throws(IndexError) {
         if let clientState, clientState.count > 250 { throw .clientStateTooLarge(size: clientState.count) }
         let now = Date().timeIntervalSince1970
         try write { db in
@@ -26,12 +26,12 @@ extension IndexStore {
     }
 
     /// Core Spotlight's convenience: items without stamps.
-    public func indexSearchableItems(_ items: [SearchableItem], clientState: [UInt8]? = nil) throws(IndexError) {
+    package func indexSearchableItems(_ items: [SearchableItem], clientState: [UInt8]? = nil) throws(IndexError) {
         try index(items.map { IndexEntry(item: $0) }, clientState: clientState)
     }
 
     /// The client state of the last committed batch, or `nil` if none was ever recorded.
-    public func fetchLastClientState() throws(IndexError) -> [UInt8]? {
+    package func fetchLastClientState() throws(IndexError) -> [UInt8]? {
         try read { db in
             try Data.fetchOne(db, sql: "SELECT state FROM client_state WHERE id = 1").map { Array($0) }
         }
@@ -152,7 +152,7 @@ extension IndexStore {
 
     /// The stored stamps of every item in `domain`, keyed by identifier bytes, for an incremental
     /// crawl to compare with the disk.
-    public func stamps(domain: String) throws(IndexError) -> [[UInt8]: StoredStamp] {
+    package func stamps(domain: String) throws(IndexError) -> [[UInt8]: StoredStamp] {
         try read { db in
             var out: [[UInt8]: StoredStamp] = [:]
             let rows = try Row.fetchCursor(db, sql: """

@@ -22,7 +22,7 @@ extension IndexStore {
     static let defaultSettings: [(String, Int)] = [("automerge", 4), ("crisismerge", 16), ("hashsize", 1 << 20)]
 
     /// Large segments, no merging until a level holds 64: for a load of thousands of files.
-    public func beginBulkLoad() throws(IndexError) {
+    package func beginBulkLoad() throws(IndexError) {
         try write { db in try Self.apply(Self.bulkSettings, db) }
         try checkpointEvery(Self.bulkCheckpointPages)
     }
@@ -42,7 +42,7 @@ extension IndexStore {
     }
 
     /// FTS5's default merge settings again; call `optimize()` after it.
-    public func endBulkLoad() throws(IndexError) {
+    package func endBulkLoad() throws(IndexError) {
         try write { db in try Self.apply(Self.defaultSettings, db) }
         try checkpointEvery(1000)
     }

@@ -12,7 +12,7 @@ extension IndexStore {
     /// Writes a consistent snapshot of the index to `path` (which must not exist) as one
     /// self-contained file in rollback-journal mode, then fsyncs it. SQLite holds `path` open
     /// only while this runs: the copy keeps no handle on the file system it is written to.
-    public func copy(into path: FilePath) throws(IndexError) {
+    package func copy(into path: FilePath) throws(IndexError) {
         do {
             // VACUUM cannot run inside a transaction; the writer's queue keeps the snapshot whole.
             try writer.writeWithoutTransaction { db in
@@ -38,7 +38,7 @@ extension IndexStore {
     /// nil when it may be opened as an index: it is opened read-only, defensively (no trusted
     /// schema, SQLITE_DBCONFIG_DEFENSIVE), `PRAGMA quick_check` must say ok, and its migrations
     /// must all be known ones (an older index is migrated when opened; a newer one is refused).
-    public static func reasonToRefuseCopy(at path: FilePath) -> String? {
+    package static func reasonToRefuseCopy(at path: FilePath) -> String? {
         var config = Configuration()
         config.readonly = true
         config.label = "fsindex-seed"

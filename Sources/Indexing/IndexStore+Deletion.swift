@@ -5,7 +5,7 @@ import GRDB
 extension IndexStore {
     /// Deletes the items with these identifiers (absent ones are ignored). Returns how many went.
     @discardableResult
-    public func deleteItems(identifiers: [ItemIdentifier]) throws(IndexError) -> Int {
+    package func deleteItems(identifiers: [ItemIdentifier]) throws(IndexError) -> Int {
         try write { db in
             var n = 0
             for ident in identifiers {
@@ -22,7 +22,7 @@ extension IndexStore {
 
     /// Deletes items by row id (as returned in `StoredStamp.id`).
     @discardableResult
-    public func deleteItems(rowIDs: [Int64]) throws(IndexError) -> Int {
+    package func deleteItems(rowIDs: [Int64]) throws(IndexError) -> Int {
         try write { db in
             for id in rowIDs {
                 if let path = try Data.fetchOne(db.cachedStatement(sql: "SELECT path FROM items WHERE id = ?"), arguments: [id]) {
@@ -36,7 +36,7 @@ extension IndexStore {
 
     /// ``deleteItems(rowIDs:)``, returning the identifiers of every item that went (the items
     /// inside those files too).
-    public func deletedItems(rowIDs: [Int64]) throws(IndexError) -> [ItemIdentifier] {
+    package func deletedItems(rowIDs: [Int64]) throws(IndexError) -> [ItemIdentifier] {
         try write { db in
             var out: [ItemIdentifier] = []
             for id in rowIDs {
@@ -58,7 +58,7 @@ extension IndexStore {
 
     /// Deletes every item of these domains, and the domains' records.
     @discardableResult
-    public func deleteItems(domains: [String]) throws(IndexError) -> Int {
+    package func deleteItems(domains: [String]) throws(IndexError) -> Int {
         try write { db in
             var n = 0
             for d in domains {
@@ -74,7 +74,7 @@ extension IndexStore {
 
     /// ``deleteItems(domains:)``, returning the identifiers of every item that went (for
     /// live-query subscribers when a root disappears).
-    public func deletedItems(domains: [String]) throws(IndexError) -> [ItemIdentifier] {
+    package func deletedItems(domains: [String]) throws(IndexError) -> [ItemIdentifier] {
         try write { db in
             var out: [ItemIdentifier] = []
             for d in domains {
@@ -112,7 +112,7 @@ extension IndexStore {
     /// Deletes expired items (expiration at or before `now`). Returns how many went.
     /// Queries also filter them out, so an item is never returned after it expires, purged or not.
     @discardableResult
-    public func purgeExpiredItems(now: Date = Date()) throws(IndexError) -> Int {
+    package func purgeExpiredItems(now: Date = Date()) throws(IndexError) -> Int {
         let t = now.timeIntervalSince1970
         return try write { db in
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE expiration IS NOT NULL AND expiration <= ?", arguments: [t])

@@ -6,11 +6,11 @@ import GRDB
 /// with a client state per domain, as Core Spotlight's `CSSearchableIndex` with
 /// `beginBatch`/`endBatch(withClientState:)` and `fetchLastClientState`. A crawl never touches
 /// them: their domains are names (`notes`), never a root's path.
-public struct DonatedDomain: Sendable, Hashable, Codable {
-    public var name: String
-    public var itemCount: Int
-    public var clientState: [UInt8]?
-    public var lastBatch: Date?
+package struct DonatedDomain: Sendable, Hashable, Codable {
+    package var name: String
+    package var itemCount: Int
+    package var clientState: [UInt8]?
+    package var lastBatch: Date?
 }
 
 extension IndexStore {
@@ -19,7 +19,7 @@ extension IndexStore {
     /// batch's. Expired items of every domain are purged on the way. `urlScheme`, when given, is
     /// the scheme the app declares as its own (checked by `DonationReader.validate(urlScheme:)`);
     /// it stays the domain's until another batch declares another.
-    public func donate(_ items: [SearchableItem], domain: String, clientState: [UInt8]?, urlScheme: String? = nil,
+    package func donate(_ items: [SearchableItem], domain: String, clientState: [UInt8]?, urlScheme: String? = nil,
                        now: Date = Date()) throws(IndexError) {
         if let clientState, clientState.count > 250 { throw .clientStateTooLarge(size: clientState.count) }
         let t = now.timeIntervalSince1970
@@ -41,12 +41,12 @@ extension IndexStore {
     }
 
     /// The URL scheme `domain`'s app declared as its own, if it did.
-    public func urlScheme(domain: String) throws(IndexError) -> String? {
+    package func urlScheme(domain: String) throws(IndexError) -> String? {
         try read { db in try String.fetchOne(db, sql: "SELECT url_scheme FROM donated_domains WHERE name = ?", arguments: [domain]) }
     }
 
     /// The client state of `domain`'s last committed batch (`fetchLastClientState`).
-    public func fetchLastClientState(domain: String) throws(IndexError) -> [UInt8]? {
+    package func fetchLastClientState(domain: String) throws(IndexError) -> [UInt8]? {
         try read { db in
             try Data.fetchOne(db, sql: "SELECT client_state FROM donated_domains WHERE name = ?", arguments: [domain]).map { Array($0) }
         }
@@ -58,7 +58,7 @@ extension IndexStore {
     /// An empty list forgets nothing: "these identifiers" and "everything" are told apart by
     /// the type, not by a count, since an app that computed an empty list of deletions wiped its
     /// whole domain when the two were the same (issue 22, F18).
-    public func forget(domain: String, ids: [String]?) throws(IndexError) -> [ItemIdentifier] {
+    package func forget(domain: String, ids: [String]?) throws(IndexError) -> [ItemIdentifier] {
         try write { db in
             var gone: [ItemIdentifier] = []
             let rows: [Row]
@@ -80,7 +80,7 @@ extension IndexStore {
     }
 
     /// The `contentURL` of donated items (what they print as), by identifier.
-    public func contentURLs(_ identifiers: [[UInt8]]) throws(IndexError) -> [[UInt8]: String] {
+    package func contentURLs(_ identifiers: [[UInt8]]) throws(IndexError) -> [[UInt8]: String] {
         guard !identifiers.isEmpty else { return [:] }
         return try read { db in
             var out: [[UInt8]: String] = [:]
@@ -95,7 +95,7 @@ extension IndexStore {
     }
 
     /// Every domain apps have donated to, with its items and last batch.
-    public func donatedDomains() throws(IndexError) -> [DonatedDomain] {
+    package func donatedDomains() throws(IndexError) -> [DonatedDomain] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT d.name, d.client_state, d.last_batch, (SELECT count(*) FROM items WHERE domain = d.name) AS n
@@ -113,7 +113,7 @@ extension IndexStore {
 extension IndexStore {
     /// The picture an app donated with its item (`thumbnailData`), or nil: no such item, or
     /// none donated with it.
-    public func donatedThumbnail(_ identifier: ItemIdentifier) throws(IndexError) -> [UInt8]? {
+    package func donatedThumbnail(_ identifier: ItemIdentifier) throws(IndexError) -> [UInt8]? {
         try read { db in
             try Data.fetchOne(db, sql: """
                 SELECT t.data FROM item_thumbnails t JOIN items i ON i.id = t.item_id WHERE i.path = ?

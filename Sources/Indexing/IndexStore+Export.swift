@@ -4,27 +4,27 @@ import GRDB
 
 /// One stored item as another index needs it: the item with its text, the types it conforms to,
 /// and a version that changes whenever anything stored of it changes.
-public struct ExportedItem: Sendable {
-    public var item: SearchableItem
-    public var types: [String]
-    public var extractor: String?
-    public var size: Int64?
-    public var modified: Double?
-    public var created: Double?
-    public var used: Double?
-    public var version: String
+package struct ExportedItem: Sendable {
+    package var item: SearchableItem
+    package var types: [String]
+    package var extractor: String?
+    package var size: Int64?
+    package var modified: Double?
+    package var created: Double?
+    package var used: Double?
+    package var version: String
 }
 
 /// Reading the index out, for the shared PostgreSQL index (issue 15): the local index is the
 /// publishing watcher's journal, so whatever it holds can be sent again after a failure.
 extension IndexStore {
     /// The domains that hold items.
-    public func domainNames() throws(IndexError) -> [String] {
+    package func domainNames() throws(IndexError) -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT domain FROM items ORDER BY domain") }
     }
 
     /// The root of each domain a crawl made (apps' domains have none), by domain name.
-    public func domainRoots() throws(IndexError) -> [String: [UInt8]] {
+    package func domainRoots() throws(IndexError) -> [String: [UInt8]] {
         try read { db in
             var out: [String: [UInt8]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT name, root FROM domains WHERE root IS NOT NULL") {
@@ -35,7 +35,7 @@ extension IndexStore {
     }
 
     /// The version of every item of `domain`, by identifier bytes.
-    public func versions(domain: String) throws(IndexError) -> [[UInt8]: String] {
+    package func versions(domain: String) throws(IndexError) -> [[UInt8]: String] {
         try read { db in
             var out: [[UInt8]: String] = [:]
             let rows = try Row.fetchCursor(db, sql: """
@@ -49,7 +49,7 @@ extension IndexStore {
     }
 
     /// The items with these identifiers that exist (and have not expired), with their text.
-    public func exportItems(_ identifiers: [[UInt8]], now: Date = Date()) throws(IndexError) -> [ExportedItem] {
+    package func exportItems(_ identifiers: [[UInt8]], now: Date = Date()) throws(IndexError) -> [ExportedItem] {
         try read { db in
             var out: [ExportedItem] = []
             let statement = try db.cachedStatement(sql: """

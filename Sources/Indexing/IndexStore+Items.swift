@@ -9,7 +9,7 @@ import Glibc
 extension IndexStore {
     /// The stored item with this identifier, with its full attribute set (text included), or nil.
     /// Expired items are not returned.
-    public func item(_ identifier: ItemIdentifier, now: Date = Date()) throws(IndexError) -> SearchableItem? {
+    package func item(_ identifier: ItemIdentifier, now: Date = Date()) throws(IndexError) -> SearchableItem? {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT id, expiration, \(Self.attributeSelection) FROM items
@@ -32,51 +32,51 @@ extension IndexStore {
     }
 
     /// The attribute set decoded from a row's `attributes` JSON (no text).
-    public static func attributes(json: String) throws -> AttributeSet {
+    package static func attributes(json: String) throws -> AttributeSet {
         try JSONDecoder().decode(AttributeSet.self, from: Data(json.utf8))
     }
 }
 
 /// A root and its crawl history, as `fsindex status` shows it.
-public struct DomainRecord: Sendable, Hashable, Codable {
-    public var name: String
-    public var root: [UInt8]
-    public var lastCrawlStarted: Date?
-    public var lastCrawlFinished: Date?
-    public var lastCrawlProblems: Int?
-    public var itemCount: Int
+package struct DomainRecord: Sendable, Hashable, Codable {
+    package var name: String
+    package var root: [UInt8]
+    package var lastCrawlStarted: Date?
+    package var lastCrawlFinished: Date?
+    package var lastCrawlProblems: Int?
+    package var itemCount: Int
 }
 
 /// Counts for `fsindex status`.
-public struct IndexStatus: Sendable {
-    public var location: IndexLocation
-    public var itemCount: Int
+package struct IndexStatus: Sendable {
+    package var location: IndexLocation
+    package var itemCount: Int
     /// Of `itemCount`, the items inside files (the messages of mboxes).
-    public var innerItemCount: Int = 0
-    public var domains: [DomainRecord]
-    public var kinds: [(kind: String, count: Int)]
-    public var databaseBytes: Int64
-    public var clientState: [UInt8]?
+    package var innerItemCount: Int = 0
+    package var domains: [DomainRecord]
+    package var kinds: [(kind: String, count: Int)]
+    package var databaseBytes: Int64
+    package var clientState: [UInt8]?
     /// Items whose extraction failed, counted per extractor (`fsindex failures` lists them).
-    public var failures: [(extractor: String, count: Int)] = []
+    package var failures: [(extractor: String, count: Int)] = []
     /// Items whose `textContentSummary` is still to be made (by fsindexd or the next `fsindex index`).
-    public var summariesPending = 0
+    package var summariesPending = 0
     /// Pictures and scanned PDFs waiting for OCR (by fsindexd or the next `fsindex index`).
-    public var recognitionsPending = 0
+    package var recognitionsPending = 0
 }
 
 /// One item whose content could not be extracted, as `fsindex failures` shows it.
-public struct ExtractionFailureRecord: Sendable, Hashable {
-    public var identifier: ItemIdentifier
+package struct ExtractionFailureRecord: Sendable, Hashable {
+    package var identifier: ItemIdentifier
     /// The extractor that failed (`pdf`, `mail`, ...), or nil when the file could not be read at all.
-    public var extractor: String?
-    public var error: String
-    public var indexedAt: Date
+    package var extractor: String?
+    package var error: String
+    package var indexedAt: Date
 }
 
 extension IndexStore {
     /// Records that a crawl of `domain` (rooted at `root`) started.
-    public func beginCrawl(domain: String, root: [UInt8], at date: Date = Date()) throws(IndexError) {
+    package func beginCrawl(domain: String, root: [UInt8], at date: Date = Date()) throws(IndexError) {
         try write { db in
             try db.execute(sql: """
                 INSERT INTO domains(name, root, last_crawl_started) VALUES (?, ?, ?)
@@ -86,7 +86,7 @@ extension IndexStore {
     }
 
     /// Records that a crawl of `domain` finished with `problems` reported, with a client state.
-    public func finishCrawl(domain: String, problems: Int, clientState: [UInt8]?, at date: Date = Date()) throws(IndexError) {
+    package func finishCrawl(domain: String, problems: Int, clientState: [UInt8]?, at date: Date = Date()) throws(IndexError) {
         try write { db in
             try db.execute(sql: "UPDATE domains SET last_crawl_finished = ?, last_crawl_problems = ? WHERE name = ?",
                            arguments: [date.timeIntervalSince1970, problems, domain])
@@ -94,7 +94,7 @@ extension IndexStore {
         }
     }
 
-    public func domains() throws(IndexError) -> [DomainRecord] {
+    package func domains() throws(IndexError) -> [DomainRecord] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT d.name, d.root, d.last_crawl_started, d.last_crawl_finished, d.last_crawl_problems,
@@ -111,7 +111,7 @@ extension IndexStore {
         }
     }
 
-    public func status() throws(IndexError) -> IndexStatus {
+    package func status() throws(IndexError) -> IndexStatus {
         let domains = try domains()
         let (count, inner, kinds) = try read { db in
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0
@@ -139,7 +139,7 @@ extension IndexStore {
     }
 
     /// The items whose extraction failed, most recent first.
-    public func extractionFailures(limit: Int = 100_000) throws(IndexError) -> [ExtractionFailureRecord] {
+    package func extractionFailures(limit: Int = 100_000) throws(IndexError) -> [ExtractionFailureRecord] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT path, extractor, error, indexed_at FROM items WHERE error IS NOT NULL ORDER BY indexed_at DESC, path LIMIT ?
@@ -151,14 +151,14 @@ extension IndexStore {
     }
 
     /// Total number of items (expired ones included until purged).
-    public func count() throws(IndexError) -> Int {
+    package func count() throws(IndexError) -> Int {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0 }
     }
 
     /// Compacts the full-text indexes after a large crawl (FTS5 'optimize'), counts the items
     /// of the common words again (`refreshTermStatistics`), and gives the pages that frees back
     /// to the file system (incremental auto-vacuum).
-    public func optimize() throws(IndexError) {
+    package func optimize() throws(IndexError) {
         try write { db in
             try db.execute(sql: "INSERT INTO items_fts(items_fts) VALUES('optimize')")
             try db.execute(sql: "INSERT INTO items_names(items_names) VALUES('optimize')")

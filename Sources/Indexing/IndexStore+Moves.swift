@@ -13,19 +13,19 @@ extension IndexStore {
     }
 
     /// What ``movedItems(from:to:domain:)`` did, item by item, for live-query subscribers.
-    public struct ItemMove: Sendable, Hashable {
+    package struct ItemMove: Sendable, Hashable {
         /// The old identifiers of the items moved (the folder and everything below it, messages
         /// inside files included), and those of items at the destination that were replaced
         /// and whose identifier no moved item took over.
-        public var removed: [ItemIdentifier] = []
+        package var removed: [ItemIdentifier] = []
         /// The new identifiers of the items moved, in the order of `removed`'s moved part.
-        public var added: [ItemIdentifier] = []
+        package var added: [ItemIdentifier] = []
         /// How many items moved.
-        public var moved: Int { added.count }
+        package var moved: Int { added.count }
     }
 
     /// ``moveItems(from:to:domain:)``, listing every identifier that went and came.
-    public func movedItems(from old: ItemIdentifier, to new: ItemIdentifier, domain: String? = nil) throws(IndexError) -> ItemMove {
+    package func movedItems(from old: ItemIdentifier, to new: ItemIdentifier, domain: String? = nil) throws(IndexError) -> ItemMove {
         try write { db in
             var result = ItemMove()
             // A rename over an existing file or folder replaces it.
@@ -83,19 +83,19 @@ extension IndexStore {
 
     /// Deletes an item and, for a folder, everything below it. Returns how many went.
     @discardableResult
-    public func deleteItems(under root: ItemIdentifier) throws(IndexError) -> Int {
+    package func deleteItems(under root: ItemIdentifier) throws(IndexError) -> Int {
         try write { db in try Self.deleteTree(root.bytes, db) }
     }
 
     /// Deletes an item and, for a folder, everything below it (messages inside files
     /// included). Returns the identifiers of every item that went.
-    public func deletedItems(under root: ItemIdentifier) throws(IndexError) -> [ItemIdentifier] {
+    package func deletedItems(under root: ItemIdentifier) throws(IndexError) -> [ItemIdentifier] {
         try write { db in try Self.deleteTreeListing(root.bytes, db) }
     }
 
     /// The stored stamps of the items directly inside folder `dir` (or everything below it when
     /// `recursive`), keyed by identifier bytes, for comparing a folder with the disk.
-    public func stamps(under dir: ItemIdentifier, recursive: Bool) throws(IndexError) -> [[UInt8]: StoredStamp] {
+    package func stamps(under dir: ItemIdentifier, recursive: Bool) throws(IndexError) -> [[UInt8]: StoredStamp] {
         try read { db in
             var out: [[UInt8]: StoredStamp] = [:]
             let rows = try Row.fetchCursor(db, sql: """
@@ -118,7 +118,7 @@ extension IndexStore {
     /// identifiers of every item that went: for a folder, each item below it too (messages
     /// inside files included), so that live queries hear of each.
     @discardableResult
-    public func deleteItems(underEach roots: [ItemIdentifier]) throws(IndexError) -> [ItemIdentifier] {
+    package func deleteItems(underEach roots: [ItemIdentifier]) throws(IndexError) -> [ItemIdentifier] {
         guard !roots.isEmpty else { return [] }
         return try write { db in
             var out: [ItemIdentifier] = []
@@ -128,7 +128,7 @@ extension IndexStore {
     }
 
     /// The stored stamps of these items (those in the index), in one read.
-    public func stamps(of identifiers: [ItemIdentifier]) throws(IndexError) -> [[UInt8]: StoredStamp] {
+    package func stamps(of identifiers: [ItemIdentifier]) throws(IndexError) -> [[UInt8]: StoredStamp] {
         try read { db in
             var out: [[UInt8]: StoredStamp] = [:]
             let statement = try db.cachedStatement(sql: """
@@ -144,7 +144,7 @@ extension IndexStore {
     }
 
     /// The stored stamp of one item, if it is in the index.
-    public func stamp(of ident: ItemIdentifier) throws(IndexError) -> StoredStamp? {
+    package func stamp(of ident: ItemIdentifier) throws(IndexError) -> StoredStamp? {
         try read { db in
             try Row.fetchOne(db, sql: "SELECT id, path, size, mtime_ns, ctime_ns, inode, extractor_version, extractor FROM items WHERE path = ?",
                              arguments: [Data(ident.bytes)]).map(Self.storedStamp)
@@ -217,7 +217,7 @@ extension IndexStore {
 extension IndexStore {
     /// Checks the database and its full-text indexes (`PRAGMA quick_check` and FTS5's
     /// `integrity-check`). Returns nil when all is well, else what is wrong.
-    public func integrityProblem() -> String? {
+    package func integrityProblem() -> String? {
         do {
             return try read { db -> String? in
                 let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer"
@@ -232,7 +232,7 @@ extension IndexStore {
     /// Identifiers of items written by another version of their extractor than the current one
     /// (to re-extract them), or by an extractor that no longer exists. Items of a names-only
     /// pass (version 0) count as stale. Child items are left out: their file is re-extracted.
-    public func identifiers(staleAgainst versions: ExtractorVersions, limit: Int = 10_000) throws(IndexError) -> [ItemIdentifier] {
+    package func identifiers(staleAgainst versions: ExtractorVersions, limit: Int = 10_000) throws(IndexError) -> [ItemIdentifier] {
         try read { db in
             var out: [ItemIdentifier] = []
             let known = versions.byName.keys.sorted()

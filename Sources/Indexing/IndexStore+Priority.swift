@@ -3,28 +3,28 @@ import FoundationEssentials
 import GRDB
 
 /// A mail message whose `isPriority` is to be decided: what the priority pass reads.
-public struct PriorityCandidate: Sendable, Hashable {
-    public var rowID: Int64
-    public var identifier: ItemIdentifier
+package struct PriorityCandidate: Sendable, Hashable {
+    package var rowID: Int64
+    package var identifier: ItemIdentifier
     /// The item's stored attributes (the facts: senders, recipients, `mailBulkHeaders`,
     /// `mentionedDates`, and the `isPriority` decided last).
-    public var attributes: AttributeSet
+    package var attributes: AttributeSet
     /// The item's write stamp when it was read: a decision is stored only if the item was not
     /// written again since.
-    public var version: Double
+    package var version: Double
 }
 
 /// What the priority pass decided for one `PriorityCandidate`.
-public struct PriorityOutcome: Sendable, Hashable {
-    public var rowID: Int64
-    public var version: Double
-    public var isPriority: Bool
-    public var reasons: [String]
+package struct PriorityOutcome: Sendable, Hashable {
+    package var rowID: Int64
+    package var version: Double
+    package var isPriority: Bool
+    package var reasons: [String]
     /// When the answer may change by itself (a mentioned day enters or leaves the next days);
     /// nil: only new evidence changes it.
-    public var recheck: Date?
+    package var recheck: Date?
 
-    public init(rowID: Int64, version: Double, isPriority: Bool, reasons: [String], recheck: Date?) {
+    package init(rowID: Int64, version: Double, isPriority: Bool, reasons: [String], recheck: Date?) {
         self.rowID = rowID
         self.version = version
         self.isPriority = isPriority
@@ -42,7 +42,7 @@ extension IndexStore {
     /// Up to `limit` messages to decide, in rowid order after `after`: those written since
     /// their last decision, and those whose recheck time is at or before `now`. Reads through
     /// the partial indexes `items_priority_pending` and `items_priority_recheck`.
-    public func priorityCandidates(limit: Int, after: Int64 = 0, now: Date) throws(IndexError) -> [PriorityCandidate] {
+    package func priorityCandidates(limit: Int, after: Int64 = 0, now: Date) throws(IndexError) -> [PriorityCandidate] {
         try read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT id, path, indexed_at, attributes FROM items
@@ -57,7 +57,7 @@ extension IndexStore {
     /// The senders' addresses of the messages whose path has a folder (or mbox file) that
     /// `isSentFolder` accepts: who "me" is when the config does not say. Reads the paths of the
     /// messages whose path holds "sent" in any case, and their senders.
-    public func sentMailSenders(isSentFolder: ([UInt8]) -> Bool) throws(IndexError) -> Set<String> {
+    package func sentMailSenders(isSentFolder: ([UInt8]) -> Bool) throws(IndexError) -> Set<String> {
         try read { db in
             var out: Set<String> = []
             let rows = try Row.fetchCursor(db, sql: """
@@ -78,7 +78,7 @@ extension IndexStore {
     /// The recipients' addresses (To and Cc) of the messages one of `me` sent: the people "me"
     /// writes to. Reads the attributes of every message (a scan of the mail's JSON: 26 ms for
     /// 20,000 messages in a debug build).
-    public func correspondents(of me: Set<String>) throws(IndexError) -> Set<String> {
+    package func correspondents(of me: Set<String>) throws(IndexError) -> Set<String> {
         guard !me.isEmpty else { return [] }
         let list = String(decoding: (try? JSONEncoder().encode(me.sorted())) ?? Data("[]".utf8), as: UTF8.self)
         return try read { db in
@@ -97,13 +97,13 @@ extension IndexStore {
     }
 
     /// The evidence fingerprint the stored decisions were made with (nil: none yet).
-    public func priorityEvidence() throws(IndexError) -> String? {
+    package func priorityEvidence() throws(IndexError) -> String? {
         try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.priorityEvidenceKey]) }
     }
 
     /// Records `fingerprint` as the evidence of the decisions to come, and marks every message
     /// to be decided again with it (a new address of "me", a new correspondent).
-    public func resetPriorities(evidence fingerprint: String) throws(IndexError) {
+    package func resetPriorities(evidence fingerprint: String) throws(IndexError) {
         try write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", arguments: [Self.priorityEvidenceKey, fingerprint])
             try db.execute(sql: "UPDATE items SET priority_pending = 1 WHERE content_type = ?", arguments: [Self.mailMessageType])
@@ -116,7 +116,7 @@ extension IndexStore {
     /// counts as not priority), for subscribers.
     ///
     /// An item written again since it was read, or deleted, is left alone (it is pending again).
-    public func storePriorities(_ outcomes: [PriorityOutcome]) throws(IndexError) -> [ItemIdentifier] {
+    package func storePriorities(_ outcomes: [PriorityOutcome]) throws(IndexError) -> [ItemIdentifier] {
         guard !outcomes.isEmpty else { return [] }
         return try write { db in
             var changed: [ItemIdentifier] = []

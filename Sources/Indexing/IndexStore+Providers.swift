@@ -3,20 +3,20 @@ import FoundationEssentials
 import GRDB
 
 /// A reindex the index asked of an app's command and that is not acknowledged yet.
-public struct ProviderRequest: Sendable, Hashable, Codable {
-    public var domain: String
+package struct ProviderRequest: Sendable, Hashable, Codable {
+    package var domain: String
     /// The identifiers to donate again; nil: all of the domain's items.
-    public var ids: [String]?
-    public var attempts: Int
-    public var lastError: String?
-    public var lastAttempt: Date?
-    public var nextAttempt: Date
+    package var ids: [String]?
+    package var attempts: Int
+    package var lastError: String?
+    package var lastAttempt: Date?
+    package var nextAttempt: Date
 }
 
 extension IndexStore {
     /// Asks for `domain`'s items again (`ids` nil: all), merged with what is already asked: all
     /// wins over a list, lists are joined. Due at once.
-    public func requestReindex(domain: String, ids: [String]?, now: Date = Date()) throws(IndexError) {
+    package func requestReindex(domain: String, ids: [String]?, now: Date = Date()) throws(IndexError) {
         try write { db in
             let existing = try Row.fetchOne(db, sql: "SELECT ids FROM provider_requests WHERE domain = ?", arguments: [domain])
             var merged: [String]? = ids
@@ -37,7 +37,7 @@ extension IndexStore {
     }
 
     /// Every open request, the soonest first.
-    public func providerRequests() throws(IndexError) -> [ProviderRequest] {
+    package func providerRequests() throws(IndexError) -> [ProviderRequest] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM provider_requests ORDER BY next_attempt, domain").map { row in
                 let ids: String? = row["ids"]
@@ -53,7 +53,7 @@ extension IndexStore {
     /// Records how a run of `request` went. Acknowledged: the request goes (unless more was asked
     /// meanwhile, which stays). Failed: kept, with the error, and tried again after a backoff
     /// (1, 5, 30 minutes, then every 6 hours).
-    public func finishProviderRequest(_ request: ProviderRequest, error: String?, now: Date = Date()) throws(IndexError) {
+    package func finishProviderRequest(_ request: ProviderRequest, error: String?, now: Date = Date()) throws(IndexError) {
         let t = now.timeIntervalSince1970
         try write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT ids, attempts FROM provider_requests WHERE domain = ?", arguments: [request.domain]) else { return }
@@ -79,7 +79,7 @@ extension IndexStore {
     }
 
     /// Whether `domain` has ever committed a batch in this index (a rebuilt index has lost it).
-    public func hasDonations(domain: String) throws(IndexError) -> Bool {
+    package func hasDonations(domain: String) throws(IndexError) -> Bool {
         try read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM donated_domains WHERE name = ?) OR EXISTS(SELECT 1 FROM items WHERE domain = ?)",
                               arguments: [domain, domain]) ?? false
@@ -87,7 +87,7 @@ extension IndexStore {
     }
 
     /// Donated items of `domains` that expired (before they are purged), by domain: due again.
-    public func expiredDonations(domains: [String], now: Date = Date()) throws(IndexError) -> [String: [String]] {
+    package func expiredDonations(domains: [String], now: Date = Date()) throws(IndexError) -> [String: [String]] {
         guard !domains.isEmpty else { return [:] }
         return try read { db in
             var out: [String: [String]] = [:]

@@ -3,27 +3,27 @@ import FoundationEssentials
 import GRDB
 
 /// An item waiting for OCR (`ocr_pending`): what the OCR pass reads.
-public struct PendingRecognition: Sendable, Hashable {
-    public var rowID: Int64
-    public var identifier: ItemIdentifier
+package struct PendingRecognition: Sendable, Hashable {
+    package var rowID: Int64
+    package var identifier: ItemIdentifier
     /// The item's write stamp when it was read: a result is stored only if the item was not
     /// written again since (see `IndexStore.storeRecognitions`).
-    public var version: Double
+    package var version: Double
 }
 
 /// What OCR made of a `PendingRecognition`.
-public struct MadeRecognition: Sendable, Hashable {
-    public enum Outcome: Sendable, Hashable {
+package struct MadeRecognition: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// Text read, with the mean word confidence (0 to 100).
         case text(String, confidence: Int)
         /// Not read, and why (kept in `textRecognitionSkipped`).
         case skipped(String)
     }
-    public var rowID: Int64
-    public var version: Double
-    public var outcome: Outcome
+    package var rowID: Int64
+    package var version: Double
+    package var outcome: Outcome
 
-    public init(rowID: Int64, version: Double, outcome: Outcome) {
+    package init(rowID: Int64, version: Double, outcome: Outcome) {
         self.rowID = rowID
         self.version = version
         self.outcome = outcome
@@ -61,7 +61,7 @@ extension IndexStore {
 
     /// Up to `limit` items waiting for OCR after rowid `after`, in rowid order (through the
     /// partial index `items_ocr_pending`: cheap when none waits).
-    public func pendingRecognitions(limit: Int, after: Int64 = 0) throws(IndexError) -> [PendingRecognition] {
+    package func pendingRecognitions(limit: Int, after: Int64 = 0) throws(IndexError) -> [PendingRecognition] {
         try read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT id, path, indexed_at FROM items WHERE ocr_pending AND id > ? ORDER BY id LIMIT ?
@@ -83,7 +83,7 @@ extension IndexStore {
     /// `textRecognitionSkipped`. Either way the item no longer waits. An item written again
     /// since it was read (a new version of the file), deleted, or no longer waiting is left
     /// alone: the result would describe a file it no longer is.
-    public func storeRecognitions(_ results: [MadeRecognition]) throws(IndexError) -> [ItemIdentifier] {
+    package func storeRecognitions(_ results: [MadeRecognition]) throws(IndexError) -> [ItemIdentifier] {
         guard !results.isEmpty else { return [] }
         return try write { db in
             var stored: [ItemIdentifier] = []

@@ -14,7 +14,7 @@ extension IndexStore {
     ///
     /// Returns false, changing nothing, when the index has no such item.
     @discardableResult
-    public func refreshAttributes(of identifier: ItemIdentifier, stamp: FileStamp, replacing keys: Set<AttributeKey>,
+    package func refreshAttributes(of identifier: ItemIdentifier, stamp: FileStamp, replacing keys: Set<AttributeKey>,
                                   with fresh: AttributeSet) throws(IndexError) -> Bool {
         try write { db in
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, \(Self.attributeSelection) FROM items WHERE path = ?"),

@@ -8,7 +8,7 @@ import GRDB
 extension IndexStore {
     /// `use_times` keeps the latest uses only, this many, so that it stays small (a few hundred
     /// KB): enough for months of a person's uses, which is what "at this hour before" needs.
-    public static let maximumUseTimes = 10_000
+    package static let maximumUseTimes = 10_000
 
     /// Drops the oldest use times past `maximumUseTimes` (rowids grow with each insert).
     static func trimUseTimes(_ db: Database) throws {
@@ -18,21 +18,21 @@ extension IndexStore {
     }
 
     /// One indexed item with its recorded uses.
-    public struct UsedItem: Sendable, Hashable {
-        public var item: SearchableItem
-        public var lastUsed: Date
-        public var useCount: Int64
+    package struct UsedItem: Sendable, Hashable {
+        package var item: SearchableItem
+        package var lastUsed: Date
+        package var useCount: Int64
     }
 
     /// How to order used items.
-    public enum UseOrder: Sendable {
+    package enum UseOrder: Sendable {
         case mostUsed, lastUsed
     }
 
     /// The indexed items with recorded uses, most used or last used first, at most `limit`.
     /// (`CROSS JOIN` keeps the usage table the outer loop: without statistics SQLite scanned
     /// every item and looked each up in it, 0.23 s on the bench corpus with no use at all.)
-    public func usedItems(_ order: UseOrder, limit: Int, now: Date = Date()) throws(IndexError) -> [UsedItem] {
+    package func usedItems(_ order: UseOrder, limit: Int, now: Date = Date()) throws(IndexError) -> [UsedItem] {
         try read { db in
             let orderBy = order == .mostUsed ? "u.use_count DESC, u.last_used DESC" : "u.last_used DESC"
             return try Row.fetchAll(db, sql: """
@@ -48,7 +48,7 @@ extension IndexStore {
     }
 
     /// When each use since `since` happened, oldest first (at most `maximumUseTimes`).
-    public func useTimes(since: Date) throws(IndexError) -> [(identifier: ItemIdentifier, date: Date)] {
+    package func useTimes(since: Date) throws(IndexError) -> [(identifier: ItemIdentifier, date: Date)] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT identifier, used FROM use_times WHERE used >= ? ORDER BY used",
                              arguments: [since.timeIntervalSince1970]).map { row in
@@ -58,7 +58,7 @@ extension IndexStore {
     }
 
     /// The indexed items among `identifiers` (those not indexed, or expired, are left out).
-    public func items(_ identifiers: [ItemIdentifier], now: Date = Date()) throws(IndexError) -> [SearchableItem] {
+    package func items(_ identifiers: [ItemIdentifier], now: Date = Date()) throws(IndexError) -> [SearchableItem] {
         try read { db in
             try identifiers.compactMap { identifier in
                 guard let row = try Row.fetchOne(db.cachedStatement(sql: """
@@ -72,11 +72,11 @@ extension IndexStore {
 
     /// The calendar's type: `.ics` files with one event, and each event of a larger calendar
     /// (child items), conform to it.
-    public static let calendarEventType = "public.calendar-event"
+    package static let calendarEventType = "public.calendar-event"
 
     /// Items that are calendar events (at most `limit`, newest files first): the suggestions
     /// pick those that start soon, recurrences included, from their attributes.
-    public func calendarEvents(limit: Int, now: Date = Date()) throws(IndexError) -> [SearchableItem] {
+    package func calendarEvents(limit: Int, now: Date = Date()) throws(IndexError) -> [SearchableItem] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT items.id, items.expiration, \(Self.attributeSelection)
@@ -92,11 +92,11 @@ extension IndexStore {
 
     /// The types of notes: plain text and Markdown (Org files are plain text to the type
     /// detector and are recognized by their `.org` name).
-    public static let noteTypes = ["public.plain-text", "public.utf8-plain-text", "net.daringfireball.markdown"]
+    package static let noteTypes = ["public.plain-text", "public.utf8-plain-text", "net.daringfireball.markdown"]
 
     /// Notes changed since `since`, newest first, at most `limit`: text, Markdown and Org files
     /// (not logs), and donated items of those types. Read through the `modified` index.
-    public func recentNotes(since: Date, limit: Int, now: Date = Date()) throws(IndexError) -> [SearchableItem] {
+    package func recentNotes(since: Date, limit: Int, now: Date = Date()) throws(IndexError) -> [SearchableItem] {
         try read { db in
             let marks = Self.noteTypes.map { _ in "?" }.joined(separator: ",")
             var arguments: StatementArguments = [since.timeIntervalSince1970, now.timeIntervalSince1970]

@@ -3,30 +3,30 @@ import FoundationEssentials
 import GRDB
 
 /// An item whose `textContentSummary` is to be made: what the summary pass reads.
-public struct PendingSummary: Sendable, Hashable {
-    public var rowID: Int64
-    public var identifier: ItemIdentifier
+package struct PendingSummary: Sendable, Hashable {
+    package var rowID: Int64
+    package var identifier: ItemIdentifier
     /// The start of the item's text (at most `IndexStore.pendingSummaries`' `textLimit` characters).
-    public var text: String
+    package var text: String
     /// The item's write stamp when it was read: a summary is stored only if the item was not
     /// written again since (see `IndexStore.storeSummaries`).
-    public var version: Double
+    package var version: Double
 }
 
 /// A summary made for a `PendingSummary`; `summary` is nil when the text holds nothing to
 /// summarize (binary garbage): the item is then no longer pending, and has no summary.
-public struct MadeSummary: Sendable, Hashable {
-    public var rowID: Int64
-    public var version: Double
-    public var summary: String?
+package struct MadeSummary: Sendable, Hashable {
+    package var rowID: Int64
+    package var version: Double
+    package var summary: String?
 
-    public init(rowID: Int64, version: Double, summary: String?) {
+    package init(rowID: Int64, version: Double, summary: String?) {
         self.rowID = rowID
         self.version = version
         self.summary = summary
     }
 
-    public init(_ pending: PendingSummary, summary: String?) {
+    package init(_ pending: PendingSummary, summary: String?) {
         self.init(rowID: pending.rowID, version: pending.version, summary: summary)
     }
 }
@@ -55,7 +55,7 @@ extension IndexStore {
     /// full-text table for every batch, 1.3 GB on the bench corpus.)
     /// `after` continues from a rowid, so that a caller that leaves some pending (it failed on
     /// them) does not read them again and again.
-    public func pendingSummaries(limit: Int, textLimit: Int = 65_536, after: Int64 = 0) throws(IndexError) -> [PendingSummary] {
+    package func pendingSummaries(limit: Int, textLimit: Int = 65_536, after: Int64 = 0) throws(IndexError) -> [PendingSummary] {
         try read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT items.id, items.path, items.indexed_at, substr(fsindex_unzip(item_texts.text), 1, ?) AS text
@@ -80,7 +80,7 @@ extension IndexStore {
     /// An item written again since its text was read (a new version of the file), deleted, or
     /// no longer pending is left alone: its summary would describe a text it no longer has.
     /// Every other attribute is kept as it is.
-    public func storeSummaries(_ summaries: [MadeSummary]) throws(IndexError) -> [ItemIdentifier] {
+    package func storeSummaries(_ summaries: [MadeSummary]) throws(IndexError) -> [ItemIdentifier] {
         guard !summaries.isEmpty else { return [] }
         return try write { db in
             var stored: [ItemIdentifier] = []

@@ -17,7 +17,7 @@ extension IndexStore {
     package static let commonTermMinimum = 200
 
     /// Counts the items of every common word again.
-    public func refreshTermStatistics() throws(IndexError) {
+    package func refreshTermStatistics() throws(IndexError) {
         try write { db in try Self.countTerms(db) }
     }
 
@@ -33,7 +33,7 @@ extension IndexStore {
 
     /// The stored item counts of these words (those not stored are absent: rarer words, or an
     /// index not yet counted).
-    public static func termDocumentCounts(_ db: Database, _ terms: Set<String>) throws -> [String: Int] {
+    package static func termDocumentCounts(_ db: Database, _ terms: Set<String>) throws -> [String: Int] {
         guard !terms.isEmpty else { return [:] }
         let list = Array(terms)
         let rows = try Row.fetchAll(db, sql: "SELECT term, docs FROM term_docs WHERE term IN (" + Array(repeating: "?", count: list.count).joined(separator: ",") + ")",

@@ -10,16 +10,16 @@ import GRDB
 ///
 /// The identifier is any item identifier: today a file's path bytes; an item an application
 /// donates will pass its own identifier the same way.
-public struct ItemUse: Sendable, Hashable {
-    public var identifier: ItemIdentifier
+package struct ItemUse: Sendable, Hashable {
+    package var identifier: ItemIdentifier
     /// When it was used. An older date than the last recorded use raises the count only.
-    public var date: Date
+    package var date: Date
     /// How many uses this stands for (a recently-used list may report several at once); at least 1.
-    public var count: Int64
+    package var count: Int64
     /// What the person was doing (`NSUserActivity.title`), kept with the last use.
-    public var title: String?
+    package var title: String?
 
-    public init(identifier: ItemIdentifier, date: Date = Date(), count: Int64 = 1, title: String? = nil) {
+    package init(identifier: ItemIdentifier, date: Date = Date(), count: Int64 = 1, title: String? = nil) {
         self.identifier = identifier
         self.date = date
         self.count = max(1, count)
@@ -28,16 +28,16 @@ public struct ItemUse: Sendable, Hashable {
 }
 
 /// What the index remembers of one identifier's uses.
-public struct UsageRecord: Sendable, Hashable {
-    public var identifier: ItemIdentifier
+package struct UsageRecord: Sendable, Hashable {
+    package var identifier: ItemIdentifier
     package var lastUsed: Date
-    public var useCount: Int64
-    public var title: String?
+    package var useCount: Int64
+    package var title: String?
     /// Whether an item with this identifier is in the index now. When not, the uses wait in the
     /// usage table and apply when the item is written.
-    public var indexed: Bool
+    package var indexed: Bool
 
-    public init(identifier: ItemIdentifier, lastUsed: Date, useCount: Int64, title: String?, indexed: Bool) {
+    package init(identifier: ItemIdentifier, lastUsed: Date, useCount: Int64, title: String?, indexed: Bool) {
         self.identifier = identifier
         self.lastUsed = lastUsed
         self.useCount = useCount
@@ -49,12 +49,12 @@ public struct UsageRecord: Sendable, Hashable {
 /// What an outside list of uses (fsindexd's recently-used file) has given the index already, for
 /// one identifier: the latest visit applied and each application's count, so that reading the
 /// same list again (a restart, a rewrite with nothing new) adds nothing.
-public struct FeedMark: Sendable, Hashable, Codable {
-    public var visited: Date
+package struct FeedMark: Sendable, Hashable, Codable {
+    package var visited: Date
     /// Use counts by application name, as the list states them.
-    public var counts: [String: Int64]
+    package var counts: [String: Int64]
 
-    public init(visited: Date, counts: [String: Int64] = [:]) {
+    package init(visited: Date, counts: [String: Int64] = [:]) {
         self.visited = visited
         self.counts = counts
     }
@@ -68,7 +68,7 @@ extension IndexStore {
     ///
     /// Returns the records after the change, one per identifier, in the order first given.
     @discardableResult
-    public func recordUses(_ uses: [ItemUse], feed: String? = nil,
+    package func recordUses(_ uses: [ItemUse], feed: String? = nil,
                            marks: [ItemIdentifier: FeedMark] = [:]) throws(IndexError) -> [UsageRecord] {
         try write { db in
             var order: [ItemIdentifier] = []
@@ -105,7 +105,7 @@ extension IndexStore {
     }
 
     /// The recorded uses of `identifier`, or nil when none were.
-    public func usage(_ identifier: ItemIdentifier) throws(IndexError) -> UsageRecord? {
+    package func usage(_ identifier: ItemIdentifier) throws(IndexError) -> UsageRecord? {
         try read { db in
             guard var record = try Self.usageRecord(identifier, db) else { return nil }
             record.indexed = try Int64.fetchOne(db, sql: "SELECT id FROM items WHERE path = ?",
@@ -115,7 +115,7 @@ extension IndexStore {
     }
 
     /// What `feed` has given the index so far, by identifier (see ``recordUses(_:feed:marks:)``).
-    public func feedMarks(_ feed: String) throws(IndexError) -> [ItemIdentifier: FeedMark] {
+    package func feedMarks(_ feed: String) throws(IndexError) -> [ItemIdentifier: FeedMark] {
         try read { db in
             var out: [ItemIdentifier: FeedMark] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT identifier, visited, counts FROM usage_feeds WHERE feed = ?",
@@ -129,7 +129,7 @@ extension IndexStore {
     }
 
     /// The largest use count: counts stop there rather than overflow.
-    public static let maximumUseCount = Int64.max
+    package static let maximumUseCount = Int64.max
 
     /// SQL for `a + b` of two non-negative counts, stopping at `Int64.max`.
     ///

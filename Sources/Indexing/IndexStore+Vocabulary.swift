@@ -20,10 +20,10 @@ extension IndexStore {
     package static let vocabularyScan = 64
 
     /// A word of the index and how many items hold it.
-    public struct WordCount: Sendable, Hashable {
-        public var word: String
-        public var items: Int
-        public init(word: String, items: Int) {
+    package struct WordCount: Sendable, Hashable {
+        package var word: String
+        package var items: Int
+        package init(word: String, items: Int) {
             self.word = word
             self.items = items
         }
@@ -32,7 +32,7 @@ extension IndexStore {
     /// The words that start with `prefix` (already as the tokenizer writes them: lowercase,
     /// without accents), most items first, at most `limit`. With `column` (`name`, `title`,
     /// `other` or `text`), only words in that column, counted there.
-    public func words(startingWith prefix: String, column: String? = nil, limit: Int) throws(IndexError) -> [WordCount] {
+    package func words(startingWith prefix: String, column: String? = nil, limit: Int) throws(IndexError) -> [WordCount] {
         guard !prefix.isEmpty, limit > 0 else { return [] }
         return try read { db in try Self.words(db, startingWith: prefix, column: column, limit: limit) }
     }
@@ -77,11 +77,11 @@ extension IndexStore {
 
     /// Counting stops at this many items: `public.text` alone has 95,000 items in the bench
     /// corpus, 20 ms to count, and a completion must cost a keystroke's time.
-    public static let countedItemsCap = 5_000
+    package static let countedItemsCap = 5_000
 
     /// How many items conform to any of `types` (`kind:pdf`'s count), from `item_types`, at
     /// most `countedItemsCap`.
-    public func itemCount(conformingToAny types: [String]) throws(IndexError) -> Int {
+    package func itemCount(conformingToAny types: [String]) throws(IndexError) -> Int {
         guard !types.isEmpty else { return 0 }
         return try read { db in
             let marks = Array(repeating: "?", count: types.count).joined(separator: ",")
@@ -94,7 +94,7 @@ extension IndexStore {
     }
 
     /// The domains whose names start with `prefix`, with their item counts (`domain:` values).
-    public func domains(startingWith prefix: String) throws(IndexError) -> [WordCount] {
+    package func domains(startingWith prefix: String) throws(IndexError) -> [WordCount] {
         try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT domain, count(*) AS n FROM items WHERE domain >= ? AND domain < ? GROUP BY domain ORDER BY n DESC

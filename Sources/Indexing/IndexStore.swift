@@ -21,9 +21,9 @@ import Glibc
 /// try store.index([IndexEntry(item: item)], clientState: Array("crawl:42".utf8))
 /// ```
 /// Readers (`fsfind`) open with `readOnly: true` and see a consistent snapshot while a writer works.
-public final class IndexStore: Sendable {
-    public let location: IndexLocation
-    public let readOnly: Bool
+package final class IndexStore: Sendable {
+    package let location: IndexLocation
+    package let readOnly: Bool
     let writer: any DatabaseWriter
     /// The index folder held open while its name is not UTF-8 (see `DatabaseFolder`).
     private let folder: DatabaseFolder?
@@ -37,7 +37,7 @@ public final class IndexStore: Sendable {
 
     /// Opens (and, unless `readOnly`, creates and migrates) the index at `location`.
     /// `maxPageCount` caps the database size; tests use it to simulate a full disk.
-    public init(location: IndexLocation, readOnly: Bool = false, maxPageCount: Int? = nil) throws(IndexError) {
+    package init(location: IndexLocation, readOnly: Bool = false, maxPageCount: Int? = nil) throws(IndexError) {
         self.location = location
         self.readOnly = readOnly
         if readOnly {
@@ -132,12 +132,12 @@ public final class IndexStore: Sendable {
         do { return try writer.write(body) } catch { throw Self.map(error, path: location.directory.string) }
     }
 
-    public func read<T>(_ body: (Database) throws -> T) throws(IndexError) -> T {
+    package func read<T>(_ body: (Database) throws -> T) throws(IndexError) -> T {
         do { return try writer.read(body) } catch { throw Self.map(error, path: location.directory.string) }
     }
 
     /// The GRDB reader, for the `Querying` stage.
-    public var reader: any DatabaseReader { writer }
+    package var reader: any DatabaseReader { writer }
 }
 
 extension IndexStore {

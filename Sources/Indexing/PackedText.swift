@@ -11,14 +11,14 @@ import Glibc
 /// twentieth of a whole first index's CPU, all of it on the one thread that writes. The crawl's
 /// extraction threads, which otherwise wait for their workers, pack each entry's text before
 /// handing the batch to the writer (`IndexEntry.packText()`).
-public enum PackedText: Sendable, Hashable {
+package enum PackedText: Sendable, Hashable {
     /// The `fsindex_zip` BLOB.
     case compressed([UInt8])
     /// Stored as the text itself.
     case plain
 
     /// The packing of `text` (whose NULs are already spaces, as the index stores it).
-    public init(_ text: String) {
+    package init(_ text: String) {
         var text = text
         let packed: [UInt8]? = text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return nil }
@@ -41,7 +41,7 @@ extension IndexEntry {
     /// the bench corpus, heaptrack). What the writer would have read from the text is decided
     /// here: whether it waits for OCR (a PDF with too little text). A text not yet summarized
     /// stays, for the writer to mark it for the summary pass.
-    public mutating func packText() {
+    package mutating func packText() {
         guard let text = item.attributes.textContent else { return }
         let packed = PackedText(AttributeValue.replacingNUL(text))
         packedText = packed

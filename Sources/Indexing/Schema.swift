@@ -15,7 +15,7 @@ import GRDB
 /// words are indexed by the writer itself, from the text it has (`IndexStore.upsert`, v13).
 /// (Debian 12's SQLite 3.40 lacks `contentless_delete`, and a contentless table could not
 /// give snippets.) `items_names` is a trigram index of names for substring search, as plocate offers.
-public enum Schema {
+package enum Schema {
     /// Bumped when a migration needs the items rebuilt from the files.
     static let migrator: DatabaseMigrator = {
         var m = DatabaseMigrator()
@@ -397,21 +397,21 @@ public enum Schema {
     /// Column weights for bm25 over `items_fts(name, title, other, text)`: a name match counts
     /// ten times a body match, title five times, subject/authors/keywords three times.
     /// `Querying` ranks with these; they are written only here.
-    public static let bm25Weights = "10.0, 5.0, 3.0, 1.0"
+    package static let bm25Weights = "10.0, 5.0, 3.0, 1.0"
 
     // The names `Querying` builds its SQL with, written once beside the statements that create
     // them. The main table is `items` (its columns are named in `attributeColumns`).
     /// The full-text table: `name`, `title`, `other`, `text` (external content: `item_texts`).
-    public static let ftsTable = "items_fts"
+    package static let ftsTable = "items_fts"
     /// The trigram table over names, for substrings and globs.
-    public static let namesTable = "items_names"
+    package static let namesTable = "items_names"
     /// `contentTypeTree`, one row per type an item conforms to: `item_id`, `type` (a view since
     /// v22, of the item's set of types in `type_trees`).
-    public static let typesTable = "item_types"
+    package static let typesTable = "item_types"
 
     /// The attributes stored in a column of `items` of their own (indexed, or read without
     /// decoding the JSON), by column name; every other attribute is in `items.attributes`.
-    public static let attributeColumns: [AttributeKey: String] = [
+    package static let attributeColumns: [AttributeKey: String] = [
         .name: "name", .fileSize: "size", .contentType: "content_type", .kind: "kind",
         .fsContentChangeDate: "modified", .fsCreationDate: "created", .domainIdentifier: "domain",
         .extractor: "extractor", .extractionError: "error", .lastUsedDate: "used",

@@ -150,11 +150,11 @@ struct StoredAttributes {
 
 extension IndexStore {
     /// What a reader selects (from `items`) to decode an item's attributes with ``attributes(_:)``.
-    public static var attributeSelection: String { StoredAttributes.selection }
+    package static var attributeSelection: String { StoredAttributes.selection }
 
     /// The attribute set of a row selected with ``attributeSelection`` (no text): the JSON with
     /// the attributes its columns hold put back.
-    public static func attributes(_ row: Row) throws -> AttributeSet {
+    package static func attributes(_ row: Row) throws -> AttributeSet {
         let decoded = try attributes(json: row["attributes"])
         return StoredAttributes(row: row).restoring(decoded, omitted: row["omitted"])
     }

@@ -7,7 +7,7 @@ extension ExtractionWorker {
     /// Reads the words of the regular file `facts` describes with OCR, in the worker, under the
     /// same sandbox as an extraction (the file is opened here and passed as a descriptor). A
     /// worker that crashes, hangs or answers nonsense is `.failed` with the reason.
-    public func recognize(_ facts: FileFacts, _ request: RecognitionRequest) -> RecognitionAnswer {
+    package func recognize(_ facts: FileFacts, _ request: RecognitionRequest) -> RecognitionAnswer {
         let descriptor: Int32
         do throws(ExtractionError) { descriptor = try CrawledFile.open(facts).descriptor } catch {
             return .failed(error.description)

@@ -9,7 +9,7 @@ extension ExtractionWorker {
     /// the worker answers PNG bytes, which the caller checks before writing them anywhere
     /// (`PNGFile.describes`). A worker that crashes, hangs or answers nonsense is `.failed`
     /// with the reason, like a file whose extraction failed.
-    public func thumbnail(_ facts: FileFacts, _ request: ThumbnailRequest) -> ThumbnailAnswer {
+    package func thumbnail(_ facts: FileFacts, _ request: ThumbnailRequest) -> ThumbnailAnswer {
         let descriptor: Int32
         do throws(ExtractionError) { descriptor = try CrawledFile.open(facts).descriptor } catch {
             return .failed(error.description)

@@ -15,8 +15,8 @@ import Glibc
 /// after `filesPerWorker` files), so a failure costs one file and one process start (about
 /// 30 ms), never the crawl. The wall-clock limit is enforced here with `poll`, and the worker
 /// is killed with SIGKILL: a hung parser answers nothing else.
-public final class ExtractionWorker: @unchecked Sendable {
-    public let limits: WorkerLimits
+package final class ExtractionWorker: @unchecked Sendable {
+    package let limits: WorkerLimits
     let executable: String
     let environment: [String: String]
     private var process: Running?
@@ -34,7 +34,7 @@ public final class ExtractionWorker: @unchecked Sendable {
     }
 
     /// `environment` is added to ours .
-    public init(executable: String, limits: WorkerLimits = WorkerLimits(), environment: [String: String] = [:]) {
+    package init(executable: String, limits: WorkerLimits = WorkerLimits(), environment: [String: String] = [:]) {
         self.executable = executable
         self.limits = limits
         self.environment = environment
@@ -50,7 +50,7 @@ public final class ExtractionWorker: @unchecked Sendable {
     ///
     /// The file is opened here and its descriptor passed to the worker, which may not open
     /// anything by name outside the libraries' data (see `CrawledFile`).
-    public func extract(_ facts: FileFacts, textCap: Int) -> ExtractionResult {
+    package func extract(_ facts: FileFacts, textCap: Int) -> ExtractionResult {
         var descriptor: Int32 = -1
         var openFailure: ExtractionError?
         if facts.type == .regular {
@@ -73,7 +73,7 @@ public final class ExtractionWorker: @unchecked Sendable {
 
     /// Runs one of the sandbox self-tests and returns the worker's answer, or the failure that
     /// ended it. Only the tests' `fsindex-test-worker` answers; the shipped worker ends on it.
-    public func probe(_ what: String) -> Result<String, WorkerFailure> {
+    package func probe(_ what: String) -> Result<String, WorkerFailure> {
         switch run(.probe, Array(what.utf8)) {
         case let .success(_, answer, _): .success(String(decoding: answer, as: UTF8.self))
         case let .failure(f, _): .failure(f)
@@ -81,7 +81,7 @@ public final class ExtractionWorker: @unchecked Sendable {
     }
 
     /// The pid of the running worker, if one runs (tests kill it to see recovery).
-    public var pid: pid_t? { process?.pid }
+    package var pid: pid_t? { process?.pid }
 
     func failed(_ facts: FileFacts, _ failure: WorkerFailure, stage: String?) -> ExtractionResult {
         let extractor = stage ?? "extraction"
@@ -221,7 +221,7 @@ public final class ExtractionWorker: @unchecked Sendable {
     }
 
     /// Stops the worker, if one runs: closing its input ends it; SIGKILL if it does not go.
-    public func stop() {
+    package func stop() {
         guard let p = process else { return }
         process = nil
         SystemCall.close(p.input)

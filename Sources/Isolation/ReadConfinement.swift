@@ -10,19 +10,19 @@ import Glibc
 /// Where Landlock is missing, a worker still has its other layers (seccomp, no capabilities,
 /// `nobody` when started by root), but an exploited parser could read any file its user can:
 /// that must be said, not silently accepted.
-public enum ReadConfinement: Sendable, Hashable, CustomStringConvertible {
+package enum ReadConfinement: Sendable, Hashable, CustomStringConvertible {
     /// Landlock with this ABI version: a worker reads only the libraries' data and the file it
     /// is given.
     case available(abi: Int32)
     /// No Landlock: the kernel lacks it (ENOSYS) or it is built in but not enabled (EOPNOTSUPP).
     case unavailable(errno: Int32)
 
-    public static var current: ReadConfinement {
+    package static var current: ReadConfinement {
         let abi = shim_landlock_abi()
         return abi > 0 ? .available(abi: abi) : .unavailable(errno: errno)
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .available(abi):
             "Landlock ABI \(abi): workers read only library data and the file they are given"

@@ -2,14 +2,14 @@
 /// regular file's descriptor attached, issue 28): the file's name and size (its type is detected
 /// from its bytes and name, as for extraction), the tessdata folder, the languages ("eng+deu")
 /// and how many PDF pages to read at most.
-public struct RecognitionRequest: Sendable, Hashable {
-    public var name: [UInt8]
-    public var fileSize: Int64
-    public var dataPath: String
-    public var languages: String
-    public var pageLimit: Int
+package struct RecognitionRequest: Sendable, Hashable {
+    package var name: [UInt8]
+    package var fileSize: Int64
+    package var dataPath: String
+    package var languages: String
+    package var pageLimit: Int
 
-    public init(name: [UInt8], fileSize: Int64, dataPath: String, languages: String, pageLimit: Int) {
+    package init(name: [UInt8], fileSize: Int64, dataPath: String, languages: String, pageLimit: Int) {
         self.name = name
         self.fileSize = fileSize
         self.dataPath = dataPath
@@ -17,7 +17,7 @@ public struct RecognitionRequest: Sendable, Hashable {
         self.pageLimit = pageLimit
     }
 
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = ByteWriter()
         w.bytes(name)
         w.i64(fileSize)
@@ -27,7 +27,7 @@ public struct RecognitionRequest: Sendable, Hashable {
         return w.out
     }
 
-    public init?(decoding bytes: [UInt8]) {
+    package init?(decoding bytes: [UInt8]) {
         var r = ByteReader(bytes)
         guard let name = r.bytes(), let size = r.i64(), let path = r.bytes(), let languages = r.bytes(),
               let pages = r.u64(), pages >= 1, pages <= 10_000, r.atEnd else { return nil }
@@ -37,7 +37,7 @@ public struct RecognitionRequest: Sendable, Hashable {
 }
 
 /// A worker's answer to a `RecognitionRequest`.
-public enum RecognitionAnswer: Equatable, Sendable {
+package enum RecognitionAnswer: Equatable, Sendable {
     /// The text read (possibly empty), the recognizer's mean word confidence (0 to 100), the
     /// pages read.
     case text(String, confidence: Int, pages: Int)
@@ -46,7 +46,7 @@ public enum RecognitionAnswer: Equatable, Sendable {
     /// The file or the recognizer failed: why.
     case failed(String)
 
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = ByteWriter()
         switch self {
         case let .text(text, confidence, pages):
@@ -57,7 +57,7 @@ public enum RecognitionAnswer: Equatable, Sendable {
         return w.out
     }
 
-    public init?(decoding bytes: [UInt8]) {
+    package init?(decoding bytes: [UInt8]) {
         var r = ByteReader(bytes)
         guard let kind = r.u64() else { return nil }
         switch kind {

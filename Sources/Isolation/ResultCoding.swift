@@ -37,15 +37,15 @@ import FoundationEssentials
 /// let (text, frame) = try ResultCoding.encode(result)        // in the worker
 /// let same = try ResultCoding.decode(text: text, frame: frame) // in the parent
 /// ```
-public enum ResultCoding {
+package enum ResultCoding {
     /// The first byte of every result frame.
     static let formatVersion: UInt8 = 1
 
     /// What went wrong in a result frame, for the worker failure that is recorded.
-    public enum DecodingError: Error, CustomStringConvertible, Equatable {
+    package enum DecodingError: Error, CustomStringConvertible, Equatable {
         case malformed(String, at: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .malformed(what, at): "malformed result frame: \(what) at byte \(at)"
             }
@@ -53,11 +53,11 @@ public enum ResultCoding {
     }
 
     /// Why a result cannot be sent (a non-finite number, which JSON could not carry either).
-    public struct EncodingError: Error, CustomStringConvertible {
-        public var description: String
+    package struct EncodingError: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public static func encode(_ r: ExtractionResult) throws(EncodingError) -> (text: [UInt8], frame: [UInt8]) {
+    package static func encode(_ r: ExtractionResult) throws(EncodingError) -> (text: [UInt8], frame: [UInt8]) {
         let text = r.attributes.textContent.map { Array($0.utf8) } ?? []
         var w = ResultWriter()
         w.out.reserveCapacity(512)
@@ -82,7 +82,7 @@ public enum ResultCoding {
         return (text, w.out)
     }
 
-    public static func decode(text: [UInt8]?, frame: [UInt8]) throws(DecodingError) -> ExtractionResult {
+    package static func decode(text: [UInt8]?, frame: [UInt8]) throws(DecodingError) -> ExtractionResult {
         try frame.withUnsafeBufferPointer { buffer throws(DecodingError) in
             var r = ResultReader(buffer)
             guard try r.byte() == formatVersion else { throw r.fail("unknown format version") }

@@ -3,20 +3,20 @@
 /// and name, as for extraction), its size, the square the thumbnail must fit in, and the text
 /// chunks the PNG must carry (the spec's `Thumb::URI`, `Thumb::MTime`, ...; the worker adds
 /// `Thumb::Mimetype`).
-public struct ThumbnailRequest: Sendable {
-    public var name: [UInt8]
-    public var fileSize: Int64
-    public var pixels: Int
-    public var texts: [(String, String)]
+package struct ThumbnailRequest: Sendable {
+    package var name: [UInt8]
+    package var fileSize: Int64
+    package var pixels: Int
+    package var texts: [(String, String)]
 
-    public init(name: [UInt8], fileSize: Int64, pixels: Int, texts: [(String, String)]) {
+    package init(name: [UInt8], fileSize: Int64, pixels: Int, texts: [(String, String)]) {
         self.name = name
         self.fileSize = fileSize
         self.pixels = pixels
         self.texts = texts
     }
 
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = ByteWriter()
         w.bytes(name)
         w.i64(fileSize)
@@ -26,7 +26,7 @@ public struct ThumbnailRequest: Sendable {
         return w.out
     }
 
-    public init?(decoding bytes: [UInt8]) {
+    package init?(decoding bytes: [UInt8]) {
         var r = ByteReader(bytes)
         guard let name = r.bytes(), let size = r.i64(), let pixels = r.u64(), pixels >= 1, pixels <= 1024,
               let count = r.u64(), count <= 16 else { return nil }
@@ -41,7 +41,7 @@ public struct ThumbnailRequest: Sendable {
 }
 
 /// A worker's answer to a `ThumbnailRequest`: the PNG, or why there is none.
-public enum ThumbnailAnswer: Equatable, Sendable {
+package enum ThumbnailAnswer: Equatable, Sendable {
     /// The thumbnail, a PNG with the spec's text chunks.
     case png([UInt8])
     /// The file's type has no thumbnailer; its MIME type.
@@ -49,7 +49,7 @@ public enum ThumbnailAnswer: Equatable, Sendable {
     /// The thumbnailer failed on this file: why.
     case failed(String)
 
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         switch self {
         case .png(let b): [0] + b
         case .unsupported(let m): [1] + Array(m.utf8)
@@ -57,7 +57,7 @@ public enum ThumbnailAnswer: Equatable, Sendable {
         }
     }
 
-    public init?(decoding bytes: [UInt8]) {
+    package init?(decoding bytes: [UInt8]) {
         guard let kind = bytes.first else { return nil }
         let rest = Array(bytes.dropFirst())
         switch kind {

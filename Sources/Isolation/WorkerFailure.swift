@@ -5,7 +5,7 @@ import Glibc
 /// Why a worker did not return a result for a file. The file keeps its file-system attributes
 /// and gets this, with the extractor that was running, as its `extractionError`; it is not
 /// tried again until the file or that extractor's version changes.
-public enum WorkerFailure: Error, Sendable, Hashable, CustomStringConvertible {
+package enum WorkerFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The parent's wall-clock limit for one file ran out; the worker was killed.
     case timedOut(seconds: Double)
     /// The per-file CPU limit (RLIMIT_CPU) ran out: the kernel sent SIGXCPU.
@@ -25,7 +25,7 @@ public enum WorkerFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The worker could not be started at all.
     case spawn(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .timedOut(s): "took longer than \(Self.seconds(s)) s (the per-file time limit); the worker was stopped"
         case let .cpuLimit(s): "used more than \(s) s of CPU (the per-file CPU limit); the worker was stopped"
@@ -41,7 +41,7 @@ public enum WorkerFailure: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What `fsindex failures` groups by.
-    public var category: String {
+    package var category: String {
         switch self {
         case .timedOut: "timeout"
         case .cpuLimit: "cpu-limit"

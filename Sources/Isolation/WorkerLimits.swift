@@ -10,30 +10,30 @@ import CSysShims
 /// cannot be raised again): a worker whose budget cannot cover one more file says so
 /// (`FrameKind.retiring`) and is replaced. The wall-clock timeout is the parent's: it catches a
 /// worker blocked in a read.
-public struct WorkerLimits: Sendable, Hashable, Codable {
+package struct WorkerLimits: Sendable, Hashable, Codable {
     /// Address space (RLIMIT_AS). A Swift process maps about 130 MiB before it does anything,
     /// so this is the parser's budget plus that.
-    public var addressSpaceBytes: UInt64 = 1 << 30
+    package var addressSpaceBytes: UInt64 = 1 << 30
     /// CPU seconds one file may take (RLIMIT_CPU, re-armed per file; SIGXCPU when exceeded).
-    public var cpuSecondsPerFile: UInt64 = 20
+    package var cpuSecondsPerFile: UInt64 = 20
     /// CPU seconds one worker may use in its whole life (the hard RLIMIT_CPU, SIGKILL when
     /// reached); it is retired before a file could reach it.
-    public var cpuSecondsPerWorker: UInt64 = 600
+    package var cpuSecondsPerWorker: UInt64 = 600
     /// The user a worker started by root becomes (its groups too), so that an exploited parser
     /// holds no privilege at all; ignored when the parent is not root.
-    public var user: String = "nobody"
+    package var user: String = "nobody"
     /// Wall-clock seconds one file may take before the parent kills the worker.
-    public var wallSecondsPerFile: Double = 30
+    package var wallSecondsPerFile: Double = 30
     /// Open descriptors (RLIMIT_NOFILE).
-    public var openFiles: UInt64 = 64
+    package var openFiles: UInt64 = 64
     /// Bytes of one result on the pipe; a worker that sends more is killed.
     package var outputBytes: Int = 16 << 20
     /// Files a worker extracts before it is replaced, so a slow leak in a C library cannot grow.
-    public var filesPerWorker: Int = 5_000
+    package var filesPerWorker: Int = 5_000
     /// Whether the worker puts itself at the lowest priority before it reads anything: nice 19,
     /// SCHED_IDLE (it runs only when a core has nothing else to do) and the idle I/O class. The
     /// OCR workers do (issue 28: OCR runs after all other extraction, at the lowest priority).
-    public var lowestPriority = false
+    package var lowestPriority = false
 
-    public init() {}
+    package init() {}
 }

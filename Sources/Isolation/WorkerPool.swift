@@ -8,24 +8,24 @@ import Glibc
 
 /// Workers kept between batches, one per extraction thread at a time. A worker starts on its
 /// first file and ends when the pool is released (its input closes) or after a failure.
-public final class WorkerPool: @unchecked Sendable {
-    public let executable: String
-    public let limits: WorkerLimits
-    public let environment: [String: String]
+package final class WorkerPool: @unchecked Sendable {
+    package let executable: String
+    package let limits: WorkerLimits
+    package let environment: [String: String]
     private let free = Mutex<[ExtractionWorker]>([])
 
-    public init(executable: String, limits: WorkerLimits = WorkerLimits(), environment: [String: String] = [:]) {
+    package init(executable: String, limits: WorkerLimits = WorkerLimits(), environment: [String: String] = [:]) {
         self.executable = executable
         self.limits = limits
         self.environment = environment
     }
 
-    public func take() -> ExtractionWorker {
+    package func take() -> ExtractionWorker {
         if let w = free.withLock({ $0.popLast() }) { return w }
         return ExtractionWorker(executable: executable, limits: limits, environment: environment)
     }
 
-    public func give(_ worker: ExtractionWorker) {
+    package func give(_ worker: ExtractionWorker) {
         free.withLock { $0.append(worker) }
     }
 
@@ -36,7 +36,7 @@ public final class WorkerPool: @unchecked Sendable {
 
     /// Stops every idle worker (the daemon calls this when it goes idle, so that no parser
     /// process lingers while nothing changes).
-    public func stopIdle() {
+    package func stopIdle() {
         let idle = free.withLock { all -> [ExtractionWorker] in defer { all.removeAll() }; return all }
         idle.forEach { $0.stop() }
     }
@@ -46,8 +46,8 @@ public final class WorkerPool: @unchecked Sendable {
 /// (`/proc/self/exe`), which is where SwiftPM builds it, else in `../libexec/fsindex/` from it,
 /// which is where the package installs it (`/usr/bin/fsindex`, `/usr/libexec/fsindex/`): it
 /// is no command of its own, so it stays out of PATH.
-public enum WorkerExecutable {
-    public static func locate() throws(WorkerFailure) -> String {
+package enum WorkerExecutable {
+    package static func locate() throws(WorkerFailure) -> String {
         if let p = getenv("FSINDEX_WORKER").map({ String(cString: $0) }), !p.isEmpty {
             guard SystemCall.isExecutable(p) else { throw .spawn("FSINDEX_WORKER=\(p) is not an executable file") }
             return p

@@ -18,7 +18,7 @@ import SystemPackage
 /// A key design decision: the worker trusts the parent, the parent does not trust the worker.
 /// Every frame the parent reads is checked against the output limit before it is buffered, and
 /// anything malformed ends the worker as a failure of that file.
-public enum FrameKind: UInt8 {
+package enum FrameKind: UInt8 {
     case file = 0x46      // F: parent → worker, `WorkRequest`
     case stage = 0x53     // S: worker → parent, an extractor's name
     case text = 0x54      // T: worker → parent, textContent bytes
@@ -33,10 +33,10 @@ public enum FrameKind: UInt8 {
                           // answered by a `result` frame of `RecognitionAnswer` (OCR, issue 28)
 }
 
-public enum Frame {
-    public static let headerSize = 5
+package enum Frame {
+    package static let headerSize = 5
 
-    public static func encode(_ kind: FrameKind, _ payload: [UInt8]) -> [UInt8] {
+    package static func encode(_ kind: FrameKind, _ payload: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(payload.count + headerSize)
         let n = UInt32(payload.count)
@@ -46,7 +46,7 @@ public enum Frame {
     }
 
     /// The payload length and kind of a 5-byte header.
-    public static func header(_ b: ArraySlice<UInt8>) -> (length: Int, kind: UInt8) {
+    package static func header(_ b: ArraySlice<UInt8>) -> (length: Int, kind: UInt8) {
         let i = b.startIndex
         let n = Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 | Int(b[i + 3]) << 24
         return (n, b[i + 4])
@@ -55,12 +55,12 @@ public enum Frame {
 
 /// One file to extract: its facts as the crawl saw them, the text cap, and why the parent could
 /// not open it, if it could not (else a regular file's descriptor comes with the frame).
-public struct WorkRequest: Equatable {
-    public var facts: FileFacts
-    public var textCap: Int
-    public var openFailure: ExtractionError?
+package struct WorkRequest: Equatable {
+    package var facts: FileFacts
+    package var textCap: Int
+    package var openFailure: ExtractionError?
 
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = ByteWriter()
         w.u64(UInt64(textCap))
         w.bytes(facts.path.bytes)
@@ -93,13 +93,13 @@ public struct WorkRequest: Equatable {
         return w.out
     }
 
-    public init(facts: FileFacts, textCap: Int, openFailure: ExtractionError? = nil) {
+    package init(facts: FileFacts, textCap: Int, openFailure: ExtractionError? = nil) {
         self.facts = facts
         self.textCap = textCap
         self.openFailure = openFailure
     }
 
-    public init?(decoding bytes: [UInt8]) {
+    package init?(decoding bytes: [UInt8]) {
         var r = ByteReader(bytes)
         // A path with a NUL byte names no file: `FilePath` would cut it short there, and the
         // worker would read another file than the one meant (found by fsindex-fuzz worker-request).

@@ -18,36 +18,36 @@ import Glibc
 ///
 /// This module imports nothing but the C library, so that fsfind links it without Foundation;
 /// the package's fsfind compiles it with Embedded Swift (Config/packaging/build-fsfind).
-public enum FindWire {
+package enum FindWire {
     /// The first bytes of a request: the protocol and its version.
-    public static let magic: [UInt8] = Array("FSQ1".utf8)
+    package static let magic: [UInt8] = Array("FSQ1".utf8)
     /// A request longer than this is refused (the command line of Linux is at most 2 MiB).
-    public static let maximumRequestBytes = 4 << 20
+    package static let maximumRequestBytes = 4 << 20
 
     /// The environment variables fsfind sends. The daemon answers only if those that change an
     /// answer and that it cannot apply per query (`mustMatch`) equal its own; it applies
     /// `NO_COLOR` itself and resolves the index folder with `XDG_DATA_HOME`, `HOME` and
     /// `FSINDEX_INDEX_DIR`.
-    public static let environmentKeys = [
+    package static let environmentKeys = [
         "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "FSINDEX_INDEX_DIR", "NO_COLOR",
         "TZ", "LANG", "LC_ALL", "LC_CTYPE", "LC_TIME", "LC_COLLATE", "GIT_CONFIG_GLOBAL",
     ]
     /// Variables whose value the daemon's must equal: the config file's place (`HOME`,
     /// `XDG_CONFIG_HOME`), "me" (git's global config), and dates (`TZ` and the locale).
-    public static let mustMatch: Set<String> = [
+    package static let mustMatch: Set<String> = [
         "HOME", "XDG_CONFIG_HOME", "TZ", "LANG", "LC_ALL", "LC_CTYPE", "LC_TIME", "LC_COLLATE", "GIT_CONFIG_GLOBAL",
     ]
 
     /// One query: fsfind's arguments (after the program name), its working folder, the
     /// variables of `environmentKeys` it has, and its groups (real and effective group first).
-    public struct Request: Equatable, Sendable {
-        public var arguments: [[UInt8]]
-        public var workingDirectory: [UInt8]
+    package struct Request: Equatable, Sendable {
+        package var arguments: [[UInt8]]
+        package var workingDirectory: [UInt8]
         /// `NAME=value` entries.
-        public var environment: [[UInt8]]
-        public var groups: [UInt32]
+        package var environment: [[UInt8]]
+        package var groups: [UInt32]
 
-        public init(arguments: [[UInt8]], workingDirectory: [UInt8], environment: [[UInt8]], groups: [UInt32]) {
+        package init(arguments: [[UInt8]], workingDirectory: [UInt8], environment: [[UInt8]], groups: [UInt32]) {
             self.arguments = arguments
             self.workingDirectory = workingDirectory
             self.environment = environment
@@ -55,7 +55,7 @@ public enum FindWire {
         }
 
         /// The value of `name` in `environment`, or nil when fsfind did not have it.
-        public func variable(_ name: String) -> [UInt8]? {
+        package func variable(_ name: String) -> [UInt8]? {
             let prefix = Array(name.utf8) + [UInt8(ascii: "=")]
             for entry in environment where entry.count >= prefix.count && Array(entry[..<prefix.count]) == prefix {
                 return Array(entry[prefix.count...])
@@ -65,7 +65,7 @@ public enum FindWire {
 
         /// The frame: `magic`, the payload's length (u32, little-endian), then the payload:
         /// each list as a count followed by length-prefixed byte strings.
-        public func encoded() -> [UInt8] {
+        package func encoded() -> [UInt8] {
             var payload: [UInt8] = []
             func u32(_ v: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian) { payload.append(contentsOf: $0) } }
             func string(_ s: [UInt8]) { u32(s.count); payload.append(contentsOf: s) }
@@ -80,7 +80,7 @@ public enum FindWire {
 
         /// The payload's length from a frame's first 8 bytes, or nil if they are not a frame
         /// header of this version or announce more than `maximumRequestBytes`.
-        public static func payloadLength(header: [UInt8]) -> Int? {
+        package static func payloadLength(header: [UInt8]) -> Int? {
             guard header.count >= 8, Array(header[0..<4]) == FindWire.magic else { return nil }
             let n = Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16 | Int(header[7]) << 24
             return n <= FindWire.maximumRequestBytes ? n : nil
@@ -88,7 +88,7 @@ public enum FindWire {
 
         /// Decodes a payload; nil when it is cut short, has bytes left over, or counts more
         /// entries than its length can hold.
-        public init?(payload: [UInt8]) {
+        package init?(payload: [UInt8]) {
             var at = 0
             func u32() -> Int? {
                 guard at + 4 <= payload.count else { return nil }
@@ -116,7 +116,7 @@ public enum FindWire {
     }
 
     /// What fsindexd says on the connection.
-    public enum Reply: Equatable, Sendable {
+    package enum Reply: Equatable, Sendable {
         /// Nothing was written; run `fsfind-direct` (with the reason, for `FSFIND_TRACE`).
         case fallback(String)
         /// The daemon has started writing the answer: no fallback is possible any more.
@@ -124,7 +124,7 @@ public enum FindWire {
         /// The answer is complete; fsfind exits with this status.
         case exit(Int32)
 
-        public var line: [UInt8] {
+        package var line: [UInt8] {
             switch self {
             case let .fallback(reason): Array("fallback \(reason.filter { $0 != "\n" })\n".utf8)
             case .serving: Array("serving\n".utf8)
@@ -133,7 +133,7 @@ public enum FindWire {
         }
 
         /// Parses one line (without its newline); nil for anything else.
-        public init?(line: [UInt8]) {
+        package init?(line: [UInt8]) {
             let text = String(decoding: line, as: UTF8.self)
             if text == "serving" { self = .serving; return }
             if text.hasPrefix("exit "), let code = Int32(text.dropFirst(5)) { self = .exit(code); return }
@@ -143,13 +143,13 @@ public enum FindWire {
     }
 
     /// The socket's file name beside the control socket: `<name>.find.sock`.
-    public static func socketFileName(forIndexDirectory directory: [UInt8]) -> String {
+    package static func socketFileName(forIndexDirectory directory: [UInt8]) -> String {
         socketName(forIndexDirectory: directory) + ".find.sock"
     }
 
     /// The first 16 hex digits of the 64-bit FNV-1a hash of the index folder's bytes: the name
     /// of the index's sockets (`ControlLocation` uses it too), so two indexes get two daemons.
-    public static func socketName(forIndexDirectory directory: [UInt8]) -> String {
+    package static func socketName(forIndexDirectory directory: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in directory {
             hash ^= UInt64(byte)
@@ -164,7 +164,7 @@ public enum FindWire {
     /// `$XDG_DATA_HOME/fsindex/default` (`~/.local/share/fsindex/default`); relative to `cwd`
     /// and lexically normalized. Only a guess of which socket to try: the daemon parses the
     /// command line itself and declines a query for another index.
-    public static func indexDirectory(arguments: [[UInt8]], variable: ([UInt8]) -> [UInt8]?, cwd: [UInt8]) -> [UInt8] {
+    package static func indexDirectory(arguments: [[UInt8]], variable: ([UInt8]) -> [UInt8]?, cwd: [UInt8]) -> [UInt8] {
         let option = Array("--index-dir".utf8)
         var explicit: [UInt8]?
         var i = 0
@@ -189,13 +189,13 @@ public enum FindWire {
     }
 
     /// `path` made absolute against `cwd`, lexically normalized.
-    public static func absolute(_ path: [UInt8], cwd: [UInt8]) -> [UInt8] {
+    package static func absolute(_ path: [UInt8], cwd: [UInt8]) -> [UInt8] {
         path.first == UInt8(ascii: "/") ? normalized(path) : normalized(cwd + [UInt8(ascii: "/")] + path)
     }
 
     /// Lexical normalization as swift-system's `lexicallyNormalized()` does it for an absolute
     /// path: empty and `.` components dropped, `..` removing the one before it (never above `/`).
-    public static func normalized(_ path: [UInt8]) -> [UInt8] {
+    package static func normalized(_ path: [UInt8]) -> [UInt8] {
         var parts: [ArraySlice<UInt8>] = []
         for part in path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
             if part.elementsEqual([UInt8(ascii: ".")]) { continue }
@@ -220,7 +220,7 @@ public enum FindWire {
     /// runtime folders are: ours, and no one else may write it). The home comes from the password
     /// database, not `$HOME`, so that the daemon and every client agree whatever their
     /// environments. `/tmp` stays the last resort, for a user without a home (`nobody`).
-    public static func runtimeDirectory(runtime: [UInt8]?, owner: uid_t) -> [UInt8] {
+    package static func runtimeDirectory(runtime: [UInt8]?, owner: uid_t) -> [UInt8] {
         for candidate in [runtime, Array("/run/user/\(owner)".utf8)] {
             guard let candidate, candidate.first == UInt8(ascii: "/") else { continue }
             if isPrivateFolder(candidate, owner: owner, writable: true) { return candidate + Array("/fsindex".utf8) }
@@ -263,7 +263,7 @@ public enum FindWire {
     /// Whoever controls the folder controls which socket answers there, and a client hands the
     /// daemon its terminal, its arguments and its environment; so a client checks this before it
     /// connects, and the peer's user (SO_PEERCRED) after.
-    public static func unsafeFolderReason(_ path: [UInt8], owner: uid_t) -> String? {
+    package static func unsafeFolderReason(_ path: [UInt8], owner: uid_t) -> String? {
         var st = stat()
         let found = withCString(path) { lstat($0, &st) == 0 }
         guard found else { return nil }   // no folder: nothing listens there, and nothing is sent

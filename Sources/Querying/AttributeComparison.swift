@@ -7,19 +7,19 @@ import Foundation
 /// For example, `kMDItemPixelWidth > 2000` becomes
 /// `AttributeComparison(key: .pixelWidth, op: .greater, operand: .number(2000))`, and
 /// `title:report` becomes `(key: .title, op: .equal, operand: .text(TextPattern("*report*", [.c, .d])))`.
-public struct AttributeComparison: Sendable, Hashable {
-    public var key: AttributeKey
-    public var op: ComparisonOperator
-    public var operand: Operand
+package struct AttributeComparison: Sendable, Hashable {
+    package var key: AttributeKey
+    package var op: ComparisonOperator
+    package var operand: Operand
 
-    public enum Operand: Sendable, Hashable {
+    package enum Operand: Sendable, Hashable {
         case text(TextPattern)
         case number(Double)
         case date(Date)
         case bool(Bool)
     }
 
-    public init(_ key: AttributeKey, _ op: ComparisonOperator, _ operand: Operand) {
+    package init(_ key: AttributeKey, _ op: ComparisonOperator, _ operand: Operand) {
         self.key = key
         self.op = op
         self.operand = operand
@@ -28,17 +28,17 @@ public struct AttributeComparison: Sendable, Hashable {
 
 /// A string value with Spotlight's wildcards (`*` any run, `?` one character, `\*` a star) and
 /// modifiers, matched against whole attribute values (or, with `w`, against their words).
-public struct TextPattern: Sendable, Hashable, CustomStringConvertible {
+package struct TextPattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written, wildcards and `\` escapes kept.
-    public var raw: String
-    public var modifiers: QueryModifiers
+    package var raw: String
+    package var modifiers: QueryModifiers
 
-    public init(_ raw: String, _ modifiers: QueryModifiers = []) {
+    package init(_ raw: String, _ modifiers: QueryModifiers = []) {
         self.raw = raw
         self.modifiers = modifiers
     }
 
-    public var description: String {
+    package var description: String {
         var m = ""
         if modifiers.contains(.caseInsensitive) { m += "c" }
         if modifiers.contains(.diacriticInsensitive) { m += "d" }
@@ -77,7 +77,7 @@ public struct TextPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The literal text (escapes resolved), when the pattern has no wildcard.
-    public var literalText: String? {
+    package var literalText: String? {
         let p = pieces
         guard !p.contains(where: { $0 == .any || $0 == .one }) else { return nil }
         return String(p.compactMap { if case .literal(let c) = $0 { return c } else { return nil } })

@@ -10,9 +10,9 @@ import Attributes
 /// try AttributeNames.resolve("kMDItemPixelWidht")
 /// // throws: unknown attribute "kMDItemPixelWidht"; did you mean kMDItemPixelWidth?
 /// ```
-public enum AttributeNames {
+package enum AttributeNames {
     /// Spotlight's names and the attribute each stands for.
-    public static let spotlight: [String: AttributeKey] = [
+    package static let spotlight: [String: AttributeKey] = [
         "kMDItemFSName": .name, "kMDItemDisplayName": .displayName, "kMDItemPath": .path,
         "kMDItemFSSize": .fileSize, "kMDItemLogicalSize": .fileSize, "kMDItemPhysicalSize": .fileSize,
         "kMDItemFSContentChangeDate": .fsContentChangeDate, "kMDItemFSCreationDate": .fsCreationDate,
@@ -57,7 +57,7 @@ public enum AttributeNames {
     }()
 
     /// The attribute `name` stands for, whatever its case; throws with the closest names.
-    public static func resolve(_ name: String) throws(UnknownAttribute) -> AttributeKey {
+    package static func resolve(_ name: String) throws(UnknownAttribute) -> AttributeKey {
         if let k = byLowercase[name.lowercased()] { return k }
         throw UnknownAttribute(name: name, suggestions: suggestions(for: name))
     }
@@ -98,11 +98,11 @@ public enum AttributeNames {
 }
 
 /// A query names an attribute nobody stores.
-public struct UnknownAttribute: Error, Sendable, Hashable, CustomStringConvertible {
-    public var name: String
+package struct UnknownAttribute: Error, Sendable, Hashable, CustomStringConvertible {
+    package var name: String
     package var suggestions: [String]
 
-    public var description: String {
+    package var description: String {
         "unknown attribute \"\(name)\"" + (suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?")
     }
 }

@@ -4,9 +4,9 @@ import Indexing
 
 /// One completion of what a person is typing: the whole text with its last word completed, and
 /// how many items the completed word finds.
-public struct Completion: Sendable, Hashable, Codable {
+package struct Completion: Sendable, Hashable, Codable {
     /// Where a completion comes from.
-    public enum Source: String, Sendable, Hashable, Codable {
+    package enum Source: String, Sendable, Hashable, Codable {
         /// A word of the index's vocabulary (names, titles, other text attributes and text).
         case word
         /// A field of the query language (`kind:`) or an attribute name (`kMDItemContentType`).
@@ -16,14 +16,14 @@ public struct Completion: Sendable, Hashable, Codable {
     }
 
     /// The whole text, its last word completed (`annual rep` → `annual report`).
-    public var text: String
+    package var text: String
     /// How many items the completed last word finds on its own (not together with the words
     /// before it); nil for a field name, which is not a query yet. A `kind:` value's count
     /// stops at `IndexStore.countedItemsCap` (5,000).
-    public var count: Int?
-    public var source: Source
+    package var count: Int?
+    package var source: Source
 
-    public init(text: String, count: Int?, source: Source) {
+    package init(text: String, count: Int?, source: Source) {
         self.text = text
         self.count = count
         self.source = source
@@ -49,10 +49,10 @@ public struct Completion: Sendable, Hashable, Codable {
 /// holds most. Field names have no count and come first: typing `kin` more likely means `kind:`
 /// than a rare word. Cost on the bench corpus (111,000 files, debug build): 0.1 to 1.7 ms for a
 /// word, 7 ms for `name:` and `kind:` values (`CompleterBench` in QueryingTests measures it).
-public enum Completer {
+package enum Completer {
     /// The completions of `text`'s last word, at most `limit`, field names first, then by count.
     /// Empty when `text` ends with a space (nothing to complete) or the word is in a phrase.
-    public static func completions(for text: String, limit: Int = 10, in store: IndexStore) throws(QueryError) -> [Completion] {
+    package static func completions(for text: String, limit: Int = 10, in store: IndexStore) throws(QueryError) -> [Completion] {
         guard limit > 0, let last = text.unicodeScalars.last, !last.properties.isWhitespace else { return [] }
         // Inside an open quote (a phrase): no completion.
         if text.unicodeScalars.filter({ $0 == "\"" }).count % 2 == 1 { return [] }

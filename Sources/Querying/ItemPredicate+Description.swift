@@ -4,7 +4,7 @@ import FoundationEssentials
 /// The readable form `fsfind --explain` prints, like `mdfind -interpret`:
 /// `(contentTypeTree conforms to public.image) AND (pixelWidth > 1000)`.
 extension ItemPredicate: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .all: "every item"
         case .none: "nothing"
@@ -27,7 +27,7 @@ extension ItemPredicate: CustomStringConvertible {
 }
 
 extension AttributeComparison: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         let value: String = switch operand {
         case .text(let p): p.description
         case .number(let n): QueryCompiler.format(n)

@@ -3,7 +3,7 @@ import Foundation
 
 extension ItemPredicate {
     /// The people attributes an identity is looked for in.
-    public enum PersonRole: Sendable, Hashable {
+    package enum PersonRole: Sendable, Hashable {
         /// Senders and authors: `authors`, `authorNames`, `authorEmailAddresses` (`from:`, `author:`).
         case author
         /// Recipients: `recipients`, `recipientNames`, `recipientEmailAddresses` (`to:`).
@@ -29,7 +29,7 @@ extension ItemPredicate {
     /// Cost: each name or address first narrows the rows through the full-text index (the
     /// people attributes are its `other` column), so only items that hold its words have their
     /// attributes read; a name with no letter or digit is matched by reading every item.
-    public static func involving(_ identity: Identity, as role: PersonRole) -> ItemPredicate {
+    package static func involving(_ identity: Identity, as role: PersonRole) -> ItemPredicate {
         let keys = role.keys
         func equal(_ key: AttributeKey, _ pattern: String) -> ItemPredicate {
             .compare(AttributeComparison(key, .equal, .text(TextPattern(pattern, [.caseInsensitive]))))

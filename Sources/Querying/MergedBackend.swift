@@ -4,12 +4,12 @@ import Indexing
 
 /// Where a result comes from when several indexes answer one query: a volume's, by its name,
 /// and whether the volume is unplugged now (its items then cannot be opened, only found).
-public struct ResultOrigin: Sendable, Hashable {
+package struct ResultOrigin: Sendable, Hashable {
     /// The volume's label (else its UUID or mount point's name: `Volume.name`).
-    public var volume: String
-    public var offline: Bool
+    package var volume: String
+    package var offline: Bool
 
-    public init(volume: String, offline: Bool) {
+    package init(volume: String, offline: Bool) {
         self.volume = volume
         self.offline = offline
     }
@@ -27,21 +27,21 @@ public struct ResultOrigin: Sendable, Hashable {
 /// otherwise (the parts then return their attributes); a tie keeps the parts' order, home first.
 /// Counts, tables and statistics add up. A result's `rowID` carries its part in the top byte, so
 /// that snippets are asked of the index that holds it.
-public struct MergedBackend: SearchBackend {
-    public struct Part: Sendable {
-        public var backend: any SearchBackend
+package struct MergedBackend: SearchBackend {
+    package struct Part: Sendable {
+        package var backend: any SearchBackend
         /// nil for the home index.
-        public var origin: ResultOrigin?
+        package var origin: ResultOrigin?
 
-        public init(backend: any SearchBackend, origin: ResultOrigin?) {
+        package init(backend: any SearchBackend, origin: ResultOrigin?) {
             self.backend = backend
             self.origin = origin
         }
     }
 
-    public let parts: [Part]
+    package let parts: [Part]
 
-    public init(parts: [Part]) {
+    package init(parts: [Part]) {
         precondition(!parts.isEmpty && parts.count < 128, "a merge of 1 to 127 indexes")
         self.parts = parts
     }
@@ -53,7 +53,7 @@ public struct MergedBackend: SearchBackend {
         (Int(rowID >> partShift), rowID & ((1 << partShift) - 1))
     }
 
-    public func run(_ spec: QuerySpec) throws(QueryError) -> [QueryResult] {
+    package func run(_ spec: QuerySpec) throws(QueryError) -> [QueryResult] {
         var each = spec
         each.offset = 0
         each.limit = spec.limit.map { QueryPipeline.saturatingSum(spec.offset, $0) }
@@ -104,13 +104,13 @@ public struct MergedBackend: SearchBackend {
     /// An offline volume's items are not on the disk of now: they count without a look.
     func keeper(_ part: Part, _ keep: ItemKeeper?) -> ItemKeeper? { part.origin?.offline == true ? nil : keep }
 
-    public func count(_ spec: QuerySpec, keep: ItemKeeper?) throws(QueryError) -> Int {
+    package func count(_ spec: QuerySpec, keep: ItemKeeper?) throws(QueryError) -> Int {
         var n = 0
         for part in parts { n = QueryPipeline.saturatingSum(n, try part.backend.count(spec, keep: keeper(part, keep))) }
         return n
     }
 
-    public func groupCounts(_ spec: QuerySpec, by group: GroupKey, keep: ItemKeeper?) throws(QueryError) -> [GroupCount] {
+    package func groupCounts(_ spec: QuerySpec, by group: GroupKey, keep: ItemKeeper?) throws(QueryError) -> [GroupCount] {
         var counts: [String?: Int] = [:]
         var order: [String?] = []
         for part in parts {
@@ -124,7 +124,7 @@ public struct MergedBackend: SearchBackend {
             .map { GroupCount(value: $0.element, count: counts[$0.element]!) }
     }
 
-    public func statistics(_ spec: QuerySpec, of key: AttributeKey, keep: ItemKeeper?) throws(QueryError) -> AttributeStatistics {
+    package func statistics(_ spec: QuerySpec, of key: AttributeKey, keep: ItemKeeper?) throws(QueryError) -> AttributeStatistics {
         var total = AttributeStatistics(key: key, matches: 0, count: 0)
         for part in parts {
             let s = try part.backend.statistics(spec, of: key, keep: keeper(part, keep))
@@ -142,7 +142,7 @@ public struct MergedBackend: SearchBackend {
         return total
     }
 
-    public func snippets(_ spec: QuerySpec, rowIDs: [Int64]) throws(QueryError) -> [Int64: String] {
+    package func snippets(_ spec: QuerySpec, rowIDs: [Int64]) throws(QueryError) -> [Int64: String] {
         var out: [Int64: String] = [:]
         let byPart = Dictionary(grouping: rowIDs) { Self.split($0).part }
         for (i, ids) in byPart where i < parts.count {
@@ -152,7 +152,7 @@ public struct MergedBackend: SearchBackend {
         return out
     }
 
-    public func explain(_ spec: QuerySpec) throws(QueryError) -> [String] {
+    package func explain(_ spec: QuerySpec) throws(QueryError) -> [String] {
         var lines: [String] = []
         for part in parts {
             if parts.count > 1 { lines.append(part.origin.map { "volume \($0.volume)\($0.offline ? " (offline)" : ""):" } ?? "home index:") }
@@ -161,18 +161,18 @@ public struct MergedBackend: SearchBackend {
         return lines
     }
 
-    public func contentURLs(_ identifiers: [[UInt8]]) throws(QueryError) -> [[UInt8]: String] {
+    package func contentURLs(_ identifiers: [[UInt8]]) throws(QueryError) -> [[UInt8]: String] {
         // Donated items are the home index's.
         try parts[0].backend.contentURLs(identifiers)
     }
 
-    public func item(_ identifier: ItemIdentifier) throws(QueryError) -> SearchableItem? {
+    package func item(_ identifier: ItemIdentifier) throws(QueryError) -> SearchableItem? {
         for part in parts { if let found = try part.backend.item(identifier) { return found } }
         return nil
     }
 
-    public var checksFilesOnDisk: Bool { parts[0].backend.checksFilesOnDisk }
+    package var checksFilesOnDisk: Bool { parts[0].backend.checksFilesOnDisk }
 
     /// The home index's changes, which fsindexd's subscription carries for the volumes too.
-    public func changes() throws(QueryError) -> ChangeFeed { try parts[0].backend.changes() }
+    package func changes() throws(QueryError) -> ChangeFeed { try parts[0].backend.changes() }
 }

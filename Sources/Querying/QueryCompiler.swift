@@ -12,12 +12,12 @@ import Foundation
 /// - `==` with a `$time` that names a period (`$time.today`, `$time.this_month`,
 ///   `$time.iso(2026-01-31)`) means "within that period"; with `$time.now` it is the instant.
 /// - `!=` matches only items that have the attribute.
-public struct QueryCompiler: Sendable {
-    public var clock: QueryClock
+package struct QueryCompiler: Sendable {
+    package var clock: QueryClock
 
-    public init(clock: QueryClock = QueryClock()) { self.clock = clock }
+    package init(clock: QueryClock = QueryClock()) { self.clock = clock }
 
-    public func compile(_ e: QueryExpression) throws(QueryError) -> ItemPredicate {
+    package func compile(_ e: QueryExpression) throws(QueryError) -> ItemPredicate {
         switch e {
         case .and(let a, let b): return .and([try compile(a), try compile(b)]).simplified
         case .or(let a, let b): return .or([try compile(a), try compile(b)]).simplified

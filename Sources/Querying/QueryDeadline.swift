@@ -20,20 +20,20 @@ import GRDBSQLite
 /// runs long by itself (an FTS5 function over one huge row) finishes before the query stops;
 /// nor is it called while SQLite compiles a statement, which can take seconds for thousands of
 /// terms. `fsfind-direct` has a watchdog for both (`AnswerWatchdog`).
-public struct QueryDeadline: Sendable, Hashable {
+package struct QueryDeadline: Sendable, Hashable {
     /// The limit as configured, for the message.
-    public var seconds: Double
-    public var instant: ContinuousClock.Instant
+    package var seconds: Double
+    package var instant: ContinuousClock.Instant
 
     /// `seconds` from now.
-    public init(seconds: Double, from start: ContinuousClock.Instant = .now) {
+    package init(seconds: Double, from start: ContinuousClock.Instant = .now) {
         self.seconds = seconds
         // Saturating: a limit of days is as good as none, never an overflow.
         let capped = min(max(seconds, 0), 1e9)
         instant = start.advanced(by: .milliseconds(Int64(capped * 1000)))
     }
 
-    public var hasPassed: Bool { ContinuousClock.now >= instant }
+    package var hasPassed: Bool { ContinuousClock.now >= instant }
 
     /// SQLite instructions between two looks at the clock.
     static let checkEvery: Int32 = 100

@@ -6,13 +6,13 @@ import Indexing
 /// Decides, for a matching item's identifier (path bytes, or `path NUL key`), whether a summary
 /// counts it; `QueryPipeline` passes its existence check, so counts, tables and statistics
 /// agree with the items it prints.
-public typealias ItemKeeper = ([UInt8]) -> Bool
+package typealias ItemKeeper = ([UInt8]) -> Bool
 
 /// Summaries of the matches: `--count`, `--group-by` and `--stats`.
 extension QueryEngine {
     /// How many items match. With `keep`, only those it keeps count: `QueryPipeline` passes
     /// its existence check, so the number agrees with the items it would print.
-    public func count(_ spec: QuerySpec, keep: ItemKeeper? = nil) throws(QueryError) -> Int {
+    package func count(_ spec: QuerySpec, keep: ItemKeeper? = nil) throws(QueryError) -> Int {
         var b = SQLBuilder()
         let from = filtered(spec, &b)
         let args = StatementArguments(b.arguments.map { $0.databaseValue })
@@ -64,7 +64,7 @@ extension QueryEngine {
     /// item once per element (an item by two authors counts for both); dates are grouped by the
     /// given period, in local time.
     /// With `keep`, only the items it keeps are counted (see `count`).
-    public func groupCounts(_ spec: QuerySpec, by group: GroupKey, keep: ItemKeeper? = nil) throws(QueryError) -> [GroupCount] {
+    package func groupCounts(_ spec: QuerySpec, by group: GroupKey, keep: ItemKeeper? = nil) throws(QueryError) -> [GroupCount] {
         var b = SQLBuilder()
         let value: String
         var join = ""
@@ -112,7 +112,7 @@ extension QueryEngine {
 
     /// Count, sum, smallest, largest and mean of a number or date attribute over the matches.
     /// With `keep`, only the items it keeps are counted (see `count`).
-    public func statistics(_ spec: QuerySpec, of key: AttributeKey, keep: ItemKeeper? = nil) throws(QueryError) -> AttributeStatistics {
+    package func statistics(_ spec: QuerySpec, of key: AttributeKey, keep: ItemKeeper? = nil) throws(QueryError) -> AttributeStatistics {
         var b = SQLBuilder()
         let value: String
         let type = key.valueType
@@ -145,11 +145,11 @@ extension QueryEngine {
 }
 
 /// An attribute to group by, and for dates the period.
-public struct GroupKey: Sendable, Hashable {
-    public var key: AttributeKey
-    public var period: Period
+package struct GroupKey: Sendable, Hashable {
+    package var key: AttributeKey
+    package var period: Period
 
-    public enum Period: String, Sendable, Hashable, CaseIterable {
+    package enum Period: String, Sendable, Hashable, CaseIterable {
         case day, week, month, year
         var format: String {
             switch self {
@@ -161,15 +161,15 @@ public struct GroupKey: Sendable, Hashable {
         }
     }
 
-    public init(_ key: AttributeKey, period: Period = .month) {
+    package init(_ key: AttributeKey, period: Period = .month) {
         self.key = key
         self.period = period
     }
 
     /// By extension: the lowercased text after the last dot of the name (none for `.bashrc`).
-    public static let fileExtension = GroupKey(AttributeKey("fileExtension"))
+    package static let fileExtension = GroupKey(AttributeKey("fileExtension"))
     /// By the folder that holds the item (for an item inside a file, the file's folder).
-    public static let folder = GroupKey(AttributeKey("folder"))
+    package static let folder = GroupKey(AttributeKey("folder"))
 
     /// The SQL of a group that no attribute stores but the path and name give.
     package var derivedExpression: String? {
@@ -192,25 +192,25 @@ public struct GroupKey: Sendable, Hashable {
 }
 
 /// One row of a `--group-by` table; `value` is nil for items without the attribute.
-public struct GroupCount: Sendable, Hashable {
-    public var value: String?
-    public var count: Int
+package struct GroupCount: Sendable, Hashable {
+    package var value: String?
+    package var count: Int
 
-    public init(value: String?, count: Int) {
+    package init(value: String?, count: Int) {
         self.value = value
         self.count = count
     }
 }
 
 /// `--stats`: over the matches that have the attribute (`count` of `matches`).
-public struct AttributeStatistics: Sendable, Hashable {
-    public var key: AttributeKey
-    public var matches: Int
-    public var count: Int
-    public var sum: Double?
-    public var minimum: Double?
-    public var maximum: Double?
-    public var mean: Double?
+package struct AttributeStatistics: Sendable, Hashable {
+    package var key: AttributeKey
+    package var matches: Int
+    package var count: Int
+    package var sum: Double?
+    package var minimum: Double?
+    package var maximum: Double?
+    package var mean: Double?
 
     package init(key: AttributeKey, matches: Int, count: Int, sum: Double? = nil, minimum: Double? = nil,
                  maximum: Double? = nil, mean: Double? = nil) {

@@ -14,7 +14,7 @@ extension QueryEngine {
     /// `fsfind a` took 0.08 s. Now the cost is that of the shown items only, and each costs
     /// time linear in its matches: `fsindex_snippet` (CFTS5CJK) replaces `snippet()`, which is
     /// quadratic in them (`fsfind --snippet a` over /usr/share/doc, every match shown: 8.9 s).
-    public func snippets(_ spec: QuerySpec, rowIDs: [Int64]) throws(QueryError) -> [Int64: String] {
+    package func snippets(_ spec: QuerySpec, rowIDs: [Int64]) throws(QueryError) -> [Int64: String] {
         guard !rowIDs.isEmpty, let pattern = spec.predicate.simplified.splittingText().pattern else { return [:] }
         return try read(spec) { db in try Self.snippets(db, pattern: pattern, rowIDs: rowIDs) }
     }

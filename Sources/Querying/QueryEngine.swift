@@ -13,25 +13,25 @@ import Indexing
 /// Cost: bm25 is computed for every item that matches the words. With a limit, only the best
 /// by bm25 are then read and ranked with their boosts, when that provably gives the same first
 /// results (`TopKRanking`); otherwise every match is, which costs time proportional to the hits.
-public struct QueryEngine: Sendable {
-    public let store: IndexStore
+package struct QueryEngine: Sendable {
+    package let store: IndexStore
     /// How the first k of a ranked query are found without ranking every match (tests change it).
     var topK = TopKRanking.Settings()
     /// How far a query without words walks the newest-first index (tests change it).
     var walk = OrderedWalk.Settings()
     /// Subscribes to the index's changes, for live queries (`changes()`): set by a front end
     /// that knows who writes the index (fsindexd's control socket); nil, no live queries.
-    public var changeSource: (@Sendable () throws(QueryError) -> AsyncStream<ItemChanges>)?
+    package var changeSource: (@Sendable () throws(QueryError) -> AsyncStream<ItemChanges>)?
 
-    public init(store: IndexStore, changeSource: (@Sendable () throws(QueryError) -> AsyncStream<ItemChanges>)? = nil) {
+    package init(store: IndexStore, changeSource: (@Sendable () throws(QueryError) -> AsyncStream<ItemChanges>)? = nil) {
         self.store = store
         self.changeSource = changeSource
     }
 
     /// Marks that `snippet` puts around each matched word in `QueryResult.snippet`.
-    public static let snippetStart = "\u{2}", snippetEnd = "\u{3}"
+    package static let snippetStart = "\u{2}", snippetEnd = "\u{3}"
 
-    public func run(_ spec: QuerySpec) throws(QueryError) -> [QueryResult] {
+    package func run(_ spec: QuerySpec) throws(QueryError) -> [QueryResult] {
         guard let query = ResultQuery(spec) else { return [] }
         return try read(spec) { db in
             // The best k of a ranked query without ranking every match when that can be proven
@@ -62,7 +62,7 @@ public struct QueryEngine: Sendable {
     }
 
     /// How a query will run: the predicate, the steps, and SQLite's plan.
-    public func explain(_ spec: QuerySpec) throws(QueryError) -> [String] {
+    package func explain(_ spec: QuerySpec) throws(QueryError) -> [String] {
         let (sql, args, plan) = select(spec)
         guard let sql else { return plan }
         return try read(spec) { db in

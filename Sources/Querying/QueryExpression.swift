@@ -4,7 +4,7 @@
 /// For example, `kMDItemContentType == "public.image" && kMDItemPixelWidth > 2000` parses to
 /// `.and(.comparison("kMDItemContentType", .equal, .string("public.image"), []),
 ///       .comparison("kMDItemPixelWidth", .greater, .number(2000), []))`.
-public indirect enum QueryExpression: Sendable, Hashable {
+package indirect enum QueryExpression: Sendable, Hashable {
     /// `attribute op value[modifiers]`; the attribute `*` means any text attribute.
     case comparison(attribute: String, op: ComparisonOperator, value: QueryValue, modifiers: QueryModifiers)
     /// `InRange(attribute, low, high)`, both ends included.
@@ -14,20 +14,20 @@ public indirect enum QueryExpression: Sendable, Hashable {
     case not(QueryExpression)
 }
 
-public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+package enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case equal = "==", notEqual = "!=", less = "<", greater = ">", lessOrEqual = "<=", greaterOrEqual = ">="
 }
 
 /// The letters after a quoted value: `c` case-insensitive, `d` diacritic-insensitive, `w` word-based.
-public struct QueryModifiers: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public static let caseInsensitive = QueryModifiers(rawValue: 1)
-    public static let diacriticInsensitive = QueryModifiers(rawValue: 2)
+package struct QueryModifiers: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package static let caseInsensitive = QueryModifiers(rawValue: 1)
+    package static let diacriticInsensitive = QueryModifiers(rawValue: 2)
     package static let wordBased = QueryModifiers(rawValue: 4)
 }
 
-public enum QueryValue: Sendable, Hashable {
+package enum QueryValue: Sendable, Hashable {
     /// A quoted string; `*` and `?` in it are wildcards (kept as typed; `\*` is a literal star).
     case string(String)
     case number(Double)
@@ -36,7 +36,7 @@ public enum QueryValue: Sendable, Hashable {
 }
 
 /// Spotlight's `$time` values.
-public enum TimeExpression: Sendable, Hashable {
+package enum TimeExpression: Sendable, Hashable {
     /// `$time.now`, or `$time.now(N)`: N seconds from now.
     case now(offsetSeconds: Double)
     /// `$time.today(N)`: midnight N days from today (`$time.today` is N = 0).
@@ -51,15 +51,15 @@ public enum TimeExpression: Sendable, Hashable {
 }
 
 /// A query that is not valid Spotlight syntax, with the place and what was expected there.
-public struct QuerySyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var query: String
+package struct QuerySyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var query: String
     /// Offset in Unicode scalars from the start of the query.
-    public var position: Int
-    public var message: String
+    package var position: Int
+    package var message: String
     /// The `QueryLimits` limit the query went past, if that is the error.
     package var exceededLimit: QueryLimits.Kind?
 
-    public init(query: String, position: Int, message: String) {
+    package init(query: String, position: Int, message: String) {
         self.query = query
         self.position = position
         self.message = message
@@ -67,7 +67,7 @@ public struct QuerySyntaxError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// The message, the query, and a caret under the position. A long query is shown as the 60
     /// characters either side of the position, so that the message stays readable.
-    public var description: String {
+    package var description: String {
         // A query too long to show is not shown.
         if exceededLimit == .length { return message }
         let scalars = Array(query.unicodeScalars)

@@ -19,19 +19,19 @@
 ///
 /// For example, `QueryParser.parse(String(repeating: "(", count: 10_000) + …)` throws
 /// "the query nests deeper than 100 levels (parentheses and negations); the limit is 100".
-public struct QueryLimits: Sendable, Hashable {
-    public var maximumLength: Int
-    public var maximumDepth: Int
+package struct QueryLimits: Sendable, Hashable {
+    package var maximumLength: Int
+    package var maximumDepth: Int
     package var maximumTerms: Int
 
-    public init(maximumLength: Int = 131_072, maximumDepth: Int = 100, maximumTerms: Int = 4_096) {
+    package init(maximumLength: Int = 131_072, maximumDepth: Int = 100, maximumTerms: Int = 4_096) {
         self.maximumLength = maximumLength
         self.maximumDepth = maximumDepth
         self.maximumTerms = maximumTerms
     }
 
     /// Which limit a query went past.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         case length, depth, terms
     }
 

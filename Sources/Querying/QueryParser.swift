@@ -13,13 +13,13 @@
 ///
 /// Queries past `QueryLimits` (length, nesting, terms) are refused with a syntax error that
 /// names the limit, so the recursion here and in every later stage stays shallow.
-public struct QueryParser {
+package struct QueryParser {
     private let scalars: [Unicode.Scalar]
     private let query: String
     private var i = 0
     private var counter: LimitCounter
 
-    public init(_ query: String, limits: QueryLimits = QueryLimits()) {
+    package init(_ query: String, limits: QueryLimits = QueryLimits()) {
         self.init(query, scalars: Array(query.unicodeScalars), counter: LimitCounter(limits))
     }
 
@@ -32,7 +32,7 @@ public struct QueryParser {
         self.counter = counter
     }
 
-    public static func parse(_ query: String, limits: QueryLimits = QueryLimits()) throws(QuerySyntaxError) -> QueryExpression {
+    package static func parse(_ query: String, limits: QueryLimits = QueryLimits()) throws(QuerySyntaxError) -> QueryExpression {
         if let e = limits.lengthError(query) { throw e }
         var p = QueryParser(query, limits: limits)
         p.skipSpace()
@@ -46,7 +46,7 @@ public struct QueryParser {
     /// Parses one term (a comparison, `InRange(…)`, `!term` or a parenthesized expression)
     /// that starts `offset` scalars into `query`, for queries that mix Spotlight's expressions
     /// with the short form; returns it and the offset just after it.
-    public static func parseTerm(_ query: String, at offset: Int) throws(QuerySyntaxError) -> (QueryExpression, end: Int) {
+    package static func parseTerm(_ query: String, at offset: Int) throws(QuerySyntaxError) -> (QueryExpression, end: Int) {
         var counter = LimitCounter(QueryLimits())
         return try parseTerm(query, scalars: Array(query.unicodeScalars), at: offset, counter: &counter)
     }
@@ -64,7 +64,7 @@ public struct QueryParser {
 
     /// Whether a Spotlight term starts `offset` scalars into `scalars`: `InRange(`, or an
     /// attribute name (or `*`) followed by a comparison operator.
-    public static func termStarts(in scalars: [Unicode.Scalar], at offset: Int) -> Bool {
+    package static func termStarts(in scalars: [Unicode.Scalar], at offset: Int) -> Bool {
         var k = offset
         func word() -> String {
             var out = ""

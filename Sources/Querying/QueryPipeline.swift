@@ -25,12 +25,12 @@ import Glibc
 /// let pipeline = QueryPipeline(engine: QueryEngine(store: store), repair: NoRepair())
 /// try pipeline.run(QueryRequest(text: "kind:pdf budget", limit: 10)) { reply in print(reply) }
 /// ```
-public struct QueryPipeline: Sendable {
-    public let engine: any SearchBackend
-    public let fileCheck: FileCheck
-    public let repair: any StaleResultRepair
+package struct QueryPipeline: Sendable {
+    package let engine: any SearchBackend
+    package let fileCheck: FileCheck
+    package let repair: any StaleResultRepair
 
-    public init(engine: any SearchBackend, fileCheck: FileCheck = .lstat, repair: any StaleResultRepair) {
+    package init(engine: any SearchBackend, fileCheck: FileCheck = .lstat, repair: any StaleResultRepair) {
         self.engine = engine
         // The shared index holds other hosts' files: the server decides who sees what.
         self.fileCheck = engine.checksFilesOnDisk ? fileCheck : .trusting
@@ -38,7 +38,7 @@ public struct QueryPipeline: Sendable {
     }
 
     /// Answers a request that is not live: one final reply.
-    public func run(_ request: QueryRequest, reply: (QueryReply) -> Void) throws(QueryError) {
+    package func run(_ request: QueryRequest, reply: (QueryReply) -> Void) throws(QueryError) {
         let spec = try request.makeSpec()
         // Summaries count what would be printed: items whose files are gone are left out (and
         // repaired), those that cannot be looked at now are left out (and kept).
@@ -63,7 +63,7 @@ public struct QueryPipeline: Sendable {
     }
 
     /// The parsed query and how it runs (like `mdfind -interpret`).
-    public func explain(_ request: QueryRequest) throws(QueryError) -> [String] {
+    package func explain(_ request: QueryRequest) throws(QueryError) -> [String] {
         var spec = try request.makeSpec()
         // With a limit, the first batch `items` would fetch: its plan can differ (`TopKRanking`,
         // `OrderedWalk`).
@@ -127,7 +127,7 @@ public struct QueryPipeline: Sendable {
     /// A live query on whichever index this is: subscribes to its changes (`SearchBackend.changes`)
     /// first, so that no change between the query and the subscription is lost, then gives the
     /// current items and the difference each change makes, until the changes end.
-    public func live(_ request: QueryRequest, reply: (QueryReply) -> Void) async throws(QueryError) {
+    package func live(_ request: QueryRequest, reply: (QueryReply) -> Void) async throws(QueryError) {
         switch try engine.changes() {
         case .items(let changes): try await live(request, changes: changes, reply: reply)
         case .batches(let batches): try await live(request, batches: batches, reply: reply)
@@ -138,7 +138,7 @@ public struct QueryPipeline: Sendable {
     /// partial reply per change in the index that changes the results, until `changes` ends.
     /// Subscribe before calling, so that no change between the query and the subscription is
     /// lost.
-    public func live<Changes: AsyncSequence<ItemChanges, Never>>(
+    package func live<Changes: AsyncSequence<ItemChanges, Never>>(
         _ request: QueryRequest, changes: Changes, reply: (QueryReply) -> Void
     ) async throws(QueryError) {
         var spec = try request.makeSpec()
@@ -298,8 +298,8 @@ struct LiveDiff: Sendable {
 }
 
 /// Whether a result's file is still there, as the person asking sees the disk.
-public struct FileCheck: Sendable {
-    public enum State: Sendable, Hashable {
+package struct FileCheck: Sendable {
+    package enum State: Sendable, Hashable {
         case exists
         /// No such file (or a folder on the way is now a file): the index is behind.
         case gone
@@ -312,7 +312,7 @@ public struct FileCheck: Sendable {
     /// (`FolderStat`).
     let isLstat: Bool
 
-    public init(_ check: @escaping @Sendable ([UInt8]) -> State) {
+    package init(_ check: @escaping @Sendable ([UInt8]) -> State) {
         self.check = check
         isLstat = false
     }
@@ -332,33 +332,33 @@ public struct FileCheck: Sendable {
 
     /// An app's donated item (`DOMAIN:ID`, no leading `/`) is no file: it exists until it is
     /// forgotten or expires, which the index itself enforces.
-    public func state(of path: [UInt8]) -> State {
+    package func state(of path: [UInt8]) -> State {
         path.first == UInt8(ascii: "/") ? check(path) : .exists
     }
 
     /// Every item exists: for the shared index, whose files may be on other hosts.
-    public static let trusting = FileCheck { _ in .exists }
+    package static let trusting = FileCheck { _ in .exists }
 
     /// `lstat(2)`: the file itself, never a link's target.
-    public static let lstat = FileCheck(lstat: ())
+    package static let lstat = FileCheck(lstat: ())
 }
 
 /// What to do about results whose files are gone.
-public protocol StaleResultRepair: Sendable {
+package protocol StaleResultRepair: Sendable {
     func forget(_ paths: [[UInt8]])
 }
 
 /// Nothing to repair: the shared index is kept by its watchers, each comparing its own disk.
-public struct NoRepair: StaleResultRepair {
-    public init() {}
-    public func forget(_ paths: [[UInt8]]) {}
+package struct NoRepair: StaleResultRepair {
+    package init() {}
+    package func forget(_ paths: [[UInt8]]) {}
 }
 
 extension QueryPipeline {
     /// A live query following committed batches without their items (the shared index's
     /// LISTEN/NOTIFY, channel `fsindex_items`): the current items, then, at each batch, the items
     /// that came and went, found by running the query again and comparing.
-    public func live<Batches: AsyncSequence<Void, Never>>(
+    package func live<Batches: AsyncSequence<Void, Never>>(
         _ request: QueryRequest, batches: Batches, reply: (QueryReply) -> Void
     ) async throws(QueryError) {
         var spec = try request.makeSpec()

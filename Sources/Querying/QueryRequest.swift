@@ -6,9 +6,9 @@ import Indexing
 /// folders, order, a page, the attributes to fetch, and which answer it wants. `fsfind`, the
 /// MCP server and the application socket all build one of these and read the same replies
 /// (`QueryReply`) from `QueryPipeline`, so no front end carries query logic of its own.
-public struct QueryRequest: Sendable, Hashable {
+package struct QueryRequest: Sendable, Hashable {
     /// The answer wanted: the items themselves, or a summary of them.
-    public enum Answer: Sendable, Hashable {
+    package enum Answer: Sendable, Hashable {
         case items
         case count
         /// Match counts per value of an attribute (`GroupKey.parse` reads `kind`, `month`,
@@ -19,41 +19,41 @@ public struct QueryRequest: Sendable, Hashable {
 
     /// Query text in either form (Spotlight's or the short form, mixed); may be empty when
     /// `name` is given or the answer is a table or statistic over everything.
-    public var text: String
+    package var text: String
     /// Take `text` as plain words: no fields, operators or quotes.
-    public var literal: Bool
+    package var literal: Bool
     /// Names containing this text (like `mdfind -name`).
-    public var name: String?
+    package var name: String?
     /// Folders (absolute path bytes) results must be inside; empty means anywhere.
-    public var scopes: [[UInt8]]
-    public var sort: SortOrder
-    public var reverse: Bool
+    package var scopes: [[UInt8]]
+    package var sort: SortOrder
+    package var reverse: Bool
     /// Results to return at most, counted after the existence check and per-file de-duplication.
-    public var limit: Int?
+    package var limit: Int?
     /// Results to skip first, counted the same way.
-    public var offset: Int
+    package var offset: Int
     /// Attributes each item carries; empty for identifiers alone (the cheapest).
-    public var fetchAttributes: [AttributeKey]
+    package var fetchAttributes: [AttributeKey]
     /// Whether items carry the text around the matched words.
-    public var snippet: Bool
+    package var snippet: Bool
     /// Whether items inside a file (the messages of an mbox) are given once per file, as the
     /// file (paths to print), or each on its own (with its key).
-    public var onePerFile: Bool
-    public var answer: Answer
-    public var ranking: RankingWeights
-    public var now: Date
+    package var onePerFile: Bool
+    package var answer: Answer
+    package var ranking: RankingWeights
+    package var now: Date
     /// Seconds the query may run (`[query] time_limit`); nil: no limit.
-    public var timeLimit: Double?
+    package var timeLimit: Double?
     /// A condition every result must also meet, whatever the text asks: the kinds an agent's
     /// guidance allows (`fsindex-mcp --guidance focused:pdf`). Not part of the text, so an error
     /// in the text still points into the text as typed.
-    public var restriction: ItemPredicate?
+    package var restriction: ItemPredicate?
     /// Only items of these domains (`fsfind --domain notes`); empty: any.
-    public var domains: [String] = []
+    package var domains: [String] = []
     /// Who `me` is in `from:me`, `author:me` and `to:me` (`Identity.resolve`); nil: `me` is an error.
-    public var identity: Identity?
+    package var identity: Identity?
 
-    public init(text: String = "", literal: Bool = false, name: String? = nil, scopes: [[UInt8]] = [],
+    package init(text: String = "", literal: Bool = false, name: String? = nil, scopes: [[UInt8]] = [],
                 sort: SortOrder = .relevance, reverse: Bool = false, limit: Int? = nil, offset: Int = 0,
                 fetchAttributes: [AttributeKey] = [], snippet: Bool = false, onePerFile: Bool = false,
                 answer: Answer = .items, ranking: RankingWeights = RankingWeights(), now: Date = Date(),
@@ -107,7 +107,7 @@ extension GroupKey {
     /// A group-by as people write it: an attribute (`kind`, `kMDItemContentType`, `author`), a
     /// date attribute and a period (`modified:week`), or a period alone (`month`: by when the
     /// file changed).
-    public static func parse(_ text: String) throws(QueryError) -> GroupKey {
+    package static func parse(_ text: String) throws(QueryError) -> GroupKey {
         switch text.lowercased() {
         case "extension", "ext": return .fileExtension
         case "folder", "dir": return .folder
@@ -128,15 +128,15 @@ extension GroupKey {
 extension AttributeNames {
     /// An attribute named by a person or a program: ours, Spotlight's `kMDItem…` or a short alias
     /// (`width`, `pages`, `size`).
-    public static func resolveForCommand(_ name: String) throws(QueryError) -> AttributeKey {
+    package static func resolveForCommand(_ name: String) throws(QueryError) -> AttributeKey {
         if let k = ShortQueryParser.aliases[name.lowercased()] { return k }
         do { return try resolve(name) } catch { throw .unknownAttribute(error) }
     }
 }
 
 /// One answer from `QueryPipeline`, marked partial (more follows) or final.
-public struct QueryReply: Sendable, Hashable {
-    public enum Content: Sendable, Hashable {
+package struct QueryReply: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         /// Items in order (one page of the results, or the current results of a live query).
         case items([FoundItem])
         case count(Int)
@@ -151,11 +151,11 @@ public struct QueryReply: Sendable, Hashable {
         case prioritized([FoundItem])
     }
 
-    public var content: Content
+    package var content: Content
     /// False while more replies follow (a live query's replies are never final).
-    public var isFinal: Bool
+    package var isFinal: Bool
 
-    public init(_ content: Content, isFinal: Bool) {
+    package init(_ content: Content, isFinal: Bool) {
         self.content = content
         self.isFinal = isFinal
     }
@@ -163,24 +163,24 @@ public struct QueryReply: Sendable, Hashable {
 
 /// One result as front ends show it: the file's path, the key of an item inside it, the fetched
 /// attributes, a score (higher is better) and a snippet.
-public struct FoundItem: Sendable, Hashable {
+package struct FoundItem: Sendable, Hashable {
     /// The file's path bytes (for an item inside a file, the file's).
-    public var path: [UInt8]
+    package var path: [UInt8]
     /// The key of an item inside the file (`message/3`), or nil for the file itself.
-    public var childKey: String?
+    package var childKey: String?
     /// The fetched attributes (only those asked for).
-    public var attributes: AttributeSet
+    package var attributes: AttributeSet
     /// Higher is better.
-    public var score: Double
+    package var score: Double
     /// The text around the matched words, each between `QueryEngine.snippetStart` and `snippetEnd`.
-    public var snippet: String?
+    package var snippet: String?
     /// The host that holds the item, when the shared index has the same path on another host
     /// (`QueryResult.host`); nil otherwise.
-    public var host: String?
+    package var host: String?
     /// The volume it is on (`MergedBackend`), offline or not; nil for the home index.
-    public var origin: ResultOrigin?
+    package var origin: ResultOrigin?
 
-    public init(path: [UInt8], childKey: String? = nil, attributes: AttributeSet = AttributeSet(), score: Double = 0,
+    package init(path: [UInt8], childKey: String? = nil, attributes: AttributeSet = AttributeSet(), score: Double = 0,
                 snippet: String? = nil, host: String? = nil) {
         self.host = host
         self.path = path
@@ -191,7 +191,7 @@ public struct FoundItem: Sendable, Hashable {
     }
 
     /// The item's identifier in the index (`path`, or `path NUL key`).
-    public var identifier: [UInt8] {
+    package var identifier: [UInt8] {
         guard let childKey else { return path }
         return ItemIdentifier.child(of: path, key: childKey).bytes
     }

@@ -5,31 +5,31 @@ import FoundationEssentials
 ///
 /// Both query languages (Spotlight's expressions and the short form) compile to the same
 /// `ItemPredicate` tree; the rest says which results to return and in what order.
-public struct QuerySpec: Sendable, Hashable {
-    public var predicate: ItemPredicate
+package struct QuerySpec: Sendable, Hashable {
+    package var predicate: ItemPredicate
     /// Folders (absolute path bytes) that results must be inside; empty means anywhere.
-    public var onlyIn: [[UInt8]]
-    public var limit: Int?
+    package var onlyIn: [[UInt8]]
+    package var limit: Int?
     /// Results to skip before the first one returned (paging with `limit`).
-    public var offset: Int
+    package var offset: Int
     /// The instant expiration and the recency boost are judged against.
-    public var now: Date
+    package var now: Date
     /// A file whose whole name equals this (case-insensitive) ranks first: the words as typed,
     /// or the `--name` text.
-    public var exactNameHint: String?
+    package var exactNameHint: String?
     /// Whether results carry their stored attributes. Decoding them costs more than the search
     /// itself for queries with many hits, so plain path output leaves them out.
-    public var includeAttributes: Bool
-    public var sort: SortOrder
+    package var includeAttributes: Bool
+    package var sort: SortOrder
     /// Reverse the sort order.
-    public var reverse: Bool
+    package var reverse: Bool
     /// Whether results carry a snippet of the text around the matched words.
-    public var snippet: Bool
-    public var ranking: RankingWeights
+    package var snippet: Bool
+    package var ranking: RankingWeights
     /// When the query must be done by (`QueryError.timeLimit` after it); nil: no limit.
-    public var deadline: QueryDeadline?
+    package var deadline: QueryDeadline?
 
-    public init(predicate: ItemPredicate, onlyIn: [[UInt8]] = [], limit: Int? = nil, offset: Int = 0,
+    package init(predicate: ItemPredicate, onlyIn: [[UInt8]] = [], limit: Int? = nil, offset: Int = 0,
                 now: Date = Date(), exactNameHint: String? = nil, includeAttributes: Bool = true,
                 sort: SortOrder = .relevance, reverse: Bool = false, snippet: Bool = false,
                 ranking: RankingWeights = RankingWeights(), deadline: QueryDeadline? = nil) {
@@ -49,7 +49,7 @@ public struct QuerySpec: Sendable, Hashable {
 }
 
 /// The orders results can come in.
-public enum SortOrder: String, Sendable, Hashable, CaseIterable {
+package enum SortOrder: String, Sendable, Hashable, CaseIterable {
     /// Best first: an exact name, then bm25 with the recency and usage boosts. Without words:
     /// shorter names first when a name is searched, else the newest first.
     case relevance
@@ -77,13 +77,13 @@ public enum SortOrder: String, Sendable, Hashable, CaseIterable {
 /// 270. An item with no recorded use gets no usage boost: the file's access time is not a use
 /// (a backup or `grep` moves it, relatime and noatime freeze it). With equal text a newer file
 /// comes first; a much better text match still beats a newer file.
-public struct RankingWeights: Sendable, Hashable {
-    public var recency: Double
-    public var usage: Double
+package struct RankingWeights: Sendable, Hashable {
+    package var recency: Double
+    package var usage: Double
     /// The age at which a boost has fallen to half.
-    public var decaySeconds: Double
+    package var decaySeconds: Double
 
-    public init(recency: Double = 0.5, usage: Double = 0.25, decaySeconds: Double = 30 * 86400) {
+    package init(recency: Double = 0.5, usage: Double = 0.25, decaySeconds: Double = 30 * 86400) {
         self.recency = recency
         self.usage = usage
         self.decaySeconds = decaySeconds
@@ -92,7 +92,7 @@ public struct RankingWeights: Sendable, Hashable {
 
 /// A filter over items. `text` predicates are answered by the FTS5 index; the rest by columns,
 /// the item-type table or the stored attributes.
-public indirect enum ItemPredicate: Sendable, Hashable {
+package indirect enum ItemPredicate: Sendable, Hashable {
     /// Every item.
     case all
     /// Nothing (a query that cannot match, such as an empty `kind:` list).
@@ -147,7 +147,7 @@ public indirect enum ItemPredicate: Sendable, Hashable {
     }
 
     /// Simplified: nested `and`s and `or`s flattened, `all`/`none` folded away.
-    public var simplified: ItemPredicate {
+    package var simplified: ItemPredicate {
         switch self {
         case .and(let parts):
             var out: [ItemPredicate] = []
@@ -185,7 +185,7 @@ public indirect enum ItemPredicate: Sendable, Hashable {
 
 /// A bad query or an index that cannot answer, with what to do about it. The messages never
 /// carry SQLite's own error text.
-public enum QueryError: Error, Sendable, CustomStringConvertible {
+package enum QueryError: Error, Sendable, CustomStringConvertible {
     case nothingToSearch(String)
     case syntax(QuerySyntaxError)
     case unknownAttribute(UnknownAttribute)
@@ -200,7 +200,7 @@ public enum QueryError: Error, Sendable, CustomStringConvertible {
     /// The query ran past its time limit (`[query] time_limit`, `fsfind --time-limit`).
     case timeLimit(seconds: Double)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .nothingToSearch(let q): "the query \"\(q)\" has no letters or digits to search for"
         case .syntax(let e): e.description

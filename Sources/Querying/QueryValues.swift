@@ -2,20 +2,20 @@ import Foundation
 
 /// The clock and calendar a query's dates are read against: `today`, `this_week` and
 /// `2026-01-15` mean the user's local days (`TZ`), as in Spotlight and Recoll.
-public struct QueryClock: Sendable {
-    public var now: Date
-    public var calendar: Calendar
+package struct QueryClock: Sendable {
+    package var now: Date
+    package var calendar: Calendar
 
-    public init(now: Date = Date(), calendar: Calendar = .current) {
+    package init(now: Date = Date(), calendar: Calendar = .current) {
         self.now = now
         self.calendar = calendar
     }
 }
 
 /// A span of time: from `start` (included) to `end` (excluded); either may be open.
-public struct TimeSpan: Sendable, Hashable {
-    public var start: Date?
-    public var end: Date?
+package struct TimeSpan: Sendable, Hashable {
+    package var start: Date?
+    package var end: Date?
 }
 
 /// Reading dates, durations and sizes out of query text.

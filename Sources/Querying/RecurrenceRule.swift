@@ -17,19 +17,19 @@ import Foundation
 /// the 31st falls on the month's last day where the month is shorter (RFC 5545 would skip it).
 /// Occurrences are computed in the calendar given (the user's time zone), so a weekly event at
 /// 9:00 stays at 9:00 across a change to summer time.
-public struct RecurrenceRule: Sendable, Hashable {
-    public enum Frequency: String, Sendable, Hashable { case daily = "DAILY", weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY" }
+package struct RecurrenceRule: Sendable, Hashable {
+    package enum Frequency: String, Sendable, Hashable { case daily = "DAILY", weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY" }
 
-    public var frequency: Frequency
-    public var interval: Int = 1
-    public var count: Int?
-    public var until: Date?
+    package var frequency: Frequency
+    package var interval: Int = 1
+    package var count: Int?
+    package var until: Date?
     /// For a weekly rule: the days after the first start's weekday (0 to 6) it falls on, sorted.
-    public var dayOffsets: [Int] = [0]
+    package var dayOffsets: [Int] = [0]
 
     /// Parses `text` (`FREQ=WEEKLY;INTERVAL=2;BYDAY=MO`); nil for a form it does not handle.
     /// `start` is the first occurrence, which `BYDAY` is relative to.
-    public init?(_ text: String, start: Date = Date(timeIntervalSince1970: 0), calendar: Calendar = .current) {
+    package init?(_ text: String, start: Date = Date(timeIntervalSince1970: 0), calendar: Calendar = .current) {
         var frequency: Frequency?
         var interval = 1, count: Int?, until: Date?, offsets = [0]
         for part in text.split(separator: ";") {
@@ -85,7 +85,7 @@ public struct RecurrenceRule: Sendable, Hashable {
 
     /// The first occurrence of an event first starting at `start` that is at or after `date`;
     /// nil when the rule has ended by then.
-    public func nextOccurrence(of start: Date, atOrAfter date: Date, calendar: Calendar) -> Date? {
+    package func nextOccurrence(of start: Date, atOrAfter date: Date, calendar: Calendar) -> Date? {
         let unit: Calendar.Component, seconds: Double
         switch frequency {
         case .daily: (unit, seconds) = (.day, 86_400)

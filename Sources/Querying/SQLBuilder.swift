@@ -348,5 +348,5 @@ package struct SQLBuilder {
 
 extension AttributeKey {
     /// `*` in a Spotlight query: any text attribute (name, title, the other text attributes, text).
-    public static let anyText = AttributeKey("*")
+    package static let anyText = AttributeKey("*")
 }

@@ -5,7 +5,7 @@ import SystemPackage
 /// What `QueryPipeline` needs of an index: the embedded SQLite one (`QueryEngine`) or the shared
 /// PostgreSQL one (`SharedQueryEngine`). Both answer the same `QuerySpec`s, compiled once from the
 /// same query language, so every front end works unchanged on either.
-public protocol SearchBackend: Sendable {
+package protocol SearchBackend: Sendable {
     func run(_ spec: QuerySpec) throws(QueryError) -> [QueryResult]
     func count(_ spec: QuerySpec, keep: ItemKeeper?) throws(QueryError) -> Int
     func groupCounts(_ spec: QuerySpec, by group: GroupKey, keep: ItemKeeper?) throws(QueryError) -> [GroupCount]
@@ -26,7 +26,7 @@ public protocol SearchBackend: Sendable {
 }
 
 /// How an index tells of its changes, for a live query.
-public enum ChangeFeed: Sendable {
+package enum ChangeFeed: Sendable {
     /// Which items changed, batch by batch (fsindexd's subscription for the SQLite index): a
     /// live query checks only those items against the query.
     case items(AsyncStream<ItemChanges>)
@@ -36,19 +36,19 @@ public enum ChangeFeed: Sendable {
 }
 
 extension QueryEngine: SearchBackend {
-    public func contentURLs(_ identifiers: [[UInt8]]) throws(QueryError) -> [[UInt8]: String] {
+    package func contentURLs(_ identifiers: [[UInt8]]) throws(QueryError) -> [[UInt8]: String] {
         do { return try store.contentURLs(identifiers) } catch { throw .index(error.description, cause: error) }
     }
 
-    public func item(_ identifier: ItemIdentifier) throws(QueryError) -> SearchableItem? {
+    package func item(_ identifier: ItemIdentifier) throws(QueryError) -> SearchableItem? {
         do { return try store.item(identifier) } catch { throw .index(error.description, cause: error) }
     }
 
-    public var checksFilesOnDisk: Bool { true }
+    package var checksFilesOnDisk: Bool { true }
 
     /// The changes `changeSource` publishes: a SQLite index changes only through its one
     /// writer, fsindexd, whose subscription the front end plugs in.
-    public func changes() throws(QueryError) -> ChangeFeed {
+    package func changes() throws(QueryError) -> ChangeFeed {
         guard let changeSource else {
             throw .index("live results need fsindexd, which publishes the changes of the index at \(store.location.directory.string); start it with `fsindexd`")
         }

@@ -10,22 +10,22 @@
 /// kept outside, as `NOT` around another pattern, because FTS5's `NOT` is binary.
 ///
 /// For example: `SearchPattern(words: ["annual", "rep"])` gives `"annual" AND "rep"*`.
-public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
+package struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     /// One quoted phrase of tokens, possibly a prefix (`"annual rep"*`).
     ///
     /// A word with identifiers (`x86_64`, `repeat_n`) has two forms, and matches either: the
     /// identifiers whole (`"x86_64"`, one token the index holds beside the parts, see
     /// CFTS5CJK) or the parts (`"x86 64"`). An item with the identifier itself matches both, so
     /// it ranks above one that only has the parts in a row (issue 24).
-    public struct Term: Sendable, Hashable {
-        public var tokens: [String]
+    package struct Term: Sendable, Hashable {
+        package var tokens: [String]
         /// The tokens with each identifier whole (`["std", "iter", "repeat_n"]`); nil when the
         /// word has no identifier.
-        public var whole: [String]?
-        public var prefix: Bool
+        package var whole: [String]?
+        package var prefix: Bool
 
         /// Returns nil when `text` holds no token.
-        public init?(_ text: String, prefix: Bool = false) {
+        package init?(_ text: String, prefix: Bool = false) {
             let (t, whole) = SearchPattern.forms(text)
             guard !t.isEmpty else { return nil }
             tokens = t
@@ -42,18 +42,18 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The full-text columns a pattern may be limited to.
-    public enum Column: String, Sendable, Hashable {
+    package enum Column: String, Sendable, Hashable {
         case name, title, other, text
     }
 
     /// All groups must match; within a group, any term. Never holds the same group twice, nor
     /// a group the same term twice (see `deduplicated`).
-    public private(set) var groups: [[Term]]
+    package private(set) var groups: [[Term]]
     /// Only this column, or any column when nil.
-    public var column: Column?
+    package var column: Column?
 
     /// Returns nil when the words hold no searchable token at all (only punctuation).
-    public init?(words: [String], prefixLast: Bool = true) {
+    package init?(words: [String], prefixLast: Bool = true) {
         let terms = words.compactMap { Term($0) }
         guard !terms.isEmpty else { return nil }
         var groups = terms.map { [$0] }
@@ -62,14 +62,14 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Returns nil when there is no term (or an empty group, which could never match).
-    public init?(groups: [[Term]], column: Column? = nil) {
+    package init?(groups: [[Term]], column: Column? = nil) {
         guard !groups.isEmpty, groups.allSatisfy({ !$0.isEmpty }) else { return nil }
         self.groups = Self.deduplicated(groups)
         self.column = column
     }
 
     /// This pattern and `other` together (both must match); nil when they cover different columns.
-    public func adding(_ other: SearchPattern) -> SearchPattern? {
+    package func adding(_ other: SearchPattern) -> SearchPattern? {
         guard column == other.column else { return nil }
         var out = self
         out.groups = Self.deduplicated(groups + other.groups)
@@ -93,7 +93,7 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The tokens of one word, lowercased, as FTS5 `unicode61` would see them.
-    public static func tokens(_ word: String) -> [String] { forms(word).parts }
+    package static func tokens(_ word: String) -> [String] { forms(word).parts }
 
     /// The tokens of one word (`parts`), and the same with every run of tokens joined only by
     /// underscores made one token, `_`-joined, as the index's tokenizer keeps identifiers whole
@@ -185,7 +185,7 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The FTS5 query text.
-    public var fts5: String {
+    package var fts5: String {
         let body = groups.map { g in
             g.count == 1 ? g[0].fts5 : "(" + g.map(\.fts5).joined(separator: " OR ") + ")"
         }.joined(separator: " AND ")
@@ -193,5 +193,5 @@ public struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
         return "{\(column.rawValue)} : (\(body))"
     }
 
-    public var description: String { fts5 }
+    package var description: String { fts5 }
 }

@@ -2,10 +2,10 @@ import Attributes
 import Foundation
 
 /// A query as `fsfind` takes it: Spotlight's expressions, the short form, or both mixed.
-public struct ParsedQuery: Sendable, Hashable {
-    public var predicate: ItemPredicate
+package struct ParsedQuery: Sendable, Hashable {
+    package var predicate: ItemPredicate
     /// The free words as typed (for "an exact name ranks first"), if any.
-    public var nameHint: String?
+    package var nameHint: String?
 }
 
 /// The short query form, for people, in the style of Recoll and web search engines:
@@ -23,7 +23,7 @@ public struct ParsedQuery: Sendable, Hashable {
 /// A Spotlight term (`kMDItemPixelWidth > 2000`, `InRange(…)`, or a parenthesized Spotlight
 /// expression) may stand wherever a short term may, and `&&`, `||`, `!` work between terms too;
 /// a query that is entirely Spotlight's syntax keeps Spotlight's precedence (`&&` before `||`).
-public struct ShortQueryParser {
+package struct ShortQueryParser {
     private let query: String
     private let scalars: [Unicode.Scalar]
     private var i = 0
@@ -46,7 +46,7 @@ public struct ShortQueryParser {
     }
 
     /// Kinds for `kind:`, each the types it stands for (an item matches when its type tree holds one).
-    public static let kinds: [String: [String]] = [
+    package static let kinds: [String: [String]] = [
         "pdf": ["com.adobe.pdf"],
         "image": ["public.image"], "images": ["public.image"], "picture": ["public.image"], "photo": ["public.image"],
         "audio": ["public.audio"], "music": ["public.audio"],
@@ -66,7 +66,7 @@ public struct ShortQueryParser {
     ]
 
     /// Short names for attributes, beside ours and Spotlight's.
-    public static let aliases: [String: AttributeKey] = [
+    package static let aliases: [String: AttributeKey] = [
         "width": .pixelWidth, "height": .pixelHeight, "pages": .pageCount, "size": .fileSize,
         "modified": .fsContentChangeDate, "created": .fsCreationDate, "used": .lastUsedDate,
         "uses": .useCount,
@@ -83,7 +83,7 @@ public struct ShortQueryParser {
 
     /// Parses `query`. `identity` is who `me` stands for in `from:me`, `author:me` and `to:me`
     /// (without one, those are an error that says how to set it).
-    public static func parse(_ query: String, clock: QueryClock = QueryClock(), literal: Bool = false,
+    package static func parse(_ query: String, clock: QueryClock = QueryClock(), literal: Bool = false,
                              limits: QueryLimits = QueryLimits(), identity: Identity? = nil) throws(QueryError) -> ParsedQuery {
         if let e = limits.lengthError(query) { throw .syntax(e) }
         let compiler = QueryCompiler(clock: clock)

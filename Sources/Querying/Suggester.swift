@@ -4,7 +4,7 @@ import Indexing
 
 /// Why an item is suggested: Core Spotlight's suggestions from `NSUserActivity` and donated
 /// items, with the evidence.
-public enum SuggestionReason: Sendable, Hashable {
+package enum SuggestionReason: Sendable, Hashable {
     /// Used often: `uses` recorded uses.
     case frequent(uses: Int64)
     /// Used lately, last at `usedAt`.
@@ -19,7 +19,7 @@ public enum SuggestionReason: Sendable, Hashable {
     case noteEdited(editedAt: Date)
 
     /// The reason's name, as `--json` and the MCP tool give it.
-    public var name: String {
+    package var name: String {
         switch self {
         case .frequent: "frequent"
         case .recent: "recent"
@@ -31,7 +31,7 @@ public enum SuggestionReason: Sendable, Hashable {
     }
 
     /// The evidence as JSON-ready fields (dates in ISO 8601), beside `reason`.
-    public var fields: [String: String] {
+    package var fields: [String: String] {
         switch self {
         case .frequent(let n): ["uses": String(n)]
         case .recent(let d): ["usedAt": AttributeValue.iso8601(d)]
@@ -43,7 +43,7 @@ public enum SuggestionReason: Sendable, Hashable {
     }
 
     /// One line for people: `frequent (12 uses)`, `recent (used at 2026-11-27T09:00:00Z)`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .frequent(let n): "frequent (\(n) uses)"
         case .recent(let d): "recent (used at \(AttributeValue.iso8601(d)))"
@@ -58,12 +58,12 @@ public enum SuggestionReason: Sendable, Hashable {
 }
 
 /// One suggested item, its reasons strongest first, and its score (the sum of theirs).
-public struct Suggestion: Sendable, Hashable {
-    public var item: SearchableItem
-    public var reasons: [SuggestionReason]
-    public var score: Double
+package struct Suggestion: Sendable, Hashable {
+    package var item: SearchableItem
+    package var reasons: [SuggestionReason]
+    package var score: Double
     /// For an event, its next start (a recurring event's next occurrence).
-    public var startsAt: Date?
+    package var startsAt: Date?
 }
 
 /// What the user is likely to want now, without a query (`fsindex suggest`, the MCP `suggest`
@@ -84,28 +84,28 @@ public struct Suggestion: Sendable, Hashable {
 /// it ages (a half-life of days). Each source reads a bounded number of rows (`candidates`), so
 /// a suggestion costs milliseconds however large the index. `now` and the calendar (the time
 /// zone, for "this hour") are given, so tests fix them.
-public struct Suggester: Sendable {
-    public var now: Date
-    public var calendar: Calendar
+package struct Suggester: Sendable {
+    package var now: Date
+    package var calendar: Calendar
     /// Events that start within this many seconds from now are "soon".
-    public var eventHorizon: TimeInterval = 24 * 3600
+    package var eventHorizon: TimeInterval = 24 * 3600
     /// Uses and edits older than this are not "recent".
-    public var recentWindow: TimeInterval = 14 * 86_400
+    package var recentWindow: TimeInterval = 14 * 86_400
     /// Notes edited within this many seconds count.
-    public var noteWindow: TimeInterval = 7 * 86_400
+    package var noteWindow: TimeInterval = 7 * 86_400
     /// How far back uses are read for the hour and weekday.
-    public var historyWindow: TimeInterval = 90 * 86_400
+    package var historyWindow: TimeInterval = 90 * 86_400
     /// Rows read from each source.
-    public var candidates = 64
+    package var candidates = 64
 
-    public init(now: Date = Date(), calendar: Calendar = .current) {
+    package init(now: Date = Date(), calendar: Calendar = .current) {
         self.now = now
         self.calendar = calendar
     }
 
     /// The suggestions, best first, at most `limit`; `admit` filters the items (scopes, files
     /// that are there and readable).
-    public func suggestions(limit: Int = 10, in store: IndexStore,
+    package func suggestions(limit: Int = 10, in store: IndexStore,
                             admit: (SearchableItem) -> Bool = { _ in true }) throws(IndexError) -> [Suggestion] {
         var byItem: [ItemIdentifier: Suggestion] = [:]
         func add(_ item: SearchableItem, _ reason: SuggestionReason, _ score: Double, startsAt: Date? = nil) {

@@ -15,7 +15,7 @@ import Indexing
 extension Suggestion {
     /// The object's fields; `path` turns identifier bytes into text (the front end's own
     /// encoding, which keeps a name that is not UTF-8 apart).
-    public func jsonObject(path: ([UInt8]) -> String) -> [String: Any] {
+    package func jsonObject(path: ([UInt8]) -> String) -> [String: Any] {
         let (file, key) = ItemIdentifier.split(item.uniqueIdentifier.bytes)
         var o: [String: Any] = ["path": path(file), "score": (score * 1000).rounded() / 1000,
                                 "reasons": reasons.map { r -> [String: Any] in
@@ -32,7 +32,7 @@ extension Suggestion {
     }
 
     /// The object as one line of JSON (keys sorted).
-    public func jsonLine(path: ([UInt8]) -> String) -> String {
+    package func jsonLine(path: ([UInt8]) -> String) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: jsonObject(path: path), options: [.sortedKeys, .withoutEscapingSlashes])
         else { return "{}" }
         return String(decoding: data, as: UTF8.self)

@@ -4,15 +4,15 @@ import Glibc
 
 /// The users of this host and their groups, which a watcher publishes so that the shared
 /// index can answer each role with what the user of that name may read here.
-public struct Account: Sendable, Hashable {
-    public var name: String
-    public var uid: UInt32
-    public var gids: [UInt32]
+package struct Account: Sendable, Hashable {
+    package var name: String
+    package var uid: UInt32
+    package var gids: [UInt32]
 }
 
-public enum AccountNames {
+package enum AccountNames {
     /// The login name of `uid`, if it has one.
-    public static func name(ofUser uid: uid_t) -> String? {
+    package static func name(ofUser uid: uid_t) -> String? {
         var pw = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16384)
@@ -21,7 +21,7 @@ public enum AccountNames {
     }
 
     /// The uid of the user called `name`, if there is one.
-    public static func uid(ofUser name: String) -> uid_t? {
+    package static func uid(ofUser name: String) -> uid_t? {
         var pw = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 16384)
@@ -30,7 +30,7 @@ public enum AccountNames {
     }
 
     /// Every account in the passwd database (files, LDAP… as NSS has them) with its groups.
-    public static func all() -> [Account] {
+    package static func all() -> [Account] {
         var out: [Account] = []
         setpwent()
         defer { endpwent() }

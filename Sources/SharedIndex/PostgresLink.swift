@@ -3,9 +3,10 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// A value bound to a statement's `$n`: user text only ever reaches PostgreSQL this way.
-public enum SQLValue: Sendable, Hashable {
+package enum SQLValue: Sendable, Hashable {
     case text(String?)
     case int(Int64?)
     case double(Double?)
@@ -19,11 +20,13 @@ public enum SQLValue: Sendable, Hashable {
 /// One connection to the shared index, used synchronously: FSIndex's stages are synchronous
 /// and run on threads of their own, so each request waits on its future; NIO's event loop does
 /// the work, and no Swift concurrency thread is ever blocked waiting for another.
-public final class PostgresLink: @unchecked Sendable {
-    public let url: SharedIndexURL
+package final class PostgresLink: @unchecked Sendable {
+    package let url: SharedIndexURL
     let connection: PostgresConnection
     let logger: Logger
-    private let lock = NSLock()
+    /// Held for one request at a time: the connection answers requests in order, and two
+    /// threads' requests must not interleave.
+    private let lock = Mutex<Void>(())
 
     private init(url: SharedIndexURL, connection: PostgresConnection, logger: Logger) {
         self.url = url
@@ -32,7 +35,7 @@ public final class PostgresLink: @unchecked Sendable {
     }
 
     /// Connects; the error says whether the server is missing, refused us, or failed otherwise.
-    public static func connect(_ url: SharedIndexURL, timeout: Double = 10) throws(SharedIndexError) -> PostgresLink {
+    package static func connect(_ url: SharedIndexURL, timeout: Double = 10) throws(SharedIndexError) -> PostgresLink {
         var logger = Logger(label: "fsindex.postgres")
         logger.logLevel = .critical
         // One loop for the socket's channel and the connection: PostgresNIO adds its handlers on it.
@@ -60,7 +63,7 @@ public final class PostgresLink: @unchecked Sendable {
 
     /// Runs one statement with bound values and returns its rows.
     @discardableResult
-    public func query(_ sql: String, _ values: [SQLValue] = []) throws(SharedIndexError) -> [PostgresRow] {
+    package func query(_ sql: String, _ values: [SQLValue] = []) throws(SharedIndexError) -> [PostgresRow] {
         var binds = PostgresBindings(capacity: values.count)
         for v in values {
             switch v {
@@ -74,30 +77,30 @@ public final class PostgresLink: @unchecked Sendable {
             case .byteArrays(let a): binds.append(a.map { ByteBuffer(bytes: $0) })
             }
         }
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            try checkOpen()
-            return try bounded(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)).rows
-        } catch {
-            throw Self.map(error, url: url, connecting: false)
+        return try lock.withLock { _ throws(SharedIndexError) -> [PostgresRow] in
+            do {
+                try checkOpen()
+                return try bounded(connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)).rows
+            } catch {
+                throw Self.map(error, url: url, connecting: false)
+            }
         }
     }
 
     /// Runs statements without bound values (several, separated by `;`): the schema's.
-    public func execute(_ sql: String) throws(SharedIndexError) {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            try checkOpen()
-            _ = try bounded(connection.simpleQuery(sql))
-        } catch {
-            throw Self.map(error, url: url, connecting: false)
+    package func execute(_ sql: String) throws(SharedIndexError) {
+        try lock.withLock { _ throws(SharedIndexError) in
+            do {
+                try checkOpen()
+                _ = try bounded(connection.simpleQuery(sql))
+            } catch {
+                throw Self.map(error, url: url, connecting: false)
+            }
         }
     }
 
     /// Runs `body` in one transaction: committed whole, or (an error, a lost connection) not at all.
-    public func transaction<T>(_ body: () throws(SharedIndexError) -> T) throws(SharedIndexError) -> T {
+    package func transaction<T>(_ body: () throws(SharedIndexError) -> T) throws(SharedIndexError) -> T {
         try execute("BEGIN")
         do {
             let out = try body()
@@ -110,16 +113,16 @@ public final class PostgresLink: @unchecked Sendable {
     }
 
     /// Calls `handler` with each notification's payload on `channel` until `close`.
-    public func listen(_ channel: String, handler: @escaping @Sendable (String) -> Void) throws(SharedIndexError) {
+    package func listen(_ channel: String, handler: @escaping @Sendable (String) -> Void) throws(SharedIndexError) {
         connection.addListener(channel: channel) { _, message in handler(message.payload) }
         try execute("LISTEN " + channel)
     }
 
-    public var isClosed: Bool { connection.isClosed }
+    package var isClosed: Bool { connection.isClosed }
 
     /// Longest wait for one request: past it the connection is taken for lost (a server that
     /// vanished without closing the socket), and closed.
-    public static let requestTimeout: TimeAmount = .seconds(300)
+    package static let requestTimeout: TimeAmount = .seconds(300)
 
     private func checkOpen() throws {
         if connection.isClosed { throw PostgresError.connectionClosed }
@@ -143,7 +146,7 @@ public final class PostgresLink: @unchecked Sendable {
         }
     }
 
-    public func close() {
+    package func close() {
         try? connection.close().wait()
     }
 
@@ -189,12 +192,12 @@ public final class PostgresLink: @unchecked Sendable {
 
 extension PostgresRow {
     /// The column's value, or nil when it is NULL or of another type.
-    public func value<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) -> T? {
+    package func value<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) -> T? {
         try? makeRandomAccess()[column].decode(T.self)
     }
 
     /// A bytea column's bytes.
-    public func bytes(_ column: String) -> [UInt8]? {
+    package func bytes(_ column: String) -> [UInt8]? {
         guard let buffer = try? makeRandomAccess()[column].decode(ByteBuffer.self) else { return nil }
         return Array(buffer.readableBytesView)
     }

@@ -1,89 +1,102 @@
-import Foundation
+import Synchronization
+import SystemCalls
 
-/// fsindexd's side of the shared index: a thread of its own that sends each change the daemon
-/// commits to its local index, a moment later and in batches, and compares everything again
+/// fsindexd's side of the shared index: a service that sends each change the daemon commits to
+/// its local index, a moment later and in batches, and compares everything again
 /// (`publishAll`) when it starts and after any failure. While the server is away it waits,
 /// 0.5 s doubling to 30 s, and loses nothing: the local index keeps every change meanwhile.
-public final class SharedFeeder: @unchecked Sendable {
-    public let publisher: SharedPublisher
+///
+/// Its waits go through the clock it is given (the daemon's `TimerClock`, a test's own); an
+/// idle feeder waits for a change with no timer armed. The passes themselves block on the
+/// server, so each runs on a thread of its own (`SystemCall.onThread`).
+package final class SharedFeeder: Sendable {
+    package let publisher: SharedPublisher
     private let log: @Sendable (String) -> Void
-    private let condition = NSCondition()
-    private var pending: [[UInt8]] = []
-    private var needsFullPass = true
-    private var stopped = false
-    private var thread: Thread?
+    private let state = Mutex<State>(State())
+    private struct State {
+        var pending: [[UInt8]] = []
+        var needsFullPass = true
+    }
+    /// Wakes `run` when there is something to do; a wake-up that finds nothing is harmless.
+    private let wakes: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+    /// How long changes are gathered before a batch is sent: they come in bursts (a crawl, a save).
+    package static let gathering: Duration = .milliseconds(200)
+    package static let firstRetry: Duration = .milliseconds(500)
+    package static let longestRetry: Duration = .seconds(30)
 
-    public init(publisher: SharedPublisher, log: @escaping @Sendable (String) -> Void) {
+    package init(publisher: SharedPublisher, log: @escaping @Sendable (String) -> Void) {
         self.publisher = publisher
         self.log = log
-    }
-
-    public func start() {
-        let t = Thread { [self] in loop() }
-        t.name = "fsindexd.shared"
-        thread = t
-        t.start()
+        (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Items that changed in the local index (written, removed or summarized).
-    public func changed(_ identifiers: [[UInt8]]) {
+    package func changed(_ identifiers: [[UInt8]]) {
         guard !identifiers.isEmpty else { return }
-        condition.lock()
-        pending += identifiers
-        condition.signal()
-        condition.unlock()
+        state.withLock { $0.pending += identifiers }
+        wake.yield()
     }
 
     /// Compares everything again soon (after a crawl, whose items came in no change list).
-    public func requestFullPass() {
-        condition.lock()
-        needsFullPass = true
-        condition.signal()
-        condition.unlock()
+    package func requestFullPass() {
+        state.withLock { $0.needsFullPass = true }
+        wake.yield()
     }
 
-    public func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func loop() {
-        var delay = 0.5
-        while true {
-            condition.lock()
-            while !stopped && pending.isEmpty && !needsFullPass { condition.wait() }
-            if stopped { condition.unlock(); break }
-            let full = needsFullPass
-            condition.unlock()
-            // Changes come in bursts (a crawl, a save): gather a moment's worth.
-            if !full { Thread.sleep(forTimeInterval: 0.2) }
-            condition.lock()
-            let batch = full ? [] : Array(Set(pending))
+    /// Publishes until the task is cancelled. A pass under way when it is cancelled runs to its
+    /// end on its own thread; the daemon does not wait for it (each batch is a transaction of
+    /// its own, so an exit mid-pass loses nothing the next start's full pass does not send).
+    package func run(clock: some Clock<Duration>) async {
+        var wakeUps = wakes.makeAsyncIterator()
+        var delay = Self.firstRetry
+        while !Task.isCancelled {
+            let (full, anything) = state.withLock { ($0.needsFullPass, !$0.pending.isEmpty) }
+            guard full || anything else {
+                if await wakeUps.next() == nil { break }
+                continue
+            }
+            if !full {
+                do { try await clock.sleep(for: Self.gathering) } catch { break }
+            }
             // A full pass covers what is pending; a request made while it runs makes another.
-            pending = []
-            needsFullPass = false
-            condition.unlock()
-            do {
+            let batch: [[UInt8]]? = state.withLock { s in
+                defer { s.pending = []; s.needsFullPass = false }
+                return s.needsFullPass ? nil : Array(Set(s.pending))
+            }
+            let publisher = self.publisher
+            let outcome = await SystemCall.onThread { () -> Result<PublishReport, SharedIndexError> in
+                do throws(SharedIndexError) {
+                    if let batch { return .success(try publisher.publish(batch)) }
+                    return .success(try publisher.publishAll())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch outcome {
+            case .success(let r):
                 // What the server refused is left out and recorded (`fsindex status` shows it);
                 // it is no reason to try everything again, which would refuse it again.
-                let r = try full ? publisher.publishAll() : publisher.publish(batch)
-                if full {
+                if batch == nil {
                     log("shared index: published \(r.written) items, removed \(r.removed) (\(r.unchanged.count) of \(r.domains.count) domains unchanged)")
                 }
                 for f in r.failures { log("shared index: \(SharedPublisher.describe(f))") }
-                delay = 0.5
-            } catch {
-                publisher.disconnect()
-                log("shared index: \(error.description); comparing everything again in \(delay) s")
-                condition.lock()
-                needsFullPass = true
-                if !stopped { _ = condition.wait(until: Date().addingTimeInterval(delay)) }
-                condition.unlock()
-                delay = min(delay * 2, 30)
+                delay = Self.firstRetry
+            case .failure(let error):
+                await SystemCall.onThread { publisher.disconnect() }
+                log("shared index: \(error.description); comparing everything again in \(Self.seconds(delay)) s")
+                state.withLock { $0.needsFullPass = true }
+                do { try await clock.sleep(for: delay) } catch { break }
+                delay = min(delay * 2, Self.longestRetry)
             }
         }
-        publisher.disconnect()
+        let publisher = self.publisher
+        await SystemCall.onThread { publisher.disconnect() }
+    }
+
+    /// "0.5", "1", "30": a delay as the log says it.
+    static func seconds(_ d: Duration) -> String {
+        let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+        return ms % 1000 == 0 ? "\(ms / 1000)" : "\(Double(ms) / 1000)"
     }
 }

@@ -2,28 +2,28 @@ import Foundation
 import PostgresNIO
 
 /// A host of the shared index, as `fsindex status` lists it.
-public struct SharedHost: Sendable, Hashable, Codable {
-    public var host: String
-    public var items: Int
-    public var domains: [String]
-    public var lastBatch: Date?
-    public var lastBatchItems: Int?
+package struct SharedHost: Sendable, Hashable, Codable {
+    package var host: String
+    package var items: Int
+    package var domains: [String]
+    package var lastBatch: Date?
+    package var lastBatchItems: Int?
     /// What its watchers' last passes could not publish: per domain, how many and why (the
     /// paths only the watchers' role may read, and `fsindex publish` prints).
-    public var failures: [SharedFailureCount] = []
+    package var failures: [SharedFailureCount] = []
 }
 
 /// Items (or a whole domain) of one host's domain the shared index refused, with one reason.
-public struct SharedFailureCount: Sendable, Hashable, Codable {
-    public var domain: String
-    public var count: Int
-    public var error: String
+package struct SharedFailureCount: Sendable, Hashable, Codable {
+    package var domain: String
+    package var count: Int
+    package var error: String
 }
 
 /// The shared index as a whole: its hosts, and forgetting one.
-public enum SharedIndexHosts {
+package enum SharedIndexHosts {
     /// Every host with its item count, domains and last batch (as the URL's role sees them).
-    public static func list(_ link: PostgresLink) throws(SharedIndexError) -> [SharedHost] {
+    package static func list(_ link: PostgresLink) throws(SharedIndexError) -> [SharedHost] {
         try SharedSchema.check(link)
         // A database set up before failures were recorded has no such table: none to show.
         let failures = try SharedSchema.has("v2-failures", link) ? failureCounts(link) : [:]
@@ -58,7 +58,7 @@ public enum SharedIndexHosts {
 
     /// Drops a host: its items, domains, accounts and record, in one transaction. Returns the
     /// number of items removed. Its watchers, if still running, publish it again from scratch.
-    public static func forget(host: String, _ link: PostgresLink) throws(SharedIndexError) -> Int {
+    package static func forget(host: String, _ link: PostgresLink) throws(SharedIndexError) -> Int {
         try SharedSchema.check(link)
         return try link.transaction { () throws(SharedIndexError) -> Int in
             let rows = try link.query("WITH gone AS (DELETE FROM items WHERE host = $1 RETURNING 1) SELECT count(*) AS n FROM gone", [.text(host)])

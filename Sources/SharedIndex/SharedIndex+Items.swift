@@ -3,9 +3,9 @@ import Foundation
 import Indexing
 
 /// One host's item at a path of the shared index, as `fsindex show --index-url` prints it.
-public struct SharedItem: Sendable, Hashable {
-    public var host: String
-    public var item: SearchableItem
+package struct SharedItem: Sendable, Hashable {
+    package var host: String
+    package var item: SearchableItem
 }
 
 extension SharedIndexHosts {
@@ -13,7 +13,7 @@ extension SharedIndexHosts {
     /// by host, as the link's role may see them (row-level security: what the user of the
     /// same name could read on each host), expired items left out. The attributes are the
     /// local index's, and the text (`textContent`) is the one the watcher sent.
-    public static func items(at identifier: [UInt8], host: String? = nil, _ link: PostgresLink,
+    package static func items(at identifier: [UInt8], host: String? = nil, _ link: PostgresLink,
                              now: Date = Date()) throws(SharedIndexError) -> [SharedItem] {
         try SharedSchema.check(link)
         return try link.query("""

@@ -1,5 +1,5 @@
 /// What can go wrong with the shared PostgreSQL index, each with a message that names the fix.
-public enum SharedIndexError: Error, Sendable, CustomStringConvertible, Equatable {
+package enum SharedIndexError: Error, Sendable, CustomStringConvertible, Equatable {
     case badURL(url: String, reason: String)
     /// The server cannot be reached (not running, wrong socket or port, refused).
     case unreachable(url: String, detail: String)
@@ -20,7 +20,7 @@ public enum SharedIndexError: Error, Sendable, CustomStringConvertible, Equatabl
     /// The local index could not be read.
     case local(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .badURL(url, reason):
             "the index URL \(url) is not usable: \(reason); the form is postgresql://user@/database?host=/run/postgresql&port=5432"
@@ -46,7 +46,7 @@ public enum SharedIndexError: Error, Sendable, CustomStringConvertible, Equatabl
     }
 
     /// Whether retrying later may succeed: the server went away or is not up yet.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch self {
         case .unreachable, .connectionLost: true
         case .server(_, let code, _): code.hasPrefix("57P") || code.hasPrefix("08") || code == "40001" || code == "40P01" || code == "53300"

@@ -11,21 +11,21 @@ import Glibc
 /// server's Unix socket, as with libpq; no host at all means `/run/postgresql`, Debian's socket
 /// folder. The user defaults to the login name, as libpq's does, so that peer authentication
 /// maps each OS user to the role of the same name (see fsindex(1), SHARED INDEX).
-public struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
-    public enum Endpoint: Sendable, Hashable {
+package struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
+    package enum Endpoint: Sendable, Hashable {
         case socket(path: String)
         case tcp(host: String, port: Int)
     }
-    public var endpoint: Endpoint
-    public var user: String
-    public var password: String?
-    public var database: String
+    package var endpoint: Endpoint
+    package var user: String
+    package var password: String?
+    package var database: String
     /// libpq's `requirepeer`: the OS user the server behind a Unix socket must run as. Without
     /// it, the server must run as `postgres` (Debian's), as root, or as this user (a cluster of
     /// one's own); see `PostgresLink.connect`.
-    public var requirePeer: String?
+    package var requirePeer: String?
 
-    public init(endpoint: Endpoint, user: String, password: String? = nil, database: String, requirePeer: String? = nil) {
+    package init(endpoint: Endpoint, user: String, password: String? = nil, database: String, requirePeer: String? = nil) {
         self.endpoint = endpoint
         self.user = user
         self.password = password
@@ -34,7 +34,7 @@ public struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses `text`; the error says what is wrong with it.
-    public init(_ text: String, defaultUser: String? = nil) throws(SharedIndexError) {
+    package init(_ text: String, defaultUser: String? = nil) throws(SharedIndexError) {
         let bad = { (why: String) -> SharedIndexError in .badURL(url: Self.redacted(text), reason: why) }
         var rest: Substring
         if text.hasPrefix("postgresql://") { rest = text.dropFirst("postgresql://".count) }
@@ -101,7 +101,7 @@ public struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The URL with the password hidden, for messages and logs.
-    public var description: String {
+    package var description: String {
         let credentials = user + (password == nil ? "" : ":***")
         switch endpoint {
         case .socket(let path):

@@ -3,14 +3,14 @@ import Foundation
 import Indexing
 
 /// One item or domain the shared index refused.
-public struct PublishFailure: Sendable, Hashable {
-    public var domain: String
+package struct PublishFailure: Sendable, Hashable {
+    package var domain: String
     /// The item's identifier bytes; empty when the whole domain failed (another watcher owns it).
-    public var path: [UInt8]
+    package var path: [UInt8]
     /// Why, as the server said it (its SQLSTATE and message, never the item's text).
-    public var message: String
+    package var message: String
 
-    public init(domain: String, path: [UInt8], message: String) {
+    package init(domain: String, path: [UInt8], message: String) {
         self.domain = domain
         self.path = path
         self.message = message
@@ -59,7 +59,7 @@ extension SharedPublisher {
 
     /// One failure as a line of a log or of stderr: `<path>: not published: <why>`, or the
     /// domain's name when the whole domain failed.
-    public static func describe(_ f: PublishFailure) -> String {
+    package static func describe(_ f: PublishFailure) -> String {
         let what = f.path.isEmpty ? "domain \(f.domain)" : ByteString.escaped(f.path, escapeControls: true)
         return "\(what): not published: \(f.message)"
     }

@@ -3,21 +3,22 @@ import Foundation
 import Indexing
 import NIOCore
 import PostgresNIO
+import Synchronization
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// What one publishing pass did.
-public struct PublishReport: Sendable, Hashable {
-    public var written = 0
-    public var removed = 0
+package struct PublishReport: Sendable, Hashable {
+    package var written = 0
+    package var removed = 0
     /// Domains whose client state showed them unchanged since the last pass.
-    public var unchanged: [String] = []
-    public var domains: [String] = []
-    public var batches = 0
+    package var unchanged: [String] = []
+    package var domains: [String] = []
+    package var batches = 0
     /// What the server refused: left out, recorded, and tried again next pass.
-    public var failures: [PublishFailure] = []
+    package var failures: [PublishFailure] = []
 }
 
 /// Feeds the shared PostgreSQL index from a watcher's local index, with Core Spotlight's
@@ -29,22 +30,26 @@ public struct PublishReport: Sendable, Hashable {
 /// of a batch) the next pass compares the two and sends again what is missing, so nothing is
 /// lost while the server is down. A domain is host plus root: rows are keyed by host and path,
 /// and each (host, domain) is claimed by one watcher, so no watcher can clobber another's.
-public final class SharedPublisher: @unchecked Sendable {
-    public let url: SharedIndexURL
-    public let host: String
+package final class SharedPublisher: @unchecked Sendable {
+    package let url: SharedIndexURL
+    package let host: String
     /// Stable across restarts and rebuilds of the same local index.
-    public let watcher: String
-    public let store: IndexStore
-    public var batchSize = 256
+    package let watcher: String
+    package let store: IndexStore
+    package var batchSize = 256
     /// Which local domains this publisher sends; the others it leaves alone, in the shared
     /// index as in the local one. `fsindex publish` sends every domain; fsindexd the domains
     /// of the roots it watches and the apps' (`SharedPublisher.watching(_:)`).
-    public var publishes: @Sendable (String) -> Bool = { _ in true }
-    private var link: PostgresLink?
-    private var claimed: Set<String> = []
-    private let lock = NSLock()
+    package var publishes: @Sendable (String) -> Bool = { _ in true }
+    /// The connection and the domains this watcher has claimed over it, held for a whole
+    /// pass: one pass at a time, since a pass's claims and writes belong to its connection.
+    private let session = Mutex<Session>(Session())
+    private struct Session {
+        var link: PostgresLink?
+        var claimed: Set<String> = []
+    }
 
-    public init(store: IndexStore, url: SharedIndexURL, host: String? = nil) {
+    package init(store: IndexStore, url: SharedIndexURL, host: String? = nil) {
         self.store = store
         self.url = url
         self.host = host ?? Self.hostName()
@@ -56,29 +61,28 @@ public final class SharedPublisher: @unchecked Sendable {
     /// domain is never a path), and leaves out the other roots a local index may hold: a root
     /// fsindexd does not watch is not kept up to date, and its rows would go stale in the
     /// shared index. Those stay as the last `fsindex publish` of them left them.
-    public static func watching(_ roots: @escaping @Sendable () -> Set<String>) -> @Sendable (String) -> Bool {
+    package static func watching(_ roots: @escaping @Sendable () -> Set<String>) -> @Sendable (String) -> Bool {
         { domain in !domain.hasPrefix("/") || roots().contains(domain) }
     }
 
     /// This machine's name, as `hostname` prints it.
-    public static func hostName() -> String {
+    package static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Forgets the connection (after an error), so the next call connects again.
-    public func disconnect() {
-        lock.lock()
-        defer { lock.unlock() }
-        link?.close()
-        link = nil
-        claimed = []
+    package func disconnect() {
+        session.withLock { s in
+            s.link?.close()
+            s = Session()
+        }
     }
 
     /// The connection, made (and the schema, host and accounts set up) when there is none.
-    func connection() throws(SharedIndexError) -> PostgresLink {
-        if let link, !link.isClosed { return link }
+    private func connection(_ s: inout Session) throws(SharedIndexError) -> PostgresLink {
+        if let link = s.link, !link.isClosed { return link }
         let link = try PostgresLink.connect(url)
         do {
             try SharedSchema.migrate(link)
@@ -89,8 +93,7 @@ public final class SharedPublisher: @unchecked Sendable {
             link.close()
             throw error
         }
-        self.link = link
-        claimed = []
+        s = Session(link: link)
         return link
     }
 
@@ -107,14 +110,14 @@ public final class SharedPublisher: @unchecked Sendable {
     }
 
     /// Claims `domain` of this host for this watcher, or says who has it.
-    private func claim(_ domain: String, _ link: PostgresLink) throws(SharedIndexError) {
-        if claimed.contains(domain) { return }
+    private func claim(_ domain: String, _ link: PostgresLink, _ s: inout Session) throws(SharedIndexError) {
+        if s.claimed.contains(domain) { return }
         try link.query("INSERT INTO domains(host, domain, watcher) VALUES ($1, $2, $3) ON CONFLICT (host, domain) DO NOTHING",
                        [.text(host), .text(domain), .text(watcher)])
         let owner = try link.query("SELECT watcher FROM domains WHERE host = $1 AND domain = $2", [.text(host), .text(domain)])
             .first?.value("watcher", as: String.self)
         guard owner == watcher else { throw .domainOwned(host: host, domain: domain, watcher: owner ?? "unknown") }
-        claimed.insert(domain)
+        s.claimed.insert(domain)
     }
 
     /// Sends every local domain this publisher publishes (`publishes`): for each, the items
@@ -127,9 +130,11 @@ public final class SharedPublisher: @unchecked Sendable {
     /// (`report.failures`, the `failures` table `fsindex status` reads); the others are sent.
     /// Only a lost connection (`isTransient`) stops the pass.
     package func publishAll() throws(SharedIndexError) -> PublishReport {
-        lock.lock()
-        defer { lock.unlock() }
-        let link = try connection()
+        try session.withLock { s throws(SharedIndexError) -> PublishReport in try publishAll(&s) }
+    }
+
+    private func publishAll(_ s: inout Session) throws(SharedIndexError) -> PublishReport {
+        let link = try connection(&s)
         var report = PublishReport()
         let rowsBefore = (try? link.query("SELECT greatest(reltuples, 0)::float8 AS n FROM pg_class WHERE oid = 'items'::regclass").first?
             .makeRandomAccess()["n"].decode(Double.self)) ?? 0
@@ -141,7 +146,7 @@ public final class SharedPublisher: @unchecked Sendable {
         } catch { throw .local(error.description) }
         for domain in domains {
             do {
-                try publishDomain(domain, root: roots[domain], link, into: &report)
+                try publishDomain(domain, root: roots[domain], link, &s, into: &report)
             } catch where !error.isTransient {
                 try recordFailures([PublishFailure(domain: domain, path: [], message: error.description)], link, into: &report)
             }
@@ -171,8 +176,9 @@ public final class SharedPublisher: @unchecked Sendable {
     }
 
     /// One domain of `publishAll`.
-    private func publishDomain(_ domain: String, root: [UInt8]?, _ link: PostgresLink, into report: inout PublishReport) throws(SharedIndexError) {
-        try claim(domain, link)
+    private func publishDomain(_ domain: String, root: [UInt8]?, _ link: PostgresLink, _ s: inout Session,
+                               into report: inout PublishReport) throws(SharedIndexError) {
+        try claim(domain, link, &s)
         report.domains.append(domain)
         if let root { try refreshRootChain(root, link) }
         let local: [[UInt8]: String]
@@ -219,7 +225,7 @@ public final class SharedPublisher: @unchecked Sendable {
     /// 0.5 s, then twice as long each time up to 30 s; gives up after `giveUpAfter` seconds
     /// (nil: never). A batch cut off by a lost connection was rolled back by the server; the
     /// next pass compares again, so it is sent once more and committed once.
-    public func publishAllRetrying(giveUpAfter: Double? = nil, log: (String) -> Void = { _ in }) throws(SharedIndexError) -> PublishReport {
+    package func publishAllRetrying(giveUpAfter: Double? = nil, log: (String) -> Void = { _ in }) throws(SharedIndexError) -> PublishReport {
         let start = Date()
         var delay = 0.5
         var total = PublishReport()
@@ -247,10 +253,12 @@ public final class SharedPublisher: @unchecked Sendable {
     /// it commits): those it holds are written, the others removed with the items inside them.
     /// Items of a domain this publisher does not publish are left alone; an item the server
     /// refuses is recorded, as in `publishAll`.
-    public func publish(_ identifiers: [[UInt8]]) throws(SharedIndexError) -> PublishReport {
-        lock.lock()
-        defer { lock.unlock() }
-        let link = try connection()
+    package func publish(_ identifiers: [[UInt8]]) throws(SharedIndexError) -> PublishReport {
+        try session.withLock { s throws(SharedIndexError) -> PublishReport in try publish(identifiers, &s) }
+    }
+
+    private func publish(_ identifiers: [[UInt8]], _ s: inout Session) throws(SharedIndexError) -> PublishReport {
+        let link = try connection(&s)
         var report = PublishReport()
         for start in stride(from: 0, to: identifiers.count, by: batchSize) {
             let slice = Array(identifiers[start..<min(start + batchSize, identifiers.count)])
@@ -264,7 +272,7 @@ public final class SharedPublisher: @unchecked Sendable {
             var first = true
             for (domain, group) in byDomain {
                 do {
-                    if !domain.isEmpty { try claim(domain, link) }
+                    if !domain.isEmpty { try claim(domain, link, &s) }
                     try writeIsolating(group, removing: first ? gone : [], domain: domain.isEmpty ? nil : domain, clientState: nil, link, into: &report)
                 } catch where !error.isTransient {
                     try recordFailures([PublishFailure(domain: domain, path: [], message: error.description)], link, into: &report)

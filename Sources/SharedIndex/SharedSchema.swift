@@ -14,8 +14,8 @@
 /// - `accounts`: the users of each host (name, uid, groups), which the watchers publish; a
 ///   query made as a role sees the rows that the user of the same name could read on the
 ///   host that indexed them. The table owner (the watchers' role) sees every row.
-public enum SharedSchema {
-    public static let migrations: [(id: String, sql: String)] = [
+package enum SharedSchema {
+    package static let migrations: [(id: String, sql: String)] = [
         ("v1-items", """
             CREATE EXTENSION IF NOT EXISTS pg_trgm;
             CREATE TABLE hosts (
@@ -207,12 +207,12 @@ public enum SharedSchema {
     ]
 
     /// The index that gives word matches best first, when the server has it.
-    public static let rankedWordsIndex = "items_words_rum"
+    package static let rankedWordsIndex = "items_words_rum"
 
     /// Creates or upgrades the schema. Several watchers may start at once: an advisory lock
     /// makes them take turns, and each sees what the one before did. `through`: stop after that
     /// migration (tests make the database an older fsindex left, to upgrade it).
-    public static func migrate(_ link: PostgresLink, through last: String? = nil) throws(SharedIndexError) {
+    package static func migrate(_ link: PostgresLink, through last: String? = nil) throws(SharedIndexError) {
         try link.execute("SELECT pg_advisory_lock(7400115)")
         defer { try? link.execute("SELECT pg_advisory_unlock(7400115)") }
         try link.execute("CREATE TABLE IF NOT EXISTS fsindex_migrations (id text PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())")
@@ -236,7 +236,7 @@ public enum SharedSchema {
     /// Checks, for a reader, that the schema is there and not newer than this fsindex, and
     /// tells what it has, in the same round trip.
     @discardableResult
-    public static func check(_ link: PostgresLink) throws(SharedIndexError) -> Features {
+    package static func check(_ link: PostgresLink) throws(SharedIndexError) -> Features {
         let rows: [PostgresRowLike]
         do {
             rows = try link.query("SELECT id, to_regclass('\(rankedWordsIndex)') IS NOT NULL AS ranked FROM fsindex_migrations").map {
@@ -254,10 +254,10 @@ public enum SharedSchema {
     }
 
     /// What a reader may count on in the shared index it reads.
-    public struct Features: Sendable, Hashable {
+    package struct Features: Sendable, Hashable {
         /// The RUM index on words (`rankedWordsIndex`), which gives word matches best first.
-        public var rankedWords: Bool
-        public init(rankedWords: Bool) { self.rankedWords = rankedWords }
+        package var rankedWords: Bool
+        package init(rankedWords: Bool) { self.rankedWords = rankedWords }
     }
 
     struct PostgresRowLike { var id: String?; var ranked: Bool }

@@ -11,13 +11,13 @@ import CFTS5CJK
 /// lexemes of 2 KiB or more are left out, and a vector holds at most 1 MiB: past about 900 KB,
 /// the text's remaining lexemes lose their positions (phrases across them are not found), and
 /// past that the rest are left out.
-public enum WordVector {
-    public enum Weight: Character, Sendable { case a = "A", b = "B", c = "C", d = "D" }
+package enum WordVector {
+    package enum Weight: Character, Sendable { case a = "A", b = "B", c = "C", d = "D" }
 
     /// The tokens of `text`, as the index holds them (`query`: as a query's words are cut).
     /// Each token comes with whether it sits at the position of the one before (a CJK
     /// character colocated with its bigram).
-    public static func tokens(_ text: String, query: Bool = false) -> [(token: String, colocated: Bool)] {
+    package static func tokens(_ text: String, query: Bool = false) -> [(token: String, colocated: Bool)] {
         final class Box { var out: [(token: String, colocated: Bool)] = [] }
         let box = Box()
         var text = text
@@ -37,7 +37,7 @@ public enum WordVector {
     }
 
     /// The `tsvector` literal of the columns, in order name, title, other, text.
-    public static func literal(name: String?, title: String?, other: String?, text: String?) -> String {
+    package static func literal(name: String?, title: String?, other: String?, text: String?) -> String {
         var positions: [String: [(Int, Weight)]] = [:]
         var order: [String] = []
         var position = 0
@@ -75,7 +75,7 @@ public enum WordVector {
     }
 
     /// A lexeme quoted for `tsvector`/`tsquery` input.
-    public static func quote(_ token: String) -> String {
+    package static func quote(_ token: String) -> String {
         var q = "'"
         for c in token {
             if c == "'" { q += "''" } else if c == "\\" { q += "\\\\" } else { q.append(c) }

@@ -4,6 +4,7 @@ import Indexing
 import PostgresNIO
 import Querying
 import SharedIndex
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,33 +16,37 @@ import Glibc
 ///
 /// Rows are filtered by the server's row-level security: a role sees what the user of the same
 /// name may read on the host that indexed each file.
-public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
-    public let url: SharedIndexURL
-    private var link: PostgresLink
-    private let lock = NSLock()
-    /// The session's statement_timeout in ms (0: none), as this engine last set it.
-    private var timeout = 0
+package final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
+    package let url: SharedIndexURL
+    /// The connection, one statement at a time.
+    private let session: Mutex<Session>
+    private struct Session {
+        var link: PostgresLink
+        /// The session's statement_timeout in ms (0: none), as this engine last set it.
+        var timeout = 0
+    }
     /// What the shared index has (the RUM index on words), as the schema check found it.
     let features: SharedSchema.Features
 
-    public init(url: SharedIndexURL) throws(QueryError) {
+    package init(url: SharedIndexURL) throws(QueryError) {
         self.url = url
         do {
-            link = try PostgresLink.connect(url)
+            let link = try PostgresLink.connect(url)
             features = try SharedSchema.check(link)
+            session = Mutex(Session(link: link))
         } catch {
             throw .index(error.description, cause: error)
         }
     }
 
-    public var checksFilesOnDisk: Bool { false }
+    package var checksFilesOnDisk: Bool { false }
 
     /// One element per batch committed to the shared index from now on (a connection of its
     /// own LISTENs on `fsindex_items`); it ends when the connection is lost.
-    public func changes() throws(QueryError) -> ChangeFeed { .batches(try notifications()) }
+    package func changes() throws(QueryError) -> ChangeFeed { .batches(try notifications()) }
 
     /// The notifications behind `changes()`.
-    public func notifications() throws(QueryError) -> AsyncStream<Void> {
+    package func notifications() throws(QueryError) -> AsyncStream<Void> {
         let listener: PostgresLink
         do { listener = try PostgresLink.connect(url) } catch { throw .index(error.description, cause: error) }
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -57,13 +62,14 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
 
     /// Runs a statement, connecting again once if the connection was lost since the last one.
     func query(_ sql: String, _ values: [SQLValue], _ spec: QuerySpec?) throws(QueryError) -> [PostgresRow] {
-        lock.lock()
-        defer { lock.unlock() }
+        try session.withLock { (s) throws(QueryError) -> [PostgresRow] in try query(sql, values, spec, &s) }
+    }
+
+    private func query(_ sql: String, _ values: [SQLValue], _ spec: QuerySpec?, _ s: inout Session) throws(QueryError) -> [PostgresRow] {
         if let deadline = spec?.deadline, deadline.hasPassed { throw .timeLimit(seconds: deadline.seconds) }
         do {
-            if link.isClosed {
-                link = try PostgresLink.connect(url)
-                timeout = 0
+            if s.link.isClosed {
+                s = Session(link: try PostgresLink.connect(url))
             }
             // The session's statement_timeout is set when it must change, and left as it is after
             // the statement: a round trip less per query (fsfind makes one query, then exits).
@@ -72,11 +78,11 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
                 let left = ContinuousClock.now.duration(to: deadline.instant)
                 ms = max(1, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
             }
-            if ms != timeout {
-                try link.execute("SET statement_timeout = \(ms)")
-                timeout = ms
+            if ms != s.timeout {
+                try s.link.execute("SET statement_timeout = \(ms)")
+                s.timeout = ms
             }
-            return try link.query(sql, values)
+            return try s.link.query(sql, values)
         } catch {
             if case .server(_, "57014", _) = error, let deadline = spec?.deadline { throw .timeLimit(seconds: deadline.seconds) }
             throw .index(error.description, cause: error)
@@ -256,7 +262,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         "translate(\(sql), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
     }
 
-    public func run(_ spec: QuerySpec) throws(QueryError) -> [QueryResult] {
+    package func run(_ spec: QuerySpec) throws(QueryError) -> [QueryResult] {
         let rows: [PostgresRow], residual: Bool, leaves: Int
         if let ranked = try rankedWords(spec) {
             (rows, residual, leaves) = (ranked, false, 0)
@@ -345,7 +351,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
 
     // Summaries ignore `keep`: the pipeline checks no file on disk for the shared index (its
     // files may be on other hosts), so it would keep every item anyway.
-    public func count(_ spec: QuerySpec, keep: ItemKeeper?) throws(QueryError) -> Int {
+    package func count(_ spec: QuerySpec, keep: ItemKeeper?) throws(QueryError) -> Int {
         if spec.predicate.simplified == .none { return 0 }
         if let (from, values) = serverFilter(spec) {
             let rows = try query("SELECT count(*) AS n " + from, values, spec)
@@ -354,7 +360,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         return try matches(spec).count
     }
 
-    public func groupCounts(_ spec: QuerySpec, by group: GroupKey, keep: ItemKeeper?) throws(QueryError) -> [GroupCount] {
+    package func groupCounts(_ spec: QuerySpec, by group: GroupKey, keep: ItemKeeper?) throws(QueryError) -> [GroupCount] {
         if case .fullText = SQLBuilder.storage(of: group.key), group.derivedExpression == nil {
             throw .badValue(attribute: group.key.rawValue, value: "--group-by", reason: "cannot be grouped: it is free text; group by an attribute such as kind, authors or contentModificationDate")
         }
@@ -386,7 +392,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         }
     }
 
-    public func statistics(_ spec: QuerySpec, of key: AttributeKey, keep: ItemKeeper?) throws(QueryError) -> AttributeStatistics {
+    package func statistics(_ spec: QuerySpec, of key: AttributeKey, keep: ItemKeeper?) throws(QueryError) -> AttributeStatistics {
         switch (SQLBuilder.storage(of: key), key.valueType) {
         case (.column, .integer?), (.column, .double?), (.column, .date?), (.json, .integer?), (.json, .double?), (.json, .bool?), (.json, .date?):
             break
@@ -404,7 +410,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
                                    mean: values.isEmpty ? nil : values.reduce(0, +) / Double(values.count))
     }
 
-    public func snippets(_ spec: QuerySpec, rowIDs: [Int64]) throws(QueryError) -> [Int64: String] {
+    package func snippets(_ spec: QuerySpec, rowIDs: [Int64]) throws(QueryError) -> [Int64: String] {
         guard !rowIDs.isEmpty, let pattern = spec.predicate.simplified.splittingText().pattern,
               let q = SharedSQLBuilder.tsquery(pattern) else { return [:] }
         let rows = try query("""
@@ -420,7 +426,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         return out
     }
 
-    public func explain(_ spec: QuerySpec) throws(QueryError) -> [String] {
+    package func explain(_ spec: QuerySpec) throws(QueryError) -> [String] {
         var (sql, values, _, _, plan) = select(spec)
         guard sql != nil else { return plan }
         if let p = parts(spec), let q = p.tsquery, spec.sort == .relevance {
@@ -446,7 +452,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         return plan + ["database plan (PostgreSQL at \(url)):"] + steps
     }
 
-    public func contentURLs(_ identifiers: [[UInt8]]) throws(QueryError) -> [[UInt8]: String] {
+    package func contentURLs(_ identifiers: [[UInt8]]) throws(QueryError) -> [[UInt8]: String] {
         guard !identifiers.isEmpty else { return [:] }
         var out: [[UInt8]: String] = [:]
         for row in try query("SELECT path, attributes ->> 'contentURL' AS url FROM items WHERE path = ANY($1)", [.byteArrays(identifiers)], nil) {
@@ -455,7 +461,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
         return out
     }
 
-    public func item(_ identifier: ItemIdentifier) throws(QueryError) -> SearchableItem? {
+    package func item(_ identifier: ItemIdentifier) throws(QueryError) -> SearchableItem? {
         let host = SharedPublisher.hostName()
         let rows = try query("""
             SELECT domain, attributes::text AS attributes, body, expiration FROM items
@@ -472,7 +478,7 @@ public final class SharedQueryEngine: SearchBackend, @unchecked Sendable {
 extension QueryPipeline {
     /// Opens the shared index on a PostgreSQL server: answers come as the URL's role sees them,
     /// and nothing is repaired (each watcher keeps its own host's files in step).
-    public static func open(url: SharedIndexURL) throws(QueryError) -> QueryPipeline {
+    package static func open(url: SharedIndexURL) throws(QueryError) -> QueryPipeline {
         QueryPipeline(engine: try SharedQueryEngine(url: url), repair: NoRepair())
     }
 }

@@ -33,25 +33,25 @@
 ///
 /// Caveats: abbreviations outside the short list can end a sentence early; a text whose
 /// recurring words are all in one very long sentence gets that sentence cut with "…".
-public struct ExtractiveSummarizer: Sendable, Hashable {
+package struct ExtractiveSummarizer: Sendable, Hashable {
     /// Texts shorter than this many characters (Unicode scalars, as SQLite's `length()` counts)
     /// get no summary: they are short enough to read whole.
     package static let minimumTextLength = 200
 
     /// The longest summary, in characters ("…" included).
-    public var maximumLength = 300
+    package var maximumLength = 300
     /// The most sentences a summary is made of.
-    public var maximumSentences = 3
+    package var maximumSentences = 3
     /// Shorter sentences are skipped (for CJK units, half of it), unless nothing else is left.
-    public var minimumSentenceLength = 20
+    package var minimumSentenceLength = 20
     /// How much of the text is analysed, in characters: a 1 MiB text is summarized from its
     /// first 64 Ki characters, which bounds the cost.
-    public var analysedLength = 65_536
+    package var analysedLength = 65_536
 
-    public init() {}
+    package init() {}
 
     /// Whether `text` is long enough to get a summary. Stops counting at the threshold.
-    public static func qualifies(_ text: String) -> Bool {
+    package static func qualifies(_ text: String) -> Bool {
         var n = 0
         for _ in text.unicodeScalars {
             n += 1
@@ -62,7 +62,7 @@ public struct ExtractiveSummarizer: Sendable, Hashable {
 
     /// The summary of `text`, or nil when it is under `minimumTextLength` characters or holds
     /// nothing readable (whitespace, binary garbage).
-    public func summary(of text: String) -> String? {
+    package func summary(of text: String) -> String? {
         guard Self.qualifies(text) else { return nil }
         var document = TextUnits(Array(text.unicodeScalars.prefix(analysedLength)))
         let units = document.split()

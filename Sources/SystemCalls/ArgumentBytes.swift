@@ -13,12 +13,12 @@ import Glibc
 /// whose surrogates Swift strings cannot hold), and `bytes(of:)` turns it back into the byte.
 /// A real code point of that range in an argument is escaped byte by byte too, so the round trip
 /// is exact for every argument: `bytes(of: encode(b)) == b`.
-public enum ArgumentBytes {
+package enum ArgumentBytes {
     /// The first code point of the escape range; byte `b` travels as `escapeBase + b`.
     static let escapeBase: UInt32 = 0x10FF00
 
     /// The process's arguments after the program name, encoded for the argument parser.
-    public static func arguments() -> [String] {
+    package static func arguments() -> [String] {
         (1..<Int(CommandLine.argc)).map { i in
             guard let p = CommandLine.unsafeArgv[i] else { return "" }
             return encode(Array(UnsafeBufferPointer(start: p, count: strlen(p)).map { UInt8(bitPattern: $0) }))
@@ -26,7 +26,7 @@ public enum ArgumentBytes {
     }
 
     /// A string holding `bytes`: valid UTF-8 as itself, every other byte escaped.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var scalars = String.UnicodeScalarView()
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
@@ -55,7 +55,7 @@ public enum ArgumentBytes {
     }
 
     /// The bytes an encoded argument stands for.
-    public static func bytes(of argument: String) -> [UInt8] {
+    package static func bytes(of argument: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(argument.utf8.count)
         for scalar in argument.unicodeScalars {
@@ -69,11 +69,11 @@ public enum ArgumentBytes {
     }
 
     /// The path an encoded argument names.
-    public static func path(_ argument: String) -> FilePath { FilePath(bytes: bytes(of: argument)) }
+    package static func path(_ argument: String) -> FilePath { FilePath(bytes: bytes(of: argument)) }
 
     /// An argument as it may be shown in a message: valid UTF-8 as itself, each other byte as
     /// `\xNN`.
-    public static func display(_ argument: String) -> String {
+    package static func display(_ argument: String) -> String {
         var out = ""
         for scalar in argument.unicodeScalars {
             if scalar.value >= escapeBase {

@@ -11,29 +11,29 @@ import Glibc
 ///
 /// For example, the extraction worker: `Spawn(executable: path, arguments: [path, "--cpu-seconds", "20"],
 /// actions: [.dup(toChild, 0), .dup(fromChild, 1)], defaultSignals: [SIGPIPE]).run()`.
-public struct Spawn {
-    public enum Action {
+package struct Spawn {
+    package enum Action {
         /// Open `path` as descriptor `fd` in the child.
         case open(fd: Int32, path: String, flags: Int32, mode: mode_t)
         /// Make `from` the child's descriptor `to`.
         case dup(_ from: Int32, _ to: Int32)
     }
 
-    public var executable: String
+    package var executable: String
     /// The whole argument vector, `argv[0]` included. Each goes to the child as
     /// `ArgumentBytes.bytes(of:)`, so an argument we received that is not UTF-8 is passed on
     /// with its bytes (the daemon passes its `--root`s to its detached self).
-    public var arguments: [String]
+    package var arguments: [String]
     /// The child's environment; nil for ours.
-    public var environment: [String: String]?
-    public var actions: [Action]
+    package var environment: [String: String]?
+    package var actions: [Action]
     /// Signals whose handling goes back to the default in the child (ignored ones stay ignored
     /// otherwise: SIGPIPE ignored by us would be ignored by the child too).
-    public var defaultSignals: [Int32]
+    package var defaultSignals: [Int32]
     /// Start a new session, as a daemon does (no controlling terminal, own process group).
-    public var newSession: Bool
+    package var newSession: Bool
 
-    public init(executable: String, arguments: [String], environment: [String: String]? = nil, actions: [Action] = [],
+    package init(executable: String, arguments: [String], environment: [String: String]? = nil, actions: [Action] = [],
                 defaultSignals: [Int32] = [], newSession: Bool = false) {
         self.executable = executable
         self.arguments = arguments
@@ -44,7 +44,7 @@ public struct Spawn {
     }
 
     /// Starts the child; its pid, or why it could not start.
-    public func run() -> Result<pid_t, Errno> {
+    package func run() -> Result<pid_t, Errno> {
         var fileActions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fileActions)
         defer { posix_spawn_file_actions_destroy(&fileActions) }

@@ -9,23 +9,23 @@ import Glibc
 
 extension SystemCall {
     /// `open(2)` of a path of any bytes; `mode` is used only with `O_CREAT`.
-    public static func open(_ path: FilePath, _ flags: Int32, mode: mode_t = 0) -> Result<Int32, Errno> {
+    package static func open(_ path: FilePath, _ flags: Int32, mode: mode_t = 0) -> Result<Int32, Errno> {
         retrying { path.withPlatformString { Glibc.open($0, flags, mode) } }
     }
 
     /// `close(2)`, never retried: Linux releases the descriptor even when close reports EINTR,
     /// and a retry could close a descriptor another thread has just been given.
-    public static func close(_ fd: Int32) {
+    package static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
     }
 
     /// `read(2)`: the count read, 0 at the end.
-    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }
 
     /// `read(2)` on a non-blocking descriptor; `.success(0)` for "nothing to read now" (EAGAIN).
-    public static func readAvailable(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+    package static func readAvailable(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         switch read(fd, into: buffer) {
         case .success(let n): return .success(n)
         case .failure(let e) where e == .resourceTemporarilyUnavailable || e == .wouldBlock: return .success(0)
@@ -34,7 +34,7 @@ extension SystemCall {
     }
 
     /// `write(2)`: the count written, which may be short.
-    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
         retrying { Glibc.write(fd, bytes.baseAddress, bytes.count) }
     }
 
@@ -42,7 +42,7 @@ extension SystemCall {
     /// EINTR is: files to extract are opened `O_NONBLOCK` (so that a FIFO put in a file's place
     /// never blocks the open), and the open file is checked to be regular, where EAGAIN is at
     /// most a passing state.
-    public static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Result<Int, Errno> {
+    package static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Result<Int, Errno> {
         while true {
             switch retrying({ Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }) {
             case .failure(.resourceTemporarilyUnavailable): continue
@@ -53,61 +53,61 @@ extension SystemCall {
 
     /// Sets or clears `O_NONBLOCK` on `fd`.
     @discardableResult
-    public static func setNonBlocking(_ fd: Int32, _ on: Bool) -> Result<Void, Errno> {
+    package static func setNonBlocking(_ fd: Int32, _ on: Bool) -> Result<Void, Errno> {
         retrying { fcntl(fd, F_GETFL) }.flatMap { flags in
             retrying { fcntl(fd, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) }.map { _ in () }
         }
     }
 
     /// `statx` of `name` below `dirfd` (`AT_FDCWD` for a path), not following a final symlink.
-    public static func statx(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> Result<shim_statx, Errno> {
+    package static func statx(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> Result<shim_statx, Errno> {
         var sx = shim_statx()
         return retrying { shim_statx(dirfd, name, &sx) }.map { _ in sx }
     }
 
     /// `statx` of an open descriptor.
-    public static func fstatx(_ fd: Int32) -> Result<shim_statx, Errno> {
+    package static func fstatx(_ fd: Int32) -> Result<shim_statx, Errno> {
         var sx = shim_statx()
         return retrying { shim_fstatx(fd, &sx) }.map { _ in sx }
     }
 
     /// Opens a directory below `dirfd` without following a symlink in its place.
-    public static func openDirectory(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> Result<Int32, Errno> {
+    package static func openDirectory(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> Result<Int32, Errno> {
         retrying { openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY) }
     }
 
     /// The target of the symlink `name` below `dirfd` (`AT_FDCWD` for a path), at most
     /// `PATH_MAX` (4096) bytes of it.
-    public static func readLink(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> Result<[UInt8], Errno> {
+    package static func readLink(at dirfd: Int32, _ name: UnsafePointer<CChar>) -> Result<[UInt8], Errno> {
         var buf = [CChar](repeating: 0, count: Int(PATH_MAX))
         return retrying { readlinkat(dirfd, name, &buf, buf.count) }.map { n in buf[0..<n].map { UInt8(bitPattern: $0) } }
     }
 
-    public static func lstat(_ path: [UInt8]) -> Result<stat, Errno> {
+    package static func lstat(_ path: [UInt8]) -> Result<stat, Errno> {
         var st = stat()
         return retrying { withCString(path) { Glibc.lstat($0, &st) } }.map { _ in st }
     }
 
-    public static func mkdir(_ path: [UInt8], _ mode: mode_t) -> Result<Void, Errno> {
+    package static func mkdir(_ path: [UInt8], _ mode: mode_t) -> Result<Void, Errno> {
         retrying { withCString(path) { Glibc.mkdir($0, mode) } }.map { _ in () }
     }
 
-    public static func chmod(_ path: [UInt8], _ mode: mode_t) -> Result<Void, Errno> {
+    package static func chmod(_ path: [UInt8], _ mode: mode_t) -> Result<Void, Errno> {
         retrying { withCString(path) { Glibc.chmod($0, mode) } }.map { _ in () }
     }
 
-    public static func unlink(_ path: [UInt8]) -> Result<Void, Errno> {
+    package static func unlink(_ path: [UInt8]) -> Result<Void, Errno> {
         retrying { withCString(path) { Glibc.unlink($0) } }.map { _ in () }
     }
 
     /// `rmdir(2)`: removes an empty folder.
-    public static func rmdir(_ path: [UInt8]) -> Result<Void, Errno> {
+    package static func rmdir(_ path: [UInt8]) -> Result<Void, Errno> {
         retrying { withCString(path) { Glibc.rmdir($0) } }.map { _ in () }
     }
 
     /// Opens (creating with 0600) the lock file and takes `flock(LOCK_EX | LOCK_NB)` on it.
     /// `.failure(EWOULDBLOCK)` means another process holds it.
-    public static func lockFile(_ path: [UInt8]) -> Result<Int32, Errno> {
+    package static func lockFile(_ path: [UInt8]) -> Result<Int32, Errno> {
         let fd: Int32
         switch retrying({ withCString(path) { Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) } }) {
         case let .success(opened): fd = opened
@@ -125,26 +125,26 @@ extension SystemCall {
 
     /// Wraps `llistxattr(2)`: the NUL-separated names into `buffer` (or their total size when
     /// `buffer` is empty).
-    public static func listXattrs(_ path: FilePath, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+    package static func listXattrs(_ path: FilePath, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         retrying {
             path.withPlatformString { shim_llistxattr($0, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), UInt(buffer.count)) }
         }
     }
 
     /// Wraps `lgetxattr(2)`: the value of `name` into `buffer`; returns its size.
-    public static func getXattr(_ path: FilePath, _ name: String, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+    package static func getXattr(_ path: FilePath, _ name: String, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         retrying { path.withPlatformString { p in shim_lgetxattr(p, name, buffer.baseAddress, UInt(buffer.count)) } }
     }
 
     /// Wraps `lsetxattr(2)` (creating or replacing).
-    public static func setXattr(_ path: FilePath, _ name: String, _ value: [UInt8]) -> Result<Void, Errno> {
+    package static func setXattr(_ path: FilePath, _ name: String, _ value: [UInt8]) -> Result<Void, Errno> {
         retrying {
             path.withPlatformString { p in value.withUnsafeBytes { shim_lsetxattr(p, name, $0.baseAddress, UInt($0.count)) } }
         }.map { _ in () }
     }
 
     /// Wraps `lremovexattr(2)`.
-    public static func removeXattr(_ path: FilePath, _ name: String) -> Result<Void, Errno> {
+    package static func removeXattr(_ path: FilePath, _ name: String) -> Result<Void, Errno> {
         retrying { path.withPlatformString { p in shim_lremovexattr(p, name) } }.map { _ in () }
     }
 }

@@ -9,30 +9,30 @@ import Glibc
 extension SystemCall {
     /// `waitpid(2)`, EINTR retried: the pid reaped (0 with `WNOHANG` when the child still runs),
     /// its wait status in `status`.
-    public static func waitpid(_ pid: pid_t, status: inout Int32, options: Int32 = 0) -> Result<pid_t, Errno> {
+    package static func waitpid(_ pid: pid_t, status: inout Int32, options: Int32 = 0) -> Result<pid_t, Errno> {
         retrying { Glibc.waitpid(pid, &status, options) }
     }
 
     /// `kill(2)`: sends `signal` to `pid` (to its process group when `pid` is negative).
     @discardableResult
-    public static func kill(_ pid: pid_t, _ signal: Int32) -> Result<Void, Errno> {
+    package static func kill(_ pid: pid_t, _ signal: Int32) -> Result<Void, Errno> {
         Glibc.kill(pid, signal) == 0 ? .success(()) : .failure(Errno(rawValue: errno))
     }
 
     /// Whether `path` names a file this process may execute (`access(X_OK)`).
-    public static func isExecutable(_ path: String) -> Bool {
+    package static func isExecutable(_ path: String) -> Bool {
         access(path, X_OK) == 0
     }
 
     /// `pipe2(O_CLOEXEC)`: its read and write ends.
-    public static func pipe() -> Result<(read: Int32, write: Int32), Errno> {
+    package static func pipe() -> Result<(read: Int32, write: Int32), Errno> {
         var fds: [Int32] = [-1, -1]
         return retrying { shim_pipe_cloexec(&fds) }.map { _ in (fds[0], fds[1]) }
     }
 
     /// `socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC)`, blocking: a channel that can carry
     /// descriptors (the extraction worker's requests).
-    public static func streamPair() -> Result<(Int32, Int32), Errno> {
+    package static func streamPair() -> Result<(Int32, Int32), Errno> {
         var fds: [Int32] = [-1, -1]
         return retrying { shim_socketpair_cloexec(&fds) }.map { _ in (fds[0], fds[1]) }
     }

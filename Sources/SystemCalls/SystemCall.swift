@@ -7,10 +7,10 @@ import Glibc
 /// The one system-call layer every module uses, with one convention: a wrapper returns
 /// `Result<_, Errno>`, retries `EINTR`, and never hides an error. Module-specific wrappers
 /// (statx in `Crawling`, sockets in `Controlling`) are written with `retrying`.
-public enum SystemCall {
+package enum SystemCall {
     /// Runs `body` until it does not fail with EINTR; `-1` becomes the current `errno`.
     @inline(__always)
-    public static func retrying<T: FixedWidthInteger>(_ body: () -> T) -> Result<T, Errno> {
+    package static func retrying<T: FixedWidthInteger>(_ body: () -> T) -> Result<T, Errno> {
         while true {
             let rc = body()
             if rc != -1 { return .success(rc) }
@@ -23,7 +23,7 @@ public enum SystemCall {
     /// lacks, and no detached Task, which would borrow a cooperative thread to block). A joinable
     /// thread is returned for its owner to join; a detached one ends on its own.
     @discardableResult
-    public static func startThread(detached: Bool = false, _ body: @escaping @Sendable () -> Void) -> Result<pthread_t, Errno> {
+    package static func startThread(detached: Bool = false, _ body: @escaping @Sendable () -> Void) -> Result<pthread_t, Errno> {
         let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
@@ -41,7 +41,7 @@ public enum SystemCall {
 
     /// Caps glibc's malloc arenas for the process; call before any thread starts. glibc gives
     /// each allocating thread an arena of its own (up to 8 per core), each left part-empty.
-    public static func limitMallocArenas(_ n: Int32) {
+    package static func limitMallocArenas(_ n: Int32) {
         _ = shim_limit_malloc_arenas(n)
     }
 
@@ -78,7 +78,7 @@ public enum SystemCall {
     /// workqueue monitor, a timer that wakes the process once a second for the rest of its
     /// life, idle or not (issue 14). Meant for a few long iterations (one per core), not for
     /// many short ones: each costs a thread.
-    public static func concurrentPerform(iterations: Int, _ body: (Int) -> Void) {
+    package static func concurrentPerform(iterations: Int, _ body: (Int) -> Void) {
         guard iterations > 1 else {
             if iterations == 1 { body(0) }
             return
@@ -99,8 +99,19 @@ public enum SystemCall {
         }
     }
 
+    /// Runs blocking `body` on a thread of its own and awaits its result, so that a wait on a
+    /// server or a disk (a publish pass over PostgreSQL can take a minute) never holds one of
+    /// Swift's cooperative threads, of which a 2-core machine has two. Should no thread start
+    /// (the process is at its limit), `body` runs on the caller's thread rather than not at all.
+    package static func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+            let started = startThread(detached: true) { continuation.resume(returning: body()) }
+            if case .failure = started { continuation.resume(returning: body()) }
+        }
+    }
+
     /// Calls `body` with `bytes` as a NUL-terminated C string.
-    public static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+    package static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
         (bytes + [0]).withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
         }
@@ -123,26 +134,26 @@ private final class ThreadBody: Sendable {
 
 extension FilePath {
     /// The raw bytes of this path, without the trailing NUL. Lossless, unlike `.string`.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         withPlatformString { SystemCall.bytes(of: $0) }
     }
 
     /// A path from raw bytes, losslessly.
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self = SystemCall.withCString(bytes) { FilePath(platformString: $0) }
     }
 }
 
 extension FilePath.Component {
     /// The raw bytes of this name, losslessly.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         withPlatformString { SystemCall.bytes(of: $0) }
     }
 }
 
 extension SystemCall {
     /// The bytes of a NUL-terminated C string.
-    public static func bytes(of p: UnsafePointer<CChar>) -> [UInt8] {
+    package static func bytes(of p: UnsafePointer<CChar>) -> [UInt8] {
         var out: [UInt8] = []
         var i = 0
         while p[i] != 0 { out.append(UInt8(bitPattern: p[i])); i += 1 }
@@ -153,12 +164,12 @@ extension SystemCall {
 extension SystemCall {
     /// A small file read whole: its bytes, or why not. A file of more than `limit` bytes is
     /// `.fileTooLarge` rather than read into memory.
-    public static func readFile(_ path: String, limit: Int) -> Result<[UInt8], Errno> {
+    package static func readFile(_ path: String, limit: Int) -> Result<[UInt8], Errno> {
         readFile(FilePath(path), limit: limit)
     }
 
     /// `readFile(_:limit:)` for a path of any bytes.
-    public static func readFile(_ path: FilePath, limit: Int) -> Result<[UInt8], Errno> {
+    package static func readFile(_ path: FilePath, limit: Int) -> Result<[UInt8], Errno> {
         let opened = open(path, O_RDONLY | O_CLOEXEC)
         guard case .success(let fd) = opened else { return opened.map { _ in [] } }
         defer { close(fd) }
@@ -167,7 +178,7 @@ extension SystemCall {
 
     /// The rest of an open file, at most `limit` bytes (`fileTooLarge` past it): for a caller
     /// that checked the descriptor (its owner, its mode) before reading what it holds.
-    public static func readAll(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
+    package static func readAll(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: Swift.max(1, Swift.min(65536, limit) + 1))   // small for a small file
         while true {

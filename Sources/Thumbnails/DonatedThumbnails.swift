@@ -15,24 +15,24 @@ import SystemPackage
 ///     let file = try DonatedThumbnails.user().write(data, for: Array("notes:n-42".utf8))
 /// }
 /// ```
-public struct DonatedThumbnails: Sendable, Hashable {
-    public var folder: FilePath
+package struct DonatedThumbnails: Sendable, Hashable {
+    package var folder: FilePath
 
-    public init(folder: FilePath) { self.folder = folder }
+    package init(folder: FilePath) { self.folder = folder }
 
     /// `$XDG_CACHE_HOME/fsindex/thumbnails` (else `~/.cache/fsindex/thumbnails`).
-    public static func user(environment: [String: String] = ThumbnailCache.environment()) -> DonatedThumbnails {
+    package static func user(environment: [String: String] = ThumbnailCache.environment()) -> DonatedThumbnails {
         DonatedThumbnails(folder: FilePath(ThumbnailCache.cacheHome(environment: environment) + "/fsindex/thumbnails"))
     }
 
     /// Where the picture of the item `identifier` (`DOMAIN:ID`'s bytes) goes.
-    public func path(for identifier: [UInt8], data: [UInt8]) -> FilePath {
+    package func path(for identifier: [UInt8], data: [UInt8]) -> FilePath {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
         return folder.appending(MD5.hex(identifier) + (data.starts(with: png) ? ".png" : ".jpg"))
     }
 
     /// Writes `data` for the item (unless the same bytes are there already) and returns its path.
-    public func write(_ data: [UInt8], for identifier: [UInt8]) throws(ThumbnailError) -> FilePath {
+    package func write(_ data: [UInt8], for identifier: [UInt8]) throws(ThumbnailError) -> FilePath {
         let target = path(for: identifier, data: data)
         if case .success(let held) = SystemCall.readFile(target, limit: data.count), held == data { return target }
         try ThumbnailCache(root: folder).write(data, to: target)

@@ -12,14 +12,14 @@ import SystemCalls
 /// ``!$&'()*+,-./:=@_~``; everything else is `%XX` with capital hex digits.
 ///
 /// For example, `/home/ada/My photo.png` is `file:///home/ada/My%20photo.png`.
-public enum FileURI {
+package enum FileURI {
     /// The URI of an absolute path.
-    public static func of(_ path: FilePath) -> String {
+    package static func of(_ path: FilePath) -> String {
         of(bytes: path.bytes)
     }
 
     /// The URI of an absolute path's bytes.
-    public static func of(bytes: [UInt8]) -> String {
+    package static func of(bytes: [UInt8]) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out = Array("file://".utf8)
         out.reserveCapacity(out.count + bytes.count * 2)
@@ -44,7 +44,7 @@ public enum FileURI {
     }
 
     /// The cache file name of a URI: its MD5 in lowercase hex, then `.png`.
-    public static func thumbnailName(of uri: String) -> String {
+    package static func thumbnailName(of uri: String) -> String {
         MD5.hex(Array(uri.utf8)) + ".png"
     }
 }

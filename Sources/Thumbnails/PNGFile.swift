@@ -9,16 +9,16 @@
 ///
 /// Text is read from `tEXt` chunks and from uncompressed `iTXt` ones (a compressed `zTXt`
 /// or `iTXt` is skipped: no writer of the spec's keys compresses them).
-public struct PNGFile: Sendable, Hashable {
-    public var width: Int
-    public var height: Int
+package struct PNGFile: Sendable, Hashable {
+    package var width: Int
+    package var height: Int
     /// The text chunks, keyword to text (Latin-1 text as its Unicode characters).
-    public var text: [String: String]
+    package var text: [String: String]
 
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Reads `bytes`; nil when they are not a well-formed PNG.
-    public init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         guard bytes.count >= 8 + 25 + 12, Array(bytes[0..<8]) == Self.signature else { return nil }
         var i = 8
         var width = 0, height = 0
@@ -57,7 +57,7 @@ public struct PNGFile: Sendable, Hashable {
 
     /// A 1×1 transparent PNG carrying `text` in `tEXt` chunks (the keys and texts must be
     /// Latin-1; URIs and numbers are ASCII): what a failure entry of the cache is.
-    public static func placeholder(text: [(String, String)]) -> [UInt8] {
+    package static func placeholder(text: [(String, String)]) -> [UInt8] {
         var out = signature
         func chunk(_ type: String, _ data: [UInt8]) {
             let typed = Array(type.utf8) + data

@@ -22,7 +22,7 @@ extension ThumbnailCache {
     ///
     /// Cost: a lookup when the thumbnail exists; else a worker start (about 30 ms, unless the
     /// worker already runs) and the rendering.
-    public func ensure(forFile path: FilePath, size: ThumbnailSize = .normal, worker: ExtractionWorker) throws(ThumbnailError) -> FilePath {
+    package func ensure(forFile path: FilePath, size: ThumbnailSize = .normal, worker: ExtractionWorker) throws(ThumbnailError) -> FilePath {
         let shown = path.string
         if path.starts(with: root), path != root { return path }
         let facts: FileFacts

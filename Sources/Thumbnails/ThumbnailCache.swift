@@ -27,32 +27,32 @@ import Glibc
 ///
 /// Cost: `existing` reads each candidate PNG whole (a normal thumbnail is 5–40 KB) and checks
 /// its chunks' CRCs: tens of microseconds when one is there, one failed `open` per size when not.
-public struct ThumbnailCache: Sendable, Hashable {
+package struct ThumbnailCache: Sendable, Hashable {
     /// The `thumbnails` folder.
-    public var root: FilePath
+    package var root: FilePath
 
     /// Failure entries of this program go in `fail/<failureFolder>/`: the spec's
     /// `appname-version`. A new version retries what an older one could not do.
-    public static let failureFolder = "fsindex-0.27"
+    package static let failureFolder = "fsindex-0.27"
     /// The `Software` text of the PNGs FSIndex writes.
-    public static let software = "FSIndex 0.27"
+    package static let software = "FSIndex 0.27"
 
-    public init(root: FilePath) { self.root = root }
+    package init(root: FilePath) { self.root = root }
 
     /// The user's cache: `$XDG_CACHE_HOME/thumbnails` when that is an absolute path, else
     /// `$HOME/.cache/thumbnails`.
-    public static func user(environment: [String: String] = Self.environment()) -> ThumbnailCache {
+    package static func user(environment: [String: String] = Self.environment()) -> ThumbnailCache {
         ThumbnailCache(root: FilePath(cacheHome(environment: environment) + "/thumbnails"))
     }
 
     /// `$XDG_CACHE_HOME` when absolute, else `$HOME/.cache` (the Base Directory spec).
-    public static func cacheHome(environment: [String: String]) -> String {
+    package static func cacheHome(environment: [String: String]) -> String {
         if let c = environment["XDG_CACHE_HOME"], c.hasPrefix("/") { return c }
         return (environment["HOME"] ?? "/") + "/.cache"
     }
 
     /// The process's environment, as text.
-    public static func environment() -> [String: String] {
+    package static func environment() -> [String: String] {
         var out: [String: String] = [:]
         for key in ["XDG_CACHE_HOME", "HOME"] {
             if let v = getenv(key) { out[key] = String(cString: v) }
@@ -61,19 +61,19 @@ public struct ThumbnailCache: Sendable, Hashable {
     }
 
     /// Where the thumbnail of `uri` at `size` is or would be.
-    public func path(forURI uri: String, size: ThumbnailSize) -> FilePath {
+    package func path(forURI uri: String, size: ThumbnailSize) -> FilePath {
         root.appending(size.folder).appending(FileURI.thumbnailName(of: uri))
     }
 
     /// Where this program's failure entry of `uri` is or would be.
-    public func failurePath(forURI uri: String) -> FilePath {
+    package func failurePath(forURI uri: String) -> FilePath {
         root.appending("fail").appending(Self.failureFolder).appending(FileURI.thumbnailName(of: uri))
     }
 
     /// The path of a valid thumbnail of the file at `path` (absolute), which was last modified at
     /// `modified` (seconds since 1970) and is `fileSize` bytes long (nil: not checked), of
     /// `atLeast` or bigger, the smallest first. Nil when there is none, or only stale ones.
-    public func existing(forFile path: FilePath, modified: Int64, fileSize: Int64? = nil,
+    package func existing(forFile path: FilePath, modified: Int64, fileSize: Int64? = nil,
                          atLeast: ThumbnailSize = .normal) -> FilePath? {
         let uri = FileURI.of(path)
         let all = ThumbnailSize.allCases
@@ -85,14 +85,14 @@ public struct ThumbnailCache: Sendable, Hashable {
     }
 
     /// `existing(forFile:modified:)` with the file's own facts, read now (following no symlink).
-    public func existing(forFile path: FilePath, atLeast: ThumbnailSize = .normal) -> FilePath? {
+    package func existing(forFile path: FilePath, atLeast: ThumbnailSize = .normal) -> FilePath? {
         guard let facts = try? FileFacts.read(path), facts.type == .regular else { return nil }
         return existing(forFile: path, modified: facts.modificationTime.seconds, fileSize: facts.size, atLeast: atLeast)
     }
 
     /// This program's failure entry for the file, when it is still valid (the file has not
     /// changed since the attempt): the file is then not tried again.
-    public func failure(forFile path: FilePath, modified: Int64, fileSize: Int64? = nil) -> FilePath? {
+    package func failure(forFile path: FilePath, modified: Int64, fileSize: Int64? = nil) -> FilePath? {
         let uri = FileURI.of(path)
         let entry = failurePath(forURI: uri)
         return Self.isValid(entry, uri: uri, modified: modified, fileSize: fileSize, maximum: nil) ? entry : nil
@@ -110,7 +110,7 @@ public struct ThumbnailCache: Sendable, Hashable {
 
     /// Writes `png` (already checked by `PNGFile.describes`) as the thumbnail of `uri` at
     /// `size`, atomically, and returns its path.
-    public func store(_ png: [UInt8], uri: String, size: ThumbnailSize) throws(ThumbnailError) -> FilePath {
+    package func store(_ png: [UInt8], uri: String, size: ThumbnailSize) throws(ThumbnailError) -> FilePath {
         let target = path(forURI: uri, size: size)
         try write(png, to: target)
         return target
@@ -119,14 +119,14 @@ public struct ThumbnailCache: Sendable, Hashable {
     /// Records that the file could not be thumbnailed in this version: a 1×1 PNG with its URI
     /// and modification time in `fail/fsindex-<version>/`, as the spec describes.
     @discardableResult
-    public func recordFailure(uri: String, modified: Int64, fileSize: Int64) throws(ThumbnailError) -> FilePath {
+    package func recordFailure(uri: String, modified: Int64, fileSize: Int64) throws(ThumbnailError) -> FilePath {
         let entry = failurePath(forURI: uri)
         try write(PNGFile.placeholder(text: Self.texts(uri: uri, modified: modified, fileSize: fileSize, mimeType: nil)), to: entry)
         return entry
     }
 
     /// The spec's text chunks for a thumbnail of the file.
-    public static func texts(uri: String, modified: Int64, fileSize: Int64, mimeType: String?) -> [(String, String)] {
+    package static func texts(uri: String, modified: Int64, fileSize: Int64, mimeType: String?) -> [(String, String)] {
         var out = [("Thumb::URI", uri), ("Thumb::MTime", String(modified)), ("Thumb::Size", String(fileSize))]
         if let mimeType { out.append(("Thumb::Mimetype", mimeType)) }
         out.append(("Software", software))
@@ -185,7 +185,7 @@ public struct ThumbnailCache: Sendable, Hashable {
 extension PNGFile {
     /// Whether this PNG is a thumbnail of `uri` as modified at `modified` (seconds; the spec's
     /// `Thumb::MTime`), of `fileSize` bytes if it says (`Thumb::Size`), no bigger than `maximum`.
-    public func describes(uri: String, modified: Int64, fileSize: Int64?, maximum: Int?) -> Bool {
+    package func describes(uri: String, modified: Int64, fileSize: Int64?, maximum: Int?) -> Bool {
         guard text["Thumb::URI"] == uri, text["Thumb::MTime"].flatMap({ Int64($0) }) == modified else { return false }
         if let fileSize, let said = text["Thumb::Size"], Int64(said) != fileSize { return false }
         if let maximum, width > maximum || height > maximum { return false }

@@ -1,7 +1,7 @@
 import SystemPackage
 
 /// Why no thumbnail could be given: each case says what to do about it.
-public enum ThumbnailError: Error, CustomStringConvertible, Equatable {
+package enum ThumbnailError: Error, CustomStringConvertible, Equatable {
     /// The file is not there or cannot be read.
     case unreadable(path: String, Errno)
     /// Not a regular file (a folder, a device, ...).
@@ -18,7 +18,7 @@ public enum ThumbnailError: Error, CustomStringConvertible, Equatable {
     /// A donated item has no thumbnail, or no such item.
     case noDonatedThumbnail(item: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(path, e):
             "\(path): \(e.description.lowercased())"

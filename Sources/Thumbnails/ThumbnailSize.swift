@@ -3,17 +3,17 @@
 ///
 /// `normal` is what file managers show in their icon views, and what FSIndex makes unless asked
 /// for `large` (`fsindex thumbnail --large`). The two bigger ones are only read.
-public enum ThumbnailSize: String, Sendable, Hashable, CaseIterable {
+package enum ThumbnailSize: String, Sendable, Hashable, CaseIterable {
     case normal
     case large
     case xLarge = "x-large"
     case xxLarge = "xx-large"
 
     /// The folder's name under `thumbnails/`.
-    public var folder: String { rawValue }
+    package var folder: String { rawValue }
 
     /// The longest side of a thumbnail of this size.
-    public var pixels: Int {
+    package var pixels: Int {
         switch self {
         case .normal: 128
         case .large: 256

@@ -23,18 +23,18 @@ import SystemPackage
 ///
 /// Items inside files (the messages of an mbox) go with their file and are not compared; a root
 /// that does not exist on disk makes every item of it `extra`.
-public struct IndexCheck: Sendable {
-    public let store: IndexStore
-    public let settings: Settings
+package struct IndexCheck: Sendable {
+    package let store: IndexStore
+    package let settings: Settings
 
-    public init(store: IndexStore, settings: Settings) {
+    package init(store: IndexStore, settings: Settings) {
         self.store = store
         self.settings = settings
     }
 
     /// One entry where the index and the disk disagree.
-    public struct Difference: Sendable, Hashable {
-        public enum Kind: String, Sendable, Hashable, Codable {
+    package struct Difference: Sendable, Hashable {
+        package enum Kind: String, Sendable, Hashable, Codable {
             /// On disk, not in the index.
             case missing
             /// In the index, not on disk.
@@ -42,26 +42,26 @@ public struct IndexCheck: Sendable {
             /// In both, but the index holds an older size, time or inode.
             case stale
         }
-        public var kind: Kind
-        public var path: [UInt8]
+        package var kind: Kind
+        package var path: [UInt8]
     }
 
     /// What a check found.
-    public struct Result: Sendable, Hashable {
+    package struct Result: Sendable, Hashable {
         /// Sorted by path, then kind.
-        public var differences: [Difference] = []
+        package var differences: [Difference] = []
         /// Entries found on disk under the roots.
-        public var entriesOnDisk = 0
+        package var entriesOnDisk = 0
         /// Items of the roots in the index (items inside files not counted).
-        public var itemsInIndex = 0
+        package var itemsInIndex = 0
         /// Folders that could not be listed (their entries are not compared), as printable text.
-        public var problems: [String] = []
-        public var seconds: Double = 0
-        public var inStep: Bool { differences.isEmpty }
+        package var problems: [String] = []
+        package var seconds: Double = 0
+        package var inStep: Bool { differences.isEmpty }
     }
 
     /// Checks the given roots, or every root the index holds when `roots` is empty.
-    public func check(roots: [FilePath] = []) throws(UpdateError) -> Result {
+    package func check(roots: [FilePath] = []) throws(UpdateError) -> Result {
         let start = DispatchTime.now()
         let targets: [FilePath]
         if roots.isEmpty {

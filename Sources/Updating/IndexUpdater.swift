@@ -24,14 +24,14 @@ import Glibc
 ///
 /// Extraction runs on `threads` threads, each with its own sandboxed `fsindex-worker` process;
 /// one writer thread commits their batches (see `extractAndWrite`).
-public final class IndexUpdater: Sendable {
-    public let store: IndexStore
-    public let settings: Settings
+package final class IndexUpdater: Sendable {
+    package let store: IndexStore
+    package let settings: Settings
     let onProgress: (@Sendable (CrawlProgress) -> Void)?
     let onProblem: @Sendable (CrawlProblem) -> Void
     /// Index names and file-system facts of new files first, then their content (fsindexd's first
     /// crawl): name search works within seconds of the start, content follows.
-    public var namesFirst: Bool {
+    package var namesFirst: Bool {
         get { namesFirstFlag.load(ordering: .relaxed) }
         set { namesFirstFlag.store(newValue, ordering: .relaxed) }
     }
@@ -46,16 +46,16 @@ public final class IndexUpdater: Sendable {
     /// one of this updater, with `UpdateError.cancelled` (fsindexd's SIGTERM). What was committed
     /// stays, and nothing is removed on the strength of a walk cut short, so the index is
     /// consistent and the next crawl resumes: committed files are found unchanged.
-    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+    package func cancel() { cancelled.store(true, ordering: .relaxed) }
 
-    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    package var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
     /// Where files are parsed: sandboxed worker processes, kept between batches (starting one
     /// loads libmagic's database, which costs more than extracting a small batch of files).
-    public let extraction: ExtractionMode
+    package let extraction: ExtractionMode
     /// Runs between the walk and extraction; tests use it to change the disk at that moment.
     let afterWalk: (@Sendable () -> Void)?
 
-    public convenience init(store: IndexStore, settings: Settings,
+    package convenience init(store: IndexStore, settings: Settings,
                 progress: (@Sendable (CrawlProgress) -> Void)? = nil,
                 problem: @escaping @Sendable (CrawlProblem) -> Void,
                 extraction: ExtractionMode? = nil) {
@@ -77,7 +77,7 @@ public final class IndexUpdater: Sendable {
     /// config's `roots` and `shallow_roots`, else (neither key set) `DefaultRoots`, the user's
     /// XDG folders and the files directly in HOME; each checked by `resolveRoots`. Throws
     /// `.noRoots` when none is named (or none of the defaults exists).
-    public static func roots(given: [String], settings: Settings,
+    package static func roots(given: [String], settings: Settings,
                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(UpdateError) -> [IndexRoot] {
         let recursive: [String]
         let filesOnly: [String]
@@ -100,7 +100,7 @@ public final class IndexUpdater: Sendable {
 
     /// Checks that every root exists, is a folder or file, and can be read, before anything in
     /// the index changes. Returns the roots as absolute, symlink-resolved paths.
-    public static func resolveRoots(_ paths: [String]) throws(UpdateError) -> [FilePath] {
+    package static func resolveRoots(_ paths: [String]) throws(UpdateError) -> [FilePath] {
         var out: [FilePath] = []
         for p in paths {
             var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -129,7 +129,7 @@ public final class IndexUpdater: Sendable {
     /// Crawls every root (already resolved by `resolveRoots`), each at the depth the index
     /// recorded for its domain (recursive for a root it does not know yet).
     /// With `force`, every file is extracted again even when unchanged (a reindex).
-    public func crawl(roots: [FilePath], force: Bool = false) throws(UpdateError) -> CrawlReport {
+    package func crawl(roots: [FilePath], force: Bool = false) throws(UpdateError) -> CrawlReport {
         var indexRoots: [IndexRoot] = []
         for root in roots { indexRoots.append(IndexRoot(root, depth: try recordedDepth(domain: Self.domainName(root)))) }
         return try crawl(roots: indexRoots, force: force)
@@ -138,7 +138,7 @@ public final class IndexUpdater: Sendable {
     /// Crawls every root (already resolved by `resolveRoots`) at its depth, and records the
     /// depth with its domain, so that later rescans and reindexes keep a files-only root shallow.
     /// With `force`, every file is extracted again even when unchanged (a reindex).
-    public func crawl(roots: [IndexRoot], force: Bool = false) throws(UpdateError) -> CrawlReport {
+    package func crawl(roots: [IndexRoot], force: Bool = false) throws(UpdateError) -> CrawlReport {
         // The workers end with the crawl: they start again on the next file in a few
         // milliseconds, while an idle one holds its parsers' memory (issue 41: two of them lived
         // on through the summaries and the OCR pass of `fsindex index`, beside the OCR worker).
@@ -157,7 +157,7 @@ public final class IndexUpdater: Sendable {
     }
 
     /// The domain name of a root: its path, printable.
-    public static func domainName(_ root: FilePath) -> String {
+    package static func domainName(_ root: FilePath) -> String {
         ByteString.escaped(root.bytes)
     }
 
@@ -166,12 +166,12 @@ public final class IndexUpdater: Sendable {
 
     /// The depth the last crawl of `domain` recorded in `store` (for `fsindex status`);
     /// recursive when none is recorded or the index cannot say.
-    public static func recordedDepth(in store: IndexStore, domain: String) -> IndexRoot.Depth {
+    package static func recordedDepth(in store: IndexStore, domain: String) -> IndexRoot.Depth {
         ((try? store.meta(depthKey(domain))) ?? nil).flatMap(IndexRoot.Depth.init(rawValue:)) ?? .recursive
     }
 
     /// The depth the last crawl of `domain` recorded: recursive unless it was a files-only root.
-    public func recordedDepth(domain: String) throws(UpdateError) -> IndexRoot.Depth {
+    package func recordedDepth(domain: String) throws(UpdateError) -> IndexRoot.Depth {
         let value: String?
         do { value = try store.meta(Self.depthKey(domain)) } catch { throw .index(error) }
         return value.flatMap(IndexRoot.Depth.init(rawValue:)) ?? .recursive
@@ -196,7 +196,7 @@ public final class IndexUpdater: Sendable {
     /// extracts what is new or changed, removes what is gone. A root crawl is the recursive
     /// reconcile of the root; the watcher uses the same after a queue overflow or for a polled
     /// folder.
-    public func reconcile(directory: FilePath, recursive: Bool, domain: String, force: Bool = false) throws(UpdateError) -> CrawlReport {
+    package func reconcile(directory: FilePath, recursive: Bool, domain: String, force: Bool = false) throws(UpdateError) -> CrawlReport {
         var report = CrawlReport()
         let start = DispatchTime.now()
         try reconcile(directory: directory, recursive: recursive, domain: domain, force: force, into: &report, start: start)
@@ -372,7 +372,7 @@ public final class IndexUpdater: Sendable {
 
     /// Extracts and writes these entries (files the watcher saw created or changed); returns
     /// what was written and what had vanished meanwhile.
-    public func index(_ files: [FileFacts], domain: String) throws(UpdateError) -> CrawlReport {
+    package func index(_ files: [FileFacts], domain: String) throws(UpdateError) -> CrawlReport {
         let start = DispatchTime.now()
         let r = try extractAndWrite(files, domain: domain, seenSoFar: files.count, indexedBefore: 0, start: start)
         var report = CrawlReport()
@@ -560,7 +560,7 @@ public final class IndexUpdater: Sendable {
     /// the file as usual. The full crawl does not take this path: there a changed ctime is the
     /// last guard against content rewritten behind a restored mtime, which the watcher instead
     /// sees as a write.
-    public func refreshAttributes(_ facts: FileFacts, stored: StoredStamp?) throws(UpdateError) -> Bool {
+    package func refreshAttributes(_ facts: FileFacts, stored: StoredStamp?) throws(UpdateError) -> Bool {
         guard let old = stored, let s = old.stamp,
               ExtractionVersions.forIndex.isCurrent(extractor: old.extractor, version: old.extractorVersion),
               s.size == facts.size, s.modificationNanos == facts.modificationNanos, s.inode == facts.inode else { return false }
@@ -595,7 +595,7 @@ enum System {
 }
 
 /// Why a crawl stopped.
-public enum UpdateError: Error, Sendable, CustomStringConvertible {
+package enum UpdateError: Error, Sendable, CustomStringConvertible {
     case badRoot(path: String, reason: String)
     case noRoots
     case index(IndexError)
@@ -603,7 +603,7 @@ public enum UpdateError: Error, Sendable, CustomStringConvertible {
     /// `cancel()` was called (SIGTERM): the work stopped early, consistently.
     case cancelled
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .badRoot(path, reason): "\(path): \(reason)"
         case .noRoots: "no folder to index: name one on the command line or set `roots` in the config file (without `roots` and `shallow_roots` the defaults are the XDG folders, such as ~/Documents, and the files directly in HOME, less those on network or removable mounts; `fsindex setup` shows what was left out and why)"
@@ -623,7 +623,7 @@ extension ExtractionError {
 }
 
 /// Where an updater parses files.
-public enum ExtractionMode: Sendable {
+package enum ExtractionMode: Sendable {
     /// Sandboxed `fsindex-worker` processes: what `fsindex` and `fsindexd` use, so that no
     /// parser ever runs in the indexer or the watcher.
     case workers(WorkerPool)
@@ -633,7 +633,7 @@ public enum ExtractionMode: Sendable {
 
     /// Workers from the `fsindex-worker` beside the running executable, or from `executable`
     /// (the tests' `fsindex-test-worker`).
-    public static func sandboxed(limits: WorkerLimits, environment: [String: String] = [:],
+    package static func sandboxed(limits: WorkerLimits, environment: [String: String] = [:],
                                  executable: String? = nil) -> ExtractionMode {
         do throws(WorkerFailure) {
             let path = if let executable { executable } else { try WorkerExecutable.locate() }

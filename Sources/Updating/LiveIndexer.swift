@@ -20,9 +20,9 @@ import Glibc
 /// items with their attributes and text, without extracting anything again; so does a change
 /// of metadata alone (`IN_ATTRIB` with the size and mtime unchanged: new tags, a comment, a
 /// chmod), which refreshes the item's attributes (`IndexUpdater.refreshAttributes`).
-public final class LiveIndexer: Sendable {
-    public let updater: IndexUpdater
-    public let roots: [FilePath]
+package final class LiveIndexer: Sendable {
+    package let updater: IndexUpdater
+    package let roots: [FilePath]
     var store: IndexStore { updater.store }
     /// Files an event said were there, not found because their folder was away when they were
     /// looked at or read (a folder renamed and renamed back while a batch waited: the disk ahead
@@ -34,7 +34,7 @@ public final class LiveIndexer: Sendable {
     /// change the disk at that moment.
     let beforeReading: (@Sendable () -> Void)?
 
-    public convenience init(updater: IndexUpdater, roots: [FilePath]) {
+    package convenience init(updater: IndexUpdater, roots: [FilePath]) {
         self.init(updater: updater, roots: roots, strays: Strays())
     }
 
@@ -84,15 +84,15 @@ public final class LiveIndexer: Sendable {
     }
 
     /// What one batch changed, for live-query subscribers.
-    public struct Changes: Sendable, Hashable {
-        public var updated: [ItemIdentifier] = []
-        public var removed: [ItemIdentifier] = []
-        public var problems = 0
-        public var isEmpty: Bool { updated.isEmpty && removed.isEmpty }
+    package struct Changes: Sendable, Hashable {
+        package var updated: [ItemIdentifier] = []
+        package var removed: [ItemIdentifier] = []
+        package var problems = 0
+        package var isEmpty: Bool { updated.isEmpty && removed.isEmpty }
     }
 
     /// The root (and so the domain) a path belongs to, if any.
-    public func root(of path: FilePath) -> FilePath? {
+    package func root(of path: FilePath) -> FilePath? {
         let bytes = path.bytes
         return roots.first { r in
             let rb = r.bytes
@@ -102,7 +102,7 @@ public final class LiveIndexer: Sendable {
 
     /// Applies one batch. Index errors (disk full) are thrown; the batch's effects are then
     /// partly applied and the daemon reconciles the roots later.
-    public func apply(_ batch: [FileEvent]) throws(UpdateError) -> Changes {
+    package func apply(_ batch: [FileEvent]) throws(UpdateError) -> Changes {
         var changes = Changes()
         var touched: [[UInt8]: FilePath] = [:]    // files and folders to look at again, in order of first mention
         var order: [[UInt8]] = []
@@ -375,7 +375,7 @@ public final class LiveIndexer: Sendable {
 
     /// Whether a path below `root` is left out by the settings (hidden, excluded globs, or a
     /// folder on the way holding the marker file).
-    public func isExcluded(_ path: FilePath, root: FilePath) -> Bool {
+    package func isExcluded(_ path: FilePath, root: FilePath) -> Bool {
         let rules = updater.settings.walkOptions.exclusions
         var current = root
         let rel = path.bytes.dropFirst(root.bytes.count)

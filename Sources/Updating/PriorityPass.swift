@@ -31,16 +31,16 @@ import Indexing
 /// let pass = PriorityPass(store: store, settings: settings)
 /// let report = try pass.runAll()   // report.decided, report.changed
 /// ```
-public struct PriorityPass: Sendable {
-    public let store: IndexStore
-    public let rule: PriorityRule
+package struct PriorityPass: Sendable {
+    package let store: IndexStore
+    package let rule: PriorityRule
     /// `[mail] addresses`; empty: derived (see `evidence()`).
-    public let configuredAddresses: [String]
+    package let configuredAddresses: [String]
     /// Addresses known without the mail: `[agent] me`'s (or git's) and `$EMAIL`.
-    public let knownAddresses: [String]
-    public let now: @Sendable () -> Date
+    package let knownAddresses: [String]
+    package let now: @Sendable () -> Date
 
-    public init(store: IndexStore, rule: PriorityRule = PriorityRule(), configuredAddresses: [String] = [],
+    package init(store: IndexStore, rule: PriorityRule = PriorityRule(), configuredAddresses: [String] = [],
                 knownAddresses: [String] = [], now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.rule = rule
@@ -51,7 +51,7 @@ public struct PriorityPass: Sendable {
 
     /// The pass as `settings` configure it; `environment` gives `$EMAIL` and what
     /// `Identity.resolve` reads (git's config under `HOME`).
-    public init(store: IndexStore, settings: Settings, environment: [String: String] = ProcessInfo.processInfo.environment,
+    package init(store: IndexStore, settings: Settings, environment: [String: String] = ProcessInfo.processInfo.environment,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         var known = Identity.resolve(configured: settings.agent.me, environment: environment)?.emails ?? []
         if let e = environment["EMAIL"], e.contains("@") { known.append(e) }
@@ -70,7 +70,7 @@ public struct PriorityPass: Sendable {
 
     /// Who "me" is and whom "me" writes to. "Me": `[mail] addresses` when set; otherwise the
     /// senders of the messages in Sent folders, with the known addresses.
-    public func evidence() throws(UpdateError) -> PriorityRule.Evidence {
+    package func evidence() throws(UpdateError) -> PriorityRule.Evidence {
         do {
             var me = Set(configuredAddresses.map { $0.lowercased() })
             if me.isEmpty {
@@ -84,23 +84,23 @@ public struct PriorityPass: Sendable {
     }
 
     /// What one batch did.
-    public struct Batch: Sendable, Hashable {
+    package struct Batch: Sendable, Hashable {
         /// The messages whose `isPriority` flipped.
-        public var changed: [ItemIdentifier] = []
+        package var changed: [ItemIdentifier] = []
         /// Messages decided.
-        public var examined = 0
+        package var examined = 0
         /// The last rowid read: the next batch starts after it.
-        public var lastRowID: Int64 = 0
+        package var lastRowID: Int64 = 0
         /// Whether the batch was full, so more may be waiting.
-        public var mayHaveMore = false
+        package var mayHaveMore = false
         /// Whether the evidence had changed, so every message was marked again (a sweep
         /// should start over).
-        public var evidenceChanged = false
+        package var evidenceChanged = false
     }
 
     /// Decides up to `limit` marked messages after rowid `after` and stores the decisions in one
     /// transaction. `evidence`: gathered already (nil: gathered here, only if there is work).
-    public func runBatch(limit: Int, after: Int64 = 0, evidence known: PriorityRule.Evidence? = nil) throws(UpdateError) -> Batch {
+    package func runBatch(limit: Int, after: Int64 = 0, evidence known: PriorityRule.Evidence? = nil) throws(UpdateError) -> Batch {
         let at = now()
         var candidates = try Self.index { () throws(IndexError) in try store.priorityCandidates(limit: limit, after: after, now: at) }
         guard !candidates.isEmpty else { return Batch() }
@@ -129,7 +129,7 @@ public struct PriorityPass: Sendable {
     }
 
     /// Decides every marked message, batch after batch, with the evidence gathered once.
-    public func runAll(batchSize: Int = 512) throws(UpdateError) -> PriorityReport {
+    package func runAll(batchSize: Int = 512) throws(UpdateError) -> PriorityReport {
         var report = PriorityReport()
         guard try !store.priorityCandidatesEmpty(now: now()) else { return report }
         let evidence = try self.evidence()
@@ -152,13 +152,13 @@ public struct PriorityPass: Sendable {
 }
 
 /// What a whole priority pass did, for `fsindex index`.
-public struct PriorityReport: Sendable, Hashable {
+package struct PriorityReport: Sendable, Hashable {
     /// Messages decided.
-    public var decided = 0
+    package var decided = 0
     /// The messages whose `isPriority` flipped.
-    public var changed: [ItemIdentifier] = []
+    package var changed: [ItemIdentifier] = []
 
-    public init() {}
+    package init() {}
 }
 
 extension IndexStore {

@@ -22,32 +22,32 @@ import Foundation
 /// scripts match the code and people read the rest. Two of three rather than any one: direct
 /// alone is nearly every personal message, and a date alone is every newsletter that escaped
 /// its headers.
-public struct PriorityRule: Sendable {
+package struct PriorityRule: Sendable {
     /// Days ahead a mentioned day counts as due (`[mail] deadline_days`).
-    public var deadlineDays: Int
+    package var deadlineDays: Int
     /// The calendar "today" and a mentioned day are reckoned in (the user's local time).
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
 
-    public init(deadlineDays: Int = 7, timeZone: TimeZone = .current) {
+    package init(deadlineDays: Int = 7, timeZone: TimeZone = .current) {
         self.deadlineDays = deadlineDays
         self.timeZone = timeZone
     }
 
     /// Who "me" is, and whom "me" writes to: the evidence across the mail.
-    public struct Evidence: Sendable, Hashable {
+    package struct Evidence: Sendable, Hashable {
         /// My addresses, lowercased.
-        public var me: Set<String>
+        package var me: Set<String>
         /// The recipients of the mail I sent, lowercased (my own addresses excluded).
-        public var correspondents: Set<String>
+        package var correspondents: Set<String>
 
-        public init(me: Set<String>, correspondents: Set<String>) {
+        package init(me: Set<String>, correspondents: Set<String>) {
             self.me = Set(me.map { $0.lowercased() })
             self.correspondents = Set(correspondents.map { $0.lowercased() }).subtracting(self.me)
         }
 
         /// A short digest of the evidence, stored with the decisions: when it changes, every
         /// message is decided again.
-        public var fingerprint: String {
+        package var fingerprint: String {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for s in me.sorted() + ["\u{0}"] + correspondents.sorted() {
                 for b in s.utf8 + [0x0A] {
@@ -60,16 +60,16 @@ public struct PriorityRule: Sendable {
     }
 
     /// The decision: the answer, every reason that applied, and when it may change by itself.
-    public struct Decision: Sendable, Hashable {
-        public var isPriority: Bool
-        public var reasons: [String]
+    package struct Decision: Sendable, Hashable {
+        package var isPriority: Bool
+        package var reasons: [String]
         /// When a mentioned day enters or leaves the next days; nil: never by itself.
-        public var recheck: Date?
+        package var recheck: Date?
     }
 
     /// Decides a message with attributes `a` (`authorEmailAddresses`,
     /// `recipientEmailAddresses`, `mailBulkHeaders`, `mentionedDates`) at `now`.
-    public func decide(_ a: AttributeSet, evidence: Evidence, now: Date) -> Decision {
+    package func decide(_ a: AttributeSet, evidence: Evidence, now: Date) -> Decision {
         var reasons: [String] = []
         let authors = a.strings(.authorEmailAddresses).map { $0.lowercased() }
         let recipients = a.strings(.recipientEmailAddresses).map { $0.lowercased() }

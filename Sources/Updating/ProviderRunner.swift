@@ -13,17 +13,17 @@ import Glibc
 /// of its own (a time-out stops it and every process it started, see `ProcessTree`), with
 /// `FSINDEX_INDEX_DIR` set to this index so that its `fsindex donate` comes back here. Of its
 /// output only the last `outputTailBytes` are kept, for the message when it fails.
-public struct ProviderRunner: Sendable {
-    public let provider: Settings.Provider
-    public let indexDirectory: FilePath
+package struct ProviderRunner: Sendable {
+    package let provider: Settings.Provider
+    package let indexDirectory: FilePath
 
-    public init(provider: Settings.Provider, indexDirectory: FilePath) {
+    package init(provider: Settings.Provider, indexDirectory: FilePath) {
         self.provider = provider
         self.indexDirectory = indexDirectory
     }
 
     /// The most of a command's output kept, for the message when it fails: its last lines.
-    public static let outputTailBytes = 64 * 1024
+    package static let outputTailBytes = 64 * 1024
 
     /// Runs the command to its end or its time limit; nil when it acknowledged (exit 0), else
     /// what went wrong, for `fsindex status`.
@@ -35,7 +35,7 @@ public struct ProviderRunner: Sendable {
     /// cannot be passed that way, and is left out: donations refuse them). At the time limit
     /// every process of the command's tree is stopped, also one that left its session
     /// (`ProcessTree`).
-    public func run(ids: [String]?) -> String? {
+    package func run(ids: [String]?) -> String? {
         guard let program = Self.find(provider.reindex[0]) else {
             return "cannot run \(provider.reindex[0]): not found (on PATH)"
         }
@@ -120,12 +120,12 @@ public struct ProviderRunner: Sendable {
 /// rebuild (a damaged database, a schema change) or never donated, `fsindex reindex --domain`,
 /// and donated items that expired. Requests are kept in the index until acknowledged, so a
 /// failure or a time-out is retried later (with backoff), also after a restart.
-public struct ProviderRequests: Sendable {
-    public let store: IndexStore
-    public let providers: [Settings.Provider]
-    public let indexDirectory: FilePath
+package struct ProviderRequests: Sendable {
+    package let store: IndexStore
+    package let providers: [Settings.Provider]
+    package let indexDirectory: FilePath
 
-    public init(store: IndexStore, providers: [Settings.Provider], indexDirectory: FilePath) {
+    package init(store: IndexStore, providers: [Settings.Provider], indexDirectory: FilePath) {
         self.store = store
         self.providers = providers
         self.indexDirectory = indexDirectory
@@ -134,7 +134,7 @@ public struct ProviderRequests: Sendable {
     /// Asks for every provider domain the index has lost (or never had), and for expired items
     /// of provider domains. Returns the domains asked for.
     @discardableResult
-    public func noteWhatIsMissing(now: Date = Date()) throws(IndexError) -> [String] {
+    package func noteWhatIsMissing(now: Date = Date()) throws(IndexError) -> [String] {
         var asked: [String] = []
         for p in providers where try !store.hasDonations(domain: p.domain) {
             try store.requestReindex(domain: p.domain, ids: nil, now: now)
@@ -150,7 +150,7 @@ public struct ProviderRequests: Sendable {
     /// Runs the commands of every request that is due (blocking; a daemon runs this off its
     /// writer, since the commands donate through it). Returns each domain's outcome (nil: acknowledged).
     @discardableResult
-    public func runDue(now: Date = Date(), log: (String) -> Void = { _ in }) throws(IndexError) -> [(domain: String, error: String?)] {
+    package func runDue(now: Date = Date(), log: (String) -> Void = { _ in }) throws(IndexError) -> [(domain: String, error: String?)] {
         var results: [(domain: String, error: String?)] = []
         for request in try store.providerRequests() where request.nextAttempt <= now {
             guard let provider = providers.first(where: { $0.domain == request.domain }) else { continue }
@@ -164,7 +164,7 @@ public struct ProviderRequests: Sendable {
     }
 
     /// When the next failed request is due, if any.
-    public func nextRetry() throws(IndexError) -> Date? {
+    package func nextRetry() throws(IndexError) -> Date? {
         try store.providerRequests().filter { r in providers.contains { $0.domain == r.domain } }.map(\.nextAttempt).min()
     }
 }

@@ -35,14 +35,14 @@ import SystemPackage
 /// let pass = try RecognitionPass(store: store, settings: settings)   // nil: OCR is off
 /// let report = try pass?.runAll()   // report.recognized, report.seconds
 /// ```
-public struct RecognitionPass: Sendable {
-    public let store: IndexStore
-    public let recognition: Settings.Recognition
-    public let pool: WorkerPool
+package struct RecognitionPass: Sendable {
+    package let store: IndexStore
+    package let recognition: Settings.Recognition
+    package let pool: WorkerPool
     /// PDF pages read at most, the first ones (a 300-page scanned book would take minutes).
-    public static let pageLimit = 20
+    package static let pageLimit = 20
 
-    public init(store: IndexStore, recognition: Settings.Recognition, pool: WorkerPool) {
+    package init(store: IndexStore, recognition: Settings.Recognition, pool: WorkerPool) {
         self.store = store
         self.recognition = recognition
         self.pool = pool
@@ -50,7 +50,7 @@ public struct RecognitionPass: Sendable {
 
     /// The pass as `settings` configure it: nil when `ocr = false`; a problem when OCR cannot
     /// run (no Tesseract data, a configured language missing, no worker executable).
-    public static func configured(store: IndexStore, settings: Settings, executable: String? = nil) -> Result<RecognitionPass, RecognitionPassProblem>? {
+    package static func configured(store: IndexStore, settings: Settings, executable: String? = nil) -> Result<RecognitionPass, RecognitionPassProblem>? {
         switch settings.recognition() {
         case nil: return nil
         case .failure(let problem)?: return .failure(.settings(problem))
@@ -82,20 +82,20 @@ public struct RecognitionPass: Sendable {
     static let environment = ["OMP_THREAD_LIMIT": "1"]
 
     /// What one batch did.
-    public struct Batch: Sendable, Hashable {
+    package struct Batch: Sendable, Hashable {
         /// The items that got text (their identifiers now, for subscribers).
-        public var recognized: [ItemIdentifier] = []
+        package var recognized: [ItemIdentifier] = []
         /// Pending items read.
-        public var examined = 0
+        package var examined = 0
         /// Of those, skipped (photos, small pictures) or failed: recorded, not retried.
-        public var skipped = 0
-        public var lastRowID: Int64 = 0
-        public var mayHaveMore = false
+        package var skipped = 0
+        package var lastRowID: Int64 = 0
+        package var mayHaveMore = false
     }
 
     /// Reads up to `limit` pending items after rowid `after`, one at a time in one worker, and
     /// stores the results in one transaction. `stop()` is asked between items.
-    public func runBatch(limit: Int, after: Int64 = 0, stop: () -> Bool = { false }) throws(UpdateError) -> Batch {
+    package func runBatch(limit: Int, after: Int64 = 0, stop: () -> Bool = { false }) throws(UpdateError) -> Batch {
         let pending: [PendingRecognition]
         do { pending = try store.pendingRecognitions(limit: limit, after: after) } catch { throw .index(error) }
         guard !pending.isEmpty else { return Batch() }
@@ -135,7 +135,7 @@ public struct RecognitionPass: Sendable {
     }
 
     /// Reads everything pending, batch after batch, until none is left or `stop()` says so.
-    public func runAll(batchSize: Int = 16, stop: () -> Bool = { false }) throws(UpdateError) -> RecognitionReport {
+    package func runAll(batchSize: Int = 16, stop: () -> Bool = { false }) throws(UpdateError) -> RecognitionReport {
         let start = DispatchTime.now()
         var report = RecognitionReport()
         var after: Int64 = 0
@@ -154,24 +154,24 @@ public struct RecognitionPass: Sendable {
 }
 
 /// What a whole OCR pass did, for `fsindex index`.
-public struct RecognitionReport: Sendable, Hashable, Codable {
+package struct RecognitionReport: Sendable, Hashable, Codable {
     /// Items that got text.
-    public var recognized = 0
+    package var recognized = 0
     /// Candidates read.
-    public var examined = 0
+    package var examined = 0
     /// Candidates skipped (photos without text, pictures too small) or failed.
-    public var skipped = 0
-    public var seconds: Double = 0
+    package var skipped = 0
+    package var seconds: Double = 0
 
-    public init() {}
+    package init() {}
 }
 
 /// Why the OCR pass cannot run.
-public enum RecognitionPassProblem: Error, Sendable, Hashable, CustomStringConvertible {
+package enum RecognitionPassProblem: Error, Sendable, Hashable, CustomStringConvertible {
     case settings(Settings.RecognitionProblem)
     case worker(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .settings(let p): p.description
         case .worker(let m): "OCR is off: cannot start its worker: \(m)"

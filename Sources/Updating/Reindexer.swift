@@ -11,19 +11,19 @@ import SystemPackage
 /// no daemon does, `fsindexd` runs it for `fsindex reindex` requests, and the index asks for it
 /// by itself (`IndexStore.performMaintenance`) after a repair, a schema change, an extractor
 /// upgrade or an expiration.
-public final class Reindexer: IndexRequestHandler {
-    public let updater: IndexUpdater
+package final class Reindexer: IndexRequestHandler {
+    package let updater: IndexUpdater
     /// Roots known from elsewhere (the config, the command line), reindexed with the index's own
     /// domains: after a damaged database was replaced, the index no longer knows its roots.
     /// Each with its depth: a rebuilt database has lost the depths it recorded too.
-    public let extraRoots: [IndexRoot]
+    package let extraRoots: [IndexRoot]
 
-    public init(updater: IndexUpdater, roots: [FilePath] = []) {
+    package init(updater: IndexUpdater, roots: [FilePath] = []) {
         self.updater = updater
         self.extraRoots = roots.map { IndexRoot($0) }
     }
 
-    public init(updater: IndexUpdater, roots: [IndexRoot]) {
+    package init(updater: IndexUpdater, roots: [IndexRoot]) {
         self.updater = updater
         self.extraRoots = roots
     }
@@ -41,10 +41,10 @@ public final class Reindexer: IndexRequestHandler {
     }
 
     /// The sum of what the last requests did.
-    public var lastReport: CrawlReport { state.withLock { $0 } }
+    package var lastReport: CrawlReport { state.withLock { $0 } }
     private let state = Synchronization.Mutex(CrawlReport())
 
-    public func reindexAllSearchableItems(acknowledgementHandler: @escaping @Sendable () -> Void) throws {
+    package func reindexAllSearchableItems(acknowledgementHandler: @escaping @Sendable () -> Void) throws {
         let roots = try allRoots()
         var report = CrawlReport()
         // A root that is gone: its items go too (the files are the truth).
@@ -64,7 +64,7 @@ public final class Reindexer: IndexRequestHandler {
         acknowledgementHandler()
     }
 
-    public func reindexSearchableItems(withIdentifiers identifiers: [ItemIdentifier],
+    package func reindexSearchableItems(withIdentifiers identifiers: [ItemIdentifier],
                                        acknowledgementHandler: @escaping @Sendable () -> Void) throws {
         let live = LiveIndexer(updater: updater, roots: try allRoots().map(\.path))
         var report = CrawlReport()
@@ -109,7 +109,7 @@ extension CrawlReport {
 
 extension ExtractionVersions {
     /// The extractors' current versions, in the form the index compares stored items with.
-    public static var forIndex: ExtractorVersions {
+    package static var forIndex: ExtractorVersions {
         var byName: [String: Int] = [:]
         for (name, version) in all { if let name { byName[name] = version } }
         return ExtractorVersions(none: version(of: nil), byName: byName)

@@ -6,13 +6,13 @@ import Isolation
 
 extension Settings {
     /// `[crawl]` as the walker's options.
-    public var walkOptions: WalkOptions {
+    package var walkOptions: WalkOptions {
         WalkOptions(exclusions: ExclusionRules(includeHidden: crawl.includeHidden, patterns: crawl.exclude, markerFile: crawl.markerFile),
                     oneFileSystem: crawl.oneFileSystem)
     }
 
     /// `[extraction]` as each worker's limits.
-    public var workerLimits: WorkerLimits {
+    package var workerLimits: WorkerLimits {
         var limits = WorkerLimits()
         limits.addressSpaceBytes = UInt64(extraction.memoryLimitMiB) << 20
         limits.cpuSecondsPerFile = UInt64(extraction.cpuSecondsPerFile)

@@ -24,30 +24,30 @@ import SystemCalls
 /// let pass = SummaryPass(store: store)
 /// let report = try pass.runAll(threads: 2)   // report.summarized, report.seconds
 /// ```
-public struct SummaryPass: Sendable {
-    public let store: IndexStore
-    public let summarizer: ExtractiveSummarizer
+package struct SummaryPass: Sendable {
+    package let store: IndexStore
+    package let summarizer: ExtractiveSummarizer
 
-    public init(store: IndexStore, summarizer: ExtractiveSummarizer = ExtractiveSummarizer()) {
+    package init(store: IndexStore, summarizer: ExtractiveSummarizer = ExtractiveSummarizer()) {
         self.store = store
         self.summarizer = summarizer
     }
 
     /// What one batch did.
-    public struct Batch: Sendable, Hashable {
+    package struct Batch: Sendable, Hashable {
         /// The items that got a summary (their identifiers now, for subscribers).
-        public var summarized: [ItemIdentifier] = []
+        package var summarized: [ItemIdentifier] = []
         /// Pending items read (some may have had nothing to summarize, or changed meanwhile).
-        public var examined = 0
+        package var examined = 0
         /// The last rowid read: the next batch starts after it.
-        public var lastRowID: Int64 = 0
+        package var lastRowID: Int64 = 0
         /// Whether the batch was full, so more may be pending.
-        public var mayHaveMore = false
+        package var mayHaveMore = false
     }
 
     /// Summarizes up to `limit` pending items after rowid `after`, on `threads` threads (0: one
     /// per core), and stores them in one transaction.
-    public func runBatch(limit: Int, after: Int64 = 0, threads: Int = 1) throws(UpdateError) -> Batch {
+    package func runBatch(limit: Int, after: Int64 = 0, threads: Int = 1) throws(UpdateError) -> Batch {
         let threads = threads > 0 ? threads : max(1, System.coreCount)
         let pending: [PendingSummary]
         do { pending = try store.pendingSummaries(limit: limit, textLimit: summarizer.analysedLength, after: after) } catch {
@@ -63,7 +63,7 @@ public struct SummaryPass: Sendable {
     /// Summarizes everything pending, batch after batch, until none is left or `stop()` says so.
     /// One sweep in rowid order: an item written again meanwhile (by a running fsindexd) is
     /// pending again and left to the next pass.
-    public func runAll(threads: Int = 1, batchSize: Int = 256, stop: () -> Bool = { false }) throws(UpdateError) -> SummaryReport {
+    package func runAll(threads: Int = 1, batchSize: Int = 256, stop: () -> Bool = { false }) throws(UpdateError) -> SummaryReport {
         let start = DispatchTime.now()
         var report = SummaryReport()
         var after: Int64 = 0
@@ -99,12 +99,12 @@ public struct SummaryPass: Sendable {
 }
 
 /// What a whole summary pass did, for `fsindex index`.
-public struct SummaryReport: Sendable, Hashable, Codable {
+package struct SummaryReport: Sendable, Hashable, Codable {
     /// Items that got a summary.
-    public var summarized = 0
+    package var summarized = 0
     /// Pending items read (those with nothing to summarize lose their pending mark too).
-    public var examined = 0
-    public var seconds: Double = 0
+    package var examined = 0
+    package var seconds: Double = 0
 
-    public init() {}
+    package init() {}
 }

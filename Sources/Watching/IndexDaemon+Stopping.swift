@@ -16,7 +16,7 @@ extension IndexDaemon {
     /// instead of running to its end, and work queued behind it is left for the next start, whose
     /// reconcile finds those changes on disk. Every batch is a transaction, so the index is
     /// consistent whenever this happens; systemd's stop timeout is never reached.
-    public func requestStop() {
+    package func requestStop() {
         guard !stopping.exchange(true, ordering: .relaxed) else { return }
         currentUpdater.withLock { $0?.cancel() }
         submit(.shutdown)
@@ -47,7 +47,7 @@ extension IndexDaemon {
     /// Whether the database file the daemon writes to is still the one at the index's path. A
     /// daemon that went on writing to a database `fsindex erase` deleted (or that a new
     /// `fsindex index` replaced) would index into a file nobody reads, for ever.
-    public func indexFileProblem() -> String? {
+    package func indexFileProblem() -> String? {
         guard let opened = databaseIdentity else { return nil }
         let path = store.location.databasePath
         guard let now = Self.identity(of: path) else {
@@ -63,7 +63,7 @@ extension IndexDaemon {
 }
 
 /// A file's identity on disk.
-public struct FileIdentity: Sendable, Hashable {
-    public var device: UInt64
-    public var inode: UInt64
+package struct FileIdentity: Sendable, Hashable {
+    package var device: UInt64
+    package var inode: UInt64
 }

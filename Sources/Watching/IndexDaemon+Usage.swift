@@ -14,7 +14,7 @@ extension IndexDaemon {
     /// Follows the desktop's recently-used list at `file`: reads it once now (through the work
     /// queue) and again whenever it is written. Returns the monitor to stop at exit, or nil when
     /// the list's folder cannot be watched (logged; the rest of the daemon is unaffected).
-    public func followRecentlyUsed(file: FilePath) -> RecentlyUsedMonitor? {
+    package func followRecentlyUsed(file: FilePath) -> RecentlyUsedMonitor? {
         recentlyUsedFile.withLock { $0 = file }
         let monitor: RecentlyUsedMonitor
         do {

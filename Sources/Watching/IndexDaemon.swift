@@ -24,8 +24,8 @@ import Glibc
 /// So a reindex never races a batch of events, and SIGTERM finishes the batch at hand before
 /// the daemon exits. Watches are added *before* a root is reconciled, so a file created during
 /// the first crawl is seen by one or the other (upserts are idempotent).
-public final class IndexDaemon: ControlHandler, Sendable {
-    public enum Work: Sendable {
+package final class IndexDaemon: ControlHandler, Sendable {
+    package enum Work: Sendable {
         case events([FileEvent])
         case reindex(paths: [[UInt8]], reply: @Sendable (ControlResponse) -> Void)
         /// `fsindex used`: record a use of each item now.
@@ -57,8 +57,8 @@ public final class IndexDaemon: ControlHandler, Sendable {
         case retryAfterDiskFull
     }
 
-    public let store: IndexStore
-    public let source: any FileEventSource
+    package let store: IndexStore
+    package let source: any FileEventSource
     let logger: Logger
     let work: AsyncStream<Work>
     let workInput: AsyncStream<Work>.Continuation
@@ -76,7 +76,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
     /// index's feeder then compares everything (`SharedFeeder.requestFullPass`).
     let crawled = Mutex<(@Sendable () -> Void)?>(nil)
 
-    public func setCrawlHandler(_ handler: @escaping @Sendable () -> Void) {
+    package func setCrawlHandler(_ handler: @escaping @Sendable () -> Void) {
         crawled.withLock { $0 = handler }
     }
     /// The desktop's recently-used list fsindexd follows, if any (`followRecentlyUsed`).
@@ -88,7 +88,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
     /// Whether the providers' commands are running (`askProviders`), so two rounds never overlap.
     let providersRunning = Atomic<Bool>(false)
     /// Why the daemon stopped on its own (the index went away), for the exit status.
-    public var failure: String? { state.withLock { $0.failure } }
+    package var failure: String? { state.withLock { $0.failure } }
     /// Whether a `.summarize` is queued, so that there is never more than one.
     let summaryQueued = Atomic<Bool>(false)
     /// The rowid the next summary batch starts after.
@@ -133,7 +133,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     /// Roots given on the command line (`--root`) stay when the config is reloaded; otherwise the
     /// config's `roots` are the roots.
-    public let rootsFromCommandLine: Bool
+    package let rootsFromCommandLine: Bool
 
     /// The database file as it was when the daemon started (see `indexFileProblem`).
     let databaseIdentity: FileIdentity?
@@ -142,7 +142,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
     let clock: any Clock<Duration>
 
     /// - Parameter clock: the waits' clock; tests give one they move themselves.
-    public convenience init(store: IndexStore, settings: Settings, roots: [FilePath], source: any FileEventSource, logger: Logger,
+    package convenience init(store: IndexStore, settings: Settings, roots: [FilePath], source: any FileEventSource, logger: Logger,
                             rootsFromCommandLine: Bool = false, clock: any Clock<Duration> = TimerClock()) {
         self.init(store: store, settings: settings, roots: roots.map { IndexRoot($0) }, source: source, logger: logger,
                   rootsFromCommandLine: rootsFromCommandLine, clock: clock)
@@ -150,7 +150,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     /// - Parameter roots: each with its depth (a files-only root is watched and crawled without
     ///   its subfolders).
-    public init(store: IndexStore, settings: Settings, roots: [IndexRoot], source: any FileEventSource, logger: Logger,
+    package init(store: IndexStore, settings: Settings, roots: [IndexRoot], source: any FileEventSource, logger: Logger,
                 rootsFromCommandLine: Bool = false, clock: any Clock<Duration> = TimerClock()) {
         self.rootsFromCommandLine = rootsFromCommandLine
         self.clock = clock
@@ -163,12 +163,12 @@ public final class IndexDaemon: ControlHandler, Sendable {
     }
 
     /// Sends `ItemChanges` of every batch to `publish` (the control server's subscribers).
-    public func setPublisher(_ publish: @escaping @Sendable (ItemChanges) -> Void) {
+    package func setPublisher(_ publish: @escaping @Sendable (ItemChanges) -> Void) {
         publisher.withLock { $0 = publish }
     }
 
     /// Asks the daemon to do something; safe from any thread or signal handler queue.
-    public func submit(_ w: Work) { workInput.yield(w) }
+    package func submit(_ w: Work) { workInput.yield(w) }
 
     /// One updater for the daemon's life (it keeps extraction contexts warm); replaced when the
     /// settings are reloaded.
@@ -191,7 +191,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     /// The domains of the roots watched now (after any reload), as `IndexUpdater.domainName`
     /// names them: what fsindexd publishes to the shared index, with the apps' domains.
-    public var watchedDomains: Set<String> { Set(roots.map(IndexUpdater.domainName)) }
+    package var watchedDomains: Set<String> { Set(roots.map(IndexUpdater.domainName)) }
 
     /// Extraction workers end this long after the last piece of work, so that an idle daemon is
     /// one process blocked in `poll`, not three.
@@ -246,7 +246,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
     /// what does not fit with a rescan of every root (`InotifyEventSource`): memory stays
     /// bounded, nothing is lost. Forwarding every batch into `work` as it came made that bound
     /// unreachable.
-    public func run() async {
+    package func run() async {
         let (applied, appliedInput) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .unbounded)
         // The forwarder is a child task, so it runs where the writer runs (a test's own
         // executor included) and ends with it: a task of its own on the shared pool could wait
@@ -490,7 +490,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
 
     // MARK: Control
 
-    public func handle(_ request: ControlRequest, reply: @escaping @Sendable (ControlResponse) -> Void) {
+    package func handle(_ request: ControlRequest, reply: @escaping @Sendable (ControlResponse) -> Void) {
         switch request {
         case .status:
             reply(.status(status))
@@ -534,7 +534,7 @@ public final class IndexDaemon: ControlHandler, Sendable {
         }
     }
 
-    public var status: DaemonStatus {
+    package var status: DaemonStatus {
         let counts = source.counts
         return state.withLock { s in
             DaemonStatus(state: s.status, queueLength: s.pending.count + eventsInFlight.load(ordering: .relaxed),

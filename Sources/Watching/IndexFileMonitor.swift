@@ -14,12 +14,12 @@ import Glibc
 /// daemon also asks before every piece of work. One inotify watch on the index folder (its own
 /// instance, read by a dispatch source): no timer, so idle stays free. Events about the WAL and
 /// shared-memory files (every commit) cost one `statx`.
-public final class IndexFileMonitor {
+package final class IndexFileMonitor {
     private let source: any DispatchSourceRead
 
     /// Starts watching `location`'s folder; nil if inotify is unavailable (the per-work check
     /// still catches a deleted database).
-    public init?(location: IndexLocation, onChange: @escaping @Sendable () -> Void) {
+    package init?(location: IndexLocation, onChange: @escaping @Sendable () -> Void) {
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         let mask = UInt32(bitPattern: IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE_SELF | IN_MOVE_SELF)
@@ -39,7 +39,7 @@ public final class IndexFileMonitor {
         source.resume()
     }
 
-    public func stop() { source.cancel() }
+    package func stop() { source.cancel() }
 
     deinit { source.cancel() }
 }

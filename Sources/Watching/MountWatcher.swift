@@ -11,13 +11,13 @@ import Glibc
 /// D-Bus client: a disk image, a tmpfs or a share mounted by hand is seen like a USB drive
 /// mounted by the desktop. A pipe beside it ends the thread. `poll` only wakes: what changed is
 /// found by reading the table again and comparing (`VolumeIndexer`).
-public final class MountWatcher: Sendable {
+package final class MountWatcher: Sendable {
     private let stopWrite: Int32
     private let thread: pthread_t
 
     /// Starts the thread; `onChange` runs on it after each change (a burst of mounts may
     /// wake it once). Nil when `/proc/self/mountinfo` or a thread is unavailable.
-    public init?(path: String = "/proc/self/mountinfo", onChange: @escaping @Sendable () -> Void) {
+    package init?(path: String = "/proc/self/mountinfo", onChange: @escaping @Sendable () -> Void) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         guard case .success(let ends) = SystemCall.pipe() else {
@@ -35,11 +35,7 @@ public final class MountWatcher: Sendable {
             while true {
                 fds[0].revents = 0
                 fds[1].revents = 0
-                let n = poll(&fds, 2, -1)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
+                guard case .success = SystemCall.poll(&fds, timeout: -1) else { return }
                 if fds[1].revents != 0 { return }
                 if fds[0].revents & Int16(POLLPRI | POLLERR) != 0 { onChange() }
             }
@@ -55,7 +51,7 @@ public final class MountWatcher: Sendable {
     }
 
     /// Ends the thread and waits for it; `onChange` is not called after this returns.
-    public func stop() {
+    package func stop() {
         var byte: UInt8 = 1
         _ = write(stopWrite, &byte, 1)
         pthread_join(thread, nil)

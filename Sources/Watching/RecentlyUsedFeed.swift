@@ -16,11 +16,11 @@ import Indexing
 /// root added later brings the history the list still has of its files.
 package enum RecentlyUsedFeed {
     /// The feed's name in the index (`usage_feeds.feed`).
-    public static let name = "recently-used.xbel"
+    package static let name = "recently-used.xbel"
 
     /// The new uses in `list`, and the marks to store with them (every bookmark inside `roots`,
     /// so that those gone from the list are forgotten).
-    public static func uses(in list: RecentlyUsedList, marks: [ItemIdentifier: FeedMark],
+    package static func uses(in list: RecentlyUsedList, marks: [ItemIdentifier: FeedMark],
                             roots: [[UInt8]]) -> (uses: [ItemUse], marks: [ItemIdentifier: FeedMark]) {
         // A file listed twice counts once, with the later dates and the higher counts.
         var merged: [ItemIdentifier: (visit: Date, counts: [String: Int64])] = [:]

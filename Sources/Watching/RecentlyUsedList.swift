@@ -34,15 +34,15 @@ import Glibc
 /// read as "these files were never visited again".
 ///
 /// Cost: one pass over at most `maximumSize` bytes.
-public struct RecentlyUsedList: Sendable, Hashable {
+package struct RecentlyUsedList: Sendable, Hashable {
     /// One `<bookmark>` whose `href` is a local file.
-    public struct Bookmark: Sendable, Hashable {
+    package struct Bookmark: Sendable, Hashable {
         /// The file's absolute path, percent-decoded to its exact bytes.
-        public var path: [UInt8]
-        public var added: Date?
-        public var modified: Date?
-        public var visited: Date?
-        public var applications: [Application]
+        package var path: [UInt8]
+        package var added: Date?
+        package var modified: Date?
+        package var visited: Date?
+        package var applications: [Application]
 
         /// The latest of its dates and its applications' dates: when it was last used.
         package var lastVisit: Date? {
@@ -51,16 +51,16 @@ public struct RecentlyUsedList: Sendable, Hashable {
     }
 
     /// One `<bookmark:application>`: a program that opened the file, and how many times.
-    public struct Application: Sendable, Hashable {
-        public var name: String
-        public var count: Int64
-        public var modified: Date?
+    package struct Application: Sendable, Hashable {
+        package var name: String
+        package var count: Int64
+        package var modified: Date?
     }
 
     package var bookmarks: [Bookmark]
     /// `<bookmark>`s left out: not `file://` (`recent:///`, `sftp://`, another host), or a path
     /// that cannot be a file's.
-    public var skipped: Int
+    package var skipped: Int
 
     /// The largest list read. GTK keeps the list to its `gtk-recent-files-max-age` and a few
     /// hundred entries, a few hundred KiB; anything near this is not a list to trust.
@@ -72,7 +72,7 @@ public struct RecentlyUsedList: Sendable, Hashable {
     static let bookmarkNamespace = "http://www.freedesktop.org/standards/desktop-bookmarks"
 
     /// Where the list is: `$XDG_DATA_HOME/recently-used.xbel`, else `~/.local/share/recently-used.xbel`.
-    public static func defaultLocation(environment: [String: String]) -> FilePath? {
+    package static func defaultLocation(environment: [String: String]) -> FilePath? {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return FilePath(data).appending("recently-used.xbel")
         }
@@ -82,7 +82,7 @@ public struct RecentlyUsedList: Sendable, Hashable {
 }
 
 /// Why a recently-used list was not read; nothing of it is applied.
-public enum RecentlyUsedListError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum RecentlyUsedListError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There is no list (no application ever wrote one): not a problem.
     case missing(path: String)
     case tooLarge(path: String, limit: Int)
@@ -90,7 +90,7 @@ public enum RecentlyUsedListError: Error, Sendable, Hashable, CustomStringConver
     /// Not well-formed XML, or not an XBEL list: `offset` is the byte where reading stopped.
     case malformed(offset: Int, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .missing(path):
             "there is no list of recently used files at \(path) yet"
@@ -112,7 +112,7 @@ extension RecentlyUsedList {
     /// let list = try RecentlyUsedList(xbel: Array(text.utf8))
     /// list.bookmarks[0].path   // Array("/home/ada/café notes.txt".utf8)
     /// ```
-    public init(xbel bytes: [UInt8]) throws(RecentlyUsedListError) {
+    package init(xbel bytes: [UInt8]) throws(RecentlyUsedListError) {
         guard bytes.count <= Self.maximumSize else { throw .tooLarge(path: "the list", limit: Self.maximumSize) }
         var reader = XBELScanner(bytes: bytes)
         let (bookmarks, skipped) = try reader.read()
@@ -121,7 +121,7 @@ extension RecentlyUsedList {
     }
 
     /// Reads the list at `path`, refusing one over `maximumSize` without reading it all.
-    public init(contentsOf path: FilePath) throws(RecentlyUsedListError) {
+    package init(contentsOf path: FilePath) throws(RecentlyUsedListError) {
         let fd: FileDescriptor
         // Non-blocking, and only a regular file: a FIFO put in its place must not hold the
         // daemon's single writer in `read` for ever.

@@ -13,13 +13,13 @@ import Glibc
 /// save. The folder's `IN_MOVED_TO` (GTK, KDE) and `IN_CLOSE_WRITE` (programs that write in
 /// place) are filtered by name; the rest of a busy `~/.local/share` costs one `read` per wakeup.
 /// Like `IndexFileMonitor`, this only wakes: the daemon's writer reads and applies the list.
-public final class RecentlyUsedMonitor {
+package final class RecentlyUsedMonitor {
     private let source: any DispatchSourceRead
-    public let file: FilePath
+    package let file: FilePath
 
     /// Starts watching `file`'s folder; throws when the folder cannot be watched (it does not
     /// exist: the desktop never wrote a list; or inotify is unavailable).
-    public init(file: FilePath, onChange: @escaping @Sendable () -> Void) throws(Errno) {
+    package init(file: FilePath, onChange: @escaping @Sendable () -> Void) throws(Errno) {
         self.file = file
         let name = Array(file.lastComponent?.string.utf8 ?? "".utf8)
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -61,7 +61,7 @@ public final class RecentlyUsedMonitor {
         return out
     }
 
-    public func stop() { source.cancel() }
+    package func stop() { source.cancel() }
 
     deinit { source.cancel() }
 }

@@ -14,15 +14,15 @@ import Synchronization
 ///
 /// The daemon's waits (a missing root's grace period, the workers' idle time) take any
 /// `Clock<Duration>`, so that tests can run them on a clock they move themselves.
-public struct TimerClock: Clock {
-    public typealias Instant = ContinuousClock.Instant
+package struct TimerClock: Clock {
+    package typealias Instant = ContinuousClock.Instant
 
-    public init() {}
+    package init() {}
 
-    public var now: Instant { ContinuousClock.now }
-    public var minimumResolution: Duration { ContinuousClock().minimumResolution }
+    package var now: Instant { ContinuousClock.now }
+    package var minimumResolution: Duration { ContinuousClock().minimumResolution }
 
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let wait = Wait()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

@@ -22,7 +22,7 @@ import Updating
 /// one transaction, nothing extracted again), so that results always name the file where it is.
 /// The indexes live in the catalogue (`VolumeCatalogue`), under the home index's folder; with
 /// `store_on_volume`, a copy of each travels with the volume (`VolumePortableCopy`).
-public final class VolumeIndexer: Sendable {
+package final class VolumeIndexer: Sendable {
     /// One volume being indexed.
     struct Running: Sendable {
         var volume: Volume
@@ -35,7 +35,7 @@ public final class VolumeIndexer: Sendable {
         var device: String?
     }
 
-    public let catalogue: VolumeCatalogue
+    package let catalogue: VolumeCatalogue
     let settings: Mutex<Settings>
     let home: String?
     let logger: Logger
@@ -48,6 +48,8 @@ public final class VolumeIndexer: Sendable {
     let identify: @Sendable (MountTable.Entry) -> VolumeIdentity
     /// How long a volume's index must go without a commit before its copy is written again.
     let copyDelay: Duration
+    /// The waits' clock (the copy's delay, each volume's daemon); tests give one they move.
+    let clock: any Clock<Duration>
     /// Per volume: a count of the commits seen, so that only the last one's delay writes the copy.
     let copyGenerations = Mutex<[String: Int]>([:])
     /// The volumes whose copy is older than their index.
@@ -65,11 +67,11 @@ public final class VolumeIndexer: Sendable {
     ///   - indexDirectory: the home index's folder; the volumes' are under it (`VolumeCatalogue`).
     ///   - home: the home folder, never a volume under `all`.
     ///   - publish: each volume's item changes, for the query socket's live subscribers.
-    public init(indexDirectory: FilePath, settings: Settings, home: String?, logger: Logger,
+    package init(indexDirectory: FilePath, settings: Settings, home: String?, logger: Logger,
                 mounts: @escaping @Sendable () -> MountTable = { VolumeCatalogue.currentMounts() },
                 identify: @escaping @Sendable (MountTable.Entry) -> VolumeIdentity = { VolumeIdentity.read($0) },
                 publish: @escaping @Sendable (ItemChanges) -> Void = { _ in }, copyDelay: Duration = .seconds(3),
-                daemonExecutor: (any TaskExecutor)? = nil) {
+                daemonExecutor: (any TaskExecutor)? = nil, clock: any Clock<Duration> = TimerClock()) {
         catalogue = VolumeCatalogue(indexDirectory: indexDirectory)
         self.settings = Mutex(settings)
         self.home = home
@@ -79,31 +81,32 @@ public final class VolumeIndexer: Sendable {
         self.publish = publish
         self.copyDelay = copyDelay
         self.daemonExecutor = daemonExecutor
+        self.clock = clock
         (refreshes, refreshInput) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Looks at the mounts again (a mount or unmount, new settings): safe from any thread. A
     /// burst is looked at once.
-    public func refresh() { refreshInput.yield() }
+    package func refresh() { refreshInput.yield() }
 
     /// New settings (SIGHUP): the volumes they choose are started, the others stopped.
-    public func reload(_ new: Settings) {
+    package func reload(_ new: Settings) {
         settings.withLock { $0 = new }
         refresh()
     }
 
     /// Applies the mounts, then each change, until `stop()`; then stops every volume's daemon.
-    public func run() async {
+    package func run() async {
         refresh()
         for await _ in refreshes { await apply() }
         for key in running.withLock({ Array($0.keys) }) { await stopVolume(key, reason: "fsindexd is stopping", writingCopy: true) }
     }
 
     /// Ends `run()` once the change at hand is applied.
-    public func stop() { refreshInput.finish() }
+    package func stop() { refreshInput.finish() }
 
     /// The volumes mounted and indexed now.
-    public var mounted: [Volume] { running.withLock { $0.values.map(\.volume) }.sorted { $0.mountPoint < $1.mountPoint } }
+    package var mounted: [Volume] { running.withLock { $0.values.map(\.volume) }.sorted { $0.mountPoint < $1.mountPoint } }
 
     /// Stops the volumes that went (or moved), starts those that came.
     func apply() async {
@@ -186,7 +189,7 @@ public final class VolumeIndexer: Sendable {
         var log = logger
         log[metadataKey: "volume"] = "\(volume.shownName)"
         let daemon = IndexDaemon(store: store, settings: own, roots: [IndexRoot(root)], source: source, logger: log,
-                                 rootsFromCommandLine: true)
+                                 rootsFromCommandLine: true, clock: clock)
         let key = volume.key
         daemon.setPublisher { [publish, weak self] changes in
             publish(changes)
@@ -224,8 +227,8 @@ extension VolumeIndexer {
             g[key, default: 0] += 1
             return g[key]!
         }
-        Task { [weak self, copyDelay] in
-            try? await Task.sleep(for: copyDelay)
+        Task { [weak self, copyDelay, clock] in
+            do { try await clock.sleep(for: copyDelay) } catch { return }
             guard let self, self.copyGenerations.withLock({ $0[key] }) == generation else { return }
             self.writeCopy(key)
         }

@@ -24,8 +24,8 @@ import Glibc
 /// The shipped `fsindex-worker` has no test behaviour at all. The isolation tests run
 /// `fsindex-test-worker` (Tests/TestWorker), which passes `WorkerTestHooks` that misbehave on
 /// purpose for chosen files and answer sandbox probes, to show what each limit does.
-public enum WorkerMain {
-    public static func run(arguments: [String], testHooks: WorkerTestHooks? = nil) -> Int32 {
+package enum WorkerMain {
+    package static func run(arguments: [String], testHooks: WorkerTestHooks? = nil) -> Int32 {
         var limits = WorkerLimits()
         var i = 1
         while i + 1 < arguments.count {
@@ -149,7 +149,7 @@ public enum WorkerMain {
         }
     }
 
-    public static func send(_ kind: FrameKind, _ payload: [UInt8]) {
+    package static func send(_ kind: FrameKind, _ payload: [UInt8]) {
         let frame = Frame.encode(kind, payload)
         var done = 0
         while done < frame.count {
@@ -217,11 +217,11 @@ final class FrameReader {
 /// What a test worker adds (never the shipped one): misbehaviour before a chosen file is
 /// extracted (given its facts and the descriptor its parent passed), and answers to sandbox
 /// probes (try one forbidden call, say how it was refused).
-public struct WorkerTestHooks {
-    public var beforeExtracting: (FileFacts, Int32?) -> Void
-    public var probe: (String) -> String
+package struct WorkerTestHooks {
+    package var beforeExtracting: (FileFacts, Int32?) -> Void
+    package var probe: (String) -> String
 
-    public init(beforeExtracting: @escaping (FileFacts, Int32?) -> Void, probe: @escaping (String) -> String) {
+    package init(beforeExtracting: @escaping (FileFacts, Int32?) -> Void, probe: @escaping (String) -> String) {
         self.beforeExtracting = beforeExtracting
         self.probe = probe
     }

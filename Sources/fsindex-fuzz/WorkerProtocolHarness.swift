@@ -2,7 +2,7 @@ import Attributes
 import ExtractionModel
 import FoundationEssentials
 import Isolation
-@_spi(Fuzzing) import WorkerRuntime
+import WorkerRuntime
 #if canImport(Glibc)
 import Glibc
 #endif

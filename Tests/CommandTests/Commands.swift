@@ -23,6 +23,60 @@ enum Binaries {
         }
         return url
     }
+
+    /// `executable` as a path another user can run: itself when every folder above it lets
+    /// others through, else its twin in a folder of links to the built tools (copies across
+    /// file systems) that anyone may enter. A clone in a home of mode 0700 (root's) keeps the
+    /// built tools from every other user, and the tests that run them as `nobody` or a made-up
+    /// uid would fail for a reason no user meets: an installed fsindex is in /usr/bin. The
+    /// twins sit side by side, so a tool still finds fsindex-worker beside itself.
+    static func forOtherUsers(_ executable: String) throws -> String {
+        let built = directory.path
+        guard executable.hasPrefix(built + "/"), !reachableByOthers(executable) else { return executable }
+        return try sharedCopy.get() + "/" + URL(fileURLWithPath: executable).lastPathComponent
+    }
+
+    /// Whether a user who is neither the owner nor in the group can search every folder above
+    /// `path` and run it.
+    static func reachableByOthers(_ path: String) -> Bool {
+        var url = URL(fileURLWithPath: path)
+        var st = stat()
+        guard stat(url.path, &st) == 0, st.st_mode & 0o001 != 0 else { return false }
+        while url.path != "/" {
+            url = url.deletingLastPathComponent()
+            guard stat(url.path, &st) == 0, st.st_mode & 0o001 != 0 else { return false }
+        }
+        return true
+    }
+
+    /// Made once per test process, in a fresh folder of its own (mkdtemp: no other user can
+    /// have put anything there first); removed when the process ends.
+    private static let sharedCopy: Result<String, any Error> = Result {
+        var template = Array((NSTemporaryDirectory() + "/fsindex-tools-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw CopyFailed(what: "mkdtemp: errno \(errno)") }
+        let folder = String(cString: made)
+        guard chmod(folder, 0o755) == 0 else { throw CopyFailed(what: "chmod \(folder): errno \(errno)") }
+        let fm = FileManager.default
+        for name in try fm.contentsOfDirectory(atPath: directory.path) {
+            let source = directory.appendingPathComponent(name).path
+            var st = stat()
+            guard stat(source, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_mode & 0o100 != 0 else { continue }
+            let target = folder + "/" + name
+            if link(source, target) != 0 {
+                try fm.copyItem(atPath: source, toPath: target)
+            }
+            guard chmod(target, 0o755) == 0 else { throw CopyFailed(what: "chmod \(target): errno \(errno)") }
+        }
+        sharedCopyFolder = folder
+        atexit { if let folder = sharedCopyFolder { try? FileManager.default.removeItem(atPath: folder) } }
+        return folder
+    }
+    nonisolated(unsafe) private static var sharedCopyFolder: String?
+
+    struct CopyFailed: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "could not make the built tools reachable for another user: \(what)" }
+    }
 }
 
 /// A command that did not finish within its timeout; it was killed with SIGKILL.
@@ -52,7 +106,7 @@ func run(executable: String, _ args: [String], env: [String: String] = [:], asUs
          timeout: TimeInterval, cwd: String? = nil) throws -> CommandResult {
     let p = Process()
     if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-    p.setCommand(executable, args, asUser: asUser)
+    try p.setCommand(executable, args, asUser: asUser)
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
     if asUser != nil {
@@ -148,7 +202,7 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
 func startLogged(_ executable: String, _ args: [String], environment: [String: String], log: String,
                  asUser: uid_t? = nil) throws -> Process {
     let p = Process()
-    p.setCommand(executable, args, asUser: asUser.map { "\($0)" })
+    try p.setCommand(executable, args, asUser: asUser.map { "\($0)" })
     p.environment = environment
     _ = FileManager.default.createFile(atPath: log, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -160,10 +214,11 @@ func startLogged(_ executable: String, _ args: [String], environment: [String: S
 
 extension Process {
     /// `executable args`, run as `asUser` (a uid or name) through setpriv when given.
-    func setCommand(_ executable: String, _ args: [String], asUser: String?) {
+    /// A built tool is run from where that user can reach it (`Binaries.forOtherUsers`).
+    func setCommand(_ executable: String, _ args: [String], asUser: String?) throws {
         if let asUser {
             executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            arguments = ["--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups", "--", executable] + args
+            arguments = ["--reuid=\(asUser)", "--regid=\(asUser)", "--clear-groups", "--", try Binaries.forOtherUsers(executable)] + args
         } else {
             executableURL = URL(fileURLWithPath: executable)
             arguments = args

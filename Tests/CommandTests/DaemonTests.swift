@@ -80,12 +80,7 @@ final class DaemonFixture: @unchecked Sendable {
 
     /// Polls `condition` every 50 ms for up to `seconds`; records an issue on timeout.
     func waitFor(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return }
-            usleep(50_000)
-        }
-        Issue.record("timed out waiting for \(what); daemon log:\n\(log)")
+        try TestSupport.waitFor(what, seconds: seconds, every: .milliseconds(50), context: { "daemon log:\n\(log)" }, condition)
     }
 }
 

@@ -275,6 +275,7 @@ struct DesktopFixture {
         // The test handler: writes its argument to a file named for what it opened.
         try tree.create("bin/handler", contents: "#!/bin/sh\nprintf '%s\\n' \"$1\" >> \"\(t)/$FSINDEX_TEST_LOG\"\n")
         try tree.create("bin/launch", contents: "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"\(t)/launched\"\n")
+        try tree.create("mailcap", contents: "")
         try tree.chmod("bin/handler", 0o755)
         try tree.chmod("bin/launch", 0o755)
         for (name, type, log) in [("fsindex-test-text", "text/plain", "opened"), ("fsindex-test-folder", "inode/directory", "folder-opened"),
@@ -295,6 +296,9 @@ struct DesktopFixture {
                "WAYLAND_DISPLAY": "wayland-fsindex-test",
                // No text browser as xdg-open's last resort (lynx comes with xdg-utils' recommends).
                "BROWSER": "/nonexistent/no-browser",
+               // Nor the machine's or the user's mailcap, which xdg-open's generic mode asks
+               // through run-mailcap before it gives up (an empty file of the test's own).
+               "MAILCAPS": tree.path("mailcap").string, "HOME": tree.path("home").string,
                "XDG_CURRENT_DESKTOP": "", "DISPLAY": "", "T": t]
         for (name, type) in [("fsindex-test-text", "text/plain"), ("fsindex-test-folder", "inode/directory"), ("fsindex-test-url", "x-scheme-handler/https"),
                              ("fsindex-test-app", "x-scheme-handler/notesapp")] {

@@ -168,7 +168,8 @@ struct MCPServerTests {
             _ = chmod(x.docs + "/report-2.txt", 0o600)
             var env = x.env
             env["HOME"] = "/nonexistent"
-            let server = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + MCPClient.server(["--config", x.config, "--scope", x.docs])
+            let server = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
+                          try Binaries.forOtherUsers(MCPClient.server([])[0]), "--config", x.config, "--scope", x.docs]
             let t = try MCPClient.session([
                 Step.call("search", ["query": "budget"]),
                 Step.call("count", ["query": "budget"]),

@@ -52,13 +52,9 @@ struct SetupCommandTests {
         }
 
         func waitFor(_ what: String, seconds: Double = 90, _ condition: () throws -> Bool) throws {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if try condition() { return }
-                usleep(100_000)
-            }
-            let log = (try? String(contentsOfFile: tree.path("state/fsindex/fsindexd.log").string, encoding: .utf8)) ?? ""
-            Issue.record("timed out waiting for \(what); fsindexd's log:\n\(log)")
+            try TestSupport.waitFor(what, seconds: seconds, every: .milliseconds(100), context: {
+                "fsindexd's log:\n" + ((try? String(contentsOfFile: tree.path("state/fsindex/fsindexd.log").string, encoding: .utf8)) ?? "")
+            }, condition)
         }
 
         static func isGone(_ pid: Int32) -> Bool {

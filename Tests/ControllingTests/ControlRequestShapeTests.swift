@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import SystemCalls
 import SystemPackage
+import TestSupport
 import Testing
 @testable import Controlling
 

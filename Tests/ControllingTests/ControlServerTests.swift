@@ -3,6 +3,7 @@ import Indexing
 import Synchronization
 import SystemCalls
 import SystemPackage
+import TestSupport
 import Testing
 @testable import Controlling
 
@@ -69,7 +70,7 @@ struct ControlServerTests {
         let leaving = try ControlClient.connect(fx.location)
         #expect(try leaving.request(.subscribe, timeout: .seconds(5)) == .ok(message: "subscribed"))
         let bystander = try ControlClient.connect(fx.location)   // not subscribed: gets nothing
-        #expect(eventually { server.subscriberCount == 3 })
+        #expect(await eventually { server.subscriberCount == 3 })
 
         let first = ItemChanges(updated: [Array("/home/ada/new.txt".utf8)], removed: [])
         server.publish(first)
@@ -79,7 +80,7 @@ struct ControlServerTests {
         #expect(try leaving.expectNext() == .itemsChanged(first))
 
         leaving.close()
-        #expect(eventually { server.subscriberCount == 2 }, "the closed subscriber was not dropped")
+        #expect(await eventually { server.subscriberCount == 2 }, "the closed subscriber was not dropped")
         let second = ItemChanges(updated: [], removed: [Array("/home/ada/old.txt".utf8)])
         server.publish(second)
         #expect(await iterator.next() == second)

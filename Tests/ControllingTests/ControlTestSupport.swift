@@ -77,15 +77,6 @@ extension ControlClient {
     }
 }
 
-/// Polls `condition` for up to `seconds`.
-func eventually(_ seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}
 
 func fileMode(_ path: String) -> mode_t? {
     var st = stat()

@@ -4,6 +4,7 @@ import QueryWire
 import Synchronization
 import SystemCalls
 import SystemPackage
+import TestSupport
 import Testing
 @testable import Controlling
 

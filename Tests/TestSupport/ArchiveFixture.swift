@@ -6,32 +6,32 @@ import Glibc
 
 /// Writes archives for tests with libarchive's writer (zip, tar, 7-Zip or a lone compressed
 /// file), so that generated fixtures need no external tool.
-public enum ArchiveFixture {
-    public enum Format: Sendable { case zip, tar, sevenZip, raw }
-    public enum Filter: Sendable { case none, gzip, bzip2, xz, zstd, compress }
+package enum ArchiveFixture {
+    package enum Format: Sendable { case zip, tar, sevenZip, raw }
+    package enum Filter: Sendable { case none, gzip, bzip2, xz, zstd, compress }
 
-    public struct Member: Sendable {
-        public var name: String
-        public var data: [UInt8]
+    package struct Member: Sendable {
+        package var name: String
+        package var data: [UInt8]
         /// The data is written this many times (a large member without a large array).
-        public var repeats: Int = 1
+        package var repeats: Int = 1
 
-        public init(_ name: String, _ text: String, repeats: Int = 1) {
+        package init(_ name: String, _ text: String, repeats: Int = 1) {
             self.name = name
             data = Array(text.utf8)
             self.repeats = repeats
         }
 
-        public init(_ name: String, bytes: [UInt8], repeats: Int = 1) {
+        package init(_ name: String, bytes: [UInt8], repeats: Int = 1) {
             self.name = name
             data = bytes
             self.repeats = repeats
         }
     }
 
-    public struct Failure: Error, CustomStringConvertible { public var description: String }
+    package struct Failure: Error, CustomStringConvertible { public var description: String }
 
-    public static func write(_ path: FilePath, format: Format, filter: Filter = .none, members: [Member]) throws {
+    package static func write(_ path: FilePath, format: Format, filter: Filter = .none, members: [Member]) throws {
         // libarchive converts names through the thread's locale: make it UTF-8, as a user's is.
         let previous = uselocale(newlocale(Int32(1 << LC_CTYPE), "C.UTF-8", nil))
         defer { uselocale(previous) }
@@ -75,7 +75,7 @@ public enum ArchiveFixture {
     }
 
     /// `bytes` compressed as one file with `filter` (libarchive's `raw` format), in memory.
-    public static func compressed(_ bytes: [UInt8], filter: Filter) throws -> [UInt8] {
+    package static func compressed(_ bytes: [UInt8], filter: Filter) throws -> [UInt8] {
         let tree = try TemporaryTree(prefix: "fixture")
         let path = tree.path("data")
         try write(path, format: .raw, filter: filter, members: [Member("data", bytes: bytes)])
@@ -93,7 +93,7 @@ public enum ArchiveFixture {
     }
 
     /// A minimal Word document: properties and a body of paragraphs.
-    public static func docx(title: String, paragraphs: [String]) -> [Member] {
+    package static func docx(title: String, paragraphs: [String]) -> [Member] {
         let body = paragraphs.map { "<w:p><w:r><w:t>\($0)</w:t></w:r></w:p>" }.joined()
         return [
             Member("[Content_Types].xml", #"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>"#),

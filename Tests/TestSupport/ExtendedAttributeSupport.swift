@@ -4,22 +4,22 @@ import SystemPackage
 
 /// Extended attributes for tests: setting them as Dolphin or `setfattr` would, and whether the
 /// temporary directory's file system takes `user.` names at all.
-public enum TestXattrs {
+package enum TestXattrs {
     /// Sets `name` on `path` (not following a symlink); throws the errno.
-    public static func set(_ path: FilePath, _ name: String, _ value: String) throws {
+    package static func set(_ path: FilePath, _ name: String, _ value: String) throws {
         let bytes = Array(value.utf8)
         let rc = path.withPlatformString { p in bytes.withUnsafeBytes { shim_lsetxattr(p, name, $0.baseAddress, UInt($0.count)) } }
         if rc != 0 { throw Errno(rawValue: errno) }
     }
 
     /// Sets `name` to raw bytes (a value with a NUL in it, an ACL's binary form).
-    public static func set(_ path: FilePath, _ name: String, bytes: [UInt8]) throws {
+    package static func set(_ path: FilePath, _ name: String, bytes: [UInt8]) throws {
         let rc = path.withPlatformString { p in bytes.withUnsafeBytes { shim_lsetxattr(p, name, $0.baseAddress, UInt($0.count)) } }
         if rc != 0 { throw Errno(rawValue: errno) }
     }
 
     /// Sets a name given as raw bytes (one that is not UTF-8, say).
-    public static func set(_ path: FilePath, nameBytes: [UInt8], _ value: String) throws {
+    package static func set(_ path: FilePath, nameBytes: [UInt8], _ value: String) throws {
         let bytes = Array(value.utf8)
         let name = (nameBytes + [0]).map { CChar(bitPattern: $0) }
         let rc = path.withPlatformString { p in bytes.withUnsafeBytes { shim_lsetxattr(p, name, $0.baseAddress, UInt($0.count)) } }
@@ -27,12 +27,12 @@ public enum TestXattrs {
     }
 
     /// Removes `name` from `path`.
-    public static func remove(_ path: FilePath, _ name: String) throws {
+    package static func remove(_ path: FilePath, _ name: String) throws {
         if path.withPlatformString({ shim_lremovexattr($0, name) }) != 0 { throw Errno(rawValue: errno) }
     }
 
     /// The value of `name` on `path`, or nil.
-    public static func get(_ path: FilePath, _ name: String) -> String? {
+    package static func get(_ path: FilePath, _ name: String) -> String? {
         var buffer = [UInt8](repeating: 0, count: 65536)
         let n = path.withPlatformString { p in buffer.withUnsafeMutableBytes { shim_lgetxattr(p, name, $0.baseAddress, UInt($0.count)) } }
         return n < 0 ? nil : String(decoding: buffer[0..<n], as: UTF8.self)
@@ -40,7 +40,7 @@ public enum TestXattrs {
 
     /// Whether files in the temporary directory (where `TemporaryTree` builds) take `user.`
     /// extended attributes: ext4, xfs, btrfs and tmpfs (Linux 6.6+) do; overlayfs may not.
-    public static let supported: Bool = {
+    package static let supported: Bool = {
         let probe = FilePath(NSTemporaryDirectory()).appending("fsindex-xattr-probe-\(getpid())")
         let fd = probe.withPlatformString { open($0, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600) }
         guard fd >= 0 else { return false }
@@ -49,7 +49,7 @@ public enum TestXattrs {
         return (try? set(probe, "user.fsindex.probe", "1")) != nil
     }()
 
-    public static let skipReason = "needs a temporary directory whose file system takes user extended attributes (ext4, xfs, btrfs, tmpfs); set TMPDIR to one"
+    package static let skipReason = "needs a temporary directory whose file system takes user extended attributes (ext4, xfs, btrfs, tmpfs); set TMPDIR to one"
 }
 
 #if canImport(Testing)
@@ -58,7 +58,7 @@ import Testing
 extension Trait where Self == ConditionTrait {
     /// For a test that sets `user.` extended attributes on files in a `TemporaryTree`: skipped,
     /// with the reason, where the temporary directory's file system refuses them.
-    public static var userXattrs: Self {
+    package static var userXattrs: Self {
         .enabled(if: TestXattrs.supported, Comment(rawValue: TestXattrs.skipReason))
     }
 }

@@ -6,13 +6,13 @@ import Glibc
 /// Files of the formats the corpus covers, written byte by byte by the tests, so that every
 /// extractor has tests that run on a clean clone (no corpus, no external tool). The zipped
 /// formats (OOXML, OpenDocument) are in ExtractionTests, beside the zip writer.
-public enum GeneratedFixture {
+package enum GeneratedFixture {
     // MARK: PDF
 
     /// A one-page PDF 1.4 with an information dictionary and one line of text per entry of
     /// `lines` in Helvetica (a standard font: nothing embedded); the cross-reference table is
     /// computed from the objects' offsets.
-    public static func pdf(title: String, author: String, subject: String, keywords: String, created: String,
+    package static func pdf(title: String, author: String, subject: String, keywords: String, created: String,
                     lines: [String]) -> [UInt8] {
         func escaped(_ s: String) -> String {
             s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
@@ -34,7 +34,7 @@ public enum GeneratedFixture {
 
     /// A PDF file of `objects` (numbered from 1, in order) with its cross-reference table and a
     /// trailer holding `trailer` (`/Root 1 0 R ...`): the frame every hand-written test PDF needs.
-    public static func pdfFile(version: String, objects: [String], trailer: String) -> [UInt8] {
+    package static func pdfFile(version: String, objects: [String], trailer: String) -> [UInt8] {
         var out = Array("%PDF-\(version)\n%\u{E2}\u{E3}\u{CF}\u{D3}\n".unicodeScalars.map { UInt8($0.value) })
         var offsets: [Int] = []
         for (i, body) in objects.enumerated() {
@@ -52,11 +52,11 @@ public enum GeneratedFixture {
 
     /// One TIFF field: tag, type (2 ASCII, 3 SHORT, 4 LONG, 5 RATIONAL), count and value bytes
     /// (big-endian); a `pointer` field gets the offset of the IFD of that index.
-    public struct Field {
-        public var tag: UInt16, type: UInt16, count: UInt32, value: [UInt8]
-        public var pointer: Int? = nil
+    package struct Field {
+        package var tag: UInt16, type: UInt16, count: UInt32, value: [UInt8]
+        package var pointer: Int? = nil
 
-        public init(tag: UInt16, type: UInt16, count: UInt32, value: [UInt8], pointer: Int? = nil) {
+        package init(tag: UInt16, type: UInt16, count: UInt32, value: [UInt8], pointer: Int? = nil) {
             self.tag = tag
             self.type = type
             self.count = count
@@ -64,24 +64,24 @@ public enum GeneratedFixture {
             self.pointer = pointer
         }
 
-        public static func ascii(_ tag: UInt16, _ s: String) -> Field {
+        package static func ascii(_ tag: UInt16, _ s: String) -> Field {
             Field(tag: tag, type: 2, count: UInt32(s.utf8.count + 1), value: Array(s.utf8) + [0])
         }
-        public static func short(_ tag: UInt16, _ v: UInt16) -> Field { Field(tag: tag, type: 3, count: 1, value: be16(v) + [0, 0]) }
-        public static func byte(_ tag: UInt16, _ v: UInt8) -> Field { Field(tag: tag, type: 1, count: 1, value: [v, 0, 0, 0]) }
-        public static func rational(_ tag: UInt16, _ parts: [(UInt32, UInt32)]) -> Field {
+        package static func short(_ tag: UInt16, _ v: UInt16) -> Field { Field(tag: tag, type: 3, count: 1, value: be16(v) + [0, 0]) }
+        package static func byte(_ tag: UInt16, _ v: UInt8) -> Field { Field(tag: tag, type: 1, count: 1, value: [v, 0, 0, 0]) }
+        package static func rational(_ tag: UInt16, _ parts: [(UInt32, UInt32)]) -> Field {
             Field(tag: tag, type: 5, count: UInt32(parts.count), value: parts.flatMap { be32($0.0) + be32($0.1) })
         }
-        public static func ifd(_ tag: UInt16, _ index: Int) -> Field { Field(tag: tag, type: 4, count: 1, value: [0, 0, 0, 0], pointer: index) }
+        package static func ifd(_ tag: UInt16, _ index: Int) -> Field { Field(tag: tag, type: 4, count: 1, value: [0, 0, 0, 0], pointer: index) }
     }
 
-    public static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
-    public static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-    public static func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+    package static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
+    package static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    package static func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
 
     /// A big-endian TIFF stream of the given IFDs, one after the other, each followed by the
     /// values longer than four bytes.
-    public static func tiff(_ ifds: [[Field]]) -> [UInt8] {
+    package static func tiff(_ ifds: [[Field]]) -> [UInt8] {
         func size(_ fields: [Field]) -> Int {
             2 + 12 * fields.count + 4 + fields.reduce(0) { $0 + ($1.value.count > 4 ? ($1.value.count + 1) & ~1 : 0) }
         }
@@ -114,7 +114,7 @@ public enum GeneratedFixture {
 
     /// A baseline JPEG header of `width` × `height` (one grey component) whose APP1 holds `tiff`
     /// as its EXIF block; the scan is a few bytes, enough for header parsers.
-    public static func jpeg(width: UInt16, height: UInt16, exif tiff: [UInt8]) -> [UInt8] {
+    package static func jpeg(width: UInt16, height: UInt16, exif tiff: [UInt8]) -> [UInt8] {
         let app1 = Array("Exif".utf8) + [0, 0] + tiff
         var out: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1] + be16(UInt16(app1.count + 2)) + app1
         out += [0xFF, 0xDB, 0x00, 0x43, 0x00] + [UInt8](repeating: 1, count: 64)             // DQT
@@ -128,7 +128,7 @@ public enum GeneratedFixture {
     // MARK: Audio
 
     /// An ID3v2.3 tag of text frames (ISO-8859-1).
-    public static func id3v23(_ frames: [(String, String)]) -> [UInt8] {
+    package static func id3v23(_ frames: [(String, String)]) -> [UInt8] {
         let body = frames.flatMap { id, text -> [UInt8] in
             let payload = [0] + text.unicodeScalars.map { UInt8($0.value) }
             return Array(id.utf8) + be32(UInt32(payload.count)) + [0, 0] + payload
@@ -138,13 +138,13 @@ public enum GeneratedFixture {
     }
 
     /// `count` silent MPEG-1 Layer III frames, 128 kbit/s, 44.1 kHz, mono (417 bytes each).
-    public static func mpegFrames(_ count: Int) -> [UInt8] {
+    package static func mpegFrames(_ count: Int) -> [UInt8] {
         let frame: [UInt8] = [0xFF, 0xFB, 0x90, 0xC4] + [UInt8](repeating: 0, count: 413)
         return Array([[UInt8]](repeating: frame, count: count).joined())
     }
 
     /// A Vorbis comment block (no framing bit): vendor, then NAME=value fields.
-    public static func vorbisComment(_ fields: [String]) -> [UInt8] {
+    package static func vorbisComment(_ fields: [String]) -> [UInt8] {
         let vendor = "FSIndex tests"
         return le32(UInt32(vendor.utf8.count)) + Array(vendor.utf8) + le32(UInt32(fields.count))
             + fields.flatMap { le32(UInt32($0.utf8.count)) + Array($0.utf8) }
@@ -152,7 +152,7 @@ public enum GeneratedFixture {
 
     /// A FLAC stream: STREAMINFO (44.1 kHz, stereo, 16 bits, `samples` samples) and a
     /// VORBIS_COMMENT block, then a few bytes standing for the frames.
-    public static func flac(samples: UInt64, comments: [String]) -> [UInt8] {
+    package static func flac(samples: UInt64, comments: [String]) -> [UInt8] {
         let packed: UInt64 = 44100 << 44 | 1 << 41 | 15 << 36 | samples
         let info: [UInt8] = [0x10, 0x00, 0x10, 0x00, 0, 0, 0, 0, 0, 0] + (0..<8).map { UInt8(packed >> (56 - 8 * UInt64($0)) & 0xFF) }
             + [UInt8](repeating: 0, count: 16)
@@ -163,7 +163,7 @@ public enum GeneratedFixture {
     }
 
     /// The Ogg CRC-32 (polynomial 0x04C11DB7, not reflected, initial value 0).
-    public static func oggCRC(_ bytes: [UInt8]) -> UInt32 {
+    package static func oggCRC(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0
         for b in bytes {
             crc ^= UInt32(b) << 24
@@ -173,7 +173,7 @@ public enum GeneratedFixture {
     }
 
     /// One Ogg page holding whole packets.
-    public static func oggPage(_ packets: [[UInt8]], type: UInt8, granule: UInt64, serial: UInt32, sequence: UInt32) -> [UInt8] {
+    package static func oggPage(_ packets: [[UInt8]], type: UInt8, granule: UInt64, serial: UInt32, sequence: UInt32) -> [UInt8] {
         var lacing: [UInt8] = []
         for p in packets {
             lacing += [UInt8](repeating: 255, count: p.count / 255) + [UInt8(p.count % 255)]
@@ -195,7 +195,7 @@ public enum GeneratedFixture {
 
     /// An Ogg Vorbis stream (44.1 kHz, stereo): identification, comment and setup headers, and
     /// one last page whose granule position is `samples`.
-    public static func oggVorbis(samples: UInt64, comments: [String]) -> [UInt8] {
+    package static func oggVorbis(samples: UInt64, comments: [String]) -> [UInt8] {
         let magic = Array("vorbis".utf8)
         let identification = [1] + magic + le32(0) + [2] + le32(44100) + le32(0) + le32(128_000) + le32(0) + [0xB8, 1]
         let comment = [3] + magic + vorbisComment(comments) + [1]
@@ -209,7 +209,7 @@ public enum GeneratedFixture {
     // MARK: Text in legacy encodings
 
     /// `text` converted from UTF-8 to `charset` with iconv.
-    public static func encode(_ text: String, as charset: String) -> [UInt8]? {
+    package static func encode(_ text: String, as charset: String) -> [UInt8]? {
         let cd = iconv_open(charset, "UTF-8")
         guard let cd, cd != iconv_t(bitPattern: -1) else { return nil }
         defer { iconv_close(cd) }
@@ -237,7 +237,7 @@ extension GeneratedFixture {
 
     /// A RIFF/WAVE file of silent 16-bit PCM (44.1 kHz, stereo, `frames` sample frames) with a
     /// LIST/INFO chunk of the given (id, text) pairs.
-    public static func wav(frames: Int, info: [(String, String)]) -> [UInt8] {
+    package static func wav(frames: Int, info: [(String, String)]) -> [UInt8] {
         func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] {
             Array(id.utf8) + le32(UInt32(body.count)) + body + (body.count % 2 == 1 ? [0] : [])
         }
@@ -255,7 +255,7 @@ extension GeneratedFixture {
 
     /// An Ogg Opus stream (stereo, pre-skip 312): OpusHead, OpusTags, and one last page whose
     /// granule position is `samples` + 312 (at 48 kHz).
-    public static func oggOpus(samples: UInt64, comments: [String]) -> [UInt8] {
+    package static func oggOpus(samples: UInt64, comments: [String]) -> [UInt8] {
         var head: [UInt8] = Array("OpusHead".utf8)
         head += [1, 2] + le16(312) + le32(44100) + le16(0) + [0]
         let tags = Array("OpusTags".utf8) + vorbisComment(comments)
@@ -268,13 +268,13 @@ extension GeneratedFixture {
     // MARK: More images: TIFF, PNG, WebP
 
     /// An XMP packet with a description and keywords.
-    public static func xmp(description: String, keywords: [String]) -> [UInt8] {
+    package static func xmp(description: String, keywords: [String]) -> [UInt8] {
         let bag = keywords.map { "<rdf:li>\($0)</rdf:li>" }.joined()
         return Array(#"<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:description><rdf:Alt><rdf:li xml:lang="x-default">\#(description)</rdf:li></rdf:Alt></dc:description><dc:subject><rdf:Bag>\#(bag)</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>"#.utf8)
     }
 
     /// A grey 8-bit TIFF of `width` × `height` in one uncompressed strip, with extra IFD0 fields.
-    public static func tiffImage(width: UInt16, height: UInt16, extra: [Field]) -> [UInt8] {
+    package static func tiffImage(width: UInt16, height: UInt16, extra: [Field]) -> [UInt8] {
         func fields(strip: UInt32) -> [Field] {
             [.short(256, width), .short(257, height), .short(258, 8), .short(259, 1), .short(262, 1),
              Field(tag: 273, type: 4, count: 1, value: be32(strip)), .short(277, 1), .short(278, height),
@@ -285,7 +285,7 @@ extension GeneratedFixture {
     }
 
     /// The CRC-32 of PNG chunks (and zip, gzip): reflected polynomial 0xEDB88320.
-    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    package static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for b in bytes {
             crc ^= UInt32(b)
@@ -296,7 +296,7 @@ extension GeneratedFixture {
 
     /// A grey PNG header of `width` × `height` with an eXIf chunk (`exif`, a TIFF stream) and an
     /// iTXt XMP chunk, then a stand-in IDAT and IEND.
-    public static func png(width: UInt32, height: UInt32, exif: [UInt8], xmp: [UInt8]) -> [UInt8] {
+    package static func png(width: UInt32, height: UInt32, exif: [UInt8], xmp: [UInt8]) -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let typed = Array(type.utf8) + data
             return be32(UInt32(data.count)) + typed + be32(crc32(typed))
@@ -312,7 +312,7 @@ extension GeneratedFixture {
 
     /// A WebP of `width` × `height`: VP8X (with the EXIF flag), a lossless VP8L header, and an
     /// EXIF chunk holding `exif`.
-    public static func webp(width: UInt32, height: UInt32, exif: [UInt8]) -> [UInt8] {
+    package static func webp(width: UInt32, height: UInt32, exif: [UInt8]) -> [UInt8] {
         func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] {
             Array(id.utf8) + le32(UInt32(body.count)) + body + (body.count % 2 == 1 ? [0] : [])
         }
@@ -333,7 +333,7 @@ extension GeneratedFixture {
 
     /// An OLE2 property set stream (`\u{5}SummaryInformation`) of code page 1252 and the given
     /// string properties (PID 2 title, 3 subject, 4 author, 5 keywords, 18 application).
-    public static func summaryInformation(_ strings: [(id: UInt32, value: String)]) -> [UInt8] {
+    package static func summaryInformation(_ strings: [(id: UInt32, value: String)]) -> [UInt8] {
         var values: [[UInt8]] = [le32(2) + le16(1252) + [0, 0]]   // PID 1: VT_I2 code page
         var ids: [UInt32] = [1]
         for (id, value) in strings {
@@ -357,7 +357,7 @@ extension GeneratedFixture {
 
     /// The WordDocument and 1Table streams of a Word 97 document (nFib 193) whose text (`\r`
     /// ends a paragraph) is one 8-bit piece at offset 0x800.
-    public static func word97Streams(text: String) -> (word: [UInt8], table: [UInt8]) {
+    package static func word97Streams(text: String) -> (word: [UInt8], table: [UInt8]) {
         let chars = text.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
         var word = [UInt8](repeating: 0, count: 0x800)
         func put16(_ at: Int, _ v: UInt16) { word.replaceSubrange(at..<(at + 2), with: le16(v)) }
@@ -378,7 +378,7 @@ extension GeneratedFixture {
     /// An OLE2 compound file (version 3, 512-byte sectors) holding the given streams, each
     /// padded to 4096 bytes so that none lives in the mini stream; at most four directory
     /// entries (the root and three streams).
-    public static func compoundFile(_ streams: [(name: String, data: [UInt8])]) -> [UInt8] {
+    package static func compoundFile(_ streams: [(name: String, data: [UInt8])]) -> [UInt8] {
         precondition(streams.count <= 3 && streams.allSatisfy { $0.data.count <= 8 * 4096 })
         let endOfChain: UInt32 = 0xFFFF_FFFE, free: UInt32 = 0xFFFF_FFFF, none: UInt32 = 0xFFFF_FFFF
         var fat: [UInt32] = [0xFFFF_FFFD, endOfChain]   // sector 0: the FAT; sector 1: the directory

@@ -1,9 +1,9 @@
 /// Real, decodable pictures written byte by byte (the header-only stand-ins of
 /// `GeneratedFixture` carry metadata but no image a decoder accepts): for the thumbnail tests.
-public enum ImageFixture {
+package enum ImageFixture {
     /// An 8-bit RGB PNG of `width` × `height`, a gradient, compressed with stored deflate
     /// blocks (valid zlib, no compression needed).
-    public static func png(width: Int, height: Int) -> [UInt8] {
+    package static func png(width: Int, height: Int) -> [UInt8] {
         var raw: [UInt8] = []
         raw.reserveCapacity((width * 3 + 1) * height)
         for y in 0..<height {
@@ -35,7 +35,7 @@ public enum ImageFixture {
     /// A baseline JPEG of `width` × `height`, one grey component, every 8×8 block mid-grey:
     /// Huffman tables of one 1-bit code each (DC difference 0, end of block), so each block is
     /// two 0 bits. Small and decodable by libjpeg.
-    public static func jpeg(width: Int, height: Int) -> [UInt8] {
+    package static func jpeg(width: Int, height: Int) -> [UInt8] {
         var out: [UInt8] = [0xFF, 0xD8]
         out += [0xFF, 0xDB, 0x00, 0x43, 0x00] + [UInt8](repeating: 1, count: 64)                       // DQT 0
         out += [0xFF, 0xC0, 0x00, 0x0B, 0x08] + GeneratedFixture.be16(UInt16(height)) + GeneratedFixture.be16(UInt16(width))

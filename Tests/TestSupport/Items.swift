@@ -3,7 +3,7 @@ import Foundation
 
 /// A searchable item with the attributes the index and query tests look at: a name from the last
 /// path component, a title, text, a type with its whole tree and its kind word.
-public func makeItem(_ path: String, domain: String, title: String? = nil, text: String? = nil,
+package func makeItem(_ path: String, domain: String, title: String? = nil, text: String? = nil,
                      type: ContentType = .plainText, expires: Date? = nil) -> SearchableItem {
     var a = AttributeSet()
     a[.name] = .string(String(path.split(separator: "/").last ?? ""))

@@ -3,20 +3,20 @@ import Foundation
 /// A `recently-used.xbel` as GTK writes it (GLib's `GBookmarkFile`, 2.66 and later): the XML
 /// declaration, both namespaces, the lone `>` closing the root's start tag, percent-encoded
 /// `file://` hrefs, microsecond dates, `&apos;` in `exec`, a MIME type and the applications.
-public enum RecentlyUsedFixture {
-    public struct Entry {
-        public var path: String
+package enum RecentlyUsedFixture {
+    package struct Entry {
+        package var path: String
         /// The bookmark's `modified` and `visited`, and its application's `modified`.
-        public var visited: String
-        public var applications: [(name: String, count: Int)]
-        public init(path: String, visited: String, applications: [(name: String, count: Int)] = [("org.gnome.TextEditor", 1)]) {
+        package var visited: String
+        package var applications: [(name: String, count: Int)]
+        package init(path: String, visited: String, applications: [(name: String, count: Int)] = [("org.gnome.TextEditor", 1)]) {
             self.path = path
             self.visited = visited
             self.applications = applications
         }
     }
 
-    public static func xbel(_ entries: [Entry], extra: String = "") -> String {
+    package static func xbel(_ entries: [Entry], extra: String = "") -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <xbel version="1.0"
@@ -53,7 +53,7 @@ public enum RecentlyUsedFixture {
     }
 
     /// GLib's `g_filename_to_uri` escaping: every byte but unreserved characters and `/` as `%XX`.
-    public static func percentEncoded(_ path: String) -> String {
+    package static func percentEncoded(_ path: String) -> String {
         var out = ""
         for b in path.utf8 {
             switch b {
@@ -69,7 +69,7 @@ public enum RecentlyUsedFixture {
 
     /// Writes `text` to `path` the way GLib does: a temporary file in the same folder, renamed
     /// over the list.
-    public static func write(_ text: String, to path: String) throws {
+    package static func write(_ text: String, to path: String) throws {
         let temporary = path + ".TMP\(UInt32.random(in: 0...UInt32.max))"
         try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
         guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }

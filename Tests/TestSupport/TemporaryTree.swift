@@ -5,12 +5,12 @@ import SystemPackage
 ///
 /// Paths are given relative to the root. `createBytes` takes raw name bytes so that tests can
 /// make names that are not valid UTF-8.
-public final class TemporaryTree: @unchecked Sendable {
-    public let root: FilePath
-    public var rootBytes: [UInt8] { Array(root.string.utf8) }
+package final class TemporaryTree: @unchecked Sendable {
+    package let root: FilePath
+    package var rootBytes: [UInt8] { Array(root.string.utf8) }
 
     /// A fresh folder in `parent` (default: the temporary folder, usually /tmp).
-    public init(prefix: String = "fsindex-test", in parent: String? = nil) throws {
+    package init(prefix: String = "fsindex-test", in parent: String? = nil) throws {
         var template = Array("\(parent ?? NSTemporaryDirectory())/\(prefix)-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard let made else { throw Errno(rawValue: errno) }
@@ -23,7 +23,7 @@ public final class TemporaryTree: @unchecked Sendable {
     deinit { remove() }
 
     /// Removes the tree (making every directory writable first so that chmod-000 folders go too).
-    public func remove() {
+    package func remove() {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
         p.arguments = ["-c", "chmod -R u+rwx \"$1\" 2>/dev/null; rm -rf \"$1\"", "sh", root.string]
@@ -31,16 +31,16 @@ public final class TemporaryTree: @unchecked Sendable {
         p.waitUntilExit()
     }
 
-    public func path(_ relative: String) -> FilePath { root.appending(relative) }
+    package func path(_ relative: String) -> FilePath { root.appending(relative) }
 
     /// Creates a file with UTF-8 text (directories on the way are created).
     @discardableResult
-    public func create(_ relative: String, contents: String = "") throws -> FilePath {
+    package func create(_ relative: String, contents: String = "") throws -> FilePath {
         try create(relative, bytes: Array(contents.utf8))
     }
 
     @discardableResult
-    public func create(_ relative: String, bytes: [UInt8]) throws -> FilePath {
+    package func create(_ relative: String, bytes: [UInt8]) throws -> FilePath {
         let p = path(relative)
         try createDirectory(p.removingLastComponent())
         try write(p, bytes)
@@ -49,7 +49,7 @@ public final class TemporaryTree: @unchecked Sendable {
 
     /// Creates a file whose name (last component) is the given raw bytes, inside `directory`.
     @discardableResult
-    public func createBytes(directory: String = "", name: [UInt8], contents: [UInt8] = []) throws -> FilePath {
+    package func createBytes(directory: String = "", name: [UInt8], contents: [UInt8] = []) throws -> FilePath {
         let dir = directory.isEmpty ? root : path(directory)
         try createDirectory(dir)
         let cname = name.map { CChar(bitPattern: $0) } + [0]
@@ -60,13 +60,13 @@ public final class TemporaryTree: @unchecked Sendable {
     }
 
     @discardableResult
-    public func createDirectory(_ relative: String) throws -> FilePath {
+    package func createDirectory(_ relative: String) throws -> FilePath {
         let p = path(relative)
         try createDirectory(p)
         return p
     }
 
-    public func createDirectory(_ p: FilePath) throws {
+    package func createDirectory(_ p: FilePath) throws {
         if p.withPlatformString({ access($0, F_OK) }) == 0 { return }
         if let parent = Optional(p.removingLastComponent()), parent != p, !parent.isEmpty {
             try createDirectory(parent)
@@ -74,23 +74,23 @@ public final class TemporaryTree: @unchecked Sendable {
         if p.withPlatformString({ mkdir($0, 0o755) }) != 0 && errno != EEXIST { throw Errno(rawValue: errno) }
     }
 
-    public func symlink(_ relative: String, to target: String) throws {
+    package func symlink(_ relative: String, to target: String) throws {
         let p = path(relative)
         try createDirectory(p.removingLastComponent())
         let rc = p.withPlatformString { lp in Foundation.symlink(target, lp) }
         if rc != 0 { throw Errno(rawValue: errno) }
     }
 
-    public func mkfifo(_ relative: String) throws {
+    package func mkfifo(_ relative: String) throws {
         let p = path(relative)
         if p.withPlatformString({ Foundation.mkfifo($0, 0o644) }) != 0 { throw Errno(rawValue: errno) }
     }
 
-    public func chmod(_ relative: String, _ mode: mode_t) throws {
+    package func chmod(_ relative: String, _ mode: mode_t) throws {
         if path(relative).withPlatformString({ Foundation.chmod($0, mode) }) != 0 { throw Errno(rawValue: errno) }
     }
 
-    public func remove(_ relative: String) throws {
+    package func remove(_ relative: String) throws {
         if path(relative).withPlatformString({ unlink($0) }) != 0 { throw Errno(rawValue: errno) }
     }
 
@@ -103,9 +103,9 @@ public final class TemporaryTree: @unchecked Sendable {
 
 /// The shared real-document corpus (`../shared/corpus/real` beside the checkout), found from this
 /// source file's location so that tests run from any working directory.
-public enum RealCorpus {
+package enum RealCorpus {
     /// With symlinks resolved, as a crawl (which resolves its roots) reports the paths.
-    public static var root: FilePath {
+    package static var root: FilePath {
         let given: FilePath
         if let env = ProcessInfo.processInfo.environment["FSINDEX_REAL_CORPUS"] {
             given = FilePath(env)
@@ -119,7 +119,7 @@ public enum RealCorpus {
         return FilePath(platformString: resolved)
     }
 
-    public static func file(_ relative: String) -> FilePath { root.appending(relative) }
+    package static func file(_ relative: String) -> FilePath { root.appending(relative) }
 
-    public static var isAvailable: Bool { root.withPlatformString { access($0, R_OK) } == 0 }
+    package static var isAvailable: Bool { root.withPlatformString { access($0, R_OK) } == 0 }
 }

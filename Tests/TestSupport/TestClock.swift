@@ -13,16 +13,16 @@ import Synchronization
 /// clock.advance(by: .seconds(299))   // not yet
 /// clock.advance(by: .seconds(1))     // now it ends
 /// ```
-public final class TestClock: Clock, Sendable {
-    public struct Instant: InstantProtocol, CustomStringConvertible {
+package final class TestClock: Clock, Sendable {
+    package struct Instant: InstantProtocol, CustomStringConvertible {
         /// Time since the clock was made.
-        public var offset: Duration
+        package var offset: Duration
 
-        public init(offset: Duration) { self.offset = offset }
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
-        public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
-        public var description: String { "\(offset)" }
+        package init(offset: Duration) { self.offset = offset }
+        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        package func duration(to other: Instant) -> Duration { other.offset - offset }
+        package static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+        package var description: String { "\(offset)" }
     }
 
     private struct Sleeper {
@@ -42,15 +42,15 @@ public final class TestClock: Clock, Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
-    public var now: Instant { state.withLock { $0.now } }
-    public var minimumResolution: Duration { .zero }
+    package var now: Instant { state.withLock { $0.now } }
+    package var minimumResolution: Duration { .zero }
 
     /// The deadlines of the sleeps under way, earliest first.
-    public var deadlines: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
+    package var deadlines: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
 
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { s in
             defer { s.nextID += 1 }
             return s.nextID
@@ -83,7 +83,7 @@ public final class TestClock: Clock, Sendable {
     }
 
     /// Moves the clock on by `duration` and ends every sleep that is then due, earliest first.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let due = state.withLock { s -> [Sleeper] in
             s.now = s.now.advanced(by: duration)
             let due = s.sleepers.filter { $0.value.deadline <= s.now }
@@ -94,7 +94,7 @@ public final class TestClock: Clock, Sendable {
     }
 
     /// Returns once a sleep until exactly `deadline` is under way (at once if one is already).
-    public func sleeping(until deadline: Instant) async {
+    package func sleeping(until deadline: Instant) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let already = state.withLock { s -> Bool in
                 if s.sleepers.values.contains(where: { $0.deadline == deadline }) { return true }

@@ -4,10 +4,10 @@ import Foundation
 /// cooperative pool (two threads on a 2-core machine, which the suite's long blocking tests can
 /// hold for minutes) runs them with this executor preference (`offPool` in CommandTests, a
 /// daemon's task in WatchingTests).
-public final class ThreadPerJobExecutor: TaskExecutor, @unchecked Sendable {
-    public init() {}
+package final class ThreadPerJobExecutor: TaskExecutor, @unchecked Sendable {
+    package init() {}
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         let thread = Thread { job.runSynchronously(on: executor) }

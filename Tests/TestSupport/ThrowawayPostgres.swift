@@ -15,18 +15,18 @@ import Glibc
 ///
 /// Authentication: the role `fsindex` (the watchers') is trusted on the socket; every other
 /// role must be the OS user of the same name (peer), so the two-user test is real.
-public final class ThrowawayPostgres: @unchecked Sendable {
-    public let folder: String
-    public let port: Int
-    public let bin: String
+package final class ThrowawayPostgres: @unchecked Sendable {
+    package let folder: String
+    package let port: Int
+    package let bin: String
     let runAs: String?
     private static let lock = NSLock()
     nonisolated(unsafe) private static var started: Result<ThrowawayPostgres, Unavailable>?
     nonisolated(unsafe) private static var counter = 0
 
-    public struct Unavailable: Error, CustomStringConvertible { public var description: String }
+    package struct Unavailable: Error, CustomStringConvertible { public var description: String }
 
-    public static let skipReason = "needs a PostgreSQL 15+ server with pg_trgm (Debian: apt install postgresql postgresql-contrib)"
+    package static let skipReason = "needs a PostgreSQL 15+ server with pg_trgm (Debian: apt install postgresql postgresql-contrib)"
 
     /// The PostgreSQL binaries, newest first, if version 15 or later and pg_trgm are installed.
     static func binaries() -> (bin: String, version: Int)? {
@@ -41,7 +41,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         return nil
     }
 
-    public static var isAvailable: Bool {
+    package static var isAvailable: Bool {
         guard binaries() != nil else { return false }
         return geteuid() != 0 || getpwnam("postgres") != nil
     }
@@ -49,16 +49,16 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     /// The process's cluster, started on first use.
     /// Whether the server has the rum extension (Debian: postgresql-N-rum), for the tests of
     /// the ranked word index; they are skipped with `rumReason` without it.
-    public static let rumAvailable: Bool = {
+    package static let rumAvailable: Bool = {
         guard let pg = try? ThrowawayPostgres.shared(),
               let n = try? pg.psql("postgres", "SELECT count(*) FROM pg_available_extensions WHERE name = 'rum'") else { return false }
         return n.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
     }()
     #if canImport(Testing)
-    public static let rumReason = Comment(rawValue: "needs the rum extension on the test server (Debian: apt install postgresql-15-rum)")
+    package static let rumReason = Comment(rawValue: "needs the rum extension on the test server (Debian: apt install postgresql-15-rum)")
     #endif
 
-    public static func shared() throws -> ThrowawayPostgres {
+    package static func shared() throws -> ThrowawayPostgres {
         lock.lock()
         defer { lock.unlock() }
         if let started { return try started.get() }
@@ -83,7 +83,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
 
     /// A cluster of its own, for a test that stops and starts the server (the shared one serves
     /// other tests meanwhile). Stopped when the process exits.
-    public static func dedicated() throws -> ThrowawayPostgres {
+    package static func dedicated() throws -> ThrowawayPostgres {
         _ = try shared()
         lock.lock()
         defer { lock.unlock() }
@@ -129,23 +129,23 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     }
 
     /// Starts the server (again, after `stop`).
-    public func start() throws {
+    package func start() throws {
         try run(bin + "/pg_ctl", ["-D", folder + "/data", "-w", "-t", "60", "-l", folder + "/log",
                                   "-o", "-k \(folder) -c listen_addresses='' -p \(port) -c fsync=off -c max_connections=60", "start"])
     }
 
     /// Stops the server: `immediate` is a crash for the clients (connections cut mid-request).
-    public func stop(immediate: Bool = false) {
+    package func stop(immediate: Bool = false) {
         try? run(bin + "/pg_ctl", ["-D", folder + "/data", "-w", "-m", immediate ? "immediate" : "fast", "stop"])
     }
 
     /// A new, empty database with pg_trgm, and its URL for the `fsindex` role.
-    public func makeDatabase() throws -> String {
+    package func makeDatabase() throws -> String {
         url(database: try makeDatabaseNamed())
     }
 
     /// A new, empty database with pg_trgm; its name.
-    public func makeDatabaseNamed() throws -> String {
+    package func makeDatabaseNamed() throws -> String {
         Self.lock.lock()
         Self.counter += 1
         let name = "t\(getpid())_\(Self.counter)"
@@ -155,13 +155,13 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         return name
     }
 
-    public func url(database: String, user: String = "fsindex") -> String {
+    package func url(database: String, user: String = "fsindex") -> String {
         "postgresql://\(user)@/\(database)?host=\(folder)&port=\(port)"
     }
 
     /// Runs SQL as the `fsindex` role; returns psql's unaligned output.
     @discardableResult
-    public func psql(_ database: String, _ sql: String) throws -> String {
+    package func psql(_ database: String, _ sql: String) throws -> String {
         try run("/usr/bin/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port), "-U", "fsindex", "-d", database, "-c", sql], asOwner: false)
     }
 
@@ -209,7 +209,7 @@ extension Trait where Self == ConditionTrait {
     /// For a test that needs a real PostgreSQL server: skipped, with the reason, where Debian's
     /// postgresql and postgresql-contrib are not installed. `.ci/run` installs them and fails
     /// when these tests were skipped.
-    public static var postgres: Self {
+    package static var postgres: Self {
         .enabled(if: ThrowawayPostgres.isAvailable, Comment(rawValue: ThrowawayPostgres.skipReason))
     }
 }

@@ -4,16 +4,16 @@ import Foundation
 /// video tests expect back exactly: 2-second 320×240 25 fps test pictures with a 440 Hz tone
 /// (mono, 44.1 kHz), a Matroska file with chapters and German and French subtitles, and an
 /// 11-minute 16×16 one-frame-a-second clip for `duration:>10m` (10 KB).
-public enum VideoFixture {
+package enum VideoFixture {
     /// Debian's ffmpeg, if installed.
-    public static let ffmpeg: String? = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    public static var isAvailable: Bool { ffmpeg != nil }
-    public static let skipReason = "needs ffmpeg (Debian: ffmpeg) to make the test videos"
+    package static let ffmpeg: String? = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    package static var isAvailable: Bool { ffmpeg != nil }
+    package static let skipReason = "needs ffmpeg (Debian: ffmpeg) to make the test videos"
 
     /// A file to make: its name and ffmpeg's arguments (inputs, codecs, metadata).
-    public struct Recipe: Sendable {
-        public var name: String
-        public var arguments: [String]
+    package struct Recipe: Sendable {
+        package var name: String
+        package var arguments: [String]
     }
 
     static let picture = ["-f", "lavfi", "-i", "testsrc=duration=2:size=320x240:rate=25"]
@@ -21,23 +21,23 @@ public enum VideoFixture {
     static let h264 = ["-c:v", "libx264", "-preset", "ultrafast"]
 
     /// H.264 and AAC with a title, an artist, a creation time and a place (the Eiffel Tower).
-    public static let mp4 = Recipe(name: "harbour.mp4", arguments: picture + tone + h264 + ["-c:a", "aac",
+    package static let mp4 = Recipe(name: "harbour.mp4", arguments: picture + tone + h264 + ["-c:a", "aac",
         "-metadata", "title=Harbour at dawn", "-metadata", "artist=Ada Lovelace",
         "-metadata", "creation_time=2024-05-01T10:00:00Z", "-metadata", "location=+48.8577+002.2950/"])
     /// QuickTime, H.264 and AAC.
-    public static let mov = Recipe(name: "ferry.mov", arguments: picture + tone + h264 + ["-c:a", "aac",
+    package static let mov = Recipe(name: "ferry.mov", arguments: picture + tone + h264 + ["-c:a", "aac",
         "-metadata", "title=Ferry crossing", "-metadata", "creation_time=2023-02-03T04:05:06Z"])
     /// AVI, MPEG-4 part 2 and MP3.
-    public static let avi = Recipe(name: "lighthouse.avi", arguments: picture + tone + ["-c:v", "mpeg4", "-c:a", "libmp3lame",
+    package static let avi = Recipe(name: "lighthouse.avi", arguments: picture + tone + ["-c:v", "mpeg4", "-c:a", "libmp3lame",
         "-metadata", "title=Lighthouse keeper", "-metadata", "artist=Alan Turing"])
     /// WebM, VP8 and Opus (64×48, one second: VP8 is the slow encoder here).
-    public static let webm = Recipe(name: "gulls.webm", arguments: ["-f", "lavfi", "-i", "testsrc=duration=1:size=64x48:rate=25", "-f", "lavfi", "-i", "sine=duration=1",
+    package static let webm = Recipe(name: "gulls.webm", arguments: ["-f", "lavfi", "-i", "testsrc=duration=1:size=64x48:rate=25", "-f", "lavfi", "-i", "sine=duration=1",
         "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus", "-metadata", "title=Gulls over the pier"])
     /// Eleven minutes of one 16×16 colour, one frame a second.
-    public static let long = Recipe(name: "tide.mp4", arguments: ["-f", "lavfi", "-i", "color=c=blue:s=16x16:r=1:d=660"] + h264
+    package static let long = Recipe(name: "tide.mp4", arguments: ["-f", "lavfi", "-i", "color=c=blue:s=16x16:r=1:d=660"] + h264
         + ["-metadata", "title=Eleven minutes of tide"])
     /// Audio containers TagLib misses: Matroska audio, raw AAC (ADTS), AC-3, AIFF.
-    public static let audio: [Recipe] = [
+    package static let audio: [Recipe] = [
         Recipe(name: "tone.mka", arguments: tone + ["-c:a", "libvorbis", "-metadata", "title=Tone in Matroska"]),
         Recipe(name: "tone.aac", arguments: tone + ["-c:a", "aac"]),
         Recipe(name: "tone.ac3", arguments: tone + ["-c:a", "ac3"]),
@@ -46,7 +46,7 @@ public enum VideoFixture {
 
     /// Makes `recipe` in `directory`; returns its path.
     @discardableResult
-    public static func make(_ recipe: Recipe, in directory: String) throws -> String {
+    package static func make(_ recipe: Recipe, in directory: String) throws -> String {
         let out = directory + "/" + recipe.name
         try run(recipe.arguments + [out])
         return out
@@ -55,7 +55,7 @@ public enum VideoFixture {
     /// Matroska with H.264 and Opus, a title and an artist, two chapters ("Opening" at 0 s and
     /// "The bridge" at 1 s, from an ffmetadata file) and two SubRip tracks tagged `deu` and `fra`.
     @discardableResult
-    public static func makeMatroska(in directory: String, name: String = "bridge.mkv") throws -> String {
+    package static func makeMatroska(in directory: String, name: String = "bridge.mkv") throws -> String {
         let meta = directory + "/.chapters.txt", de = directory + "/.de.srt", fr = directory + "/.fr.srt"
         try ";FFMETADATA1\ntitle=Bridge chapters\nartist=Grace Hopper\n\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1000\ntitle=Opening\n\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=1000\nEND=2000\ntitle=The bridge\n"
             .write(toFile: meta, atomically: true, encoding: .utf8)
@@ -86,10 +86,10 @@ public enum VideoFixture {
         }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
-        public init(message: String) { self.message = message }
+    package struct Failure: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
+        package init(message: String) { self.message = message }
     }
 }
 
@@ -98,7 +98,7 @@ import Testing
 
 extension Trait where Self == ConditionTrait {
     /// For a test that makes videos with ffmpeg: skipped, with the reason, where it is missing.
-    public static var needsFFmpeg: Self {
+    package static var needsFFmpeg: Self {
         .enabled(if: VideoFixture.isAvailable, Comment(rawValue: VideoFixture.skipReason))
     }
 }

@@ -53,8 +53,7 @@ struct DaemonSummaryTests {
         // Long: the daemon's event source runs on the cooperative pool, which the suite's
         // minutes-long blocking tests can hold; alone each wait takes well under a second.
         func wait(until done: () -> Bool) async throws {
-            let deadline = Date().addingTimeInterval(300)
-            while !done() && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            _ = await eventually(300, every: .milliseconds(50), done)
         }
 
         // The first crawl: each owl has its summary as soon as its content is in.

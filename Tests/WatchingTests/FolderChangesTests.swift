@@ -40,9 +40,7 @@ struct FolderChangesTests {
 
         func start() async throws {
             running = Task { [daemon] in await daemon.run() }
-            let deadline = Date().addingTimeInterval(120)
-            while daemon.status.state != .watching && Date() < deadline { try await Task.sleep(for: .milliseconds(25)) }
-            #expect(daemon.status.state == .watching)
+            try await waitFor("the first crawl") { daemon.status.state == .watching }
         }
 
         func stop() async {
@@ -59,16 +57,14 @@ struct FolderChangesTests {
         /// woken long after its sleep (long synchronous tests hold the cooperative pool), and a
         /// loop that stopped at the deadline without looking failed with everything published.
         func expectPublished(updated: [[UInt8]] = [], removed: [[UInt8]] = [], _ step: String) async throws {
-            let deadline = Date().addingTimeInterval(60)
             var missing: (updated: [[UInt8]], removed: [[UInt8]]) = (updated, removed)
-            while true {
+            let done = await eventually(60, every: .milliseconds(25)) {
                 let all = published.withLock { $0 }
                 let u = Set(all.flatMap(\.updated)), r = Set(all.flatMap(\.removed))
                 missing = (updated.filter { !u.contains($0) }, removed.filter { !r.contains($0) })
-                if missing.updated.isEmpty && missing.removed.isEmpty { return }
-                if Date() >= deadline { break }
-                try await Task.sleep(for: .milliseconds(25))
+                return missing.updated.isEmpty && missing.removed.isEmpty
             }
+            if done { return }
             let show = { (paths: [[UInt8]]) in paths.map { ByteString.escaped($0) } }
             Issue.record("""
                 \(step): not published as updated: \(show(missing.updated)); not published as removed: \(show(missing.removed))

@@ -326,11 +326,7 @@ struct IndexDaemonTests {
         let running = Task { await daemon.run() }
 
         func waitFor(_ condition: () throws -> Bool) async throws {
-            for _ in 0..<200 {
-                if try condition() { return }
-                try await Task.sleep(for: .milliseconds(25))
-            }
-            Issue.record("timed out")
+            try await TestSupport.waitFor("the daemon", seconds: 60, condition)
         }
         try await waitFor { daemon.status.state == .watching }
         #expect(source.addedRoots == [root])

@@ -248,11 +248,7 @@ struct RecentlyUsedDaemonTests {
         defer { monitor.stop() }
         let running = Task { await daemon.run() }
         func waitFor(_ what: String, _ condition: () throws -> Bool) async throws {
-            for _ in 0..<400 {
-                if try condition() { return }
-                try await Task.sleep(for: .milliseconds(25))
-            }
-            Issue.record("timed out waiting for \(what); log:\n\(log.text)")
+            try await TestSupport.waitFor(what, seconds: 60, context: { "log:\n\(log.text)" }, condition)
         }
         func useCount() throws -> Int64? { try store.item(ItemIdentifier(bytes: file.bytes))?.attributes.integer(.useCount) }
         func reads() -> Int { log.lines.withLock { $0.filter { $0.contains("recently used files read") }.count } }

@@ -26,14 +26,14 @@ import Crawling
 /// Cost: headers only for zip, 7-Zip and plain tar (data is seeked over); a compressed tar is
 /// decompressed to reach each header, so listing stops past 2 GiB of decompressed stream.
 package struct ArchiveExtractor: Extractor {
-    public var name: String { "archive" }
+    package var name: String { "archive" }
 
     /// Bytes of decompressed archive stream gone through while listing, at most: in a
     /// `.tar.gz` every member's data is decompressed to reach the next header, so a small file
     /// of gigabytes of zeros would otherwise keep a worker busy for minutes.
     let maxStreamBytes: Int64
 
-    public init() { maxStreamBytes = 2 << 30 }
+    package init() { maxStreamBytes = 2 << 30 }
 
     init(maxStreamBytes: Int64) { self.maxStreamBytes = maxStreamBytes }
 
@@ -53,12 +53,12 @@ package struct ArchiveExtractor: Extractor {
         "application/x-lzma", "application/x-lzip", "application/x-compress", "application/zstd", "application/x-zstd",
     ]
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         if input.conforms(to: "public.content") { return false }
         return input.conforms(to: .archive) || Self.extraMIMETypes.contains(input.mimeType)
     }
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         var listing = try list(input, formats: .any)
         if listing.failure != nil, Self.singleFileMIMETypes.contains(input.mimeType) {
             // A compressed text whose lines looked like an archive format (a changelog.gz that

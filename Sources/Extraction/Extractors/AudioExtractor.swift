@@ -26,9 +26,9 @@ import FoundationEssentials
 /// For example, `testMP3id3v24.mp3` gives `title` "Test Title", `audioTrackNumber` 3,
 /// `recordingDate` 2008-01-01 and `audioSampleRate` 44100.
 package struct AudioExtractor: Extractor {
-    public var name: String { "audio" }
+    package var name: String { "audio" }
 
-    public init() {}
+    package init() {}
 
     /// The types read; other `public.audio` files (AIFF, MIDI, ...) only when their first bytes
     /// show one of these containers, so that an unsupported format is not reported as damaged.
@@ -37,7 +37,7 @@ package struct AudioExtractor: Extractor {
         "com.apple.m4a-audio", "public.mpeg-4-audio", "com.microsoft.windows-media-wma",
     ]
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         guard input.conforms(to: .audio) else { return false }
         return input.contentTypeTree.contains(where: Self.types.contains) || AudioHeader.sniff(input.bytes) != .unknown
     }
@@ -49,7 +49,7 @@ package struct AudioExtractor: Extractor {
         return true
     }()
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         let size = Int(input.file?.size ?? Int64(input.bytes.count))
         let header = AudioHeader(MediaSource(head: input.bytes, size: size, file: input.file))
         var tags = Tags()

@@ -28,23 +28,23 @@ import FoundationEssentials
 ///
 /// Cost: linear in the bytes; at most `maxEvents` events are read.
 package struct CalendarExtractor: Extractor {
-    public var name: String { "calendar" }
-    public init() {}
+    package var name: String { "calendar" }
+    package init() {}
 
     static let calendarType: ContentType = "public.calendar-event"
     static let maxEvents = 10_000
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         input.conforms(to: Self.calendarType) || input.mimeType == "text/calendar"
     }
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         var output = ExtractionOutput(attributes: attributes)
         try extract(input, into: &output)
         attributes = output.attributes
     }
 
-    public func extract(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError) {
         let text = String(decoding: input.bytes, as: UTF8.self)
         let calendar = Self.parse(text)
         guard !calendar.events.isEmpty || calendar.sawCalendar else {

@@ -21,18 +21,18 @@ import CLibXML2
 /// Cost: two passes over the zip (container and OPF, then the spine's documents, at most 256 MiB
 /// decompressed in all); text stops at the cap.
 package struct EPUBExtractor: Extractor {
-    public var name: String { "epub" }
+    package var name: String { "epub" }
 
-    public init() {}
+    package init() {}
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         input.conforms(to: "org.idpf.epub-container") || input.mimeType == "application/epub+zip"
     }
 
     /// Spine documents larger than this are skipped (the text cap is reached long before).
     static let maxDocumentBytes = 16 << 20
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         // Pass 1: the container and every package document (the container may come last).
         let first = try ZipContainer.read(input, extractor: name) { $0 == "META-INF/container.xml" || $0.hasSuffix(".opf") }
         var opfPath: String?

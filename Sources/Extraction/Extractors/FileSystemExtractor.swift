@@ -4,9 +4,9 @@ import ExtractionModel
 /// The file-system facts as a stage of `ExtractionContext` (the attributes themselves are made in
 /// `ExtractionModel`, where the parent process uses them without any parser).
 extension FileSystemExtractor: Extractor {
-    public func accepts(_ input: ExtractionInput) -> Bool { true }
+    package func accepts(_ input: ExtractionInput) -> Bool { true }
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         var names = UserNameCache()
         attributes.merge(self.attributes(of: input.facts, names: &names))
     }

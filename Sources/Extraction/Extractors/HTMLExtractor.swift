@@ -26,11 +26,11 @@ import CLibXML2
 ///
 /// Cost: one DOM parse of at most `textCap + 1` bytes; about 0.1 ms for a 10 KB page.
 package struct HTMLExtractor: Extractor {
-    public var name: String { "html" }
+    package var name: String { "html" }
 
-    public init() {}
+    package init() {}
 
-    public func accepts(_ input: ExtractionInput) -> Bool { input.conforms(to: .html) }
+    package func accepts(_ input: ExtractionInput) -> Bool { input.conforms(to: .html) }
 
     static let skipped: Set<String> = ["script", "style", "noscript", "template"]
     static let blocks: Set<String> = [
@@ -40,7 +40,7 @@ package struct HTMLExtractor: Extractor {
         "fieldset", "legend", "details", "summary", "option", "body", "center", "frame", "iframe",
     ]
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         _ = LibXML.ready
         var bytes = input.bytes
         var declared: String?

@@ -25,19 +25,19 @@ import ExtractionModel
 /// Cost: a few small reads near the start of the file (plus the whole of a TIFF up to 16 MiB,
 /// since libexif reads its IFDs wherever they are).
 package struct ImageExtractor: Extractor {
-    public var name: String { "image" }
+    package var name: String { "image" }
 
-    public init() {}
+    package init() {}
 
     static let types: [ContentType] = [
         .jpeg, .png, "com.compuserve.gif", "public.tiff", "com.microsoft.bmp", "org.webmproject.webp", "public.heic",
     ]
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         Self.types.contains { input.conforms(to: $0) }
     }
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         let size = Int(input.file?.size ?? Int64(input.bytes.count))
         let header = ImageHeader(MediaSource(head: input.bytes, size: size, file: input.file))
         guard header.format != nil else {

@@ -30,9 +30,9 @@ import Glibc
 /// one is read through a GMime file stream on a duplicate of the open descriptor, so an mbox of
 /// hundreds of megabytes is parsed without being loaded (GMime keeps offsets into the stream).
 package struct MailExtractor: Extractor {
-    public var name: String { "mail" }
+    package var name: String { "mail" }
 
-    public init() {}
+    package init() {}
 
     /// Largest single message read.
     static let messageLimit = 64 << 20
@@ -47,17 +47,17 @@ package struct MailExtractor: Extractor {
     static let mailbox: ContentType = "public.mbox"
     static let messageType = TypeDetector().describe(mimeType: "message/rfc822")
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         input.conforms(to: Self.message) || input.conforms(to: Self.mailbox)
     }
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         var output = ExtractionOutput(attributes: attributes)
         defer { attributes = output.attributes }
         try extract(input, into: &output)
     }
 
-    public func extract(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into output: inout ExtractionOutput) throws(ExtractionError) {
         _ = GMime.ready
         if input.conforms(to: Self.mailbox) {
             try readMailbox(input, into: &output)

@@ -28,10 +28,10 @@ import ExtractionModel
 /// Cost: linear in the page (the reader never backtracks). On the bench corpus's 21,238 pages
 /// (release build, in the worker) 0.38 ms median and 0.59 ms mean per page, plus 0.40 ms to
 /// decompress a `.gz` and 0.50 ms to identify the language; 3.8 KB of text per page.
-public struct ManPageExtractor: Extractor {
-    public var name: String { "man-page" }
+package struct ManPageExtractor: Extractor {
+    package var name: String { "man-page" }
 
-    public init() {}
+    package init() {}
 
     /// The language of a page installed in a man tree, as man(1) reads a MANPATH folder: a page
     /// in `<dir>/manN/` is English (untranslated pages are), one in `<dir>/<locale>/manN/` is in
@@ -53,7 +53,7 @@ public struct ManPageExtractor: Extractor {
         return "en"
     }
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         // A page whose bytes a MIME magic rule took for something else (a gcloud page that
         // shared-mime-info calls a Sega Pico ROM) is still a page when its name says so.
         let text = input.conforms(to: .text) && !input.conforms(to: .html) && !input.conforms(to: .xml) && !input.conforms(to: "public.rtf")
@@ -65,7 +65,7 @@ public struct ManPageExtractor: Extractor {
         }
     }
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         guard let decoded = TextDecoding.decode(input.bytes[...], isComplete: input.isComplete, hint: input.magicCharset) else {
             throw .malformed(extractor: name, reason: "the page's bytes are not text in any known encoding")
         }

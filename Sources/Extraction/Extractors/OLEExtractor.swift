@@ -33,7 +33,7 @@ import FoundationEssentials
 ///
 /// Cost: the whole file is read into memory (at most `memoryLimit`); streams are read once.
 package struct OLEExtractor: Extractor {
-    public var name: String { "ole" }
+    package var name: String { "ole" }
 
     static let memoryLimit = 128 << 20
     /// The most bytes of one stream read for text.
@@ -41,13 +41,13 @@ package struct OLEExtractor: Extractor {
 
     static let types: [ContentType] = ["com.microsoft.word.doc", "com.microsoft.excel.xls", "com.microsoft.powerpoint.ppt"]
 
-    public init() {}
+    package init() {}
 
     /// Generic OLE2 containers (libmagic's answer for a damaged `.xls` or `.ppt`, or other
     /// OLE2 formats): their summary information is read the same way.
     static let genericMIMETypes: Set<String> = ["application/x-ole-storage", "application/CDFV2", "application/x-cdf"]
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         Self.types.contains(where: input.conforms(to:)) || Self.genericMIMETypes.contains(input.mimeType)
     }
 
@@ -57,7 +57,7 @@ package struct OLEExtractor: Extractor {
         cgsf_silence_log()
     }()
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         _ = Self.ready
         let bytes = try input.wholeFile(limit: Self.memoryLimit, extractor: name)
         try bytes.withUnsafeBufferPointer { (buffer) throws(ExtractionError) in

@@ -29,16 +29,16 @@ import Crawling
 /// (at most 64 MiB each, 256 MiB in all), each parsed as a stream; memory stays near the size
 /// of the largest part.
 package struct OfficeOpenXMLExtractor: Extractor {
-    public var name: String { "ooxml" }
+    package var name: String { "ooxml" }
 
-    public init() {}
+    package init() {}
 
     static let types: [ContentType] = [
         "org.openxmlformats.wordprocessingml.document", "org.openxmlformats.spreadsheetml.sheet",
         "org.openxmlformats.presentationml.presentation",
     ]
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         if Self.types.contains(where: input.conforms(to:)) { return true }
         let mime = input.mimeType
         let lower = mime.lowercased()
@@ -74,7 +74,7 @@ package struct OfficeOpenXMLExtractor: Extractor {
         return tail.firstRange(of: encryptedPackageName) != nil
     }
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         if input.bytes.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
             // ECMA-376 agile/standard encryption wraps the zip in an OLE2 file.
             guard Self.isEncryptedPackage(input) else {

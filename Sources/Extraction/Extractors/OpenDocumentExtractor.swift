@@ -24,22 +24,22 @@ import ExtractionModel
 ///
 /// Cost: one pass over the zip, decompressing four parts at most, each parsed as a stream.
 package struct OpenDocumentExtractor: Extractor {
-    public var name: String { "opendocument" }
+    package var name: String { "opendocument" }
 
-    public init() {}
+    package init() {}
 
     static let types: [ContentType] = [
         "org.oasis-open.opendocument.text", "org.oasis-open.opendocument.spreadsheet",
         "org.oasis-open.opendocument.presentation", "org.oasis-open.opendocument.formula",
     ]
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         Self.types.contains(where: input.conforms(to:)) || input.mimeType.hasPrefix("application/vnd.oasis.opendocument.")
     }
 
     static let wanted: Set<String> = ["meta.xml", "content.xml", "styles.xml", "META-INF/manifest.xml"]
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         let zip = try ZipContainer.read(input, extractor: name) { Self.wanted.contains($0) }
         var encrypted = zip.encrypted
         if let manifest = zip.parts["META-INF/manifest.xml"] { encrypted.formUnion(Self.encryptedParts(manifest)) }

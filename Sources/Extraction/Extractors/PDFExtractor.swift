@@ -39,21 +39,21 @@ import Glibc
 /// Cost: poppler parses lazily, so metadata alone is cheap; the text costs roughly 1–10 ms a
 /// page. Text stops at `textCap` bytes or after `maxTextPages` pages, whichever comes first.
 package struct PDFExtractor: Extractor {
-    public var name: String { "pdf" }
+    package var name: String { "pdf" }
 
     /// Pages whose text is read at most (a PDF can declare millions of empty pages).
     static let maxTextPages = 5000
     /// The most bytes read into memory when there is no descriptor (inputs built from bytes).
     static let memoryLimit = 256 << 20
 
-    public init() {}
+    package init() {}
 
-    public func accepts(_ input: ExtractionInput) -> Bool { input.conforms(to: .pdf) }
+    package func accepts(_ input: ExtractionInput) -> Bool { input.conforms(to: .pdf) }
 
     /// Silences poppler's log domain, once per process.
     static let quiet: Void = { cpoppler_silence_log() }()
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         _ = Self.quiet
         let security = Self.encryption(input)
         if let security {

@@ -19,18 +19,18 @@ import FoundationEssentials
 ///
 /// Cost: linear in the bytes read (at most `textCap + 1`).
 package struct PlainTextExtractor: Extractor {
-    public var name: String { "plain-text" }
+    package var name: String { "plain-text" }
 
-    public init() {}
+    package init() {}
 
     static let markdown: ContentType = "net.daringfireball.markdown"
     static let excluded: [ContentType] = [.html, .xml, "public.rtf"]
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         input.conforms(to: .text) && !Self.excluded.contains(where: input.conforms(to:))
     }
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         guard let decoded = TextDecoding.decode(input.bytes[...], isComplete: input.isComplete, hint: input.magicCharset)
         else { return }   // binary: indexed by name and facts only
         attributes[.encoding] = .string(decoded.encoding)

@@ -31,17 +31,17 @@ import FoundationEssentials
 ///
 /// Cost: linear in the bytes read; reading stops once the text cap is reached or after
 /// `maxBytes` (RTF with embedded pictures can be large).
-public struct RTFExtractor: Extractor {
-    public var name: String { "rtf" }
+package struct RTFExtractor: Extractor {
+    package var name: String { "rtf" }
 
     static let maxDepth = 256
     static let maxBytes: Int64 = 256 << 20
 
-    public init() {}
+    package init() {}
 
-    public func accepts(_ input: ExtractionInput) -> Bool { input.conforms(to: "public.rtf") }
+    package func accepts(_ input: ExtractionInput) -> Bool { input.conforms(to: "public.rtf") }
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         var start = 0
         if input.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         while start < input.bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(input.bytes[start]) { start += 1 }

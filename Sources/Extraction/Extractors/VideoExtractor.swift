@@ -22,9 +22,9 @@ import FoundationEssentials
 /// For example, a 2-second 320×240 H.264 MP4 made with `-metadata title="Harbour at dawn"`
 /// gives `duration` 2, `pixelWidth` 320, `codecs` ["h264", "aac"] and `title` "Harbour at dawn".
 package struct VideoExtractor: Extractor {
-    public var name: String { "video" }
+    package var name: String { "video" }
 
-    public init() {}
+    package init() {}
 
     /// Audio MIME types read here: the containers and raw streams TagLib 1.13's C API cannot
     /// open. (MP3, FLAC, Ogg, M4A, WAV and WMA are `AudioExtractor`'s, which comes first.)
@@ -44,7 +44,7 @@ package struct VideoExtractor: Extractor {
         "application/vnd.rn-realmedia", "application/mxf",
     ]
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         // The open file comes with `extract`, not here; a decompressed inner file has none.
         guard input.decompressedName == nil else { return false }
         let mime = input.mimeType.lowercased()
@@ -52,7 +52,7 @@ package struct VideoExtractor: Extractor {
         return input.conforms(to: .audio) && Self.audioTypes.contains(mime)
     }
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         guard let file = input.file else { throw .malformed(extractor: name, reason: "the file is not open") }
         let media = try MediaContainer(file, extractor: name)
         let streams = media.streams

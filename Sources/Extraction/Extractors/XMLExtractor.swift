@@ -28,17 +28,17 @@ import FoundationEssentials
 /// For example, `<doc><dc:title>Q3</dc:title><p>Sales rose</p></doc>` (with the DC namespace)
 /// gives `title` `"Q3"` and `textContent` `"Q3 Sales rose"`.
 package struct XMLExtractor: Extractor {
-    public var name: String { "xml" }
+    package var name: String { "xml" }
 
-    public init() {}
+    package init() {}
 
-    public func accepts(_ input: ExtractionInput) -> Bool {
+    package func accepts(_ input: ExtractionInput) -> Bool {
         input.conforms(to: .xml) && !input.conforms(to: .html)
     }
 
     static let skipped: Set<String> = ["script", "style", "stylesheet", "binary"]
 
-    public func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
+    package func extract(_ input: ExtractionInput, into attributes: inout AttributeSet) throws(ExtractionError) {
         _ = LibXML.ready
         guard !input.bytes.isEmpty else { return }
         let flags = Int32(bitPattern: XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// What OCR made of one file (issue 28).
-public enum RecognitionOutcome: Equatable, Sendable {
+package enum RecognitionOutcome: Equatable, Sendable {
     /// Recognised: the text (possibly empty), the mean word confidence (0 to 100), and the
     /// pages read (1 for a picture).
     case text(String, confidence: Int, pages: Int)
@@ -19,13 +19,13 @@ public enum RecognitionOutcome: Equatable, Sendable {
 }
 
 /// What to recognise and how: the parent's `[extraction] ocr_languages` and tessdata folder.
-public struct RecognitionOptions: Sendable, Hashable {
-    public var dataPath: String
-    public var languages: String
+package struct RecognitionOptions: Sendable, Hashable {
+    package var dataPath: String
+    package var languages: String
     /// PDF pages read at most (the first ones).
-    public var pageLimit: Int
+    package var pageLimit: Int
 
-    public init(dataPath: String, languages: String, pageLimit: Int) {
+    package init(dataPath: String, languages: String, pageLimit: Int) {
         self.dataPath = dataPath
         self.languages = languages
         self.pageLimit = pageLimit
@@ -35,8 +35,8 @@ public struct RecognitionOptions: Sendable, Hashable {
 extension ExtractionContext {
     /// Pictures whose sides are both at least this long may hold a line of text; smaller ones
     /// (icons, thumbnails, emoji) are skipped.
-    public static let recognitionMinimumSide = 48
-    public static let recognitionMinimumPixels = 64 * 64 * 4
+    package static let recognitionMinimumSide = 48
+    package static let recognitionMinimumPixels = 64 * 64 * 4
     /// The largest picture side given to Tesseract; larger pictures are shrunk while they are
     /// decoded (a 6000-pixel scan's text stays readable at 4000, and its memory stays bounded).
     static let recognitionMaximumSide = 4000
@@ -45,7 +45,7 @@ extension ExtractionContext {
 
     /// Recognises the text of the regular file open at `descriptor` (closed when this returns):
     /// a PDF's first pages, rendered, or a picture that passes `TextLikeness`.
-    public func recognize(descriptor: Int32, name: [UInt8], fileSize: Int64,
+    package func recognize(descriptor: Int32, name: [UInt8], fileSize: Int64,
                           options: RecognitionOptions) -> RecognitionOutcome {
         defer { SystemCall.close(descriptor) }
         let tree: [ContentType]

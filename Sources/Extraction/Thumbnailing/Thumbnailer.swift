@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// What a thumbnailer gives: a PNG, or why not.
-public enum ThumbnailOutcome: Equatable, Sendable {
+package enum ThumbnailOutcome: Equatable, Sendable {
     case png([UInt8])
     /// No thumbnailer for the file's type; its MIME type.
     case unsupported(mimeType: String)
@@ -35,7 +35,7 @@ public enum ThumbnailOutcome: Equatable, Sendable {
 /// start included, 68 MB at most: PNG is decoded whole, then scaled); a JPEG is decoded
 /// already shrunk (libjpeg's 1/2, 1/4, 1/8 scaling), and a PDF page is rendered straight at
 /// the thumbnail's size. Answering from the cache took 0.03 s, all of it the process's start.
-public enum Thumbnailer {
+package enum Thumbnailer {
     /// The most bytes an image file may have (a larger one is refused, not decoded).
     static let maximumImageBytes: Int64 = 256 << 20
 
