@@ -311,7 +311,7 @@ let package = Package(
         .testTarget(name: "WatchingTests", dependencies: ["Configuration", "Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport", "IndexTestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CommandTests", dependencies: [
-            "TestSupport", "Indexing", "QueryWire",
+            "TestSupport", "Indexing", "QueryWire", "SystemCalls",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "DonatingTests", dependencies: ["Donating", "Attributes"]),

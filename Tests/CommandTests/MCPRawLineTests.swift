@@ -1,5 +1,7 @@
 import Foundation
 import TestSupport
+import Synchronization
+import SystemCalls
 import Testing
 
 /// fsindex-mcp fed raw lines, as a broken or hostile client sends them (issue 22): what is not
@@ -32,25 +34,15 @@ struct MCPRawLineTests {
 
         /// Writes `bytes` from a thread of its own (a long line fills the pipe long before the
         /// server has read it, and the replies must be read meanwhile).
-        func send(_ bytes: [UInt8]) -> Thread {
-            let fd = input.fileHandleForWriting.fileDescriptor
-            let t = Thread {
-                var offset = 0
-                while offset < bytes.count {
-                    let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                    if n < 0 { if errno == EINTR { continue }; return }
-                    offset += n
-                }
-            }
-            t.start()
-            return t
+        func send(_ bytes: [UInt8]) -> PipeWriter {
+            PipeWriter(fd: input.fileHandleForWriting.fileDescriptor, bytes: bytes)
         }
 
         /// Sends a short line and waits until it is written, so that the next send cannot
         /// interleave with it (two writers to one pipe mix their pieces).
         func send(_ line: String) {
             let writer = send(Array((line + "\n").utf8))
-            while !writer.isFinished { usleep(200) }
+            _ = eventually(300, every: .microseconds(200)) { writer.isFinished }
         }
 
         /// The next reply, or nil after `timeout` seconds.
@@ -147,7 +139,7 @@ struct MCPRawLineTests {
         start = Date()
         let writer = server.send(long)
         // The next line after the whole long one (two writers would interleave).
-        while !writer.isFinished && Date().timeIntervalSince(start) < 300 { usleep(1000) }
+        _ = eventually(300, every: .milliseconds(1)) { writer.isFinished }
         server.send(#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#)
         let replies = server.replies(2, timeout: 60)
         let seconds = Date().timeIntervalSince(start)
@@ -160,5 +152,23 @@ struct MCPRawLineTests {
         #expect(seconds < 5, "the 10 MB line took \(seconds) s")
         #expect(midSeconds < 5, "the 3 MB line took \(midSeconds) s")
         #expect(server.process.isRunning)
+    }
+}
+
+/// Bytes written to a pipe from a thread of its own, and whether that is done.
+final class PipeWriter: Sendable {
+    private let done = Atomic<Bool>(false)
+    var isFinished: Bool { done.load(ordering: .acquiring) }
+
+    init(fd: Int32, bytes: [UInt8]) {
+        let started = SystemCall.startThread(detached: true) { [self] in
+            var offset = 0
+            while offset < bytes.count {
+                guard case .success(let n) = bytes[offset...].withUnsafeBytes({ SystemCall.write(fd, $0) }) else { break }
+                offset += n
+            }
+            done.store(true, ordering: .releasing)
+        }
+        if case .failure = started { done.store(true, ordering: .releasing) }
     }
 }

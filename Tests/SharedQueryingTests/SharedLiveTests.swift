@@ -6,16 +6,16 @@ import Querying
 import SharedQuerying
 import SharedIndex
 import TestSupport
+import Synchronization
 import Testing
 
 /// Live queries on the shared index: LISTEN/NOTIFY wakes the query at each committed batch.
 @Suite("Live queries on the shared index", .postgres)
 struct SharedLiveTests {
-    final class Replies: @unchecked Sendable {
-        let lock = NSLock()
-        var list: [QueryReply] = []
-        func add(_ r: QueryReply) { lock.lock(); list.append(r); lock.unlock() }
-        var all: [QueryReply] { lock.lock(); defer { lock.unlock() }; return list }
+    final class Replies: Sendable {
+        private let list = Mutex<[QueryReply]>([])
+        func add(_ r: QueryReply) { list.withLock { $0.append(r) } }
+        var all: [QueryReply] { list.withLock { $0 } }
     }
 
     static func item(_ path: String, _ text: String) -> SearchableItem {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SystemCalls
 #if canImport(Testing)
 import Testing
@@ -20,7 +21,8 @@ package final class ThrowawayPostgres: @unchecked Sendable {
     package let port: Int
     package let bin: String
     let runAs: String?
-    private static let lock = NSLock()
+    /// Guards `started`, `counter` and `others`.
+    private static let lock = Mutex<Void>(())
     nonisolated(unsafe) private static var started: Result<ThrowawayPostgres, Unavailable>?
     nonisolated(unsafe) private static var counter = 0
 
@@ -59,8 +61,10 @@ package final class ThrowawayPostgres: @unchecked Sendable {
     #endif
 
     package static func shared() throws -> ThrowawayPostgres {
-        lock.lock()
-        defer { lock.unlock() }
+        try lock.withLock { _ throws -> ThrowawayPostgres in try startShared() }
+    }
+
+    private static func startShared() throws -> ThrowawayPostgres {
         if let started { return try started.get() }
         let result: Result<ThrowawayPostgres, Unavailable>
         do { result = .success(try ThrowawayPostgres()) } catch let e as Unavailable { result = .failure(e) } catch {
@@ -85,11 +89,11 @@ package final class ThrowawayPostgres: @unchecked Sendable {
     /// other tests meanwhile). Stopped when the process exits.
     package static func dedicated() throws -> ThrowawayPostgres {
         _ = try shared()
-        lock.lock()
-        defer { lock.unlock() }
-        let pg = try ThrowawayPostgres(portOffset: 500 + others.count + 1)
-        others.append(pg)
-        return pg
+        return try lock.withLock { _ throws -> ThrowawayPostgres in
+            let pg = try ThrowawayPostgres(portOffset: 500 + others.count + 1)
+            others.append(pg)
+            return pg
+        }
     }
 
     private init(portOffset: Int = 0) throws {
@@ -146,10 +150,10 @@ package final class ThrowawayPostgres: @unchecked Sendable {
 
     /// A new, empty database with pg_trgm; its name.
     package func makeDatabaseNamed() throws -> String {
-        Self.lock.lock()
-        Self.counter += 1
-        let name = "t\(getpid())_\(Self.counter)"
-        Self.lock.unlock()
+        let name = Self.lock.withLock { _ in
+            Self.counter += 1
+            return "t\(getpid())_\(Self.counter)"
+        }
         try psql("postgres", "CREATE DATABASE \(name)")
         try psql(name, "CREATE EXTENSION pg_trgm")
         return name

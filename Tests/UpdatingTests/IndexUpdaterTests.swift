@@ -7,6 +7,7 @@ import IndexTestSupport
 import Indexing
 import Isolation
 import Querying
+import Synchronization
 import SystemPackage
 import TestSupport
 import Testing
@@ -21,9 +22,8 @@ final class CrawlFixture: @unchecked Sendable {
     var extraction: ExtractionMode?
     /// The updater's bulk-load threshold, when a test lowers it.
     var bulkLoadThreshold: Int?
-    private let lock = NSLock()
-    private var _problems: [CrawlProblem] = []
-    var problems: [CrawlProblem] { lock.withLock { _problems } }
+    private let collected = Mutex<[CrawlProblem]>([])
+    var problems: [CrawlProblem] { collected.withLock { $0 } }
 
     init(maxPageCount: Int? = nil) throws {
         tree = try TemporaryTree(prefix: "fsindex-crawl")
@@ -35,7 +35,7 @@ final class CrawlFixture: @unchecked Sendable {
 
     func crawl(afterWalk: (@Sendable () -> Void)? = nil) throws -> CrawlReport {
         let updater = IndexUpdater(store: store, settings: settings, progress: nil,
-                                   problem: { [self] p in lock.withLock { _problems.append(p) } }, afterWalk: afterWalk,
+                                   problem: { [self] p in collected.withLock { $0.append(p) } }, afterWalk: afterWalk,
                                    extraction: extraction)
         if let bulkLoadThreshold { updater.bulkLoadThreshold.store(bulkLoadThreshold, ordering: .relaxed) }
         return try updater.crawl(roots: try IndexUpdater.resolveRoots([root.string]))

@@ -9,6 +9,7 @@ import Isolation
 import Logging
 import SystemPackage
 import TestSupport
+import Synchronization
 import Testing
 import Updating
 @testable import Watching
@@ -462,15 +463,13 @@ struct IndexDaemonIdleTests {
     }
 }
 
-/// A tiny lock box for test state shared with @Sendable closures.
-final class Mutex<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
+/// Synchronization's `Mutex` in a class, for test state that escaping closures share by
+/// reference (the struct is non-copyable, so such a closure cannot hold it).
+final class Mutex<Value: Sendable>: Sendable {
+    private let box: Synchronization.Mutex<Value>
+    init(_ value: Value) { box = .init(value) }
+    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R {
+        box.withLock { body(&$0) }
     }
 }
 
