@@ -38,6 +38,18 @@ package struct TextPattern: Sendable, Hashable, CustomStringConvertible {
         self.modifiers = modifiers
     }
 
+    /// `text` as it must be written in a pattern to match itself: Spotlight's wildcards and the
+    /// backslash escaped. Part of the pattern's own language, so that the parsers build
+    /// patterns without knowing how any backend matches them.
+    package static func literal(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            if c == "*" || c == "?" || c == "\\" { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+
     package var description: String {
         var m = ""
         if modifiers.contains(.caseInsensitive) { m += "c" }

@@ -43,12 +43,12 @@ extension ItemPredicate {
         }
         var facets: [ItemPredicate] = []
         if let name = identity.name?.trimmingCharacters(in: .whitespaces), !name.isEmpty {
-            let literal = SQLBuilder.escapeWildcards(name)
+            let literal = TextPattern.literal(name)
             facets.append(narrowed(name, [equal(keys.names, literal), equal(keys.display, literal),
                                           equal(keys.display, literal + " <*>")]))
         }
         for email in identity.emails.map({ $0.trimmingCharacters(in: .whitespaces) }) where !email.isEmpty {
-            let literal = SQLBuilder.escapeWildcards(email)
+            let literal = TextPattern.literal(email)
             facets.append(narrowed(email, [equal(keys.emails, literal), equal(keys.display, literal),
                                            equal(keys.display, "*<" + literal + ">")]))
         }

@@ -44,7 +44,7 @@ package struct SQLBuilder {
         case .inside(let folder):
             return onlyIn([folder]) ?? "1"
         case .folderNamed(let name):
-            let pattern = TextPattern("*/" + Self.escapeWildcards(name) + "/*", [.caseInsensitive, .diacriticInsensitive])
+            let pattern = TextPattern("*/" + TextPattern.literal(name) + "/*", [.caseInsensitive, .diacriticInsensitive])
             arguments.append(pattern.raw)
             arguments.append(Int(pattern.modifiers.rawValue))
             return "fs_match(items.path, ?, ?)"
@@ -158,17 +158,10 @@ package struct SQLBuilder {
 
     /// `items.path` inside one of these folders (the folder itself included).
     mutating func onlyIn(_ folders: [[UInt8]]) -> String? {
-        guard !folders.isEmpty else { return nil }
+        guard !folders.isEmpty, let spans = FolderSpan.spans(folders) else { return nil }
         var parts: [String] = []
-        for f in folders {
-            var dir = f
-            while dir.count > 1 && dir.last == UInt8(ascii: "/") { dir.removeLast() }
-            if dir == [UInt8(ascii: "/")] { return nil }   // the whole file system
-            let lower = dir + [UInt8(ascii: "/")]
-            let upper = dir + [UInt8(ascii: "0")]            // '/' + 1
-            arguments.append(Data(dir))
-            arguments.append(Data(lower))
-            arguments.append(Data(upper))
+        for span in spans {
+            arguments += [Data(span.folder), Data(span.lower), Data(span.upper)]
             parts.append("(items.path = ? OR (items.path >= ? AND items.path < ?))")
         }
         return balanced(parts[...], "OR")
@@ -332,9 +325,6 @@ package struct SQLBuilder {
 
     /// `s` with LIKE's `%`, `_` and `\\` escaped by a backslash.
     package static func escapeLike(_ s: String) -> String { escape(s, ["%", "_", "\\"]) }
-
-    /// `s` with Spotlight's wildcards made literal.
-    static func escapeWildcards(_ s: String) -> String { escape(s, ["*", "?", "\\"]) }
 
     package static func escape(_ s: String, _ special: Set<Character>) -> String {
         var out = ""

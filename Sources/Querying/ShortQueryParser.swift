@@ -309,7 +309,7 @@ package struct ShortQueryParser {
         case "ext", "extension":
             let exts = value.split(separator: ",").map { $0.hasPrefix(".") ? $0.dropFirst() : $0 }.filter { !$0.isEmpty }
             guard !exts.isEmpty else { throw .badValue(attribute: name, value: value, reason: "is not an extension: write ext:pdf or ext:jpg,png") }
-            return .or(exts.map { .compare(AttributeComparison(.name, .equal, .text(TextPattern("*." + SQLBuilder.escapeWildcards(String($0)), [.caseInsensitive])))) })
+            return .or(exts.map { .compare(AttributeComparison(.name, .equal, .text(TextPattern("*." + TextPattern.literal(String($0)), [.caseInsensitive])))) })
         case "kind":
             var types: [ItemPredicate] = []
             for k in value.split(separator: ",").map({ $0.lowercased() }) {
@@ -362,7 +362,7 @@ package struct ShortQueryParser {
     /// accents: `tag:work` finds "Work" but not "homework" or "work-in-progress"; a wildcard
     /// makes it a glob over the whole tag (`tag:proj*`).
     static func tagged(_ value: String) -> ItemPredicate {
-        let pattern = TextPattern(hasWildcard(value) ? value : SQLBuilder.escapeWildcards(value), [.caseInsensitive, .diacriticInsensitive])
+        let pattern = TextPattern(hasWildcard(value) ? value : TextPattern.literal(value), [.caseInsensitive, .diacriticInsensitive])
         return .or([AttributeKey.userTags, .keywords].map { .compare(AttributeComparison($0, .equal, .text(pattern))) })
     }
 
@@ -505,7 +505,7 @@ package struct ShortQueryParser {
     /// Spotlight's own search field matches; with a wildcard, the whole value as a glob.
     static func wordsPattern(_ value: String) -> TextPattern {
         if hasWildcard(value) { return TextPattern(value, [.caseInsensitive, .diacriticInsensitive]) }
-        return TextPattern(SQLBuilder.escapeWildcards(value) + "*", [.caseInsensitive, .diacriticInsensitive, .wordBased])
+        return TextPattern(TextPattern.literal(value) + "*", [.caseInsensitive, .diacriticInsensitive, .wordBased])
     }
 
     // MARK: Tokens

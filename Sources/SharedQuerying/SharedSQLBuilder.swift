@@ -103,13 +103,10 @@ struct SharedSQLBuilder {
 
     /// `items.path` inside one of these folders (the folder itself included).
     mutating func onlyIn(_ folders: [[UInt8]]) -> String? {
-        guard !folders.isEmpty else { return nil }
+        guard !folders.isEmpty, let spans = FolderSpan.spans(folders) else { return nil }
         var parts: [String] = []
-        for f in folders {
-            var dir = f
-            while dir.count > 1 && dir.last == UInt8(ascii: "/") { dir.removeLast() }
-            if dir == [UInt8(ascii: "/")] { return nil }
-            let same = bind(.bytes(dir)), lower = bind(.bytes(dir + [UInt8(ascii: "/")])), upper = bind(.bytes(dir + [UInt8(ascii: "0")]))
+        for span in spans {
+            let same = bind(.bytes(span.folder)), lower = bind(.bytes(span.lower)), upper = bind(.bytes(span.upper))
             parts.append("(items.path = \(same) OR (items.path >= \(lower) AND items.path < \(upper)))")
         }
         return "(" + parts.joined(separator: " OR ") + ")"

@@ -46,7 +46,7 @@ extension IndexUpdater {
                 do {
                     try updater.store.index(entries, clientState: IndexUpdater.clientState(domain: domain, done: 0, total: done, finished: false))
                 } catch {
-                    shared.failure.withLock { if $0 == nil { $0 = (error as? IndexError).map(UpdateError.index) ?? .extraction("\(error)") } }
+                    shared.failure.withLock { if $0 == nil { $0 = .stopped(by: error) } }
                 }
             }
         }

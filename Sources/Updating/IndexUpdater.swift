@@ -347,12 +347,8 @@ package final class IndexUpdater: Sendable {
                         report.removedIdentifiers += went
                     }
                 }
-            } catch let e as UpdateError {
-                throw e
-            } catch let e as IndexError {
-                throw .index(e)
             } catch {
-                throw .extraction("\(error)")
+                throw .stopped(by: error)
             }
         }
         report.removedIdentifiers += result.vanishedIdentifiers
@@ -430,7 +426,7 @@ package final class IndexUpdater: Sendable {
                 try store.index(batches.flatMap(\.entries), deleting: batches.flatMap(\.vanished),
                                 clientState: Self.clientState(domain: domain, done: done, total: todo.count, finished: false))
             } catch {
-                state.withLock { if $0.error == nil { $0.error = (error as? IndexError).map(UpdateError.index) ?? .extraction("\(error)") } }
+                state.withLock { if $0.error == nil { $0.error = .stopped(by: error) } }
                 return
             }
             let now = DispatchTime.now().uptimeNanoseconds
@@ -599,9 +595,21 @@ package enum UpdateError: Error, Sendable, CustomStringConvertible {
     case badRoot(path: String, reason: String)
     case noRoots
     case index(IndexError)
+    /// No extraction worker can be started; the reason says why.
     case extraction(String)
+    /// Anything else that stopped the work, kept as it was thrown (a walk's error, a system
+    /// call's), so that its message and its type reach the user and the tests unchanged.
+    case failed(cause: any Error)
     /// `cancel()` was called (SIGTERM): the work stopped early, consistently.
     case cancelled
+
+    /// `error` as the reason a crawl or a batch stopped: itself when it is one already, the
+    /// index's error as `.index`, any other as `.failed` with the error kept.
+    package static func stopped(by error: any Error) -> UpdateError {
+        if let e = error as? UpdateError { return e }
+        if let e = error as? IndexError { return .index(e) }
+        return .failed(cause: error)
+    }
 
     package var description: String {
         switch self {
@@ -609,6 +617,7 @@ package enum UpdateError: Error, Sendable, CustomStringConvertible {
         case .noRoots: "no folder to index: name one on the command line or set `roots` in the config file (without `roots` and `shallow_roots` the defaults are the XDG folders, such as ~/Documents, and the files directly in HOME, less those on network or removable mounts; `fsindex setup` shows what was left out and why)"
         case let .index(e): e.description
         case let .extraction(m): "cannot start extraction: \(m)"
+        case let .failed(cause): "\(cause)"
         case .cancelled: "stopped before the end (SIGTERM); the next start resumes where this one stopped"
         }
     }

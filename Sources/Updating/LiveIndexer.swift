@@ -342,12 +342,8 @@ package final class LiveIndexer: Sendable {
                     }
                 }
             }
-        } catch let e as UpdateError {
-            throw e
-        } catch let e as IndexError {
-            throw .index(e)
         } catch {
-            throw .extraction("\(error)")
+            throw .stopped(by: error)
         }
     }
 

@@ -1,5 +1,7 @@
 import Foundation
+#if canImport(Testing)
 import Testing
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,6 +36,7 @@ package func eventually(_ seconds: Double = 5, every: Duration = .milliseconds(1
     return try condition()
 }
 
+#if canImport(Testing)
 /// Waits as `eventually` does, and records an issue naming `what` when the time ran out.
 package func waitFor(_ what: String, seconds: Double = 120, every: Duration = .milliseconds(10),
                      context: () -> String = { "" }, _ condition: () throws -> Bool,
@@ -55,3 +58,4 @@ package func waitFor(_ what: String, seconds: Double = 120, every: Duration = .m
         Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
     }
 }
+#endif
