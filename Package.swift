@@ -320,7 +320,7 @@ let package = Package(
                                                             .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "Querying",
                                                        .product(name: "MCP", package: "swift-sdk")]),
-        .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "FindCommandTests", dependencies: ["FindCommand", "QueryWire", "Controlling", "Indexing", "Querying", "Attributes", "SystemCalls", "TestSupport"]),
         .testTarget(name: "ControllingTests", dependencies: ["Controlling", "Attributes", "Indexing", "QueryWire", "CSysShims", "SystemCalls", "TestSupport"]),
         // The benchmarks' own tools (the scripts beside them are not compiled): the memory sampler's test.
         .testTarget(name: "BenchmarksTests", path: "Tests/Benchmarks", sources: ["TreeRSSTests.swift"]),

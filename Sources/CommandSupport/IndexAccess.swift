@@ -15,7 +15,11 @@ extension QueryPipeline {
     /// source of live changes. An index that must be rebuilt (after damage or a schema change)
     /// would answer with files missing: that is an error, unless fsindexd is already rebuilding
     /// it, when the answers come with `warning`.
-    package static func open(location: IndexLocation) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
+    ///
+    /// `repair` replaces that policy where the daemon itself answers (its query socket, the
+    /// search boxes): it hands gone files to its own writer instead of connecting to its own
+    /// control socket and waiting for itself.
+    package static func open(location: IndexLocation, repair: (any StaleResultRepair)? = nil) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
         let store: IndexStore
         let reason: String?
         do {
@@ -34,7 +38,7 @@ extension QueryPipeline {
             warning = "fsindexd is rebuilding the index (\(reason)); results may be incomplete until it is done (see `fsindex status`)"
         }
         let engine = QueryEngine(store: store, changeSource: DaemonOrIndexRepair.changes(for: location))
-        return (QueryPipeline(engine: engine, repair: DaemonOrIndexRepair(location: location)), warning)
+        return (QueryPipeline(engine: engine, repair: repair ?? DaemonOrIndexRepair(location: location)), warning)
     }
 }
 
@@ -108,8 +112,9 @@ extension QueryPipeline {
     /// The home index, with the indexes of the volumes `scope` names merged into one ranked
     /// answer (`MergedBackend`). A volume's index that cannot be opened is left out with a
     /// warning; so is one being built for the first time (its results come once it exists).
-    package static func open(location: IndexLocation, volumes scope: VolumeScope) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
-        let (home, warning) = try open(location: location)
+    package static func open(location: IndexLocation, volumes scope: VolumeScope,
+                             repair: (any StaleResultRepair)? = nil) throws(QueryError) -> (pipeline: QueryPipeline, warning: String?) {
+        let (home, warning) = try open(location: location, repair: repair)
         guard scope != .none else { return (home, warning) }
         let catalogue = VolumeCatalogue(indexDirectory: location.directory)
         let known = catalogue.volumes(mounts: VolumeCatalogue.currentMounts())

@@ -103,8 +103,9 @@ package struct FSIndexDaemon: AsyncParsableCommand {
                                      rootsFromCommandLine: !roots.isEmpty)
             // The query socket beside it answers the small fsfind from this warm process.
             let server = try ControlServer(location: ControlLocation.forIndex(directory: location.directory),
-                                           handler: DaemonControl(daemon: daemon, searchBox: SearchBoxAnswers(location: location, settings: settings)),
-                                           findHandler: FindService(location: location))
+                                           handler: DaemonControl(daemon: daemon, searchBox: SearchBoxAnswers(location: location, settings: settings,
+                                                                                                              repair: WriterRepair(daemon: daemon))),
+                                           findHandler: FindService(location: location, repair: WriterRepair(daemon: daemon)))
             // The shared index, when one is configured: this machine's items go there too.
             var feeder: SharedFeeder?
             if let sharedURL = settings.index.sharedURL(explicit: index.indexURL) {

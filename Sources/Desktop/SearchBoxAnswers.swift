@@ -20,10 +20,14 @@ package struct SearchBoxAnswers: Sendable {
     package let location: IndexLocation
     package let settings: Settings
     private let home: [UInt8]?
+    /// What is done with results whose files are gone; nil: `DaemonOrIndexRepair` (the search
+    /// provider on its own). fsindexd gives its own writer.
+    private let repair: (any StaleResultRepair)?
 
-    package init(location: IndexLocation, settings: Settings) {
+    package init(location: IndexLocation, settings: Settings, repair: (any StaleResultRepair)? = nil) {
         self.location = location
         self.settings = settings
+        self.repair = repair
         home = getenv("HOME").map { Array(String(cString: $0).utf8) }
     }
 
@@ -65,7 +69,7 @@ package struct SearchBoxAnswers: Sendable {
     }
 
     private func items(_ request: QueryRequest) throws(QueryError) -> [DesktopHit] {
-        let (pipeline, _) = try QueryPipeline.open(location: location)
+        let (pipeline, _) = try QueryPipeline.open(location: location, repair: repair)
         var out: [DesktopHit] = []
         try pipeline.run(request) { reply in
             guard case .items(let items) = reply.content else { return }

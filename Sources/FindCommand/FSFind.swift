@@ -289,7 +289,8 @@ package struct FSFind: AsyncParsableCommand {
         // The volumes mounted now answer with the home index (issue 29), and with
         // --include-offline those unplugged too. A query confined to an app's domain needs none.
         let (pipeline, warning) = try QueryPipeline.open(location: location,
-                                                         volumes: includeOffline ? .includingOffline : domain.isEmpty ? .mounted : .none)
+                                                         volumes: includeOffline ? .includingOffline : domain.isEmpty ? .mounted : .none,
+                                                         repair: io.repair)
         if let warning { io.errors.report("fsfind", "warning: " + warning) }
         return (request, pipeline)
     }

@@ -1,4 +1,5 @@
 import CommandSupport
+import Querying
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -18,12 +19,17 @@ package struct FindIO: Sendable {
     /// `FSINDEX_INDEX_DIR`); nil: this process's environment. The daemon's own would name its
     /// default index, not the one the client asked for.
     package var environment: [String: String]?
+    /// What is done with results whose files are gone; nil: `DaemonOrIndexRepair`. fsindexd
+    /// answering a query gives its own writer.
+    package var repair: (any StaleResultRepair)?
 
-    package init(out: Output, errors: Output, workingDirectory: [UInt8]? = nil, environment: [String: String]? = nil) {
+    package init(out: Output, errors: Output, workingDirectory: [UInt8]? = nil, environment: [String: String]? = nil,
+                 repair: (any StaleResultRepair)? = nil) {
         self.out = out
         self.errors = errors
         self.workingDirectory = workingDirectory
         self.environment = environment
+        self.repair = repair
     }
 
     /// `status`, unless the results could not all be written into the client's output (a full

@@ -4,6 +4,7 @@ import CommandSupport
 import Controlling
 import Indexing
 import QueryWire
+import Querying
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -23,7 +24,12 @@ import Glibc
 package struct FindService: FindHandler {
     /// The index this daemon keeps.
     package let location: IndexLocation
-    package init(location: IndexLocation) { self.location = location }
+    /// The daemon's own writer, for results whose files are gone.
+    package let repair: any StaleResultRepair
+    package init(location: IndexLocation, repair: any StaleResultRepair) {
+        self.location = location
+        self.repair = repair
+    }
 
     package func answer(_ request: FindWire.Request, output: Int32, errors: Int32, peer: PeerCredentials,
                        start: () -> Bool, abandoned: @escaping @Sendable () -> Bool) -> FindWire.Reply {
@@ -54,7 +60,7 @@ package struct FindService: FindHandler {
         let noColor = request.variable("NO_COLOR").map { !$0.isEmpty } ?? false
         let io = FindIO(out: Output(clientDescriptor: output, noColor: noColor, abandoned: abandoned),
                         errors: Output(clientDescriptor: errors, noColor: noColor, abandoned: abandoned),
-                        workingDirectory: request.workingDirectory, environment: environment)
+                        workingDirectory: request.workingDirectory, environment: environment, repair: repair)
         // Each query opens the index afresh, as fsfind-direct does (about 0.3 ms): a connection
         // kept between queries whose read snapshot stayed open would answer from the past. With
         // kept connections the daemon lifecycle test failed one run in three (a folder rename

@@ -1,8 +1,11 @@
+import Attributes
 import Controlling
 import FindCommand
 import Foundation
 import Indexing
 import QueryWire
+import Querying
+import Synchronization
 import SystemCalls
 import SystemPackage
 import TestSupport
@@ -51,7 +54,7 @@ struct FindServiceTests {
     func declines() throws {
         let tree = try TemporaryTree(prefix: "fsindex-findservice")
         let mine = tree.path("index").string
-        let service = FindService(location: IndexLocation(directory: FilePath(mine)))
+        let service = FindService(location: IndexLocation(directory: FilePath(mine)), repair: NoRepair())
         let cases: [(FindWire.Request, String)] = [
             (Self.request(["--index-dir", tree.path("other").string, "x"]), "another index"),
             (Self.request(["--index-dir", mine, "--config", "my.toml", "x"]), "a relative --config"),
@@ -77,7 +80,7 @@ struct FindServiceTests {
     func answersIntoDescriptors() throws {
         let tree = try TemporaryTree(prefix: "fsindex-findservice")
         try tree.createDirectory("work")
-        let service = FindService(location: IndexLocation(directory: tree.path("index")))
+        let service = FindService(location: IndexLocation(directory: tree.path("index")), repair: NoRepair())
         // `--index-dir ../index` from the client's folder `work` is this daemon's index.
         let (reply, started, out, err) = Self.answer(service, Self.request(["--index-dir", "../index", "budget"], cwd: tree.path("work").string))
         #expect(reply == .exit(2))
@@ -85,5 +88,29 @@ struct FindServiceTests {
         #expect(out.isEmpty)
         #expect(err.hasPrefix("fsfind: "), "\(err)")
         #expect(err.contains(tree.path("index").string), "\(err)")
+    }
+
+    /// Records what it was asked to forget.
+    final class Recorder: StaleResultRepair {
+        let forgotten = Mutex<[[UInt8]]>([])
+        func forget(_ paths: [[UInt8]]) { forgotten.withLock { $0 += paths } }
+    }
+
+    @Test("a result whose file is gone goes to the repair the daemon gave (its own writer), not through its control socket")
+    func goneFileToTheDaemonsWriter() throws {
+        let tree = try TemporaryTree(prefix: "fsindex-findservice")
+        let store = try IndexStore(location: IndexLocation(directory: tree.path("index")))
+        let gone = tree.path("docs/budget.txt").string
+        var a = AttributeSet()
+        a[.name] = .string("budget.txt")
+        a.contentType = .plainText
+        a.textContent = "the annual budget"
+        try store.indexSearchableItems([SearchableItem(uniqueIdentifier: ItemIdentifier(gone), domainIdentifier: tree.path("docs").string, attributes: a)])
+        let recorder = Recorder()
+        let service = FindService(location: IndexLocation(directory: tree.path("index")), repair: recorder)
+        let (reply, _, out, err) = Self.answer(service, Self.request(["--index-dir", tree.path("index").string, "budget"]))
+        #expect(reply == .exit(1), "\(err)")
+        #expect(out.isEmpty)
+        #expect(recorder.forgotten.withLock { $0 } == [Array(gone.utf8)])
     }
 }
