@@ -74,6 +74,14 @@ package final class Output: Sendable {
 
     package func write(_ text: String) { writeBytes(Array(text.utf8)) }
 
+    /// `value` as one line of JSON with sorted keys: what every `--json` of a report prints, so
+    /// that scripts can compare runs line by line.
+    package func writeJSONLine(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        writeBytes(Array((try? encoder.encode(value)) ?? Data()) + [0x0A])
+    }
+
     /// Writes a file name or path: raw in a pipe, escaped on a terminal.
     package func writePath(_ bytes: [UInt8]) {
         if isTerminal {

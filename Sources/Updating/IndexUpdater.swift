@@ -204,6 +204,15 @@ package final class IndexUpdater: Sendable {
         return report
     }
 
+    /// Deletes `ident` and everything the index holds below it, and counts them as removed.
+    func removeAll(under ident: ItemIdentifier, into report: inout CrawlReport) throws(UpdateError) {
+        do {
+            let went = try store.deletedItems(under: ident)
+            report.removed += went.count
+            report.removedIdentifiers += went
+        } catch { throw .index(error) }
+    }
+
     private func reconcile(directory: FilePath, recursive: Bool, domain: String, force: Bool, into report: inout CrawlReport,
                            start: DispatchTime) throws(UpdateError) {
         let versions = ExtractionVersions.forIndex
@@ -213,11 +222,7 @@ package final class IndexUpdater: Sendable {
         if filesOnly && !isRoot {
             // A folder below a files-only root (moved or made there) is not indexed: what the
             // index may hold of it goes.
-            do {
-                let went = try store.deletedItems(under: ident)
-                report.removed += went.count
-                report.removedIdentifiers += went
-            } catch { throw .index(error) }
+            try removeAll(under: ident, into: &report)
             return
         }
         // A files-only root is compared whole (its files), whatever the rescan asked.
@@ -279,11 +284,7 @@ package final class IndexUpdater: Sendable {
             names?.finish()
             if error.errno == .noSuchFileOrDirectory && !wholeDomain {
                 // The folder itself is gone: so is everything the index had below it.
-                do {
-                    let went = try store.deletedItems(under: ident)
-                    report.removed += went.count
-                    report.removedIdentifiers += went
-                } catch { throw .index(error) }
+                try removeAll(under: ident, into: &report)
                 return
             }
             throw .badRoot(path: ByteString.escaped(directory.bytes), reason: error.reason)

@@ -81,9 +81,7 @@ package final class Reindexer: IndexRequestHandler {
                     byDomain[IndexUpdater.domainName(root), default: []].append(facts)
                 }
             } else {
-                let went = try updater.store.deletedItems(under: ident)
-                report.removed += went.count
-                report.removedIdentifiers += went
+                try updater.removeAll(under: ident, into: &report)
             }
         }
         for (domain, files) in byDomain { report.merge(try updater.index(files, domain: domain)) }

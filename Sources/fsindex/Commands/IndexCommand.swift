@@ -67,10 +67,7 @@ extension FSIndexCommand {
                     }
                 }
                 if json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys]
-                    let data = (try? encoder.encode(report)) ?? Data()
-                    Output.standardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
+                    Output.standardOutput.writeJSONLine(report)
                 } else {
                     let mib = Double(report.bytes) / 1_048_576
                     Output.standardOutput.write(

@@ -115,9 +115,7 @@ extension FSIndexCommand {
 
         private func print(summary s: ReindexSummaryView, via: String?) {
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                Output.standardOutput.write(String(decoding: (try? encoder.encode(s)) ?? Data(), as: UTF8.self) + "\n")
+                Output.standardOutput.writeJSONLine(s)
             } else {
                 Output.standardOutput.write("reindexed\(via.map { " by \($0)" } ?? ""): \(s.indexed) read, \(s.removed) removed, "
                                             + "\(s.problems) problems in \(format1(s.seconds)) s\n")

@@ -67,10 +67,7 @@ extension FSIndexCommand {
 
         private func show(_ report: SetupReport) {
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                let data = (try? encoder.encode(report)) ?? Data()
-                Output.standardOutput.write(String(decoding: data, as: UTF8.self) + "\n")
+                Output.standardOutput.writeJSONLine(report)
             } else {
                 Output.standardOutput.write(report.text)
             }

@@ -191,9 +191,7 @@ extension FSIndexCommand.Status {
                 Host(host: $0.host, items: $0.items, domains: $0.domains, lastBatch: $0.lastBatch.map { AttributeValue.iso8601($0) }, lastBatchItems: $0.lastBatchItems,
                      failures: $0.failures)
             })
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            out.write(String(decoding: (try? encoder.encode(body)) ?? Data(), as: UTF8.self) + "\n")
+            out.writeJSONLine(body)
         } else {
             out.write("index: \(url) (shared)\nitems: \(hosts.reduce(0) { $0 + $1.items })\nhosts:\n")
             for h in hosts {
