@@ -39,7 +39,7 @@ struct FolderChangesTests {
         }
 
         func start() async throws {
-            running = Task { [daemon] in await daemon.run() }
+            running = Task(executorPreference: ThreadPerJobExecutor()) { [daemon] in await daemon.run() }
             try await waitFor("the first crawl") { daemon.status.state == .watching }
         }
 

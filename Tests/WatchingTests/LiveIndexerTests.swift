@@ -324,7 +324,7 @@ struct IndexDaemonTests {
                                  logger: Logger(label: "test"))
         let published = Mutex<[ItemChanges]>([])
         daemon.setPublisher { c in published.withLock { $0.append(c) } }
-        let running = Task { await daemon.run() }
+        let running = Task(executorPreference: ThreadPerJobExecutor()) { await daemon.run() }
 
         func waitFor(_ condition: () throws -> Bool) async throws {
             try await TestSupport.waitFor("the daemon", seconds: 60, condition)
@@ -365,7 +365,7 @@ struct IndexDaemonTests {
     func strayAcrossBatches() async throws {
         let (tree, root, store, source, daemon) = try scriptedDaemon("fsindex-daemon-stray", files: ["a/b/c.txt": "storm petrel", "a/keep.txt": "not changed"])
         defer { tree.remove() }
-        let running = Task { await daemon.run() }
+        let running = Task(executorPreference: ThreadPerJobExecutor()) { await daemon.run() }
         func has(_ rel: String) throws -> Bool { try store.item(ItemIdentifier(bytes: root.appending(rel).bytes)) != nil }
         try await waitFor("the first crawl") { try has("a/b/c.txt") && daemon.status.state == .watching }
         try tree.create("root/a/b/c.txt", contents: "storm petrel, again")
@@ -391,7 +391,7 @@ struct IndexDaemonStormTests {
         defer { tree.remove() }
         let published = Mutex<[ItemChanges]>([])
         daemon.setPublisher { c in published.withLock { $0.append(c) } }
-        let running = Task { await daemon.run() }
+        let running = Task(executorPreference: ThreadPerJobExecutor()) { await daemon.run() }
         try await waitFor("the first crawl") { daemon.status.state == .watching }
         func p(_ rel: String) -> FilePath { root.appending(rel) }
         func text(_ rel: String) throws -> String? { try store.item(ItemIdentifier(bytes: p(rel).bytes))?.attributes.textContent }
@@ -440,7 +440,7 @@ struct IndexDaemonIdleTests {
             Issue.record("the daemon does not extract in workers")
             return
         }
-        let running = Task { await daemon.run() }
+        let running = Task(executorPreference: ThreadPerJobExecutor()) { await daemon.run() }
         try await waitFor("the first crawl") { daemon.status.state == .watching }
         // The first crawl's idle wait has begun (at 0 s, until `idle`); then a second passes, so
         // the batch's wait below is told from it by its deadline.
@@ -473,7 +473,10 @@ final class Mutex<Value: Sendable>: Sendable {
     }
 }
 
-/// A daemon over `files` (under `root/`) whose events a test sends itself.
+/// A daemon over `files` (under `root/`) whose events a test sends itself. The tests run it with
+/// `ThreadPerJobExecutor`: on Swift's cooperative pool (two threads here) the suite's blocking
+/// tests could hold it for minutes, and the daemon's first crawl waited that long (a clean
+/// clone's run, loaded by builds beside it, timed out four such tests after 120 s).
 func scriptedDaemon(_ prefix: String, files: [String: String]) throws
     -> (tree: TemporaryTree, root: FilePath, store: IndexStore, source: ScriptedEventSource, daemon: IndexDaemon) {
     let tree = try TemporaryTree(prefix: prefix)

@@ -28,7 +28,7 @@ struct MissingRootGraceTests {
         #expect(grace == .seconds(300), "the default grace period")
         let daemon = IndexDaemon(store: store, settings: settings, roots: [root], source: source,
                                  logger: Logger(label: "test"), clock: clock)
-        let running = Task { await daemon.run() }
+        let running = Task(executorPreference: ThreadPerJobExecutor()) { await daemon.run() }
         func kept() throws -> Bool { try store.item(ItemIdentifier(bytes: root.appending("kept.txt").bytes)) != nil }
         try await waitFor("the first crawl") { daemon.status.state == .watching }
         #expect(try kept())

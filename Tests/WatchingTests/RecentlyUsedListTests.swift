@@ -246,7 +246,7 @@ struct RecentlyUsedDaemonTests {
         daemon.setPublisher { c in published.withLock { $0.append(c) } }
         let monitor = try #require(daemon.followRecentlyUsed(file: tree.path("data/recently-used.xbel")))
         defer { monitor.stop() }
-        let running = Task { await daemon.run() }
+        let running = Task(executorPreference: ThreadPerJobExecutor()) { await daemon.run() }
         func waitFor(_ what: String, _ condition: () throws -> Bool) async throws {
             try await TestSupport.waitFor(what, seconds: 60, context: { "log:\n\(log.text)" }, condition)
         }
