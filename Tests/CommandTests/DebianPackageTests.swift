@@ -145,18 +145,14 @@ struct DebianPackageTests {
             let log = work.path("daemon.log").string
             let daemon = try startLogged(bin + "/fsindexd", ["--foreground", "--root", docs], environment: e, log: log)
             defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() } }
-            var through = false
-            for _ in 0..<600 where !through {
+            let through = try eventually(60, every: .milliseconds(100)) {
                 let r = try run(executable: bin + "/fsfind", ["grey"], env: traced, timeout: 60)
-                through = r.stderr.contains("answered by fsindexd") && r.lines == [docs + "/heron.txt"]
-                if !through { usleep(100_000) }
+                return r.stderr.contains("answered by fsindexd") && r.lines == [docs + "/heron.txt"]
             }
             #expect(through, "fsfind never answered through fsindexd; its log:\n\(String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self))")
             try work.create("docs/egret.txt", contents: "a little egret arrives")
-            var found = false
-            for _ in 0..<600 where !found {
-                found = try run(executable: bin + "/fsfind", ["egret"], env: env, timeout: 60).lines == [docs + "/egret.txt"]
-                if !found { usleep(100_000) }
+            let found = try eventually(60, every: .milliseconds(100)) {
+                try run(executable: bin + "/fsfind", ["egret"], env: env, timeout: 60).lines == [docs + "/egret.txt"]
             }
             #expect(found, "the daemon did not index a new file")
             kill(daemon.processIdentifier, SIGTERM)
@@ -229,13 +225,11 @@ struct DebianPackageTests {
                    "DBUS_SESSION_BUS_ADDRESS": "", "FSINDEX_INDEX_DIR": "", "FSINDEX_WORKER": ""]
         let setup = try run(executable: "/usr/bin/fsindex", ["setup"], env: env, timeout: 180)
         #expect(setup.status == 0, "\(setup.out)\n\(setup.stderr)")
-        var answered = false
-        for _ in 0..<900 where !answered {
+        let answered = try eventually(90, every: .milliseconds(100)) {
             var traced = env
             traced["FSFIND_TRACE"] = "1"
             let r = try run(executable: "/usr/bin/fsfind", ["arctic", "tern"], env: traced, timeout: 60)
-            answered = r.stderr.contains("answered by fsindexd") && r.lines == [home.path("home/Documents/tern.txt").string]
-            if !answered { usleep(100_000) }
+            return r.stderr.contains("answered by fsindexd") && r.lines == [home.path("home/Documents/tern.txt").string]
         }
         #expect(answered, "fsfind did not find the Documents file through the fsindexd setup started")
 

@@ -208,13 +208,11 @@ struct CommandLineTests {
         try p.run()
         // Wait until some batches are committed, then kill.
         var partial = 0
-        for _ in 0..<400 {
-            usleep(25_000)
-            if let s = try? run("fsindex", ["status", "--json"], env: ["FSINDEX_INDEX_DIR": f.index]),
-               let obj = try? JSONSerialization.jsonObject(with: s.stdout) as? [String: Any], let n = obj["items"] as? Int, n > 200 {
-                partial = n
-                break
-            }
+        _ = eventually(10, every: .milliseconds(25)) {
+            guard let s = try? run("fsindex", ["status", "--json"], env: ["FSINDEX_INDEX_DIR": f.index]),
+                  let obj = try? JSONSerialization.jsonObject(with: s.stdout) as? [String: Any], let n = obj["items"] as? Int, n > 200 else { return false }
+            partial = n
+            return true
         }
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()

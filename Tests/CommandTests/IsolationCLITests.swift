@@ -106,20 +106,18 @@ struct IsolationCLITests {
         try p.run()
         // The worker is the child of fsindex that is busy with the file.
         var worker: Int32 = 0
-        for _ in 0..<200 where worker == 0 {
-            usleep(25_000)
+        _ = eventually(5, every: .milliseconds(25)) {
             let children = (try? String(contentsOfFile: "/proc/\(p.processIdentifier)/task/\(p.processIdentifier)/children", encoding: .utf8)) ?? ""
             worker = children.split(separator: " ").compactMap { Int32($0) }.first ?? 0
+            return worker != 0
         }
         #expect(worker > 0)
         usleep(300_000)   // well into the hang
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
-        var gone = false
-        for _ in 0..<100 where !gone {
-            usleep(20_000)
+        let gone = eventually(2, every: .milliseconds(20)) {
             let stat = (try? String(contentsOfFile: "/proc/\(worker)/stat", encoding: .utf8)) ?? ""
-            gone = stat.isEmpty || stat.contains(") Z ")   // exited (a zombie until init reaps it)
+            return stat.isEmpty || stat.contains(") Z ")   // exited (a zombie until init reaps it)
         }
         #expect(gone, "the worker \(worker) outlived its parent")
         if !gone { kill(worker, SIGKILL) }

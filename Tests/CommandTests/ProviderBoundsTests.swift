@@ -56,8 +56,7 @@ struct ProviderBoundsTests {
         #expect(r.status == 2 && r.stderr.contains("longer than its time limit of 2 s"), "\(r.stderr)")
         let text = (try? String(contentsOfFile: pidFile, encoding: .utf8)) ?? ""
         let pid = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), "the command did not start its helper")
-        let deadline = Date().addingTimeInterval(5)
-        while !Self.gone(pid) && Date() < deadline { usleep(50_000) }
+        _ = eventually(5, every: .milliseconds(50)) { Self.gone(pid) }
         #expect(Self.gone(pid), "the setsid child \(pid) survived the time-out")
         if !Self.gone(pid) { kill(pid, SIGKILL) }
         // Nor does a child that stayed in the session.

@@ -140,11 +140,9 @@ struct SharedIndexCommandTests {
             try p.run()
             // Wait for some batches to commit, then cut the server off in the middle.
             var committed = 0
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
+            _ = eventually(60, every: .milliseconds(20)) {
                 committed = Int((try? pg.psql(db, "SELECT count(*) FROM items"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-                if committed > 0 { break }
-                usleep(20_000)
+                return committed > 0
             }
             #expect(committed > 0 && committed < count, "committed \(committed) before the stop")
             pg.stop(immediate: true)

@@ -68,10 +68,9 @@ struct SharedIndexScaleTests {
         let stats = "SELECT vacuum_count || ' ' || analyze_count || ' ' || (SELECT relallvisible FROM pg_class WHERE relname = 'items') FROM pg_stat_user_tables WHERE relname = 'items'"
         // The statistics collector reports a moment later.
         var seen = ""
-        for _ in 0..<50 {
+        _ = try eventually(5, every: .milliseconds(100)) {
             seen = try pg.psql(db, stats).trimmingCharacters(in: .whitespacesAndNewlines)
-            if seen.hasPrefix("1 ") { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            return seen.hasPrefix("1 ")
         }
         let f = seen.split(separator: " ").compactMap { Int($0) }
         #expect(f.count == 3 && f[0] == 1 && f[1] >= 1 && f[2] > 0, "after a bulk publish: vacuums, analyzes, all-visible pages = \(seen)")

@@ -76,8 +76,7 @@ struct SocketTrustTests {
         let errors = Pipe()
         p.standardError = errors
         try p.run()
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: log + ".ready"), p.isRunning, Date() < deadline { usleep(20_000) }
+        _ = eventually(30, every: .milliseconds(20)) { FileManager.default.fileExists(atPath: log + ".ready") || !p.isRunning }
         if !FileManager.default.fileExists(atPath: log + ".ready") {
             p.terminate()
             let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

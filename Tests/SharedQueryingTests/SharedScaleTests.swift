@@ -206,9 +206,9 @@ struct SharedScaleTests {
         let before = Int(try pg.psql(db, scans).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         _ = try engine.run(spec("report", limit: 20))
         var after = before
-        for _ in 0..<150 where after <= before {
-            Thread.sleep(forTimeInterval: 0.1)
+        _ = try eventually(15, every: .milliseconds(100)) {
             after = Int(try pg.psql(db, scans).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            return after > before
         }
         #expect(after > before, "items_name_trgm_12 was not scanned: \(before) → \(after)")
         // The plan names the bands' indexes.
