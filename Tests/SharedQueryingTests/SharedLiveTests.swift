@@ -48,15 +48,14 @@ struct SharedLiveTests {
         _ = try publisher.publishAll()
         publisher.disconnect()
         var changes: [(added: [String], removed: [String])] = []
-        for _ in 0..<100 {
+        _ = await eventually(10, every: .milliseconds(100)) {
             changes = replies.all.compactMap {
                 if case .changes(let added, let removed) = $0.content {
                     return (added.map { String(decoding: $0.path, as: UTF8.self) }, removed.map { String(decoding: $0.path, as: UTF8.self) })
                 }
                 return nil
             }
-            if changes.contains(where: { $0.added == ["/live/b.txt"] }) && changes.contains(where: { $0.removed == ["/live/a.txt"] }) { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return changes.contains(where: { $0.added == ["/live/b.txt"] }) && changes.contains(where: { $0.removed == ["/live/a.txt"] })
         }
         task.cancel()
         guard case .items(let first)? = replies.all.first?.content else { Issue.record("no first reply"); return }
