@@ -139,9 +139,9 @@ package struct AudioExtractor: Extractor {
            let y = Int(String(decoding: digits[0..<4], as: UTF8.self)), let m = Int(String(decoding: digits[5..<7], as: UTF8.self)),
            let d = Int(String(decoding: digits[8..<10], as: UTF8.self)),
            year == nil || year == y, (1000...9999).contains(y), (1...12).contains(m), (1...31).contains(d) {
-            return Date(timeIntervalSince1970: Double(PhotoMetadata.daysFromCivil(y, m, d) * 86_400))
+            return Date(timeIntervalSince1970: Double(daysFromCivil(year: y, month: m, day: d) * 86_400))
         }
-        return year.map { Date(timeIntervalSince1970: Double(PhotoMetadata.daysFromCivil($0, 1, 1) * 86_400)) }
+        return year.map { Date(timeIntervalSince1970: Double(daysFromCivil(year: $0, month: 1, day: 1) * 86_400)) }
     }
 
     /// "2010-01-26" → 2010, "3/12" → 3.

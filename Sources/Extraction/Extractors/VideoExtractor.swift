@@ -140,7 +140,7 @@ package struct VideoExtractor: Extractor {
             guard let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19), h < 24, mi < 60, s < 61 else { return nil }
             seconds = h * 3600 + mi * 60 + s
         }
-        return Date(timeIntervalSince1970: Double(PhotoMetadata.daysFromCivil(y, mo, d) * 86_400 + seconds))
+        return Date(timeIntervalSince1970: Double(daysFromCivil(year: y, month: mo, day: d) * 86_400 + seconds))
     }
 
     /// ISO 6709 as MP4 and QuickTime store a place: `+48.8577+002.2950/`, with an optional

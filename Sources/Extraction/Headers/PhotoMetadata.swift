@@ -168,7 +168,7 @@ struct PhotoMetadata {
         func num(_ from: Int, _ n: Int) -> Int { digits[from..<(from + n)].reduce(0) { $0 * 10 + $1 } }
         let (y, mo, d, h, mi, se) = (num(0, 4), num(4, 2), num(6, 2), num(8, 2), num(10, 2), num(12, 2))
         guard y >= 1800, (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, se < 61 else { return nil }
-        var seconds = Double(daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + se)
+        var seconds = Double(daysFromCivil(year: y, month: mo, day: d) * 86_400 + h * 3600 + mi * 60 + se)
         if let o = offset?.trimmingSpaces(), o.utf8.count == 6, let sign = o.first, sign == "+" || sign == "-",
            let oh = Int(o.dropFirst().prefix(2)), let om = Int(o.suffix(2)) {
             seconds -= Double((oh * 3600 + om * 60) * (sign == "-" ? -1 : 1))
@@ -176,15 +176,6 @@ struct PhotoMetadata {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 
     // MARK: XMP
 

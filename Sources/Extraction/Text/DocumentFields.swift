@@ -12,14 +12,7 @@ enum DocumentFields {
                      offset: Int = 0) -> Date? {
         guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
               (0...24).contains(hour), (0...59).contains(minute), second >= 0, second < 61 else { return nil }
-        // Days from 1970-01-01 (Howard Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
+        let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 - offset) + second
         return Date(timeIntervalSince1970: seconds)
     }

@@ -62,17 +62,8 @@ struct MentionedDates {
                 keep(iso)
             } else if w == "tomorrow", let base {
                 keep(CivilDay(dayNumber: base.dayNumber + 1))
-            } else if let day = dayNumber(w), i + 1 < words.count, let month = months[words[i + 1]] {
-                // 29 November [2026]
-                if i + 2 < words.count, let year = year(words[i + 2]) {
-                    keep(CivilDay(year: year, month: month, day: day))
-                    i += 2
-                } else {
-                    keep(anchored(month: month, day: day))
-                    i += 1
-                }
-            } else if let month = months[w], i + 1 < words.count, let day = dayNumber(words[i + 1]) {
-                // November 29[, 2026]
+            } else if i + 1 < words.count, let (day, month) = dayAndMonth(w, words[i + 1]) {
+                // 29 November [2026], November 29[, 2026]
                 if i + 2 < words.count, let year = year(words[i + 2]) {
                     keep(CivilDay(year: year, month: month, day: day))
                     i += 2
@@ -102,6 +93,13 @@ struct MentionedDates {
     }
 
     /// `29`, `29th`, `1st`, `2nd`, `3rd`: a day of the month.
+    /// A day and a month in either order ("29 November", "November 29").
+    static func dayAndMonth(_ a: String, _ b: String) -> (day: Int, month: Int)? {
+        if let day = dayNumber(a), let month = months[b] { return (day, month) }
+        if let month = months[a], let day = dayNumber(b) { return (day, month) }
+        return nil
+    }
+
     static func dayNumber(_ w: String) -> Int? {
         var digits = Substring(w)
         for suffix in ["st", "nd", "rd", "th"] where digits.hasSuffix(suffix) {
