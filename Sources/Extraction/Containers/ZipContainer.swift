@@ -1,3 +1,4 @@
+import Attributes
 import ExtractionModel
 /// The parts of a zip-based document (OOXML, OpenDocument, EPUB) read in one pass through
 /// `ArchiveReader`, with its bomb limits.
@@ -185,6 +186,27 @@ enum XMLText {
                 if skipping == 0, rules.text.isEmpty || inText > 0, let v = node.value { buffer.append(v) }
             }
             return !buffer.isFull
+        }
+    }
+}
+
+extension ZipContainer {
+    /// What a reader of a zip-based document (OOXML, OpenDocument) does once its parts are read:
+    /// the text is kept, then an encrypted or damaged package is named. The text comes first, so
+    /// that what could be read of a damaged file is indexed with the error beside it.
+    func finish(_ text: TextBuffer, encrypted: Bool, into attributes: inout AttributeSet, extractor name: String) throws(ExtractionError) {
+        let (body, full) = text.result
+        if !body.isEmpty { attributes[.textContent] = .string(body) }
+        if full { attributes[.textTruncated] = .bool(true) }
+        if encrypted {
+            attributes[.encrypted] = .bool(true)
+            throw .malformed(extractor: name, reason: "encrypted; needs a password")
+        }
+        if let error {
+            if case let .malformed(_, reason) = error {
+                throw .malformed(extractor: name, reason: "damaged or truncated zip: \(reason)")
+            }
+            throw error
         }
     }
 }

@@ -99,20 +99,7 @@ package struct OfficeOpenXMLExtractor: Extractor {
         } else {
             problem = package.wordText(document: main, into: &text)
         }
-        let (body, full) = text.result
-        if !body.isEmpty { attributes[.textContent] = .string(body) }
-        if full { attributes[.textTruncated] = .bool(true) }
-
-        if !zip.encrypted.isEmpty {
-            attributes[.encrypted] = .bool(true)
-            throw .malformed(extractor: name, reason: "encrypted; needs a password")
-        }
-        if let error = zip.error {
-            if case let .malformed(_, reason) = error {
-                throw .malformed(extractor: name, reason: "damaged or truncated zip: \(reason)")
-            }
-            throw error
-        }
+        try zip.finish(text, encrypted: !zip.encrypted.isEmpty, into: &attributes, extractor: name)
         if zip.parts[main] == nil {
             throw .malformed(extractor: name, reason: "the main part \(main) is missing; not an Office Open XML package?")
         }

@@ -63,20 +63,7 @@ package struct OpenDocumentExtractor: Extractor {
             text.breakLine()
             try? Self.masterPageText(styles, into: &text)
         }
-        let (body, full) = text.result
-        if !body.isEmpty { attributes[.textContent] = .string(body) }
-        if full { attributes[.textTruncated] = .bool(true) }
-
-        if !encrypted.isEmpty {
-            attributes[.encrypted] = .bool(true)
-            throw .malformed(extractor: name, reason: "encrypted; needs a password")
-        }
-        if let error = zip.error {
-            if case let .malformed(_, reason) = error {
-                throw .malformed(extractor: name, reason: "damaged or truncated zip: \(reason)")
-            }
-            throw error
-        }
+        try zip.finish(text, encrypted: !encrypted.isEmpty, into: &attributes, extractor: name)
         if zip.parts["content.xml"] == nil && zip.parts["meta.xml"] == nil {
             throw .malformed(extractor: name, reason: "neither content.xml nor meta.xml is present; not an OpenDocument file?")
         }
