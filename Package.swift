@@ -217,8 +217,14 @@ let package = Package(
 
         // What the front ends share: output to terminals and pipes, path arguments, and how
         // they open an index (the repair policy, fsindexd's live changes, the shared index).
+        // How a front end opens the local index: read-only, with the daemon's repair policy and
+        // live changes. Apart from CommandSupport so that the desktop links no ArgumentParser.
+        .target(name: "LocalIndex", dependencies: [
+            "Attributes", "Configuration", "Controlling", "Indexing", "Querying",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
         .target(name: "CommandSupport", dependencies: [
-            "Attributes", "Configuration", "Controlling", "Crawling", "Indexing", "Querying", "SystemCalls",
+            "Attributes", "Configuration", "Controlling", "Crawling", "Indexing", "LocalIndex", "Querying", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -226,7 +232,7 @@ let package = Package(
         // The multi-call executable: fsindex, and fsindexd, fsindex-mcp and fsfind-direct when
         // started under those names (the package installs them as links to it).
         .executableTarget(name: "fsindex", dependencies: [
-            "DaemonCommand", "Agent", "FindCommand", "Desktop", "DesktopBus", "CICUData", "CNoCurl", "CommandSupport", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Thumbnails", "Updating", "SystemCalls",
+            "DaemonCommand", "Agent", "FindCommand", "Desktop", "DesktopBus", "CICUData", "CNoCurl", "CommandSupport", "LocalIndex", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Thumbnails", "Updating", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -234,7 +240,7 @@ let package = Package(
         // The desktop's searches, opening items and recording their use (search boxes,
         // `fsindex open`, `fsfind --open`).
         .target(name: "Desktop", dependencies: [
-            "Attributes", "CommandSupport", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls", "Thumbnails",
+            "Attributes", "Configuration", "Controlling", "Indexing", "LocalIndex", "Querying", "SystemCalls", "Thumbnails",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // GNOME Shell's search provider and KRunner's runner on the session bus.
@@ -256,7 +262,7 @@ let package = Package(
         // MCP): tools, their schemas, scopes, guidance, the compact format and resources. Only
         // fsindex-mcp links it, and with it the MCP SDK.
         .target(name: "Agent", dependencies: [
-            "Attributes", "CommandSupport", "Configuration", "Controlling", "Indexing", "Querying", "SharedIndex", "SharedQuerying", "SystemCalls",
+            "Attributes", "CommandSupport", "LocalIndex", "Configuration", "Controlling", "Indexing", "Querying", "SharedIndex", "SharedQuerying", "SystemCalls",
             .product(name: "MCP", package: "swift-sdk"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -269,7 +275,7 @@ let package = Package(
         // The fsfind command itself (options, output, exit status), run by fsfind-direct and by
         // fsindexd for the small fsfind (FindService).
         .target(name: "FindCommand", dependencies: [
-            "CommandSupport", "Desktop", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "QueryWire", "SharedIndex", "SharedQuerying", "SystemCalls",
+            "CommandSupport", "LocalIndex", "Desktop", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "QueryWire", "SharedIndex", "SharedQuerying", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -305,7 +311,7 @@ let package = Package(
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "Summarizing", "TestSupport"]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", "IndexTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "QueryingTests", dependencies: ["Querying", "SharedQuerying", "SharedIndex", "CommandSupport", "Configuration", "Indexing", "Controlling", "Attributes", "TestSupport", "IndexTestSupport"]),
+        .testTarget(name: "QueryingTests", dependencies: ["Querying", "SharedQuerying", "SharedIndex", "LocalIndex", "Configuration", "Indexing", "Controlling", "Attributes", "TestSupport", "IndexTestSupport"]),
         .testTarget(name: "SummarizingTests", dependencies: ["Summarizing", "TestSupport"]),
         .testTarget(name: "UpdatingTests", dependencies: ["Configuration", "Updating", "Summarizing", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", "IndexTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WatchingTests", dependencies: ["Configuration", "Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport", "IndexTestSupport",

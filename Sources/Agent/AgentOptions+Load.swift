@@ -2,6 +2,7 @@ import Attributes
 import CommandSupport
 import Configuration
 import Indexing
+import LocalIndex
 import Querying
 import SystemPackage
 

@@ -4,6 +4,7 @@ import Configuration
 import Controlling
 import Foundation
 import Indexing
+import LocalIndex
 import MCP
 import Querying
 import SharedIndex

@@ -1,5 +1,5 @@
 import Attributes
-import CommandSupport
+import LocalIndex
 import Configuration
 import Controlling
 import Foundation

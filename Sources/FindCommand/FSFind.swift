@@ -7,6 +7,7 @@ import CommandSupport
 import Controlling
 import Foundation
 import Indexing
+import LocalIndex
 import Querying
 import SharedIndex
 import SharedQuerying

@@ -1,4 +1,4 @@
-import CommandSupport
+import LocalIndex
 import Foundation
 import Indexing
 import Querying

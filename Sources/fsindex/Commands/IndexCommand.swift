@@ -5,6 +5,7 @@ import CommandSupport
 import FoundationEssentials
 import ExtractionModel
 import Indexing
+import LocalIndex
 import Querying
 import Synchronization
 import Updating
