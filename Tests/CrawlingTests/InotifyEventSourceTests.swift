@@ -17,9 +17,12 @@ final class EventCollector: Sendable {
     private let store = Store()
     private let task: Task<Void, Never>
 
+    /// The collecting task runs off Swift's cooperative pool (`ThreadPerJobExecutor`): the
+    /// suite's blocking tests can hold the pool's two threads for seconds, and a clean clone's
+    /// run once saw a close's event arrive after a 3 s wait had ended.
     init(_ source: some FileEventSource) {
         let stream = source.events
-        task = Task { [store] in
+        task = Task(executorPreference: ThreadPerJobExecutor()) { [store] in
             for await batch in stream {
                 store.received.withLock { $0 += batch }
                 store.batches.withLock { $0 += 1 }
