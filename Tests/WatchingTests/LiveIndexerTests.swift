@@ -336,7 +336,8 @@ struct IndexDaemonTests {
         try tree.create("root/live.txt", contents: "arrived")
         source.send([.created(root.appending("live.txt"), isDirectory: false)])
         try await waitFor { try store.item(ItemIdentifier(bytes: root.appending("live.txt").bytes)) != nil }
-        #expect(published.withLock { $0.contains { $0.updated.contains(root.appending("live.txt").bytes) } })
+        // Published after the commit, from the daemon's own thread: looked for, not assumed.
+        try await waitFor { published.withLock { $0.contains { $0.updated.contains(root.appending("live.txt").bytes) } } }
 
         daemon.handle(.pause) { _ in }
         try tree.create("root/held.txt", contents: "held")

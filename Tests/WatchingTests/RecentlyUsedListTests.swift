@@ -259,7 +259,8 @@ struct RecentlyUsedDaemonTests {
         try await waitFor("the visits") { try useCount() == 2 }
         let item = try #require(try store.item(ItemIdentifier(bytes: file.bytes)))
         #expect(abs(try #require(item.attributes.date(.lastUsedDate)).timeIntervalSince1970 - 1_795_514_400.123) < 0.01)
-        #expect(published.withLock { $0.contains { $0.updated.contains(file.bytes) } })
+        // Published after the commit, from the daemon's own thread: looked for, not assumed.
+        try await waitFor("the use's publication") { published.withLock { $0.contains { $0.updated.contains(file.bytes) } } }
 
         // The same visits, written again: read, and nothing counted.
         var before = reads()
