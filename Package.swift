@@ -310,7 +310,7 @@ let package = Package(
         .testTarget(name: "CrawlingTests", dependencies: ["Crawling", "SystemCalls", "TestSupport"]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "Summarizing", "TestSupport"]),
-        .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "TestSupport", "IndexTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "CFTS5CJK", "SystemCalls", "TestSupport", "IndexTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "QueryingTests", dependencies: ["Querying", "SharedQuerying", "SharedIndex", "LocalIndex", "Configuration", "Indexing", "Controlling", "Attributes", "TestSupport", "IndexTestSupport"]),
         .testTarget(name: "SummarizingTests", dependencies: ["Summarizing", "TestSupport"]),
         .testTarget(name: "UpdatingTests", dependencies: ["Configuration", "Updating", "Summarizing", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", "IndexTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

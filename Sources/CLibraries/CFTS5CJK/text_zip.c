@@ -4,20 +4,55 @@
 // See text_zip.h for the stored format. New texts are zstd frames (issue 41); the zlib streams of
 // older indexes are read as before.
 #include "text_zip.h"
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
 
-/// One compression context per thread: the crawl's extraction threads pack texts in parallel, and
-/// a context costs more to make than a small text does to compress. It lives as long as its
-/// thread (those are few and long-lived).
-static _Thread_local ZSTD_CCtx *threadContext;
+/// One compression and one decompression context per thread: the crawl's extraction threads pack
+/// texts in parallel, and a context costs more to make than a small text does to compress. A
+/// context is freed when its thread ends (a thread-specific key's destructor): fsindexd starts
+/// threads for each batch and each publish pass, and a level-5 context kept by every one of
+/// them would grow the daemon by a megabyte a batch.
+static pthread_key_t compressorKey, decompressorKey;
+static pthread_once_t keysOnce = PTHREAD_ONCE_INIT;
+static _Atomic long liveContexts;
+
+static void freeCompressor(void *c) { ZSTD_freeCCtx(c); liveContexts--; }
+static void freeDecompressor(void *d) { ZSTD_freeDCtx(d); liveContexts--; }
+static void makeKeys(void) {
+    pthread_key_create(&compressorKey, freeCompressor);
+    pthread_key_create(&decompressorKey, freeDecompressor);
+}
+
+static ZSTD_CCtx *threadCompressor(void) {
+    pthread_once(&keysOnce, makeKeys);
+    ZSTD_CCtx *c = pthread_getspecific(compressorKey);
+    if (c) return c;
+    if (!(c = ZSTD_createCCtx())) return NULL;
+    if (pthread_setspecific(compressorKey, c) != 0) { ZSTD_freeCCtx(c); return NULL; }
+    liveContexts++;
+    return c;
+}
+
+static ZSTD_DCtx *threadDecompressor(void) {
+    pthread_once(&keysOnce, makeKeys);
+    ZSTD_DCtx *d = pthread_getspecific(decompressorKey);
+    if (d) return d;
+    if (!(d = ZSTD_createDCtx())) return NULL;
+    if (pthread_setspecific(decompressorKey, d) != 0) { ZSTD_freeDCtx(d); return NULL; }
+    liveContexts++;
+    return d;
+}
+
+long fsindex_zip_live_contexts(void) { return liveContexts; }
 
 unsigned char *fsindex_zip_bytes(const unsigned char *text, size_t n, size_t *outLength) {
     if (!text || n < FSINDEX_ZIP_MINIMUM || n > FSINDEX_TEXT_MAXIMUM) return NULL;
-    if (!threadContext && !(threadContext = ZSTD_createCCtx())) return NULL;
+    ZSTD_CCtx *threadContext = threadCompressor();
+    if (!threadContext) return NULL;
     size_t bound = ZSTD_compressBound(n);
     unsigned char *out = malloc(4 + bound);
     if (!out) return NULL;
@@ -92,11 +127,10 @@ static unsigned char *unzstdExactly(const unsigned char *in, size_t n, uint32_t 
     if (ZSTD_getDictID_fromFrame(in, n) != 0) return NULL;
     unsigned long long declared = ZSTD_getFrameContentSize(in, n);
     if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != (unsigned long long)len) return NULL;
-    // One context per thread, kept: making one costs more than reading a short text back (the
-    // writer reads every new text back for its words, issue 41).
-    static _Thread_local ZSTD_DCtx *threadDecoder;
-    if (!threadDecoder && !(threadDecoder = ZSTD_createDCtx())) return NULL;
-    ZSTD_DCtx *z = threadDecoder;
+    // The thread's context: making one costs more than reading a short text back (the writer
+    // reads every new text back for its words, issue 41).
+    ZSTD_DCtx *z = threadDecompressor();
+    if (!z) return NULL;
     ZSTD_DCtx_reset(z, ZSTD_reset_session_only);
     size_t capacity = (size_t)n * 8 + 4096;
     if (capacity > (size_t)len + 1) capacity = (size_t)len + 1;
