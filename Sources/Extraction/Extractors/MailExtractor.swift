@@ -218,11 +218,7 @@ package struct MailExtractor: Extractor {
         guard let year, (1..<10_000).contains(year), (1...31).contains(day) else { return nil }
         let (h, mi, sec) = (clock[0]!, clock[1]!, clock.count > 2 ? clock[2]! : 0)
         guard (0..<24).contains(h), (0..<60).contains(mi), (0...60).contains(sec) else { return nil }
-        // Days from 1970-01-01 to the civil date (Howard Hinnant's algorithm).
-        let y = m + 1 <= 2 ? year - 1 : year
-        let era = y / 400, yoe = y - era * 400
-        let doy = (153 * ((m + 1 + 9) % 12) + 2) / 5 + day - 1
-        let days = era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
+        let days = daysFromCivil(year: year, month: m + 1, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + h * 3600 + mi * 60 + sec - zone))
     }
 

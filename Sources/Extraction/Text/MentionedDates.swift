@@ -153,14 +153,7 @@ struct CivilDay: Hashable {
         year = yoe + era * 400 + (month <= 2 ? 1 : 0)
     }
 
-    var dayNumber: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    var dayNumber: Int { daysFromCivil(year: year, month: month, day: day) }
 
     /// Whether the day exists (not 31 April, not 29 February of a common year).
     var isValid: Bool {
