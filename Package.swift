@@ -57,6 +57,7 @@ let package = Package(
         // The Model Context Protocol, for fsindex-mcp only (the other tools do not link it).
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries of the field, through tiny system-library shims.
@@ -251,6 +252,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ], swiftSettings: strict),
         .executableTarget(name: "fsindexd", dependencies: ["DaemonCommand", "CICUData"], swiftSettings: strict, linkerSettings: small),
         // One sandboxed extraction process; spawned by `Isolation.WorkerPool`, never by hand.
@@ -300,7 +303,7 @@ let package = Package(
         // What the tests of the index and the stages above it share: a fresh IndexStore in a
         // temporary tree. Apart from TestSupport, so that the tests below Indexing do not link GRDB.
         .target(name: "IndexTestSupport", dependencies: ["Indexing", "TestSupport"], path: "Tests/IndexTestSupport"),
-        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"]),
         .testTarget(name: "ExtractionModelTests", dependencies: ["ExtractionModel", "Attributes"]),
         .testTarget(name: "SharedIndexTests", dependencies: ["SharedIndex"]),
@@ -316,6 +319,9 @@ let package = Package(
         .testTarget(name: "UpdatingTests", dependencies: ["Configuration", "Updating", "Summarizing", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", "IndexTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WatchingTests", dependencies: ["Configuration", "Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport", "IndexTestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "DaemonCommandTests", dependencies: ["DaemonCommand", "Configuration", "Controlling", "Crawling", "Indexing", "Updating", "Watching", "TestSupport",
+                                                              .product(name: "Logging", package: "swift-log"),
+                                                              .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "CommandTests", dependencies: [
             "TestSupport", "Indexing", "QueryWire", "SystemCalls",
             .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,21 +1,14 @@
-import Desktop
 import Configuration
 import ArgumentParser
 import CGlobalExecutor
 import CSysShims
 import CommandSupport
-import Controlling
-import FindCommand
-import Crawling
-import Dispatch
 import Foundation
-import Indexing
-import SharedIndex
 import Logging
+import ServiceLifecycle
 import SystemCalls
 import SystemPackage
 import Updating
-import Watching
 
 /// `fsindexd`: the background watcher. Crawls the roots once, then follows changes with inotify.
 /// A library command, run by the `fsindexd` executable and by the multi-call `fsindex` when it
@@ -91,102 +84,16 @@ package struct FSIndexDaemon: AsyncParsableCommand {
             _ = shim_ioprio_idle()
         }
 
-        let location = index.location()
+        let environment = ProcessInfo.processInfo.environment
+        let plan = DaemonParts.Plan(settings: settings, location: index.location(), roots: resolved, rootsFromCommandLine: !roots.isEmpty,
+                                    shared: settings.index.sharedURL(explicit: index.indexURL).map { ($0, settings.index.hostName(explicit: host.host)) },
+                                    environment: environment)
         // Everything the daemon is made of, or one message on what stopped it (exit 2).
-        let (daemon, server, feeder) = try ToolRun.reporting("fsindexd") { () throws -> (IndexDaemon, ControlServer, SharedFeeder?) in
-            let opened = try IndexStore.openRecovering(location: location, checkIntegrity: true)
-            if opened.rebuilt { logger.warning("the index was damaged; it was moved aside and is rebuilt from the files") }
-            let source = try InotifyEventSource(pollInterval: .seconds(settings.daemon.pollInterval),
-                                                watchLimit: settings.daemon.watchLimit > 0 ? settings.daemon.watchLimit : nil,
-                                                onNotice: { logger.warning("\($0)") })
-            let daemon = IndexDaemon(store: opened.store, settings: settings, roots: resolved, source: source, logger: logger,
-                                     rootsFromCommandLine: !roots.isEmpty)
-            // The query socket beside it answers the small fsfind from this warm process.
-            let server = try ControlServer(location: ControlLocation.forIndex(directory: location.directory),
-                                           handler: DaemonControl(daemon: daemon, searchBox: SearchBoxAnswers(location: location, settings: settings,
-                                                                                                              repair: WriterRepair(daemon: daemon))),
-                                           findHandler: FindService(location: location, repair: WriterRepair(daemon: daemon)))
-            // The shared index, when one is configured: this machine's items go there too.
-            var feeder: SharedFeeder?
-            if let sharedURL = settings.index.sharedURL(explicit: index.indexURL) {
-                let url = try SharedIndexURL(sharedURL)
-                let publisher = SharedPublisher(store: opened.store, url: url, host: settings.index.hostName(explicit: host.host))
-                // What it watches, and the apps' domains: a root the local index holds but this
-                // daemon does not watch would go stale in the shared index (issue 22).
-                publisher.publishes = SharedPublisher.watching { [daemon] in daemon.watchedDomains }
-                feeder = SharedFeeder(publisher: publisher) { logger.notice("\($0)") }
-                logger.info("publishing to the shared index \(url) as host \(publisher.host)")
-            }
-            return (daemon, server, feeder)
-        }
-        daemon.setPublisher { [feeder] changes in
-            server.publish(changes)
-            feeder?.changed(changes.updated + changes.removed + changes.summarized + changes.prioritized)
-        }
-        if let feeder { daemon.setCrawlHandler { feeder.requestFullPass() } }
-        let feederTask = feeder.map { feeder in Task { await feeder.run(clock: TimerClock()) } }
-        let monitor = IndexFileMonitor(location: location) {
-            if let problem = daemon.indexFileProblem() { daemon.submit(.fail(problem)) }
-        }
-        // The desktop's list of recently used files: each new visit is a use (`fsindex used`).
-        let recentlyUsed = settings.daemon.followRecentlyUsed
-            ? RecentlyUsedList.defaultLocation(environment: ProcessInfo.processInfo.environment).flatMap { daemon.followRecentlyUsed(file: $0) }
-            : nil
-        // Volumes (issue 29): each file system `[volumes]` chooses, indexed while it is mounted,
-        // in an index of its own; the mount table wakes the watcher, no timer.
-        let volumes = VolumeIndexer(indexDirectory: location.directory, settings: settings,
-                                    home: ProcessInfo.processInfo.environment["HOME"], logger: logger,
-                                    publish: { server.publish($0) })
-        let mountWatcher = MountWatcher { volumes.refresh() }
-        if mountWatcher == nil { logger.warning("cannot watch /proc/self/mountinfo: volumes mounted from now on are not noticed") }
-        let volumesTask = Task { await volumes.run() }
-        logger.info("watching \(resolved.count) roots; index \(location.directory.string); control \(server.location.socketPath.string)")
-
-        // Signals become work for the single writer. Their handlers run on a queue of their own:
-        // the global queue's threads can all be busy extracting (one per core), and a SIGTERM
-        // handler waiting behind them would make stopping as slow as the crawl.
-        let signalQueue = DispatchQueue(label: "fsindexd.signals")
-        let signals = [SIGTERM, SIGINT, SIGHUP].map { sig -> any DispatchSourceSignal in
-            signal(sig, SIG_IGN)
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
-            s.setEventHandler { [index] in
-                if sig == SIGHUP {
-                    do {
-                        let settings = try index.settings()
-                        daemon.submit(.reload(settings))
-                        volumes.reload(settings)
-                    } catch {
-                        logger.error("config not reloaded: \(error)")
-                    }
-                } else {
-                    daemon.requestStop()
-                    volumes.stop()
-                    // The work at hand stops at its next file or batch; should one file's
-                    // extraction or a database step still hold it, it does not hold the exit:
-                    // every batch is a transaction, so exiting mid-way leaves the index
-                    // consistent, and systemd never has to SIGKILL.
-                    signalQueue.asyncAfter(deadline: .now() + .milliseconds(1800)) {
-                        logger.warning("not stopped within 1.8 s of the signal; exiting now (the index is consistent; the next start resumes)")
-                        _exit(0)
-                    }
-                }
-            }
-            s.resume()
-            return s
-        }
-        await daemon.run()
-        mountWatcher?.stop()
-        volumes.stop()
-        await volumesTask.value
-        monitor?.stop()
-        recentlyUsed?.stop()
-        signals.forEach { $0.cancel() }
-        // Not awaited: a publish pass under way ends on its own thread, and the exit does not
-        // wait for a server (each batch is a transaction; the next start compares everything).
-        feederTask?.cancel()
-        server.stop()
-        if let failure = daemon.failure {
-            logger.critical("stopped: \(failure)")
+        let parts = try ToolRun.reporting("fsindexd") { try DaemonParts.make(plan, logger: logger) }
+        do {
+            try await parts.group(readSettings: { [index] in try index.settings() }).run()
+        } catch {
+            logger.critical("stopped: \(error)")
             throw ExitCode(1)
         }
         logger.info("stopped")

@@ -2,6 +2,7 @@ import Attributes
 import Crawling
 import ExtractionModel
 import FoundationEssentials
+import Synchronization
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -25,6 +26,11 @@ package final class ExtractionWorker: @unchecked Sendable {
     private let namesOnly = NamesOnlyExtraction()
     /// One read buffer for the worker's life (a fresh array per read is slow in debug builds).
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+    /// The running process's pid, for `abandon()` from another thread: set once it starts,
+    /// cleared *before* it is reaped, so that a pid the kernel may since have given to another
+    /// process is never signalled.
+    private let livePid = Mutex<pid_t?>(nil)
+    private let abandoned = Atomic<Bool>(false)
 
     struct Running {
         let pid: pid_t
@@ -43,6 +49,15 @@ package final class ExtractionWorker: @unchecked Sendable {
     deinit {
         stop()
         scratch.deallocate()
+    }
+
+    /// Ends the file at hand from another thread, for an indexer that stops: the process is
+    /// killed, the file fails at once with `.abandoned`, and this worker starts no other. A
+    /// parser busy with one file for its whole time limit (30 s; 600 s for OCR) would otherwise
+    /// hold fsindexd's exit that long.
+    package func abandon() {
+        abandoned.store(true, ordering: .relaxed)
+        livePid.withLock { pid in if let pid { SystemCall.kill(pid, SIGKILL) } }
     }
 
     /// Extracts one file in the worker. Never throws: a failure becomes a result with the
@@ -105,7 +120,15 @@ package final class ExtractionWorker: @unchecked Sendable {
         for _ in 0..<2 {
             if process == nil || filesDone >= limits.filesPerWorker {
                 stop()
-                do throws(WorkerFailure) { process = try spawn() } catch { return .failure(error, stage: nil) }
+                do throws(WorkerFailure) {
+                    // Under the lock, so that an `abandon()` either sees this process or is seen here.
+                    process = try livePid.withLock { live throws(WorkerFailure) in
+                        if abandoned.load(ordering: .relaxed) { throw .abandoned }
+                        let started = try spawn()
+                        live = started.pid
+                        return started
+                    }
+                } catch { return .failure(error, stage: nil) }
                 filesDone = 0
             }
             guard let p = process else { return .failure(.spawn("no process"), stage: nil) }
@@ -196,27 +219,17 @@ package final class ExtractionWorker: @unchecked Sendable {
     /// wait status into a failure.
     private func finish(_ p: Running, killed: WorkerFailure?, stderr: [UInt8] = []) -> WorkerFailure {
         if killed != nil { SystemCall.kill(p.pid, SIGKILL) }
+        livePid.withLock { $0 = nil }
         var errText = stderr
-        SystemCall.close(p.input)
-        var status: Int32 = 0
         // A worker that closed its output is normally dead or dying; one that lingers is killed
         // after a second, so that nothing it does can hold the parent.
-        var reaped = false
-        for _ in 0..<500 {
-            let r = SystemCall.waitpid(p.pid, status: &status, options: WNOHANG)
-            if r == .success(p.pid) { reaped = true; break }
-            if case .failure = r { reaped = true; break }
-            usleep(2000)
-        }
-        if !reaped {
-            SystemCall.kill(p.pid, SIGKILL)
-            _ = SystemCall.waitpid(p.pid, status: &status)
-        }
+        let status = reap(p, graceMilliseconds: 1000)
         while readSome(p.errors, into: &errText) > 0 && errText.count < 65536 {}
         SystemCall.close(p.output)
         SystemCall.close(p.errors)
         process = nil
         if let killed { return killed }
+        if abandoned.load(ordering: .relaxed) { return .abandoned }
         return WorkerFailure.classify(status: status, stderr: String(decoding: errText, as: UTF8.self), limits: limits)
     }
 
@@ -224,20 +237,27 @@ package final class ExtractionWorker: @unchecked Sendable {
     package func stop() {
         guard let p = process else { return }
         process = nil
-        SystemCall.close(p.input)
-        var status: Int32 = 0
-        var reaped = false
-        for _ in 0..<50 {
-            let r = SystemCall.waitpid(p.pid, status: &status, options: WNOHANG)
-            if r == .success(p.pid) || r == .failure(.noChildProcess) { reaped = true; break }
-            usleep(2000)
-        }
-        if !reaped {
-            SystemCall.kill(p.pid, SIGKILL)
-            _ = SystemCall.waitpid(p.pid, status: &status)
-        }
+        livePid.withLock { $0 = nil }
+        _ = reap(p, graceMilliseconds: 100)
         SystemCall.close(p.output)
         SystemCall.close(p.errors)
+    }
+
+    /// Closes the worker's input (its signal to end) and reaps it, killing it if it has not
+    /// ended within the grace period; returns its wait status. The one wait here is for a real
+    /// process, which has no clock to inject: `waitpid` polled every 2 ms.
+    private func reap(_ p: Running, graceMilliseconds: Int) -> Int32 {
+        SystemCall.close(p.input)
+        var status: Int32 = 0
+        for _ in 0..<(graceMilliseconds / 2) {
+            switch SystemCall.waitpid(p.pid, status: &status, options: WNOHANG) {
+            case .success(p.pid), .failure: return status
+            default: usleep(2000)
+            }
+        }
+        SystemCall.kill(p.pid, SIGKILL)
+        _ = SystemCall.waitpid(p.pid, status: &status)
+        return status
     }
 
     private func spawn() throws(WorkerFailure) -> Running {

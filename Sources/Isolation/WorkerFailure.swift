@@ -24,6 +24,9 @@ package enum WorkerFailure: Error, Sendable, Hashable, CustomStringConvertible {
     case protocolError(String)
     /// The worker could not be started at all.
     case spawn(String)
+    /// The indexer stopped while the worker read the file (`WorkerPool.stopAll`): nothing is
+    /// wrong with the file, and the next start reads it again.
+    case abandoned
 
     package var description: String {
         switch self {
@@ -37,6 +40,7 @@ package enum WorkerFailure: Error, Sendable, Hashable, CustomStringConvertible {
             + (d.isEmpty ? "" : ": \(d)")
         case let .protocolError(m): "the worker sent a malformed answer (\(m))"
         case let .spawn(m): "cannot start fsindex-worker: \(m)"
+        case .abandoned: "not read: the indexer stopped while the worker read it (the next start reads it again)"
         }
     }
 
@@ -51,6 +55,7 @@ package enum WorkerFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case .signal: "crash"
         case .exited, .protocolError: "crash"
         case .spawn: "spawn"
+        case .abandoned: "stopped"
         }
     }
 

@@ -12,7 +12,8 @@ package final class WorkerPool: @unchecked Sendable {
     package let executable: String
     package let limits: WorkerLimits
     package let environment: [String: String]
-    private let free = Mutex<[ExtractionWorker]>([])
+    /// Idle workers, the ones lent out (for `stopAll`), and whether the pool was stopped.
+    private let state = Mutex<(free: [ExtractionWorker], lent: [ObjectIdentifier: ExtractionWorker], stopped: Bool)>(([], [:], false))
 
     package init(executable: String, limits: WorkerLimits = WorkerLimits(), environment: [String: String] = [:]) {
         self.executable = executable
@@ -20,25 +21,48 @@ package final class WorkerPool: @unchecked Sendable {
         self.environment = environment
     }
 
+    /// A worker for one thread, until it is given back. After `stopAll()` it is an abandoned
+    /// one, whose every file fails at once with `.abandoned`.
     package func take() -> ExtractionWorker {
-        if let w = free.withLock({ $0.popLast() }) { return w }
-        return ExtractionWorker(executable: executable, limits: limits, environment: environment)
+        state.withLock { s in
+            let worker = s.free.popLast() ?? ExtractionWorker(executable: executable, limits: limits, environment: environment)
+            if s.stopped { worker.abandon() }
+            s.lent[ObjectIdentifier(worker)] = worker
+            return worker
+        }
     }
 
     package func give(_ worker: ExtractionWorker) {
-        free.withLock { $0.append(worker) }
+        let keep = state.withLock { s in
+            s.lent[ObjectIdentifier(worker)] = nil
+            if !s.stopped { s.free.append(worker) }
+            return !s.stopped
+        }
+        if !keep { worker.stop() }
     }
 
     /// How many idle workers have a process running.
     package var runningIdleWorkers: Int {
-        free.withLock { $0.count { $0.pid != nil } }
+        state.withLock { $0.free.count { $0.pid != nil } }
     }
 
     /// Stops every idle worker (the daemon calls this when it goes idle, so that no parser
     /// process lingers while nothing changes).
     package func stopIdle() {
-        let idle = free.withLock { all -> [ExtractionWorker] in defer { all.removeAll() }; return all }
+        let idle = state.withLock { s -> [ExtractionWorker] in defer { s.free.removeAll() }; return s.free }
         idle.forEach { $0.stop() }
+    }
+
+    /// For an indexer that stops (fsindexd's SIGTERM): the workers lent out are killed, so the
+    /// files they read fail at once (`.abandoned`) instead of holding the exit for up to their
+    /// time limit; idle workers end; and no worker starts again from this pool.
+    package func stopAll() {
+        let lent = state.withLock { s -> [ExtractionWorker] in
+            s.stopped = true
+            return Array(s.lent.values)
+        }
+        lent.forEach { $0.abandon() }
+        stopIdle()
     }
 }
 

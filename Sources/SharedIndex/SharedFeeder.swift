@@ -44,9 +44,10 @@ package final class SharedFeeder: Sendable {
         wake.yield()
     }
 
-    /// Publishes until the task is cancelled. A pass under way when it is cancelled runs to its
-    /// end on its own thread; the daemon does not wait for it (each batch is a transaction of
-    /// its own, so an exit mid-pass loses nothing the next start's full pass does not send).
+    /// Publishes until the task is cancelled, and returns at once when it is: a pass under way
+    /// runs to its end on its own thread, and the daemon does not wait for it (each batch is a
+    /// transaction of its own, so an exit mid-pass loses nothing the next start's full pass
+    /// does not send).
     package func run(clock: some Clock<Duration>) async {
         var wakeUps = wakes.makeAsyncIterator()
         var delay = Self.firstRetry
@@ -65,7 +66,7 @@ package final class SharedFeeder: Sendable {
                 return s.needsFullPass ? nil : Array(Set(s.pending))
             }
             let publisher = self.publisher
-            let outcome = await SystemCall.onThread { () -> Result<PublishReport, SharedIndexError> in
+            let pass = await SystemCall.onThreadUnlessCancelled { () -> Result<PublishReport, SharedIndexError> in
                 do throws(SharedIndexError) {
                     if let batch { return .success(try publisher.publish(batch)) }
                     return .success(try publisher.publishAll())
@@ -73,6 +74,8 @@ package final class SharedFeeder: Sendable {
                     return .failure(error)
                 }
             }
+            // Cancelled mid-pass: no disconnect either, which would race the pass's thread.
+            guard let outcome = pass else { return }
             switch outcome {
             case .success(let r):
                 // What the server refused is left out and recorded (`fsindex status` shows it);

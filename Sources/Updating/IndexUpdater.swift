@@ -42,11 +42,16 @@ package final class IndexUpdater: Sendable {
     /// Set by `cancel()`: the work at hand stops at the next file, folder or batch.
     private let cancelled = Atomic<Bool>(false)
 
-    /// Stops the crawl, reconcile or batch at hand within a file's extraction, and every later
-    /// one of this updater, with `UpdateError.cancelled` (fsindexd's SIGTERM). What was committed
-    /// stays, and nothing is removed on the strength of a walk cut short, so the index is
-    /// consistent and the next crawl resumes: committed files are found unchanged.
-    package func cancel() { cancelled.store(true, ordering: .relaxed) }
+    /// Stops the crawl, reconcile or batch at hand, and every later one of this updater, with
+    /// `UpdateError.cancelled` (fsindexd's SIGTERM). The files being read are abandoned (their
+    /// workers killed, `WorkerPool.stopAll`), so it takes no longer than a database step. What
+    /// was committed stays, a batch cut short is not written, and nothing is removed on the
+    /// strength of a walk cut short, so the index is consistent and the next crawl resumes:
+    /// committed files are found unchanged.
+    package func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+        if case .workers(let pool) = extraction { pool.stopAll() }
+    }
 
     package var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
     /// Where files are parsed: sandboxed worker processes, kept between batches (starting one

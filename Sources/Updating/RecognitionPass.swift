@@ -105,8 +105,11 @@ package struct RecognitionPass: Sendable {
         defer { pool.give(worker) }
         for item in pending {
             if stop() { batch.mayHaveMore = true; batch.lastRowID = made.last?.rowID ?? after; break }
-            batch.examined += 1
             let outcome = recognize(item, worker)
+            // Stopped while it was read (the worker abandoned): not a failure of the file's, so
+            // not recorded; the next start reads it again.
+            if stop() { batch.mayHaveMore = true; batch.lastRowID = made.last?.rowID ?? after; break }
+            batch.examined += 1
             if case .skipped = outcome { batch.skipped += 1 }
             made.append(MadeRecognition(rowID: item.rowID, version: item.version, outcome: outcome))
         }

@@ -1,6 +1,7 @@
 import Controlling
 import Crawling
 import Indexing
+import Isolation
 import Logging
 import Synchronization
 import SystemPackage
@@ -19,6 +20,7 @@ extension IndexDaemon {
     package func requestStop() {
         guard !stopping.exchange(true, ordering: .relaxed) else { return }
         currentUpdater.withLock { $0?.cancel() }
+        recognition.withLock { $0?.pass?.pool.stopAll() }
         submit(.shutdown)
     }
 

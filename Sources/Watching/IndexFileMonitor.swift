@@ -14,7 +14,8 @@ import Glibc
 /// daemon also asks before every piece of work. One inotify watch on the index folder (its own
 /// instance, read by a dispatch source): no timer, so idle stays free. Events about the WAL and
 /// shared-memory files (every commit) cost one `statx`.
-package final class IndexFileMonitor {
+/// Sendable: its one state is a dispatch source, whose `cancel()` is safe from any thread.
+package final class IndexFileMonitor: @unchecked Sendable {
     private let source: any DispatchSourceRead
 
     /// Starts watching `location`'s folder; nil if inotify is unavailable (the per-work check

@@ -13,7 +13,8 @@ import Glibc
 /// save. The folder's `IN_MOVED_TO` (GTK, KDE) and `IN_CLOSE_WRITE` (programs that write in
 /// place) are filtered by name; the rest of a busy `~/.local/share` costs one `read` per wakeup.
 /// Like `IndexFileMonitor`, this only wakes: the daemon's writer reads and applies the list.
-package final class RecentlyUsedMonitor {
+/// Sendable: its one state is a dispatch source, whose `cancel()` is safe from any thread.
+package final class RecentlyUsedMonitor: @unchecked Sendable {
     private let source: any DispatchSourceRead
     package let file: FilePath
 

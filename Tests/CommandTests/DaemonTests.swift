@@ -9,10 +9,13 @@ final class DaemonFixture: @unchecked Sendable {
     var process: Process?
     let logPath: String
     var root: String { tree.path("root").string }
+    /// Another `fsindex-worker` for the daemon (the tests' misbehaving one), or nil.
+    var worker: String?
     var env: [String: String] {
         // XDG_DATA_HOME too: the daemon follows the recently-used list there, never the user's.
         ["FSINDEX_INDEX_DIR": tree.path("index").string, "XDG_RUNTIME_DIR": tree.path("run").string,
          "XDG_CONFIG_HOME": tree.path("config").string, "XDG_DATA_HOME": tree.path("data").string]
+            .merging(worker.map { ["FSINDEX_WORKER": $0] } ?? [:]) { $1 }
     }
 
     convenience init() throws {

@@ -1,0 +1,56 @@
+import Synchronization
+import SystemCalls
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `SystemCall.onThreadUnlessCancelled`: a blocking step a stopping service may leave behind.
+@Suite("A blocking step on a thread of its own, abandoned on cancellation")
+struct AbandoningTests {
+    @Test("the result when the thread ends first")
+    func result() async {
+        #expect(await SystemCall.onThreadUnlessCancelled { 6 * 7 } == 42)
+    }
+
+    @Test("nil as soon as the task is cancelled, while the thread still blocks; the thread then ends on its own")
+    func cancelled() async throws {
+        // The thread blocks reading a pipe until the test writes to it.
+        let (readEnd, writeEnd) = try SystemCall.pipe().get()
+        let started = Atomic<Bool>(false), ended = Atomic<Bool>(false)
+        let waiting = Task {
+            await SystemCall.onThreadUnlessCancelled { () -> Int in
+                started.store(true, ordering: .relaxed)
+                var byte: UInt8 = 0
+                _ = read(readEnd, &byte, 1)
+                ended.store(true, ordering: .relaxed)
+                return Int(byte)
+            }
+        }
+        #expect(await eventually { started.load(ordering: .relaxed) })
+        waiting.cancel()
+        let value = await waiting.value
+        #expect(value == nil)
+        let endedBefore = ended.load(ordering: .relaxed)
+        #expect(!endedBefore, "the thread had not ended: the await did not wait for it")
+        var one: UInt8 = 1
+        _ = write(writeEnd, &one, 1)
+        #expect(await eventually { ended.load(ordering: .relaxed) })
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    @Test("a task cancelled before the call starts no thread")
+    func cancelledBefore() async {
+        let ran = Atomic<Bool>(false)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await SystemCall.onThreadUnlessCancelled { ran.store(true, ordering: .relaxed); return 1 }
+        }
+        #expect(await task.value == nil)
+        let didRun = ran.load(ordering: .relaxed)
+        #expect(!didRun)
+    }
+
+}
