@@ -248,7 +248,7 @@ let package = Package(
         .target(name: "DesktopBus", dependencies: ["Desktop", "CSDBus", "Configuration", "Controlling", "Indexing", "Querying", "SystemCalls", "Thumbnails"], swiftSettings: strict),
         // fsindexd's command: a library, so that the multi-call fsindex can run it too.
         .target(name: "DaemonCommand", dependencies: [
-            "Attributes", "CommandSupport", "FindCommand", "Desktop", "Configuration", "Watching", "Updating", "Indexing", "SharedIndex", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
+            "Attributes", "CommandSupport", "FindCommand", "Desktop", "Donating", "Configuration", "Watching", "Updating", "Indexing", "SharedIndex", "Controlling", "Crawling", "CGlobalExecutor", "CSysShims", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),

@@ -9,6 +9,6 @@ struct WriterRepair: StaleResultRepair {
 
     func forget(_ paths: [[UInt8]]) {
         guard !paths.isEmpty else { return }
-        daemon.submit(.reindex(paths: paths, reply: { _ in }))
+        daemon.submit(.reindex(paths: paths, done: { _ in }))
     }
 }

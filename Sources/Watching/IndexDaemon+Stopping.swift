@@ -27,14 +27,14 @@ extension IndexDaemon {
     func isShutdown(_ work: Work) -> Bool {
         switch work {
         case .shutdown, .fail: return true
-        case .reindex(_, let reply):
-            reply(.error("fsindexd is stopping; run `fsindex reindex` again once it is started"))
+        case .reindex(_, let done):
+            done(.failure(.stopping(nothingDone: "run `fsindex reindex` again once it is started")))
             return false
-        case .donate(let domain, _, _, _, let reply), .forget(let domain, _, let reply):
-            reply(.error("fsindexd is stopping; nothing of \(domain) was written: send the batch again once it is started"))
+        case .donate(let domain, _, _, _, let done), .forget(let domain, _, let done):
+            done(.failure(.stopping(nothingDone: "nothing of \(domain) was written: send the batch again once it is started")))
             return false
-        case .used(_, _, let reply):
-            reply(.error("fsindexd is stopping; the use was not recorded; run `fsindex used` again"))
+        case .used(_, _, let done):
+            done(.failure(.stopping(nothingDone: "the use was not recorded; run `fsindex used` again")))
             return false
         default: return false
         }

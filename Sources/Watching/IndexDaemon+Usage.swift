@@ -33,17 +33,16 @@ extension IndexDaemon {
     }
 
     /// Records a use of each path now (`fsindex used` through the socket).
-    func recordUses(_ paths: [[UInt8]], title: String?) -> ControlResponse {
+    func recordUses(_ paths: [[UInt8]], title: String?) -> Result<[UsageRecord], WriterError> {
         let now = Date()
         do {
             let records = try store.recordUses(paths.map { ItemUse(identifier: ItemIdentifier(bytes: $0), date: now, title: title) })
             publish(records)
             logger.info("recorded a use of \(records.count) items")
-            return .usesRecorded(RecordedUses(paths: records.map(\.identifier.bytes), useCounts: records.map(\.useCount),
-                                              indexed: records.map(\.indexed)))
+            return .success(records)
         } catch {
             record(error: "a use was not recorded: \(error)")
-            return .error("the use was not recorded: \(error)")
+            return .failure(.notWritten("the use was not recorded", cause: error))
         }
     }
 

@@ -24,12 +24,13 @@ import Glibc
 /// So a reindex never races a batch of events, and SIGTERM finishes the batch at hand before
 /// the daemon exits. Watches are added *before* a root is reconciled, so a file created during
 /// the first crawl is seen by one or the other (upserts are idempotent).
-package final class IndexDaemon: ControlHandler, Sendable {
+package final class IndexDaemon: Sendable {
     package enum Work: Sendable {
         case events([FileEvent])
-        case reindex(paths: [[UInt8]], reply: @Sendable (ControlResponse) -> Void)
+        /// Reindex these items (all of them: none), and say how it went.
+        case reindex(paths: [[UInt8]], done: @Sendable (Result<ReindexSummary, WriterError>) -> Void)
         /// `fsindex used`: record a use of each item now.
-        case used(paths: [[UInt8]], title: String?, reply: @Sendable (ControlResponse) -> Void)
+        case used(paths: [[UInt8]], title: String?, done: @Sendable (Result<[UsageRecord], WriterError>) -> Void)
         /// The desktop's recently-used list was written: read it and apply its new visits.
         case recentlyUsed
         case addRoots([IndexRoot])
@@ -41,8 +42,11 @@ package final class IndexDaemon: ControlHandler, Sendable {
         /// Something is wrong with the index itself (its file was deleted or replaced): stop.
         case fail(String)
         /// An app's batch, already read (`IndexDaemon+Donations`).
-        case donate(domain: String, clientState: String?, items: [SearchableItem], urlScheme: String? = nil, reply: @Sendable (ControlResponse) -> Void)
-        case forget(domain: String, ids: [String]?, reply: @Sendable (ControlResponse) -> Void)
+        /// (`done` hears how many items were written.)
+        case donate(domain: String, clientState: String?, items: [SearchableItem], urlScheme: String? = nil,
+                    done: @Sendable (Result<Int, WriterError>) -> Void)
+        /// An app's items removed (all of the domain's: `ids` nil); `done` hears how many.
+        case forget(domain: String, ids: [String]?, done: @Sendable (Result<Int, WriterError>) -> Void)
         /// One small batch of pending summaries (see `IndexDaemon+Summaries`); queued behind
         /// everything else, one at a time.
         case summarize
@@ -329,14 +333,14 @@ package final class IndexDaemon: ControlHandler, Sendable {
                 addRoots(roots)
             case .reload(let settings):
                 reload(settings)
-            case .reindex(let paths, let reply):
-                reply(.reindexDone(reindex(paths)))
-            case .donate(let domain, let clientState, let items, let urlScheme, let reply):
-                applyDonation(domain: domain, clientState: clientState, items: items, urlScheme: urlScheme, reply: reply)
-            case .forget(let domain, let ids, let reply):
-                applyForget(domain: domain, ids: ids, reply: reply)
-            case .used(let paths, let title, let reply):
-                reply(recordUses(paths, title: title))
+            case .reindex(let paths, let done):
+                done(.success(reindex(paths)))
+            case .donate(let domain, let clientState, let items, let urlScheme, let done):
+                done(applyDonation(domain: domain, clientState: clientState, items: items, urlScheme: urlScheme))
+            case .forget(let domain, let ids, let done):
+                done(applyForget(domain: domain, ids: ids))
+            case .used(let paths, let title, let done):
+                done(recordUses(paths, title: title))
             case .recentlyUsed:
                 applyRecentlyUsed()
             case .summarize:
@@ -490,48 +494,21 @@ package final class IndexDaemon: ControlHandler, Sendable {
 
     // MARK: Control
 
-    package func handle(_ request: ControlRequest, reply: @escaping @Sendable (ControlResponse) -> Void) {
-        switch request {
-        case .status:
-            reply(.status(status))
-        case .pause:
-            state.withLock { s in
-                s.paused = true
-                s.status = .paused
-            }
-            logger.info("paused")
-            reply(.ok(message: "paused; changes are queued until `fsindex resume`"))
-        case .resume:
-            submit(.resume)
-            logger.info("resumed")
-            reply(.ok(message: "resumed"))
-        case .reindex(let paths):
-            submit(.reindex(paths: paths, reply: reply))
-        case .used(let paths, let title):
-            // Files by absolute path, and apps' donated items as DOMAIN:ID, as `fsindex used`
-            // takes them without a daemon.
-            guard !paths.isEmpty, paths.allSatisfy({ $0.first == UInt8(ascii: "/") || ItemIdentifier(bytes: $0).isDonated }) else {
-                reply(.error("bad request: used takes one or more absolute paths or DOMAIN:ID of donated items"))
-                return
-            }
-            if let title, title.utf8.count > 1024 {
-                reply(.error("bad request: a title of at most 1024 bytes"))
-                return
-            }
-            submit(.used(paths: paths, title: title, reply: reply))
-        case .subscribe:
-            // ControlServer answers subscriptions itself; kept for handlers driven directly.
-            reply(.ok(message: "subscribed"))
-        case .shutdown:
-            requestStop()
-            reply(.ok(message: "stopping"))
-        case .donate, .forget, .lastClientState:
-            handleDonation(request, reply: reply)
-        case .searchBox:
-            // fsindexd's command answers these before they reach the index daemon (it has the
-            // query engine); a daemon driven directly has none.
-            reply(.error("this daemon answers no search box queries"))
+    /// `fsindex pause`: changes are queued, not applied, until `resume`. A flag the writer reads
+    /// before each batch, set at once: a pause that waited its turn behind a long crawl would
+    /// come too late.
+    package func pause() {
+        state.withLock { s in
+            s.paused = true
+            s.status = .paused
         }
+        logger.info("paused")
+    }
+
+    /// `fsindex resume`: the queued changes are applied, in order with the rest.
+    package func resume() {
+        submit(.resume)
+        logger.info("resumed")
     }
 
     package var status: DaemonStatus {

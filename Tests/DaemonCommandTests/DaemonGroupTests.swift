@@ -87,6 +87,34 @@ struct DaemonGroupTests {
         #expect(!FileManager.default.fileExists(atPath: f.socket))
     }
 
+    @Test("the control service turns requests into the writer's commands and its outcomes into responses; a bad request never reaches it")
+    func requestsBecomeCommands() async throws {
+        let f = try Fixture()
+        let group = f.parts.group(readSettings: nil, signals: false)
+        let running = f.run(group)
+        try await f.watching()
+        let client = try ControlClient.connect(f.parts.server.location)
+        let refused = try client.request(.used(paths: [], title: nil), timeout: .seconds(10))
+        #expect(refused == .error("bad request: used takes one or more absolute paths or DOMAIN:ID of donated items"))
+        let badBatch = try ControlClient.connect(f.parts.server.location)
+            .request(.donate(domain: "app.notes", clientState: nil, items: [Array("not json".utf8)]), timeout: .seconds(10))
+        guard case .error = badBatch else { Issue.record("a malformed item was accepted: \(badBatch)"); return }
+        #expect(try !f.parts.daemon.store.domainNames().contains("app.notes"))
+
+        _ = try ControlClient.connect(f.parts.server.location).request(.pause, timeout: .seconds(10))
+        #expect(f.parts.daemon.status.state == .paused)
+        _ = try ControlClient.connect(f.parts.server.location).request(.resume, timeout: .seconds(10))
+        try await waitFor("the writer to resume") { f.parts.daemon.status.state == .watching }
+        let file = f.tree.path("root/notes/kumquat.txt").bytes
+        let used = try ControlClient.connect(f.parts.server.location).request(.used(paths: [file], title: nil), timeout: .seconds(10))
+        #expect(used == .usesRecorded(RecordedUses(paths: [file], useCounts: [1], indexed: [true])))
+        let reindexed = try ControlClient.connect(f.parts.server.location).request(.reindex(paths: [file]), timeout: .seconds(30))
+        guard case .reindexDone(let summary) = reindexed else { Issue.record("\(reindexed)"); return }
+        #expect(summary.problems == 0)
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+
     @Test("a shutdown request on the control socket ends the writer, and with it the group")
     func shutdownRequestEndsTheGroup() async throws {
         let f = try Fixture()

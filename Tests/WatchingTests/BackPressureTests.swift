@@ -72,7 +72,7 @@ struct BackPressureTests {
         // bursts arrive than fit, each its own batch (the source sends one after 4 ms of quiet).
         let held = Mutex(false)
         let gate = DispatchSemaphore(value: 0)
-        daemon.submit(.reindex(paths: [root.appending("start.txt").bytes], reply: { _ in
+        daemon.submit(.reindex(paths: [root.appending("start.txt").bytes], done: { _ in
             held.withLock { $0 = true }
             gate.wait()
         }))

@@ -72,8 +72,8 @@ struct DaemonSummaryTests {
         // Donated texts: made pending by the donation, summarized two at a time, published.
         let donated = (0..<5).map { makeItem("note\($0)", domain: "app.notes", text: Self.text + " Donated \($0).") }
             + [makeItem("tiny", domain: "app.notes", text: "Too short to summarize.")]
-        let answered = Mutex<ControlResponse?>(nil)
-        daemon.submit(.donate(domain: "app.notes", clientState: nil, items: donated, reply: { r in answered.withLock { $0 = r } }))
+        let answered = Mutex<Result<Int, WriterError>?>(nil)
+        daemon.submit(.donate(domain: "app.notes", clientState: nil, items: donated, done: { r in answered.withLock { $0 = r } }))
         try await wait { summarized().count >= 5 }
         let ids = Set(summarized())
         #expect(ids == Set((0..<5).map { Array("note\($0)".utf8) }), "\(ids.map { String(decoding: $0, as: UTF8.self) })")

@@ -339,18 +339,18 @@ struct IndexDaemonTests {
         // Published after the commit, from the daemon's own thread: looked for, not assumed.
         try await waitFor { published.withLock { $0.contains { $0.updated.contains(root.appending("live.txt").bytes) } } }
 
-        daemon.handle(.pause) { _ in }
+        daemon.pause()
         try tree.create("root/held.txt", contents: "held")
         source.send([.created(root.appending("held.txt"), isDirectory: false)])
         try await waitFor { daemon.status.queueLength == 1 }
         #expect(try store.item(ItemIdentifier(bytes: root.appending("held.txt").bytes)) == nil)
-        daemon.handle(.resume) { _ in }
+        daemon.resume()
         try await waitFor { try store.item(ItemIdentifier(bytes: root.appending("held.txt").bytes)) != nil }
 
-        let ack = Mutex<ControlResponse?>(nil)
-        daemon.handle(.reindex(paths: [])) { r in ack.withLock { $0 = r } }
+        let ack = Mutex<Result<ReindexSummary, WriterError>?>(nil)
+        daemon.submit(.reindex(paths: [], done: { r in ack.withLock { $0 = r } }))
         try await waitFor { ack.withLock { $0 } != nil }
-        guard case .reindexDone(let summary)? = ack.withLock({ $0 }) else { Issue.record("no acknowledgement"); return }
+        guard case .success(let summary)? = ack.withLock({ $0 }) else { Issue.record("no acknowledgement"); return }
         #expect(summary.indexed == 4)     // root, start.txt, live.txt, held.txt
 
         daemon.submit(.shutdown)
