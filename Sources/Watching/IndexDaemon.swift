@@ -47,15 +47,9 @@ package final class IndexDaemon: Sendable {
                     done: @Sendable (Result<Int, WriterError>) -> Void)
         /// An app's items removed (all of the domain's: `ids` nil); `done` hears how many.
         case forget(domain: String, ids: [String]?, done: @Sendable (Result<Int, WriterError>) -> Void)
-        /// One small batch of pending summaries (see `IndexDaemon+Summaries`); queued behind
-        /// everything else, one at a time.
-        case summarize
-        /// One batch of mail whose `isPriority` is to be decided (see `IndexDaemon+Priority`);
-        /// queued behind everything else, one at a time.
-        case prioritize
-        /// One batch of files waiting for OCR (see `IndexDaemon+Recognition`); queued behind
-        /// everything else, one at a time, after the summaries.
-        case recognize
+        /// One batch of a background pass (`BackgroundPass`): queued behind everything else,
+        /// one at a time per pass.
+        case background(BackgroundPass.Kind)
         /// The daemon waits for space on the index's disk: see whether it came back
         /// (`IndexDaemon+DiskFull`).
         case retryAfterDiskFull
@@ -93,30 +87,12 @@ package final class IndexDaemon: Sendable {
     let providersRunning = Atomic<Bool>(false)
     /// Why the daemon stopped on its own (the index went away), for the exit status.
     package var failure: String? { state.withLock { $0.failure } }
-    /// Whether a `.summarize` is queued, so that there is never more than one.
-    let summaryQueued = Atomic<Bool>(false)
-    /// The rowid the next summary batch starts after.
-    let summaryCursor = Atomic<Int64>(0)
-    /// Pending summaries taken per batch: small, so a file event waits for at most one batch.
-    package var summaryBatchSize: Int {
-        get { summaryBatch.load(ordering: .relaxed) }
-        set { summaryBatch.store(newValue, ordering: .relaxed) }
-    }
-    private let summaryBatch = Atomic<Int>(16)
-    /// Whether a `.prioritize` is queued, so that there is never more than one.
-    let priorityQueued = Atomic<Bool>(false)
-    /// The rowid the next priority batch starts after.
-    let priorityCursor = Atomic<Int64>(0)
-    /// Whether a `.recognize` is queued, so that there is never more than one.
-    let recognitionQueued = Atomic<Bool>(false)
-    /// The rowid the next OCR batch starts after.
-    let recognitionCursor = Atomic<Int64>(0)
+    /// The background passes, each a batch at a time on the writer (`BackgroundPass`).
+    package let summaries = BackgroundPass(.summaries, batchSize: 16)
+    /// Messages decided per batch: the evidence (a scan of the mail) is gathered once a batch.
+    package let priority = BackgroundPass(.priority, batchSize: 256)
     /// Files read per OCR batch: each takes a second or more, so few.
-    package var recognitionBatchSize: Int {
-        get { recognitionBatch.load(ordering: .relaxed) }
-        set { recognitionBatch.store(newValue, ordering: .relaxed) }
-    }
-    private let recognitionBatch = Atomic<Int>(2)
+    package let recognitionQueue = BackgroundPass(.recognition, batchSize: 2)
     /// The OCR pass, made on first use (`recognitionPass()`); nil until then.
     let recognition = Mutex<RecognitionState?>(nil)
 
@@ -284,7 +260,7 @@ package final class IndexDaemon: Sendable {
             // Summaries run no extraction: they do not keep the workers alive.
             defer {
                 switch item {
-                case .summarize, .prioritize, .recognize: break
+                case .background: break
                 default: retireWorkersWhenIdle()
                 }
             }
@@ -343,23 +319,13 @@ package final class IndexDaemon: Sendable {
                 done(recordUses(paths, title: title))
             case .recentlyUsed:
                 applyRecentlyUsed()
-            case .summarize:
-                summarizeBatch()
-                continue
-            case .prioritize:
-                prioritizeBatch()
-                continue
-            case .recognize:
-                recognizeBatch()
+            case .background(let kind):
+                runBackground(kind)
                 continue
             case .retryAfterDiskFull:
                 retryAfterDiskFull()
             }
-            // Whatever was written may wait for its summary, mail for its priority, and
-            // pictures for OCR (which runs after the other two).
-            scheduleSummaries()
-            schedulePriorities()
-            scheduleRecognitions()
+            scheduleBackground()
         }
     }
 

@@ -40,7 +40,7 @@ struct DaemonSummaryTests {
         let store = try tree.makeIndexStore()
         let daemon = IndexDaemon(store: store, settings: Settings(), roots: [root],
                                  source: try InotifyEventSource(pollInterval: .seconds(30)), logger: Logger(label: "test"))
-        daemon.summaryBatchSize = 2
+        daemon.summaries.batchSize = 2
         let published = Mutex<[ItemChanges]>([])
         daemon.setPublisher { c in published.withLock { $0.append(c) } }
         let running = Task(executorPreference: ThreadPerJobExecutor()) { await daemon.run() }
