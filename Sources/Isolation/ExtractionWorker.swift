@@ -244,18 +244,11 @@ package final class ExtractionWorker: @unchecked Sendable {
     }
 
     /// Closes the worker's input (its signal to end) and reaps it, killing it if it has not
-    /// ended within the grace period; returns its wait status. The one wait here is for a real
-    /// process, which has no clock to inject: `waitpid` polled every 2 ms.
-    private func reap(_ p: Running, graceMilliseconds: Int) -> Int32 {
+    /// ended within the grace period; returns its wait status.
+    private func reap(_ p: Running, graceMilliseconds: Int32) -> Int32 {
         SystemCall.close(p.input)
+        if !SystemCall.awaitExit(p.pid, milliseconds: graceMilliseconds) { SystemCall.kill(p.pid, SIGKILL) }
         var status: Int32 = 0
-        for _ in 0..<(graceMilliseconds / 2) {
-            switch SystemCall.waitpid(p.pid, status: &status, options: WNOHANG) {
-            case .success(p.pid), .failure: return status
-            default: usleep(2000)
-            }
-        }
-        SystemCall.kill(p.pid, SIGKILL)
         _ = SystemCall.waitpid(p.pid, status: &status)
         return status
     }

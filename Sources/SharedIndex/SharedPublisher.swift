@@ -243,7 +243,7 @@ package final class SharedPublisher: @unchecked Sendable {
                 disconnect()
                 if let giveUpAfter, Date().timeIntervalSince(start) + delay > giveUpAfter { throw error }
                 log("\(error.description); trying again in \(delay) s")
-                usleep(useconds_t(delay * 1_000_000))
+                usleep(useconds_t(delay * 1_000_000))   // a real server coming back: `fsindex publish` waits for it
                 delay = min(delay * 2, 30)
             }
         }

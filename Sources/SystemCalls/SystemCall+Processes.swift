@@ -13,6 +13,24 @@ extension SystemCall {
         retrying { Glibc.waitpid(pid, &status, options) }
     }
 
+    /// Waits up to `milliseconds` (-1: for as long as it takes) for process `pid` to end, and
+    /// says whether it did (a zombie not yet reaped has ended; a pid that is gone too). A
+    /// process has no clock to inject, so the wait is the kernel's: `poll` on a pidfd, woken by
+    /// the exit itself, never a loop of sleeps. Where pidfds are missing (Linux before 5.3) the
+    /// answer is false at once, and callers do what they do at their deadline.
+    package static func awaitExit(_ pid: pid_t, milliseconds: Int32) -> Bool {
+        let fd = retrying { shim_pidfd_open(pid) }
+        switch fd {
+        case .failure(.noSuchProcess): return true
+        case .failure: return false
+        case .success(let fd):
+            defer { close(fd) }
+            // A signal restarts the wait with its full time: at worst a little longer.
+            guard case .success(let revents) = poll(fd, events: Int16(POLLIN), timeout: milliseconds) else { return false }
+            return revents != 0
+        }
+    }
+
     /// `kill(2)`: sends `signal` to `pid` (to its process group when `pid` is negative).
     @discardableResult
     package static func kill(_ pid: pid_t, _ signal: Int32) -> Result<Void, Errno> {

@@ -90,7 +90,8 @@ package struct ProviderRunner: Sendable {
                     open = tail.read(readEnd)
                 }
             } else {
-                usleep(20_000)
+                // Its output closed: nothing more to read, so wait for its end (or the deadline).
+                _ = SystemCall.awaitExit(pid, milliseconds: Int32(clamping: Int(max(1, deadline.timeIntervalSinceNow * 1000))))
             }
         }
         // What is in the pipe now; a child it left behind may hold the pipe open, so no waiting

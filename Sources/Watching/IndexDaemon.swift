@@ -200,7 +200,7 @@ package final class IndexDaemon: Sendable {
 
     /// Runs `body` once, `delay` from now on the daemon's clock, unless the task it returns is
     /// cancelled first. With `TimerClock` (fsindexd's) the wait is a one-shot dispatch timer,
-    /// not `Task.sleep` (issue 14: an idle daemon has no timer armed).
+    /// not a task's sleep (issue 14: an idle daemon has no timer armed).
     @discardableResult
     func after(_ delay: Duration, _ body: @escaping @Sendable () -> Void) -> Task<Void, Never> {
         Task { [clock] in

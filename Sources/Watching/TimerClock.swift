@@ -4,7 +4,7 @@ import Synchronization
 /// The clock fsindexd's waits run on when no other is given: `ContinuousClock`'s time, with each
 /// sleep a one-shot timer on a serial dispatch queue of its own.
 ///
-/// Why not `ContinuousClock` itself: on Linux, Swift 6.3's `Task.sleep` (which its `sleep`
+/// Why not `ContinuousClock` itself: on Linux, Swift 6.3's task sleep (which its `sleep`
 /// is) schedules through the default executor's dispatch timer straight onto libdispatch's
 /// global queue, whose first thread starts the workqueue monitor, a timer that then wakes the
 /// process once a second for the rest of its life (issue 14). This clock's timer fires once, on

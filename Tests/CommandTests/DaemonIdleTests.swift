@@ -42,11 +42,11 @@ struct DaemonIdleTests {
         // 12, 8 over five windows; issue 27's fresh clone saw 36, 12, 17, 3, 13, 2, 3 over ten, the
         // start now also running the mail priority pass); a timer would wake it in every window
         // however long we wait, so up to 20 windows tell the two apart as well.
-        Thread.sleep(forTimeInterval: 3)
+        letRealTimePass(3, for: "a stretch of idle time, whose wake-ups are counted")
         var windows: [String] = []
         for _ in 0..<20 {
             let before = Self.switchesByThread(pid)
-            Thread.sleep(forTimeInterval: 3)
+            letRealTimePass(3, for: "a stretch of idle time, whose wake-ups are counted")
             let after = Self.switchesByThread(pid)
             // A thread that ended is not counted; one that started is, with all its switches.
             let woken = after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }

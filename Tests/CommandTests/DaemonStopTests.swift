@@ -16,10 +16,10 @@ struct DaemonStopTests {
             for i in 0..<files {
                 try d.tree.create("root/d\(i % 40)/f\(i).txt", contents: "stopword \(i) " + String(repeating: "filler ", count: 40))
             }
-            let began = Date()
             try d.start(waitForWatching: false)
             try d.waitFor("the first batches") { (d.itemCount() ?? 0) > 200 }
-            while Date().timeIntervalSince(began) < 3 { usleep(100_000) }
+            // The content pass under way, well before its end.
+            try d.waitFor("the first words") { (Int(try run("fsfind", ["--count", "stopword"], env: d.env).out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 64 }
             #expect(d.daemonState() == "crawling", "the crawl ended too soon to test stopping it")
             let p = try #require(d.process)
             var readOnly = Configuration()

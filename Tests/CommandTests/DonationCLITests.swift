@@ -71,8 +71,9 @@ struct DonationCLITests {
                                Self.item("soon", title: "Soon", text: "a budget", extra: ", \"expirationDate\": \(soon)"),
                                Self.item("kept", title: "Kept", text: "a budget")]).status == 0)
         #expect(Set(try f.fsfind("budget").lines) == ["notes:soon", "notes:kept"])
-        Thread.sleep(forTimeInterval: 2.5)
-        #expect(try f.fsfind("budget").lines == ["notes:kept"])
+        // Expired at `soon`, by the real clock: it stops matching then, with nothing else done.
+        let gone = try eventually(10, every: .milliseconds(100)) { try f.fsfind("budget").lines == ["notes:kept"] }
+        #expect(gone && Date().timeIntervalSince1970 >= soon)
         // The next batch purges what expired.
         #expect(try donate(f, [Self.item("more", title: "More", text: "x")]).status == 0)
         let status = try f.fsindex("status", "--json")
@@ -127,7 +128,7 @@ struct DonationCLITests {
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()
-            usleep(useconds_t.random(in: 150_000...900_000))
+            letRealTimePass(Double.random(in: 0.15...0.9), for: "a moment chosen at random in the batch's work")
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
             let state = try f.fsindex("donate", "--domain", "notes", "--last-client-state").out
@@ -202,7 +203,8 @@ struct DonationCLITests {
         // Items due again: one that expired is asked for by its identifier at the next index.
         let soon = Date().addingTimeInterval(1.5).timeIntervalSince1970
         #expect(try donate(f, [Self.item("n3", title: "Soon", text: "x", extra: ", \"expirationDate\": \(soon)")]).status == 0)
-        Thread.sleep(forTimeInterval: 2)
+        // Past its expiration date by the real clock, before the next index.
+        #expect(eventually(10, every: .milliseconds(100)) { Date().timeIntervalSince1970 > soon + 0.1 })
         #expect(try run("fsindex", ["index", "--config", config.string, f.root], env: ["FSINDEX_INDEX_DIR": f.index]).status == 0)
         let log = (try? String(contentsOfFile: cli.string + ".log", encoding: .utf8)) ?? ""
         #expect(log.split(separator: "\n") == ["asked: all", "asked: all", "asked: n2", "asked: n3"], "\(log)")

@@ -112,7 +112,9 @@ struct IsolationCLITests {
             return worker != 0
         }
         #expect(worker > 0)
-        usleep(300_000)   // well into the hang
+        // Well into the hang: fsindex still runs, waiting for the worker.
+        let endedEarly = eventually(0.3) { !p.isRunning }
+        #expect(!endedEarly)
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         let gone = eventually(2, every: .milliseconds(20)) {

@@ -58,13 +58,10 @@ struct LocalAttackerTests {
                                          environment: e, log: log, asUser: user.uid)
             defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGTERM); daemon.waitUntilExit() } }
             var answered = ""
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
+            _ = try eventually(60, every: .milliseconds(200)) {
                 let r = try run("fsfind", ["wombat"], env: env, asUser: "\(user.uid)")
                 answered = r.out + r.stderr
-                if r.out.contains(docs + "/note.txt") && r.stderr.contains("answered by fsindexd") { break }
-                guard daemon.isRunning else { break }
-                usleep(200_000)
+                return (r.out.contains(docs + "/note.txt") && r.stderr.contains("answered by fsindexd")) || !daemon.isRunning
             }
             let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             #expect(daemon.isRunning, "fsindexd stopped: \(said)")

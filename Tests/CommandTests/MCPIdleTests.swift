@@ -38,9 +38,9 @@ struct MCPIdleTests {
         p.standardOutput = FileHandle.nullDevice
         try p.run()
         defer { stdin.fileHandleForWriting.closeFile(); p.waitUntilExit() }
-        Thread.sleep(forTimeInterval: 1)
+        letRealTimePass(1, for: "the server to settle")
         let before = Self.switches(p.processIdentifier)
-        Thread.sleep(forTimeInterval: 3)
+        letRealTimePass(3, for: "a stretch of idle time, whose wake-ups are counted")
         let after = Self.switches(p.processIdentifier)
         #expect(p.isRunning)
         #expect(after - before < 15, "\(after - before) context switches in 3 s of waiting")

@@ -24,9 +24,11 @@ final class TestMounts: @unchecked Sendable {
     /// then the issue names who holds it (`fuser -vm`).
     func unmount(_ point: String) throws {
         var r = try run(executable: "/usr/bin/umount", [point], timeout: 60)
-        for _ in 0..<20 where r.status != 0 && r.stderr.contains("busy") {
-            usleep(250_000)   // a real kernel's state, not the daemon's: no clock to inject
+        // A real kernel's state, not the daemon's: no clock to inject.
+        _ = try eventually(5, every: .milliseconds(250)) {
+            guard r.status != 0 && r.stderr.contains("busy") else { return true }
             r = try run(executable: "/usr/bin/umount", [point], timeout: 60)
+            return false
         }
         var holders = ""
         if r.status != 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/fuser") {

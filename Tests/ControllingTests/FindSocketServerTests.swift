@@ -9,14 +9,16 @@ import Testing
 @testable import Controlling
 
 /// Writes what it was asked into the client's descriptors: `args: A B` on stdout, `cwd: D` on
-/// stderr; declines a query whose first argument is `decline`; sleeps for `slow`.
+/// stderr; declines a query whose first argument is `decline`; holds a `slow` one until the
+/// test opens `slowGate`.
 final class EchoFindHandler: FindHandler {
     let answered = Atomic<Int>(0)
+    let slowGate = DispatchSemaphore(value: 0)
     func answer(_ request: FindWire.Request, output: Int32, errors: Int32, peer: PeerCredentials,
                 start: () -> Bool, abandoned: @escaping @Sendable () -> Bool) -> FindWire.Reply {
         let words = request.arguments.map { String(decoding: $0, as: UTF8.self) }
         if words.first == "decline" { return .fallback("asked to") }
-        if words.first == "slow" { usleep(1_500_000) }
+        if words.first == "slow" { slowGate.wait() }
         guard start() else { return .exit(2) }
         let out = Array("args: \(words.joined(separator: " "))\n".utf8)
         let err = Array("cwd: \(String(decoding: request.workingDirectory, as: UTF8.self))\n".utf8)
@@ -165,7 +167,8 @@ struct FindSocketServerTests {
     @Test("more than four queries at once: the fifth is told to fall back (busy), none waits")
     func busy() throws {
         let fx = try Fixture()
-        let server = try ControlServer(location: fx.location, handler: ScriptedHandler(), findHandler: EchoFindHandler())
+        let handler = EchoFindHandler()
+        let server = try ControlServer(location: fx.location, handler: ScriptedHandler(), findHandler: handler)
         defer { server.stop() }
         let sinks = (0..<5).map { _ in (Collector(), Collector()) }
         var clients: [QueryClient] = []
@@ -182,6 +185,7 @@ struct FindSocketServerTests {
         _ = fifth.send(Self.request(["x"]).encoded(), descriptors: [sinks[4].0.write, sinks[4].1.write])
         #expect(fifth.lines() == ["fallback busy"])
         fifth.close()
+        for _ in clients { handler.slowGate.signal() }
         for c in clients {
             #expect(c.lines() == ["serving", "exit 3"])
             c.close()

@@ -40,20 +40,17 @@ final class EventCollector: Sendable {
 
     /// Waits up to `seconds` for `condition` to hold over the events so far; returns whether it did.
     func wait(upTo seconds: Double = 3, until condition: ([FileEvent]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         var checked = -1, round = 0
-        while ContinuousClock.now < deadline {
+        let held = await eventually(seconds) {
             let now = events
+            defer { round += 1 }
             // When something arrived, or every 100 ms (the condition may be costly, or may look
             // at the source rather than the events).
-            if now.count != checked || round % 10 == 0 {
-                if condition(now) { return true }
-                checked = now.count
-            }
-            round += 1
-            try? await Task.sleep(for: .milliseconds(10))
+            guard now.count != checked || round % 10 == 0 else { return false }
+            checked = now.count
+            return condition(now)
         }
-        return condition(events)
+        return held || condition(events)
     }
 
     /// Waits until `event` has arrived (up to `seconds`).
@@ -63,20 +60,18 @@ final class EventCollector: Sendable {
 
     /// Lets `seconds` pass, then returns everything received.
     func settle(_ seconds: Double = 0.3) async -> [FileEvent] {
-        try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+        await letRealTimePass(seconds, for: "events the kernel may still send")
         return events
     }
 
     /// Waits until nothing new arrived for `quiet` seconds (at most `seconds` in all).
     func quiesce(quiet: Double = 0.4, upTo seconds: Double = 5) async -> [FileEvent] {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         var last = events.count
         var stableSince = ContinuousClock.now
-        while ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
+        _ = await eventually(seconds, every: .milliseconds(20)) {
             let n = events.count
             if n != last { last = n; stableSince = .now }
-            if ContinuousClock.now - stableSince >= .milliseconds(Int(quiet * 1000)) { break }
+            return ContinuousClock.now - stableSince >= .milliseconds(Int(quiet * 1000))
         }
         return events
     }
@@ -180,7 +175,7 @@ struct InotifyWatchingTests {
         let fd = try FileDescriptor.open(p, .writeOnly, options: [.append])
         let began = ContinuousClock.now
         for i in 0..<500 { _ = try fd.writeAll(Array("line \(i)\n".utf8)) }
-        try await Task.sleep(for: .milliseconds(200))
+        await letRealTimePass(0.2, for: "the writes to settle, inside the 1 s debounce")
         // Within the 1 s debounce nothing may come before the close; a loaded machine that took
         // longer than that to get here may see the once-a-second report (the branch below).
         if ContinuousClock.now - began < .milliseconds(900) {
@@ -209,7 +204,7 @@ struct InotifyWatchingTests {
         let started = ContinuousClock.now
         for i in 0..<25 {                                  // 2.5 s of writes, one every 100 ms
             _ = try fd.writeAll(Array("tick \(i)\n".utf8))
-            try await Task.sleep(for: .milliseconds(100))
+            await letRealTimePass(0.1, for: "a write every 100 ms")
         }
         // On a loaded machine the sleeps run long, and the writing lasts longer than 2.5 s: still
         // at most one report per second of it (and one for the first write).
@@ -438,7 +433,7 @@ struct InotifyWatchingTests {
         try source.add(root: tree.root, options: WalkOptions())
         for i in 0..<4 {                        // four batches; the stream holds one
             try tree.create("f\(i).txt", contents: "x")
-            try await Task.sleep(for: .milliseconds(150))
+            await letRealTimePass(0.15, for: "quiet, so that the source closes this batch")
         }
         let collector = EventCollector(source)
         #expect(await collector.wait(for: .rescan(tree.root, recursive: true)))

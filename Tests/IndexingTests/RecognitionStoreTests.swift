@@ -99,7 +99,9 @@ struct RecognitionStoreTests {
         let t = try TestIndex()
         try t.store.indexSearchableItems([picture("/d/scan.png", width: 1600, height: 900)])
         let first = try #require(try t.store.pendingRecognitions(limit: 1).first)
-        usleep(2000)
+        // An item's version is its write's time: the second write comes a moment later.
+        let firstWrite = Date()
+        #expect(eventually { Date().timeIntervalSince(firstWrite) > 0.002 })
         try t.store.indexSearchableItems([picture("/d/scan.png", width: 1700, height: 900)])
         let stored = try t.store.storeRecognitions([MadeRecognition(rowID: first.rowID, version: first.version, outcome: .text("stale words", confidence: 90))])
         #expect(stored.isEmpty)

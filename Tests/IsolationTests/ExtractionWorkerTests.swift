@@ -2,6 +2,7 @@ import Attributes
 import Crawling
 import Extraction
 import ExtractionModel
+import SystemCalls
 import SystemPackage
 import Testing
 import TestSupport
@@ -162,7 +163,7 @@ struct ExtractionWorkerTests {
         #expect(worker.extract(try FileFacts.read(a), textCap: 100).problems.isEmpty)
         let pid = try #require(worker.pid)
         kill(pid, SIGKILL)
-        usleep(50_000)
+        #expect(SystemCall.awaitExit(pid, milliseconds: 5000))
         let r = worker.extract(try FileFacts.read(b), textCap: 100)
         #expect(r.problems.isEmpty)
         #expect(r.attributes.textContent == "second")

@@ -42,7 +42,8 @@ struct SharedLiveTests {
         let task = Task {
             try await pipeline.live(QueryRequest(text: "zebra")) { replies.add($0) }
         }
-        try await Task.sleep(for: .milliseconds(500))
+        // Subscribed before it answers: the first answer means the changes from now are heard.
+        try await waitFor("the first answer") { !replies.all.isEmpty }
         try store.indexSearchableItems([Self.item("/live/b.txt", "another zebra")])
         try store.deleteItems(identifiers: [ItemIdentifier("/live/a.txt")])
         _ = try publisher.publishAll()

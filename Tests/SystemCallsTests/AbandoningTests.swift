@@ -54,3 +54,23 @@ struct AbandoningTests {
     }
 
 }
+
+/// `SystemCall.awaitExit`: a wait for a real process that the kernel ends, not a loop of sleeps.
+@Suite("Waiting for a process to end")
+struct AwaitExitTests {
+    @Test("false while the process runs (after the time given), true at once when it ends, true for a pid that is gone")
+    func awaitsTheExit() throws {
+        let pid = try Spawn(executable: "/bin/sleep", arguments: ["sleep", "30"]).run().get()
+        let started = ContinuousClock.now
+        #expect(!SystemCall.awaitExit(pid, milliseconds: 100))
+        #expect(ContinuousClock.now - started >= .milliseconds(90))
+        SystemCall.kill(pid, SIGKILL)
+        let killed = ContinuousClock.now
+        #expect(SystemCall.awaitExit(pid, milliseconds: 10_000), "an ended child not yet reaped has ended")
+        #expect(ContinuousClock.now - killed < .seconds(5))
+        var status: Int32 = 0
+        _ = SystemCall.waitpid(pid, status: &status)
+        #expect(status & 0x7F == SIGKILL)
+        #expect(SystemCall.awaitExit(pid, milliseconds: 100), "a reaped pid is gone")
+    }
+}

@@ -2,6 +2,7 @@ import Synchronization
 import SystemCalls
 import SystemPackage
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,7 +40,7 @@ struct SystemCallsTests {
             result.withLock { $0 = r }
         }.get()
         for _ in 0..<signals {
-            usleep(20_000)
+            letRealTimePass(0.02, for: "the thread to block in its call again")
             pthread_kill(thread, SIGUSR2)
         }
         release()

@@ -36,6 +36,18 @@ package func eventually(_ seconds: Double = 5, every: Duration = .milliseconds(1
     return try condition()
 }
 
+/// Lets `seconds` of real time pass, for a test that measures what happens over a stretch of
+/// time rather than waiting for a condition: an idle process's wake-ups, inotify's debounce, a
+/// burst's quiet. `why` says what the time is for, at the call.
+package func letRealTimePass(_ seconds: Double, for why: String) {
+    usleep(useconds_t(seconds * 1_000_000))
+}
+
+/// `letRealTimePass` for async tests: suspends instead of blocking a cooperative thread.
+package func letRealTimePass(_ seconds: Double, for why: String) async {
+    try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+}
+
 #if canImport(Testing)
 /// Waits as `eventually` does, and records an issue naming `what` when the time ran out.
 package func waitFor(_ what: String, seconds: Double = 120, every: Duration = .milliseconds(10),

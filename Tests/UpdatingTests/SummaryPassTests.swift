@@ -75,7 +75,9 @@ struct SummaryPassTests {
         let pending = try store.pendingSummaries(limit: 10)
         try #require(pending.count == 1)
         // Rewritten (a new version of the file) after its text was read.
-        usleep(2000)
+        // An item's version is its write's time: the second write comes a moment later.
+        let firstWrite = Date()
+        #expect(eventually { Date().timeIntervalSince(firstWrite) > 0.002 })
         a.textContent = SummaryTexts.volcanoes
         try store.indexSearchableItems([SearchableItem(uniqueIdentifier: id, domainIdentifier: "/d", attributes: a)])
         let stored = try store.storeSummaries([MadeSummary(pending[0], summary: "about owls")])

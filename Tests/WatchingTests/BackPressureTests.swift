@@ -83,7 +83,8 @@ struct BackPressureTests {
                 names.append("b\(burst)-\(i).txt")
                 try tree.create("root/\(names.last!)", contents: "burst \(burst) file \(i)")
             }
-            try await Task.sleep(for: .milliseconds(150))
+            // Real inotify events, which no clock of the test's can move.
+            await letRealTimePass(0.15, for: "quiet, so that the source closes this burst's batch")
         }
         gate.signal()
 

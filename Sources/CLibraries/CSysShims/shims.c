@@ -148,3 +148,13 @@ __attribute__((section(".init_array"), used)) static void (*const save_arguments
 int shim_errno(void) { return errno; }
 int shim_argc(void) { return saved_argc; }
 char **shim_argv(void) { return saved_argv; }
+
+/* pidfd_open(2) (Linux 5.3): a descriptor that polls readable once the process has ended. */
+int shim_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}

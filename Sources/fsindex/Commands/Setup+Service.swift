@@ -98,7 +98,7 @@ private func awaitDaemon(_ pid: Int32?, location: IndexLocation) throws(CommandF
     for _ in 0..<300 {
         if runningDaemonPID(location) != nil { return }
         if let pid, case .failure(.noSuchProcess) = SystemCall.kill(pid, 0) { break }
-        usleep(100_000)
+        usleep(100_000)   // a real process starting, which answers when it is ready: no clock to inject
     }
     throw CommandFailure("fsindexd\(pid.map { " (pid \($0))" } ?? "") does not answer on its control socket; "
                          + "its log ($XDG_STATE_HOME/fsindex/fsindexd.log) says why")
@@ -172,12 +172,7 @@ struct SetupUndo {
         guard case .success = SystemCall.kill(pid, SIGTERM) else {
             throw CommandFailure("cannot stop fsindexd (pid \(pid)): \(String(cString: strerror(errno)))")
         }
-        for _ in 0..<600 {
-            guard case .success(let bytes) = SystemCall.readFile("/proc/\(pid)/stat", limit: 4096) else { return }
-            // The state follows the command name's closing parenthesis.
-            if let close = bytes.lastIndex(of: UInt8(ascii: ")")), close + 2 < bytes.count, bytes[close + 2] == UInt8(ascii: "Z") { return }
-            usleep(50_000)
-        }
+        if SystemCall.awaitExit(pid, milliseconds: 30_000) { return }
         throw CommandFailure("fsindexd (pid \(pid)) did not stop within 30 s of SIGTERM; `kill -9 \(pid)` ends it (the index stays consistent)")
     }
 }

@@ -44,6 +44,10 @@ int shim_accept4(int fd, int flags);
 
 /// Puts the calling process in the idle I/O scheduling class (ioprio_set(2)); 0 or -1 with errno.
 int shim_ioprio_idle(void);
+
+/// pidfd_open(2): a descriptor for process `pid` that polls readable once it has ended (a
+/// child not yet reaped included); -1 with errno (ENOSYS before Linux 5.3).
+int shim_pidfd_open(int pid);
 /// Puts the calling process at the lowest priority there is: nice 19, the SCHED_IDLE CPU class
 /// (it runs only when nothing else wants the core) and the idle I/O class, each tried even when
 /// another fails. For OCR workers. Returns 0, or -1 with errno set when any step failed.
