@@ -82,7 +82,7 @@ extension AgentSession {
         let path = try ResourceURI.path(uri)
         try available(path)
         let item: SearchableItem?
-        do { item = try pipeline().engine.item(ItemIdentifier(bytes: path)) } catch { throw .query("\(error)") }
+        do { item = try pipeline().engine.item(ItemIdentifier(bytes: path)) } catch { throw .failed(error) }
         guard let item else { throw .notAvailable(path: ReplyValues.path(path), reason: "is not in the index") }
         return (path, item.attributes.textContent ?? "")
     }

@@ -16,7 +16,7 @@ extension AgentSession {
         try available(path)
         let item: SearchableItem?
         do { item = try pipeline().engine.item(ItemIdentifier(bytes: path)) } catch {
-            throw .query("\(error)")
+            throw .failed(error)
         }
         guard let item else { throw .notAvailable(path: ReplyValues.path(path), reason: "is not in the index (not indexed yet, or left out by the crawl rules)") }
         let text = item.attributes.textContent ?? ""

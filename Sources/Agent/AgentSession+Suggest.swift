@@ -31,7 +31,7 @@ extension AgentSession {
                 return options.scopes.admits(file) && Self.readable.state(of: file) == .exists
             }
         } catch {
-            throw .query("\(error)")
+            throw .failed(error)
         }
         var items: [Value] = []
         for s in suggestions {

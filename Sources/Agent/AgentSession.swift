@@ -79,7 +79,7 @@ package final class AgentSession: Sendable {
             do {
                 return try QueryPipeline.open(url: try SharedIndexURL(shared))
             } catch {
-                throw .query("\(error)")
+                throw .failed(error)
             }
         }
         do {
@@ -88,7 +88,7 @@ package final class AgentSession: Sendable {
             // runs), never deleted from the index here.
             return QueryPipeline(engine: base.engine, fileCheck: Self.readable, repair: DaemonOrIndexRepair(location: location, deletesWithoutDaemon: false))
         } catch {
-            throw .query(error.description)
+            throw .failed(error)
         }
     }
 
@@ -127,7 +127,7 @@ package final class AgentSession: Sendable {
         do {
             try p.run(request) { content = $0.content }
         } catch {
-            throw .query(error.description)
+            throw .failed(error)
         }
         guard let content else { throw .query("the index gave no answer") }
         return content

@@ -28,10 +28,10 @@ package struct IndexOptions: ParsableArguments, Sendable {
         IndexLocation.resolve(explicit: indexDir, environment: environment, workingDirectory: workingDirectory)
     }
 
-    /// The settings (`--config`, else the XDG file, else the defaults), or a failure whose
-    /// message names the file and the line at fault, for `ToolRun.reporting` to print.
-    package func settings() throws(CommandFailure) -> Settings {
-        do { return try Settings.load(explicit: config) } catch { throw CommandFailure(error.description) }
+    /// The settings (`--config`, else the XDG file, else the defaults), or the error that names
+    /// the file and the line at fault, for `ToolRun.reporting` to print (exit 2).
+    package func settings() throws(SettingsError) -> Settings {
+        try Settings.load(explicit: config)
     }
 
     /// The options as they were given, to hand to another process of ours (fsindexd starting

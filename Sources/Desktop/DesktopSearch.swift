@@ -172,8 +172,8 @@ package final class DesktopSearch: @unchecked Sendable {
     package func completions(of text: String, limit: Int) throws(DesktopError) -> [Completion] {
         guard text.filter({ !$0.isWhitespace }).count >= Self.minimumLetters else { return [] }
         let store: IndexStore
-        do { store = try IndexStore(location: location, readOnly: true) } catch { throw .query(error.description) }
-        do { return try Completer.completions(for: text, limit: limit, in: store) } catch { throw .query(error.description) }
+        do { store = try IndexStore(location: location, readOnly: true) } catch { throw .index(error) }
+        do { return try Completer.completions(for: text, limit: limit, in: store) } catch { throw .search(error) }
     }
 
     /// Forgets the hits of earlier answers (KRunner's `Teardown`: its session ended).

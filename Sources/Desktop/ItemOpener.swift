@@ -39,9 +39,7 @@ package struct ItemOpener: Sendable {
         let id = ItemIdentifier(bytes: identifier)
         if id.isDonated {
             let item: SearchableItem?
-            do { item = try IndexStore(location: location, readOnly: true).item(id) } catch {
-                throw .cannotOpen("\(ResultID.encode(identifier)): the index cannot be read (\(error.description))")
-            }
+            do { item = try IndexStore(location: location, readOnly: true).item(id) } catch { throw .index(error) }
             guard let item else {
                 throw .cannotOpen("\(ResultID.encode(identifier)): no such donated item in the index (DOMAIN:ID, as `fsfind --domain DOMAIN` prints it)")
             }

@@ -47,20 +47,20 @@ package struct SearchBoxAnswers: Sendable {
         } catch .syntax, .unknownAttribute, .badValue {
             // Half-typed query syntax (`kind:`, an open quote): the words as words.
             request.literal = true
-            do { return try items(request) } catch .nothingToSearch { return [] } catch { throw .query(error.description) }
+            do { return try items(request) } catch .nothingToSearch { return [] } catch { throw .search(error) }
         } catch {
-            throw .query(error.description)
+            throw .search(error)
         }
     }
 
     /// Items by identifier, straight from the index (expired and vanished ones left out).
     package func read(_ identifiers: [[UInt8]]) throws(DesktopError) -> [DesktopHit] {
         let store: IndexStore
-        do { store = try IndexStore(location: location, readOnly: true) } catch { throw .query(error.description) }
+        do { store = try IndexStore(location: location, readOnly: true) } catch { throw .index(error) }
         var out: [DesktopHit] = []
         for identifier in identifiers {
             let item: SearchableItem?
-            do { item = try store.item(ItemIdentifier(bytes: identifier)) } catch { throw .query(error.description) }
+            do { item = try store.item(ItemIdentifier(bytes: identifier)) } catch { throw .index(error) }
             guard let item else { continue }
             let (file, key) = ItemIdentifier.split(identifier)
             out.append(hit(FoundItem(path: file, childKey: key, attributes: item.attributes)))

@@ -22,7 +22,7 @@ package enum UseRecorder {
         } catch {
             guard case .noDaemon = error else {
                 if case .unsafeDirectory = error { return try direct(identifiers, title: title, location: location, now: now) }
-                throw .opener("recording the use: \(error.description)")
+                throw .useNotRecorded(error)
             }
             client = nil
         }
@@ -32,13 +32,13 @@ package enum UseRecorder {
             switch try client.request(.used(paths: identifiers, title: title), timeout: .seconds(30)) {
             case .usesRecorded(let r):
                 return (0..<r.paths.count).map { Recorded(identifier: r.paths[$0], useCount: r.useCounts[$0], indexed: r.indexed[$0]) }
-            case .error(let m): throw DesktopError.opener("recording the use: \(m)")
-            default: throw DesktopError.opener("fsindexd gave an unexpected answer; is it the same version as fsindex?")
+            case .error(let m): throw DesktopError.useNotRecorded(DaemonRefusal(message: m))
+            default: throw DesktopError.useNotRecorded(DaemonRefusal(message: "fsindexd gave an unexpected answer; is it the same version as fsindex?"))
             }
         } catch let e as DesktopError {
             throw e
         } catch {
-            throw .opener("recording the use: \(error)")
+            throw .useNotRecorded(error)
         }
     }
 
@@ -48,7 +48,13 @@ package enum UseRecorder {
             return try store.recordUses(identifiers.map { ItemUse(identifier: ItemIdentifier(bytes: $0), date: now, title: title) })
                 .map { Recorded(identifier: $0.identifier.bytes, useCount: $0.useCount, indexed: $0.indexed) }
         } catch {
-            throw .opener("recording the use: \(error)")
+            throw .useNotRecorded(error)
         }
     }
+}
+
+/// What fsindexd answered instead of doing what was asked.
+struct DaemonRefusal: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

@@ -279,7 +279,7 @@ package struct FSFind: AsyncParsableCommand {
     /// The request and the opened index, a rebuild under way said on `io.errors`.
     func prepare(io: FindIO) throws(QueryError) -> (QueryRequest, QueryPipeline) {
         let settings: Settings
-        do { settings = try index.settings() } catch { throw .settings(error.description) }
+        do { settings = try index.settings() } catch { throw .settings(error) }
         let request = try makeRequest(workingDirectory: io.workingDirectory, settings: settings)
         if let url = sharedURL(settings: settings) {
             let shared: SharedIndexURL

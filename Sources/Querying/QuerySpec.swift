@@ -195,8 +195,8 @@ package enum QueryError: Error, Sendable, CustomStringConvertible {
     /// `IndexError`, the shared index's connection error), kept for programs that tell causes
     /// apart, never shown (SQLite's own text stays out of messages).
     case index(String, cause: (any Error & Sendable)? = nil)
-    /// The config file cannot be used (its file, line and key are in the message).
-    case settings(String)
+    /// The config file cannot be used: its error, which names the file, the line and the key.
+    case settings(any Error & Sendable)
     /// The query ran past its time limit (`[query] time_limit`, `fsfind --time-limit`).
     case timeLimit(seconds: Double)
 
@@ -207,7 +207,7 @@ package enum QueryError: Error, Sendable, CustomStringConvertible {
         case .unknownAttribute(let e): e.description
         case .badValue(let attribute, let value, let reason): "\(attribute): \"\(value)\" \(reason)"
         case .index(let message, _): message
-        case .settings(let message): message
+        case .settings(let error): "\(error)"
         case .timeLimit(let seconds):
             "the query took longer than its time limit of \(QueryCompiler.format(seconds)) s and was stopped; narrow it (more words, fewer OR terms, --onlyin, --limit) or raise the limit with --time-limit or [query] time_limit"
         }

@@ -1,5 +1,7 @@
+import Indexing
+
 /// What can go wrong with the shared PostgreSQL index, each with a message that names the fix.
-package enum SharedIndexError: Error, Sendable, CustomStringConvertible, Equatable {
+package enum SharedIndexError: Error, Sendable, CustomStringConvertible {
     case badURL(url: String, reason: String)
     /// The server cannot be reached (not running, wrong socket or port, refused).
     case unreachable(url: String, detail: String)
@@ -17,8 +19,8 @@ package enum SharedIndexError: Error, Sendable, CustomStringConvertible, Equatab
     case domainOwned(host: String, domain: String, watcher: String)
     /// Any other error the server reported, with its SQLSTATE.
     case server(url: String, code: String, message: String)
-    /// The local index could not be read.
-    case local(String)
+    /// The local index could not be read: its error.
+    case local(IndexError)
 
     package var description: String {
         switch self {
@@ -40,8 +42,8 @@ package enum SharedIndexError: Error, Sendable, CustomStringConvertible, Equatab
             "the domain \(domain) of host \(host) is published by another watcher (\(watcher)); stop it, or run `fsindex forget --host \(host)` to release the host's items"
         case let .server(url, code, message):
             "the index at \(url) failed (PostgreSQL \(code): \(message))"
-        case let .local(message):
-            message
+        case let .local(error):
+            "the local index could not be read: \(error)"
         }
     }
 

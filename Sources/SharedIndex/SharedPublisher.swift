@@ -143,7 +143,7 @@ package final class SharedPublisher: @unchecked Sendable {
         do {
             domains = try store.domainNames().filter(publishes)
             roots = try store.domainRoots()
-        } catch { throw .local(error.description) }
+        } catch { throw .local(error) }
         for domain in domains {
             do {
                 try publishDomain(domain, root: roots[domain], link, &s, into: &report)
@@ -182,7 +182,7 @@ package final class SharedPublisher: @unchecked Sendable {
         report.domains.append(domain)
         if let root { try refreshRootChain(root, link) }
         let local: [[UInt8]: String]
-        do { local = try store.versions(domain: domain) } catch { throw .local(error.description) }
+        do { local = try store.versions(domain: domain) } catch { throw .local(error) }
         let state = Self.digest(local)
         let stored = try link.query("SELECT client_state FROM domains WHERE host = $1 AND domain = $2",
                                     [.text(host), .text(domain)]).first?.bytes("client_state")
@@ -208,7 +208,7 @@ package final class SharedPublisher: @unchecked Sendable {
             start += slice.count
             let last = start >= changed.count && removals.isEmpty
             let items: [ExportedItem]
-            do { items = try store.exportItems(slice) } catch { throw .local(error.description) }
+            do { items = try store.exportItems(slice) } catch { throw .local(error) }
             // An item deleted locally since the versions were read is removed too.
             let vanished = Set(slice).subtracting(items.map(\.item.uniqueIdentifier.bytes))
             // The client state only when every item went in: a domain with a failure is
@@ -263,7 +263,7 @@ package final class SharedPublisher: @unchecked Sendable {
         for start in stride(from: 0, to: identifiers.count, by: batchSize) {
             let slice = Array(identifiers[start..<min(start + batchSize, identifiers.count)])
             let items: [ExportedItem]
-            do { items = try store.exportItems(slice) } catch { throw .local(error.description) }
+            do { items = try store.exportItems(slice) } catch { throw .local(error) }
             let present = Set(items.map(\.item.uniqueIdentifier.bytes))
             let gone = slice.filter { !present.contains($0) }
             var byDomain: [String: [ExportedItem]] = [:]

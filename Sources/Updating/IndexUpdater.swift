@@ -601,8 +601,8 @@ package enum UpdateError: Error, Sendable, CustomStringConvertible {
     case badRoot(path: String, reason: String)
     case noRoots
     case index(IndexError)
-    /// No extraction worker can be started; the reason says why.
-    case extraction(String)
+    /// No extraction worker can be started: why.
+    case extraction(WorkerFailure)
     /// Anything else that stopped the work, kept as it was thrown (a walk's error, a system
     /// call's), so that its message and its type reach the user and the tests unchanged.
     case failed(cause: any Error)
@@ -622,7 +622,7 @@ package enum UpdateError: Error, Sendable, CustomStringConvertible {
         case let .badRoot(path, reason): "\(path): \(reason)"
         case .noRoots: "no folder to index: name one on the command line or set `roots` in the config file (without `roots` and `shallow_roots` the defaults are the XDG folders, such as ~/Documents, and the files directly in HOME, less those on network or removable mounts; `fsindex setup` shows what was left out and why)"
         case let .index(e): e.description
-        case let .extraction(m): "cannot start extraction: \(m)"
+        case let .extraction(failure): "cannot start extraction: \(failure)"
         case let .failed(cause): "\(cause)"
         case .cancelled: "stopped before the end (SIGTERM); the next start resumes where this one stopped"
         }
@@ -644,7 +644,7 @@ package enum ExtractionMode: Sendable {
     case workers(WorkerPool)
     /// No worker can be started (the executable is missing); every crawl fails with this reason
     /// before it changes anything.
-    case unavailable(String)
+    case unavailable(WorkerFailure)
 
     /// Workers from the `fsindex-worker` beside the running executable, or from `executable`
     /// (the tests' `fsindex-test-worker`).
@@ -654,7 +654,7 @@ package enum ExtractionMode: Sendable {
             let path = if let executable { executable } else { try WorkerExecutable.locate() }
             return .workers(WorkerPool(executable: path, limits: limits, environment: environment))
         } catch {
-            return .unavailable(error.description)
+            return .unavailable(error)
         }
     }
 }

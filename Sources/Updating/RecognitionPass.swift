@@ -57,7 +57,7 @@ package struct RecognitionPass: Sendable {
         case .success(let recognition)?:
             let path: String
             do throws(WorkerFailure) { path = if let executable { executable } else { try WorkerExecutable.locate() } } catch {
-                return .failure(.worker(error.description))
+                return .failure(.worker(error))
             }
             return .success(RecognitionPass(store: store, recognition: recognition,
                                             pool: WorkerPool(executable: path, limits: workerLimits(settings), environment: environment)))
@@ -172,12 +172,12 @@ package struct RecognitionReport: Sendable, Hashable, Codable {
 /// Why the OCR pass cannot run.
 package enum RecognitionPassProblem: Error, Sendable, Hashable, CustomStringConvertible {
     case settings(Settings.RecognitionProblem)
-    case worker(String)
+    case worker(WorkerFailure)
 
     package var description: String {
         switch self {
         case .settings(let p): p.description
-        case .worker(let m): "OCR is off: cannot start its worker: \(m)"
+        case .worker(let failure): "OCR is off: cannot start its worker: \(failure)"
         }
     }
 }
