@@ -171,21 +171,11 @@ extension ItemChanges: Codable {
         guard count > limit else { return [self] }
         var pieces: [ItemChanges] = []
         var current = ItemChanges()
-        for path in removed {
-            current.removed.append(path)
-            if current.count == limit { pieces.append(current); current = ItemChanges() }
-        }
-        for path in updated {
-            current.updated.append(path)
-            if current.count == limit { pieces.append(current); current = ItemChanges() }
-        }
-        for path in summarized {
-            current.summarized.append(path)
-            if current.count == limit { pieces.append(current); current = ItemChanges() }
-        }
-        for path in prioritized {
-            current.prioritized.append(path)
-            if current.count == limit { pieces.append(current); current = ItemChanges() }
+        for (paths, list) in [(removed, \ItemChanges.removed), (updated, \.updated), (summarized, \.summarized), (prioritized, \.prioritized)] {
+            for path in paths {
+                current[keyPath: list].append(path)
+                if current.count == limit { pieces.append(current); current = ItemChanges() }
+            }
         }
         if !current.isEmpty { pieces.append(current) }
         return pieces

@@ -117,27 +117,17 @@ extension IndexStore {
     ///
     /// An item written again since it was read, or deleted, is left alone (it is pending again).
     package func storePriorities(_ outcomes: [PriorityOutcome]) throws(IndexError) -> [ItemIdentifier] {
-        guard !outcomes.isEmpty else { return [] }
-        return try write { db in
-            var changed: [ItemIdentifier] = []
-            for made in outcomes {
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT path, attributes FROM items WHERE id = ? AND indexed_at = ?
-                    """), arguments: [made.rowID, made.version]) else { continue }
-                var attributes = try Self.attributes(json: row["attributes"])
-                let was = attributes[.isPriority] == .bool(true)
-                let reasons = attributes[.priorityReasons]
-                attributes[.isPriority] = .bool(made.isPriority)
-                attributes[.priorityReasons] = made.reasons.isEmpty ? nil : .strings(made.reasons)
-                if attributes[.isPriority] != .bool(was) || reasons != attributes[.priorityReasons] {
-                    let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
-                    try db.cachedStatement(sql: "UPDATE items SET attributes = ? WHERE id = ?").execute(arguments: [json, made.rowID])
-                }
-                try db.cachedStatement(sql: "UPDATE items SET priority_pending = NULL, priority_recheck = ? WHERE id = ?")
-                    .execute(arguments: [made.recheck?.timeIntervalSince1970, made.rowID])
-                if was != made.isPriority { changed.append(ItemIdentifier(bytes: Array(row["path"] as Data))) }
+        try storePassResults(outcomes, pending: nil) { db, made, attributes in
+            let was = attributes[.isPriority] == .bool(true)
+            let reasons = attributes[.priorityReasons]
+            attributes[.isPriority] = .bool(made.isPriority)
+            attributes[.priorityReasons] = made.reasons.isEmpty ? nil : .strings(made.reasons)
+            if attributes[.isPriority] != .bool(was) || reasons != attributes[.priorityReasons] {
+                try db.cachedStatement(sql: "UPDATE items SET attributes = ? WHERE id = ?").execute(arguments: [try Self.json(attributes), made.rowID])
             }
-            return changed
+            try db.cachedStatement(sql: "UPDATE items SET priority_pending = NULL, priority_recheck = ? WHERE id = ?")
+                .execute(arguments: [made.recheck?.timeIntervalSince1970, made.rowID])
+            return was != made.isPriority
         }
     }
 

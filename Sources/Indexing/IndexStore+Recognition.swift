@@ -84,38 +84,30 @@ extension IndexStore {
     /// since it was read (a new version of the file), deleted, or no longer waiting is left
     /// alone: the result would describe a file it no longer is.
     package func storeRecognitions(_ results: [MadeRecognition]) throws(IndexError) -> [ItemIdentifier] {
-        guard !results.isEmpty else { return [] }
-        return try write { db in
-            var stored: [ItemIdentifier] = []
-            for made in results {
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT path, attributes FROM items WHERE id = ? AND indexed_at = ? AND ocr_pending
-                    """), arguments: [made.rowID, made.version]) else { continue }
-                var attributes = try Self.attributes(json: row["attributes"])
-                switch made.outcome {
-                case .skipped(let why):
-                    attributes[.textRecognitionSkipped] = .string(why)
-                case let .text(text, confidence):
-                    attributes[.textRecognitionSkipped] = nil
-                    let trimmed = Self.trimmed(text)
-                    if !trimmed.isEmpty {
-                        attributes[.textSource] = .string("ocr")
-                        attributes[.textConfidence] = .integer(Int64(confidence))
-                        let own = try String.fetchOne(db.cachedStatement(sql: "SELECT fsindex_unzip(text) FROM item_texts WHERE id = ?"),
-                                                      arguments: [made.rowID]) ?? ""
-                        let whole = Self.trimmed(own).isEmpty ? trimmed : own + "\n" + trimmed
-                        // The update trigger takes the old words out of the full-text index and puts these in.
-                        try db.cachedStatement(sql: "UPDATE item_texts SET text = fsindex_zip(?) WHERE id = ?")
-                            .execute(arguments: [whole, made.rowID])
-                        stored.append(ItemIdentifier(bytes: Array(row["path"] as Data)))
-                    }
+        try storePassResults(results, pending: "ocr_pending") { db, made, attributes in
+            var gotText = false
+            switch made.outcome {
+            case .skipped(let why):
+                attributes[.textRecognitionSkipped] = .string(why)
+            case let .text(text, confidence):
+                attributes[.textRecognitionSkipped] = nil
+                let trimmed = Self.trimmed(text)
+                if !trimmed.isEmpty {
+                    attributes[.textSource] = .string("ocr")
+                    attributes[.textConfidence] = .integer(Int64(confidence))
+                    let own = try String.fetchOne(db.cachedStatement(sql: "SELECT fsindex_unzip(text) FROM item_texts WHERE id = ?"),
+                                                  arguments: [made.rowID]) ?? ""
+                    let whole = Self.trimmed(own).isEmpty ? trimmed : own + "\n" + trimmed
+                    // The update trigger takes the old words out of the full-text index and puts these in.
+                    try db.cachedStatement(sql: "UPDATE item_texts SET text = fsindex_zip(?) WHERE id = ?")
+                        .execute(arguments: [whole, made.rowID])
+                    gotText = true
                 }
-                let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
-                let confidence: Double? = attributes.string(.textSource) == "ocr" ? attributes.integer(.textConfidence).map(Double.init) : nil
-                try db.cachedStatement(sql: "UPDATE items SET attributes = ?, ocr_pending = NULL, ocr_confidence = ? WHERE id = ?")
-                    .execute(arguments: [json, confidence, made.rowID])
             }
-            return stored
+            let confidence: Double? = attributes.string(.textSource) == "ocr" ? attributes.integer(.textConfidence).map(Double.init) : nil
+            try db.cachedStatement(sql: "UPDATE items SET attributes = ?, ocr_pending = NULL, ocr_confidence = ? WHERE id = ?")
+                .execute(arguments: [try Self.json(attributes), confidence, made.rowID])
+            return gotText
         }
     }
 }

@@ -81,30 +81,20 @@ extension IndexStore {
     /// no longer pending is left alone: its summary would describe a text it no longer has.
     /// Every other attribute is kept as it is.
     package func storeSummaries(_ summaries: [MadeSummary]) throws(IndexError) -> [ItemIdentifier] {
-        guard !summaries.isEmpty else { return [] }
-        return try write { db in
-            var stored: [ItemIdentifier] = []
-            for made in summaries {
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT path, attributes FROM items WHERE id = ? AND indexed_at = ? AND summary_pending
-                    """), arguments: [made.rowID, made.version]) else { continue }
-                // The JSON as stored: what it leaves out (`omitted`, see StoredAttributes) is
-                // neither the summary nor a text of `other`, and stays left out.
-                var attributes = try Self.attributes(json: row["attributes"])
-                let had = attributes[.textContentSummary] != nil
-                attributes[.textContentSummary] = made.summary.map { .string($0) }
-                let json = String(decoding: try JSONEncoder().encode(attributes), as: UTF8.self)
-                try db.cachedStatement(sql: "UPDATE items SET attributes = ?, summary_pending = NULL WHERE id = ?")
-                    .execute(arguments: [json, made.rowID])
-                // Rewriting an FTS5 row tokenizes its text again: skipped when `other` stays as it is.
-                if made.summary != nil || had {
-                    let other = AttributeKey.otherTextKeys.flatMap { attributes.strings($0) }.joined(separator: "\n")
-                    try db.cachedStatement(sql: "UPDATE item_texts SET other = ? WHERE id = ?")
-                        .execute(arguments: [other.isEmpty ? nil : other, made.rowID])
-                }
-                if made.summary != nil { stored.append(ItemIdentifier(bytes: Array(row["path"] as Data))) }
+        // The JSON as stored: what it leaves out (`omitted`, see StoredAttributes) is neither
+        // the summary nor a text of `other`, and stays left out.
+        try storePassResults(summaries, pending: "summary_pending") { db, made, attributes in
+            let had = attributes[.textContentSummary] != nil
+            attributes[.textContentSummary] = made.summary.map { .string($0) }
+            try db.cachedStatement(sql: "UPDATE items SET attributes = ?, summary_pending = NULL WHERE id = ?")
+                .execute(arguments: [try Self.json(attributes), made.rowID])
+            // Rewriting an FTS5 row tokenizes its text again: skipped when `other` stays as it is.
+            if made.summary != nil || had {
+                let other = AttributeKey.otherTextKeys.flatMap { attributes.strings($0) }.joined(separator: "\n")
+                try db.cachedStatement(sql: "UPDATE item_texts SET other = ? WHERE id = ?")
+                    .execute(arguments: [other.isEmpty ? nil : other, made.rowID])
             }
-            return stored
+            return made.summary != nil
         }
     }
 }

@@ -159,26 +159,20 @@ package struct QueryPipeline: Sendable {
                 added += a.compactMap { now[$0] }
                 removed += r.map(Self.removedItem)
             }
-            if !change.summarized.isEmpty {
-                // A summary can make an item match (or stop matching) a query on it; one that
-                // matched and still does is reported as summarized.
-                let now = try matching(change.summarized, spec: spec, request: request)
-                let (a, r) = diff.apply(ItemChanges(updated: change.summarized), matchingNow: Set(now.keys))
+            // A summary can make an item match (or stop matching) a query on it, and a priority
+            // `priority:yes`; one that matched and still does is reported as summarized or
+            // prioritized.
+            func restated(_ paths: [[UInt8]]) throws(QueryError) -> [FoundItem] {
+                guard !paths.isEmpty else { return [] }
+                let now = try matching(paths, spec: spec, request: request)
+                let (a, r) = diff.apply(ItemChanges(updated: paths), matchingNow: Set(now.keys))
                 added += a.compactMap { now[$0] }
                 removed += r.map(Self.removedItem)
                 let fresh = Set(a)
-                summarized = change.summarized.filter { !fresh.contains($0) }.compactMap { now[$0] }
+                return paths.filter { !fresh.contains($0) }.compactMap { now[$0] }
             }
-            if !change.prioritized.isEmpty {
-                // A priority can make an item match (or stop matching) `priority:yes`; one that
-                // matched and still does is reported as prioritized.
-                let now = try matching(change.prioritized, spec: spec, request: request)
-                let (a, r) = diff.apply(ItemChanges(updated: change.prioritized), matchingNow: Set(now.keys))
-                added += a.compactMap { now[$0] }
-                removed += r.map(Self.removedItem)
-                let fresh = Set(a)
-                prioritized = change.prioritized.filter { !fresh.contains($0) }.compactMap { now[$0] }
-            }
+            summarized = try restated(change.summarized)
+            prioritized = try restated(change.prioritized)
             if !added.isEmpty || !removed.isEmpty {
                 reply(QueryReply(.changes(added: added, removed: removed), isFinal: false))
             }

@@ -151,22 +151,33 @@ struct TextUnits {
             wordLength = 0
             wordIsKana = false
         }
+        /// White space or a control character: the word ends, and a space comes before the
+        /// next visible character (a control character is also garbage).
+        @inline(__always) func space(garbage isGarbage: Bool) {
+            endWord()
+            if isGarbage { garbage += 1 }
+            if visible > 0 { pendingSpace = true }
+        }
+        /// A visible character, unless it is markup at the start of a line (`#`, `>`, `-`):
+        /// counted, with the space before it.
+        @inline(__always) func counts(_ c: Unicode.Scalar) -> Bool {
+            if leading && Self.isLineMarkup(c) { return false }
+            leading = false
+            visible += 1
+            length += pendingSpace ? 2 : 1
+            pendingSpace = false
+            return true
+        }
         for i in range {
             let c = s[i]
             let v = c.value
             if v < 0x80 {
                 // ASCII, most text: no Unicode property lookups.
                 if v <= 0x20 || v == 0x7F {
-                    endWord()
-                    if v != 0x20 && v != 0x09 && v != 0x0A && v != 0x0D && v != 0x0B && v != 0x0C { garbage += 1 }
-                    if visible > 0 { pendingSpace = true }
+                    space(garbage: v != 0x20 && v != 0x09 && v != 0x0A && v != 0x0D && v != 0x0B && v != 0x0C)
                     continue
                 }
-                if leading && Self.isLineMarkup(c) { continue }
-                leading = false
-                visible += 1
-                length += pendingSpace ? 2 : 1
-                pendingSpace = false
+                guard counts(c) else { continue }
                 lastCJK = false
                 if firstCJK == nil { firstCJK = false }
                 let lower = v | 0x20
@@ -182,16 +193,10 @@ struct TextUnits {
                 continue
             }
             if Self.isSpace(c) || c.properties.generalCategory == .control {
-                endWord()
-                if !Self.isSpace(c) { garbage += 1 }
-                if visible > 0 { pendingSpace = true }
+                space(garbage: !Self.isSpace(c))
                 continue
             }
-            if leading && Self.isLineMarkup(c) { continue }
-            leading = false
-            visible += 1
-            length += pendingSpace ? 2 : 1
-            pendingSpace = false
+            guard counts(c) else { continue }
             let category = c.properties.generalCategory
             if category == .privateUse || category == .unassigned || category == .surrogate || c == "\u{FFFD}" {
                 garbage += 1

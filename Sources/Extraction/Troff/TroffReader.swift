@@ -418,15 +418,11 @@ struct TroffReader {
             let s = String(String.UnicodeScalarView(c[(i + 1)..<end]))
             i = end
             return s
-        case "[":
+        case "[", "'":
+            // Up to the closing bracket or quote.
+            let close: Unicode.Scalar = c[i] == "[" ? "]" : "'"
             var j = i + 1
-            while j < c.count, c[j] != "]" { j += 1 }
-            let s = String(String.UnicodeScalarView(c[(i + 1)..<j]))
-            i = min(j + 1, c.count)
-            return s
-        case "'":
-            var j = i + 1
-            while j < c.count, c[j] != "'" { j += 1 }
+            while j < c.count, c[j] != close { j += 1 }
             let s = String(String.UnicodeScalarView(c[(i + 1)..<j]))
             i = min(j + 1, c.count)
             return s
