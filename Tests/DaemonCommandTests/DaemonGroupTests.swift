@@ -40,24 +40,22 @@ struct DaemonGroupTests {
 
         var socket: String { parts.server.location.socketPath.string }
 
-        /// The group as fsindexd runs it, on threads of its own: the writer blocks its thread
-        /// while it crawls, which fsindexd's overcommit executor allows (`prepareProcess`) and
-        /// which would hold one of the test pool's two threads.
-        func run(_ group: ServiceGroup) -> Task<Void, any Error> {
-            Task(executorPreference: ThreadPerJobExecutor()) { try await group.run() }
-        }
-
-        func watching() async throws {
+        /// The group (without signals) running as fsindexd runs it, once the first reconcile
+        /// is done. On threads of its own: the writer blocks its thread while it crawls, which
+        /// fsindexd's overcommit executor allows (`prepareProcess`) and which would hold one
+        /// of the test pool's two threads.
+        func started() async throws -> (ServiceGroup, Task<Void, any Error>) {
+            let group = parts.group(readSettings: nil, signals: false)
+            let running = Task(executorPreference: ThreadPerJobExecutor()) { try await group.run() }
             try await waitFor("the first reconcile", seconds: 60) { parts.daemon.status.state == .watching }
+            return (group, running)
         }
     }
 
     @Test("every part is a service; the group stops them in the reverse of their start order, the control server last")
     func stopsInOrder() async throws {
         let f = try Fixture()
-        let group = f.parts.group(readSettings: nil, signals: false)
-        let running = f.run(group)
-        try await f.watching()
+        let (group, running) = try await f.started()
         #expect(FileManager.default.fileExists(atPath: f.socket), "the control server listens while the group runs")
         #expect(try f.parts.daemon.store.count() >= 3)
         await group.triggerGracefulShutdown()
@@ -72,9 +70,7 @@ struct DaemonGroupTests {
     @Test("the writer failing (its database deleted) ends the group in order, and run() throws why")
     func writerFailureEndsTheGroup() async throws {
         let f = try Fixture()
-        let group = f.parts.group(readSettings: nil, signals: false)
-        let running = f.run(group)
-        try await f.watching()
+        let (group, running) = try await f.started()
         try FileManager.default.removeItem(atPath: f.parts.daemon.store.location.databasePath.string)
         let thrown: (any Error)? = await {
             do { try await running.value; return nil } catch { return error }
@@ -90,9 +86,7 @@ struct DaemonGroupTests {
     @Test("the control service turns requests into the writer's commands and its outcomes into responses; a bad request never reaches it")
     func requestsBecomeCommands() async throws {
         let f = try Fixture()
-        let group = f.parts.group(readSettings: nil, signals: false)
-        let running = f.run(group)
-        try await f.watching()
+        let (group, running) = try await f.started()
         let client = try ControlClient.connect(f.parts.server.location)
         let refused = try client.request(.used(paths: [], title: nil), timeout: .seconds(10))
         #expect(refused == .error("bad request: used takes one or more absolute paths or DOMAIN:ID of donated items"))
@@ -118,9 +112,7 @@ struct DaemonGroupTests {
     @Test("a shutdown request on the control socket ends the writer, and with it the group")
     func shutdownRequestEndsTheGroup() async throws {
         let f = try Fixture()
-        let group = f.parts.group(readSettings: nil, signals: false)
-        let running = f.run(group)
-        try await f.watching()
+        let (group, running) = try await f.started()
         let reply = try ControlClient.connect(f.parts.server.location).request(.shutdown, timeout: .seconds(10))
         #expect("\(reply)".contains("stopping"))
         try await running.value
