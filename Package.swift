@@ -211,7 +211,7 @@ let package = Package(
 
         // fsindexd's core: one writer applying watcher events, reindex requests and signals.
         .target(name: "Watching", dependencies: [
-            "Attributes", "Configuration", "Crawling", "Donating", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling", "SystemCalls",
+            "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling", "SystemCalls",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
