@@ -7,10 +7,16 @@ import Testing
 /// can be read in its text files and HTML pages are found with `fsfind`.
 @Suite("The real-document corpus", .realCorpus)
 struct RealCorpusTests {
+    /// `fsindex index` of the whole corpus, OCR included. Its limit catches a hang, not a slow
+    /// machine: on two cores busy with other tests and two busy loops it took more than 300 s.
+    static func index(_ f: CLIFixture, _ options: String...) throws -> CommandResult {
+        try run("fsindex", ["index"] + options + [RealCorpus.root.string], env: ["FSINDEX_INDEX_DIR": f.index], timeout: 1800)
+    }
+
     @Test("all of it is indexed without a crash or a hang, one item per entry on disk")
     func indexesEverything() throws {
         let f = try CLIFixture()
-        let r = try f.fsindex("index", "--json", RealCorpus.root.string)
+        let r = try Self.index(f, "--json")
         // 0, or 2 when a broken file was reported; never a signal.
         #expect(r.status == 0 || r.status == 2, "\(r.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any])
@@ -43,7 +49,7 @@ struct RealCorpusTests {
     @Test("the broken, truncated and encrypted files end with a recorded reason; the rest has its metadata")
     func brokenFilesRecorded() throws {
         let f = try CLIFixture()
-        let r = try f.fsindex("index", RealCorpus.root.string)
+        let r = try Self.index(f)
         #expect(r.status == 2, "\(r.stderr)")
         var reasons: [String: String] = [:]
         for line in try f.fsindex("failures").lines {

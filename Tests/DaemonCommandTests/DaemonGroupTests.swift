@@ -47,7 +47,7 @@ struct DaemonGroupTests {
         func started() async throws -> (ServiceGroup, Task<Void, any Error>) {
             let group = parts.group(readSettings: nil, signals: false)
             let running = Task(executorPreference: ThreadPerJobExecutor()) { try await group.run() }
-            try await waitFor("the first reconcile", seconds: 60) { parts.daemon.status.state == .watching }
+            try await waitFor("the first reconcile", seconds: 300) { parts.daemon.status.state == .watching }
             return (group, running)
         }
     }
@@ -88,19 +88,19 @@ struct DaemonGroupTests {
         let f = try Fixture()
         let (group, running) = try await f.started()
         let client = try ControlClient.connect(f.parts.server.location)
-        let refused = try client.request(.used(paths: [], title: nil), timeout: .seconds(10))
+        let refused = try client.request(.used(paths: [], title: nil), timeout: .seconds(60))
         #expect(refused == .error("bad request: used takes one or more absolute paths or DOMAIN:ID of donated items"))
         let badBatch = try ControlClient.connect(f.parts.server.location)
-            .request(.donate(domain: "app.notes", clientState: nil, items: [Array("not json".utf8)]), timeout: .seconds(10))
+            .request(.donate(domain: "app.notes", clientState: nil, items: [Array("not json".utf8)]), timeout: .seconds(60))
         guard case .error = badBatch else { Issue.record("a malformed item was accepted: \(badBatch)"); return }
         #expect(try !f.parts.daemon.store.domainNames().contains("app.notes"))
 
-        _ = try ControlClient.connect(f.parts.server.location).request(.pause, timeout: .seconds(10))
+        _ = try ControlClient.connect(f.parts.server.location).request(.pause, timeout: .seconds(60))
         #expect(f.parts.daemon.status.state == .paused)
-        _ = try ControlClient.connect(f.parts.server.location).request(.resume, timeout: .seconds(10))
+        _ = try ControlClient.connect(f.parts.server.location).request(.resume, timeout: .seconds(60))
         try await waitFor("the writer to resume") { f.parts.daemon.status.state == .watching }
         let file = f.tree.path("root/notes/kumquat.txt").bytes
-        let used = try ControlClient.connect(f.parts.server.location).request(.used(paths: [file], title: nil), timeout: .seconds(10))
+        let used = try ControlClient.connect(f.parts.server.location).request(.used(paths: [file], title: nil), timeout: .seconds(60))
         #expect(used == .usesRecorded(RecordedUses(paths: [file], useCounts: [1], indexed: [true])))
         let reindexed = try ControlClient.connect(f.parts.server.location).request(.reindex(paths: [file]), timeout: .seconds(30))
         guard case .reindexDone(let summary) = reindexed else { Issue.record("\(reindexed)"); return }
@@ -113,7 +113,7 @@ struct DaemonGroupTests {
     func shutdownRequestEndsTheGroup() async throws {
         let f = try Fixture()
         let (group, running) = try await f.started()
-        let reply = try ControlClient.connect(f.parts.server.location).request(.shutdown, timeout: .seconds(10))
+        let reply = try ControlClient.connect(f.parts.server.location).request(.shutdown, timeout: .seconds(60))
         #expect("\(reply)".contains("stopping"))
         try await running.value
         #expect(!FileManager.default.fileExists(atPath: f.socket))

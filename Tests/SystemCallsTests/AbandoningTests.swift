@@ -28,7 +28,8 @@ struct AbandoningTests {
                 return Int(byte)
             }
         }
-        #expect(await eventually { started.load(ordering: .relaxed) })
+        // A loaded machine may take a while to start the task and its thread.
+        #expect(await eventually(120) { started.load(ordering: .relaxed) })
         waiting.cancel()
         let value = await waiting.value
         #expect(value == nil)
@@ -36,7 +37,7 @@ struct AbandoningTests {
         #expect(!endedBefore, "the thread had not ended: the await did not wait for it")
         var one: UInt8 = 1
         _ = write(writeEnd, &one, 1)
-        #expect(await eventually { ended.load(ordering: .relaxed) })
+        #expect(await eventually(120) { ended.load(ordering: .relaxed) })
         close(readEnd)
         close(writeEnd)
     }
