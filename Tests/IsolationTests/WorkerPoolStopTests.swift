@@ -1,6 +1,7 @@
 import Crawling
 import ExtractionModel
 import Isolation
+import Synchronization
 import SystemCalls
 import SystemPackage
 import Testing
@@ -14,7 +15,7 @@ import Glibc
 @Suite("Worker pool: stopping while a file is read")
 struct WorkerPoolStopTests {
     @Test("stopAll abandons the file being read at once (not at its 30 s limit), and the pool starts no worker after it")
-    func stopAllAbandonsTheFileAtHand() async throws {
+    func stopAllAbandonsTheFileAtHand() throws {
         let tree = try TemporaryTree()
         defer { tree.remove() }
         let stuck = try tree.create("stuck.txt", contents: "FSINDEX-TEST-FAULT:hang\n")
@@ -24,13 +25,16 @@ struct WorkerPoolStopTests {
         let pool = WorkerPool(executable: try testWorkerPath(), limits: limits)
         let worker = pool.take()
         let facts = try FileFacts.read(stuck)
-        // The read blocks its thread, as the crawl's do: a thread of its own, not the test pool's.
-        let reading = Task { await SystemCall.onThread { worker.extract(facts, textCap: 1 << 20) } }
-        try await waitFor("the worker to start") { worker.pid != nil }
+        // The read blocks its thread, as the crawl's do: a thread of its own, started at once
+        // (a task would wait for the test pool, which other tests may hold on a loaded machine).
+        let read = Mutex<ExtractionResult?>(nil)
+        _ = try SystemCall.startThread(detached: true) { read.withLock { $0 = worker.extract(facts, textCap: 1 << 20) } }.get()
+        try waitFor("the worker to start") { worker.pid != nil }
         let stopped = ContinuousClock.now
         pool.stopAll()
-        let r = await reading.value
+        try waitFor("the read to end") { read.withLock { $0 } != nil }
         #expect(ContinuousClock.now - stopped < .seconds(10), "the file held the stop until its limit")
+        let r = try #require(read.withLock { $0 })
         #expect(r.problems.contains { "\($0)".contains("the indexer stopped") }, "\(r.problems)")
         #expect(worker.pid == nil)
         pool.give(worker)
