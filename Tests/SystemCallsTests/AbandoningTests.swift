@@ -19,7 +19,8 @@ struct AbandoningTests {
         // The thread blocks reading a pipe until the test writes to it.
         let (readEnd, writeEnd) = try SystemCall.pipe().get()
         let started = Atomic<Bool>(false), ended = Atomic<Bool>(false)
-        let waiting = Task {
+        // On a thread of its own: the test pool may be held by other tests on a loaded machine.
+        let waiting = Task(executorPreference: ThreadPerJobExecutor()) {
             await SystemCall.onThreadUnlessCancelled { () -> Int in
                 started.store(true, ordering: .relaxed)
                 var byte: UInt8 = 0
