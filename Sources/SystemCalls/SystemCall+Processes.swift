@@ -17,12 +17,17 @@ extension SystemCall {
     /// says whether it did (a zombie not yet reaped has ended; a pid that is gone too). A
     /// process has no clock to inject, so the wait is the kernel's: `poll` on a pidfd, woken by
     /// the exit itself, never a loop of sleeps. Where pidfds are missing (Linux before 5.3) the
-    /// answer is false at once, and callers do what they do at their deadline.
+    /// answer is false after a pause of at most 20 ms, and callers poll again or do what they
+    /// do at their deadline.
     package static func awaitExit(_ pid: pid_t, milliseconds: Int32) -> Bool {
         let fd = retrying { shim_pidfd_open(pid) }
         switch fd {
         case .failure(.noSuchProcess): return true
-        case .failure: return false
+        case .failure:
+            // No pidfd (Linux before 5.3, or no descriptor left): a short pause instead, so that
+            // a caller's loop polls as it did before rather than spinning.
+            usleep(useconds_t(max(0, min(milliseconds < 0 ? 20 : milliseconds, 20))) * 1000)
+            return false
         case .success(let fd):
             defer { close(fd) }
             // A signal restarts the wait with its full time: at worst a little longer.
