@@ -6,7 +6,7 @@ import Testing
 /// Every script searchable (issue 14): words of Han, Hiragana, Katakana and Hangul text are
 /// found through overlapping bigrams (the `fsindex_cjk` tokenizer); other scripts keep
 /// unicode61's behaviour.
-@Suite("Chinese, Japanese and Korean words")
+@Suite("Chinese, Japanese and Korean words", .blocking)
 struct CJKSearchTests {
     static func fixture() throws -> CLIFixture {
         let f = try CLIFixture()

@@ -3,7 +3,7 @@ import SystemPackage
 import TestSupport
 import Testing
 
-@Suite("fsindex check: the index against the disk")
+@Suite("fsindex check: the index against the disk", .blocking)
 struct CheckCommandTests {
     @Test("in step after a crawl; missing, extra and stale entries are named, non-UTF-8 names byte for byte")
     func differences() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// The shell completions the package installs (issue 26): `Config/packaging/completions.sh`
 /// generates them from the built commands, and each shell really completes with them.
-@Suite("Shell completions")
+@Suite("Shell completions", .blocking)
 struct CompletionTests {
     static let script = ManualPageTests.checkout.appendingPathComponent("Config/packaging/completions.sh").path
     static let commands = ["fsfind", "fsindex", "fsindexd", "fsindex-mcp"]

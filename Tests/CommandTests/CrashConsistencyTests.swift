@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs `Tests/Harnesses/crash-consistency.sh` (issue 11): `fsindex index` and `fsindexd` are
@@ -6,7 +7,7 @@ import Testing
 /// round the index must equal the disk (paths, stored stamps, text) and pass SQLite's and
 /// FTS5's integrity checks, with no worker left behind. The suite runs a short version; the
 /// long one is `crash-consistency.sh -n 200` by hand.
-@Suite("Crash consistency", .serialized, .enabled(if: CrashHarness.sqlite3 != nil, "needs the sqlite3 command (apt-get install sqlite3)"))
+@Suite("Crash consistency", .blocking, .serialized, .enabled(if: CrashHarness.sqlite3 != nil, "needs the sqlite3 command (apt-get install sqlite3)"))
 struct CrashConsistencyTests {
     @Test("issue 11: 20 SIGKILLs of fsindex index and fsindexd lose nothing and leak nothing", .timeLimit(.minutes(5)))
     func shortRun() async throws {

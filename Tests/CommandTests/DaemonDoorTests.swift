@@ -6,7 +6,7 @@ import Testing
 /// Issue 22: what went through fsindexd differently from the same command without it (F6, F9,
 /// F14, F18's duplicate names), and a daemon held up by one client's parsing (F7). Each runs the
 /// real binaries with and without a running fsindexd and expects the same answer.
-@Suite("Through fsindexd as without it", .serialized)
+@Suite("Through fsindexd as without it", .blocking, .serialized)
 struct DaemonDoorTests {
     static func item(_ id: String, _ title: String, text: String = "") -> String {
         #"{"uniqueIdentifier":"\#(id)","attributes":{"title":"\#(title)","textContent":"\#(text)"}}"#

@@ -5,7 +5,7 @@ import Testing
 /// Issue 14: an idle fsindexd costs nothing. Once it watches, none of its threads wakes until
 /// something changes: no polling, and no libdispatch workqueue monitor (a timer that fired once
 /// a second for the rest of the process once any thread of the global queues had run).
-@Suite("fsindexd at rest")
+@Suite("fsindexd at rest", .blocking)
 struct DaemonIdleTests {
     /// Both fsindexds: the executable of its own, and the multi-call fsindex started as
     /// `fsindexd` (the package's), whose entry point must install the executor before it awaits.

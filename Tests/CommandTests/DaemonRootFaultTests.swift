@@ -36,7 +36,7 @@ extension DaemonFixture {
     }
 }
 
-@Suite("fsindexd: a root that disappears and comes back (issue 11)", .serialized)
+@Suite("fsindexd: a root that disappears and comes back (issue 11)", .blocking, .serialized)
 struct DaemonRootFaultTests {
     @Test("a root moved away and back: its items are kept meanwhile, status says it is missing, and it is watched again")
     func movedAwayAndBack() async throws {

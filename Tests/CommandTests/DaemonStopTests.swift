@@ -4,7 +4,7 @@ import SystemPackage
 import TestSupport
 import Testing
 
-@Suite("fsindexd: stopping, and its database taken away (issue 11)", .serialized)
+@Suite("fsindexd: stopping, and its database taken away (issue 11)", .blocking, .serialized)
 struct DaemonStopTests {
     @Test("SIGTERM in the middle of a long first crawl: exit 0 within 2 s; the next start completes the index")
     func sigtermDuringFirstCrawl() async throws {

@@ -87,7 +87,7 @@ final class DaemonFixture: @unchecked Sendable {
     }
 }
 
-@Suite("fsindexd on real inotify", .serialized)
+@Suite("fsindexd on real inotify", .blocking, .serialized)
 struct DaemonTests {
     @Test("create, write, rename, move across folders, move out and back in, rename-over, delete a tree")
     func followsChanges() async throws {

@@ -61,7 +61,7 @@ enum DebianPackage {
     }
 }
 
-@Suite("Debian package", .serialized, .enabled(if: DebianPackage.skipReason == nil, Comment(rawValue: DebianPackage.skipReason ?? "")))
+@Suite("Debian package", .blocking, .serialized, .enabled(if: DebianPackage.skipReason == nil, Comment(rawValue: DebianPackage.skipReason ?? "")))
 struct DebianPackageTests {
     @Test("build-deb writes fsindex_VERSION_ARCH.deb with every file where Debian expects it, in at most 60 MB")
     func layoutAndSize() throws {
@@ -260,7 +260,7 @@ struct DebianPackageTests {
     }
 }
 
-@Suite("Debian package: the release build")
+@Suite("Debian package: the release build", .blocking)
 struct ReleaseBuildCommandTests {
     /// build-deb builds the package as README's first command builds `.build/release` (which
     /// CI and the package tests package): one set of flags, or sizes that differ from the ones

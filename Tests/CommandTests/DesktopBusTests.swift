@@ -8,7 +8,7 @@ import Testing
 /// pointed at the built binary), and `gdbus` calls every method as GNOME Shell and KRunner do.
 /// Opening goes through the real xdg-open to a test handler made the default for its type with
 /// `xdg-mime default`.
-@Suite("Search providers on a session bus", .serialized,
+@Suite("Search providers on a session bus", .blocking, .serialized,
        .enabled(if: DesktopFixture.toolsPresent, "needs dbus-run-session, gdbus and xdg-mime (dbus, libglib2.0-bin, xdg-utils)"))
 struct DesktopBusTests {
     @Test("GNOME Shell's SearchProvider2: activation, initial and narrowed results, metas, activation of a result, LaunchSearch")

@@ -5,7 +5,7 @@ import Testing
 
 /// Apps feed the index: `fsindex donate`/`forget`, the socket's `donate`, fsfind over donated
 /// items, expiry, a batch killed half-way, and providers asked for their items again.
-@Suite("Donated items and providers")
+@Suite("Donated items and providers", .blocking)
 struct DonationCLITests {
     static func item(_ id: String, title: String, text: String, url: String? = nil, extra: String = "") -> String {
         "{\"uniqueIdentifier\": \"\(id)\", \"attributes\": {\"title\": \"\(title)\", \"textContent\": \"\(text)\""

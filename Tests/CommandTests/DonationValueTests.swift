@@ -9,7 +9,7 @@ private func object(_ r: CommandResult) -> [String: Any] {
 
 /// Donated values are taken exactly or refused by name, at the door (`DonationReader`), so the
 /// same holds through fsindexd and without it (issue 22, F15 and F18).
-@Suite("Donated values: ranges, exact integers, sizes, forget (issue 22, F15 and F18)")
+@Suite("Donated values: ranges, exact integers, sizes, forget (issue 22, F15 and F18)", .blocking)
 struct DonationValueTests {
     func donate(_ f: CLIFixture, _ lines: [String], domain: String = "notes", env: [String: String]? = nil) throws -> CommandResult {
         let file = try f.tree.create("batch-\(UUID().uuidString).jsonl", contents: lines.joined(separator: "\n") + "\n")

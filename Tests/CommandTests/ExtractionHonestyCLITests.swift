@@ -5,7 +5,7 @@ import TestSupport
 /// Issue 11 through the real worker process, as `fsindex extract --json` shows it: deep
 /// documents keep their first text and say what they lost; control characters are not a TGA
 /// image, a real TGA header still is.
-@Suite("Extraction honesty through the worker")
+@Suite("Extraction honesty through the worker", .blocking)
 struct ExtractionHonestyCLITests {
     /// The attributes `fsindex extract --json` prints for one file of the fixture's root; it
     /// exits 2 when the file had a problem (`problem`), else 0.

@@ -23,7 +23,7 @@ func leaksSQLite(_ r: CommandResult) -> Bool {
 
 /// Issue 11 ("Nothing lost, nothing leaked"), findings 2 and 4: every query is bounded and every
 /// answer is honest, through the real `fsfind`.
-@Suite("fsfind: bounded queries and honest counts (issue 11)")
+@Suite("fsfind: bounded queries and honest counts (issue 11)", .blocking)
 struct FSFindBoundsTests {
     @Test("issue 11: 10,000 parentheses, 50,000 ! or - are a clear error naming the limit, not SIGSEGV")
     func deepNesting() throws {

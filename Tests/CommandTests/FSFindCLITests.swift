@@ -81,7 +81,7 @@ struct FindTree {
     }
 }
 
-@Suite("fsfind on a generated tree, through the real binaries")
+@Suite("fsfind on a generated tree, through the real binaries", .blocking)
 struct FSFindCLITests {
     @Test("words, kinds, attributes and dates find the right files; --count; exit codes 0 and 1")
     func findsAndCounts() throws {
@@ -327,7 +327,7 @@ struct FSFindCLITests {
 }
 
 /// What fsfind does with its own command line, its config, and an index it should not trust.
-@Suite("fsfind: arguments, config and index state")
+@Suite("fsfind: arguments, config and index state", .blocking)
 struct FSFindStateTests {
     @Test("-word excludes without quotes; an unknown --option is still an error; -- passes text through")
     func arguments() throws {

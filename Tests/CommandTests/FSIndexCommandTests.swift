@@ -3,7 +3,7 @@ import SystemPackage
 import TestSupport
 import Testing
 
-@Suite("fsindex and fsfind, as users run them")
+@Suite("fsindex and fsfind, as users run them", .blocking)
 struct CommandLineTests {
     @Test("index a folder, find files by word, name and prefix; exit codes 0 and 1")
     func indexAndFind() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The small fsfind hands its queries to the warm fsindexd over the query socket; the answer must
 /// be byte for byte fsfind-direct's (stdout, stderr and exit status), and whatever the daemon
 /// cannot answer the same way must be declined, so that fsfind-direct answers it.
-@Suite("fsfind through fsindexd's query socket", .serialized)
+@Suite("fsfind through fsindexd's query socket", .blocking, .serialized)
 struct FindThroughDaemonTests {
     static let trace = ["FSFIND_TRACE": "1"]
 

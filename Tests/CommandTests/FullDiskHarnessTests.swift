@@ -7,7 +7,7 @@ import Testing
 /// updates. Each time fsindexd must say which disk is full, keep the database sound, keep
 /// answering queries, and, once space returns, bring the index back to the disk by itself,
 /// without a restart.
-@Suite("The full-disk harness (issue 40)", .serialized)
+@Suite("The full-disk harness (issue 40)", .blocking, .serialized)
 struct FullDiskHarnessTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let script = checkout.appendingPathComponent("Tests/Harnesses/full-disk.sh").path

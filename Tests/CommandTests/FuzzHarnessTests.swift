@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs `Tests/Harnesses/fuzz-queries.sh` for a short while: a few hundred random and
 /// adversarial queries through the real `fsfind`, each of which must exit 0, 1, 2 or 64, within
 /// its time bound, without SQLite's words. The long run (`fuzz-queries.sh BIN 20000 SEED`) is
 /// for people; each violation it finds becomes a test of its own (see `FSFindBoundsTests`).
-@Suite("fsfind query fuzzing (issue 11)")
+@Suite("fsfind query fuzzing (issue 11)", .blocking)
 struct FuzzHarnessTests {
     /// The harness, found from this file's place in the checkout.
     static var script: String {

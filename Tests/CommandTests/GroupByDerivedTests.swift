@@ -4,7 +4,7 @@ import Testing
 
 /// `--group-by extension` and `--group-by folder`: groups no attribute stores, taken from the
 /// name and the path (also the MCP table's).
-@Suite("fsfind: group by extension and folder")
+@Suite("fsfind: group by extension and folder", .blocking)
 struct GroupByDerivedTests {
     @Test("extensions lowercased after the last dot (none without one); folders as paths")
     func derived() throws {

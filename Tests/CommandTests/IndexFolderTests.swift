@@ -10,7 +10,7 @@ func modeBits(_ path: String) -> mode_t {
     return st.st_mode & 0o7777
 }
 
-@Suite("The index folder")
+@Suite("The index folder", .blocking)
 struct IndexFolderTests {
     @Test("issue 11: --index-dir on an existing folder keeps its mode (as /tmp's 1777); a folder made for the index is 0700, the database 0600")
     func existingFolderKeepsItsMode() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Bad input through the real commands: truncated copies of every corpus file, and files that
 /// make a worker crash or hang, end as recorded failures, never as a crash or a hang of `fsindex`.
-@Suite("Isolation, as users see it")
+@Suite("Isolation, as users see it", .blocking)
 struct IsolationCLITests {
     @Test("truncated copies of every corpus file are indexed; each problem is reported and listed",
           .realCorpus)
@@ -162,7 +162,7 @@ struct IsolationCLITests {
     }
 }
 
-@Suite("No parser in the parent")
+@Suite("No parser in the parent", .blocking)
 struct ParserFreeParentTests {
     /// The C libraries that parse files; only `fsindex-worker` may link them.
     static let parsers = ["libpoppler", "libgmime", "libgsf", "libexif", "libexempi", "libiptcdata", "libtag",

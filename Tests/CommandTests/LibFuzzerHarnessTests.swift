@@ -8,7 +8,7 @@ import Testing
 /// The plain build's `fsindex-fuzz` replays inputs without libFuzzer, so every seed and every
 /// input that once crashed a parser (`crash-*` in `Tests/Fuzz/corpus/TARGET`) is run on every
 /// `swift test`. The sanitized fuzzing run itself is `fuzz.sh --runs N`, below.
-@Suite("Fuzzing harness")
+@Suite("Fuzzing harness", .blocking)
 struct LibFuzzerHarnessTests {
     /// `<checkout>`, from `<checkout>/Tests/CommandTests/LibFuzzerHarnessTests.swift`.
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 40: what another local user can plant, tried with real users (nobody, and a user made
 /// here with a home of its own) and the real binaries.
-@Suite("Another local user plants settings, sockets and folders", .serialized, .needsRoot)
+@Suite("Another local user plants settings, sockets and folders", .blocking, .serialized, .needsRoot)
 struct LocalAttackerTests {
     /// A1: `fsfind --config=/tmp/evil.toml --open=1 x`, the command line a bus caller could make
     /// before terms came after `--`: the file belongs to nobody, so its `open_command` never runs.

@@ -27,7 +27,7 @@ func makeDeepTree(below base: String, levels: Int, name: String, contents: Strin
     return path + Array("/\(name)".utf8)
 }
 
-@Suite("Paths longer than PATH_MAX")
+@Suite("Paths longer than PATH_MAX", .blocking)
 struct LongPathTests {
     @Test("issue 11: a tree deeper than PATH_MAX is indexed; its deep files are listed as failures once, and the next index exits 0")
     func deeperThanPathMax() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// An idle fsindex-mcp costs nothing: it sleeps in read(2) until a message comes (the SDK's own
 /// stdio transport polled stdin every 10 ms).
-@Suite("fsindex-mcp at rest")
+@Suite("fsindex-mcp at rest", .blocking)
 struct MCPIdleTests {
     /// The context switches of all of a process's threads, from /proc.
     static func switches(_ pid: Int32) -> Int {

@@ -7,7 +7,7 @@ import Testing
 /// fsindex-mcp fed raw lines, as a broken or hostile client sends them (issue 22): what is not
 /// a JSON-RPC message is answered with `"id": null`, an overlong line is refused in linear
 /// time, and the server keeps answering.
-@Suite("fsindex-mcp on raw lines")
+@Suite("fsindex-mcp on raw lines", .blocking)
 struct MCPRawLineTests {
     /// The built server on pipes, its replies read a line at a time.
     final class RawServer {

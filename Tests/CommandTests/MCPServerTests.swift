@@ -6,7 +6,7 @@ import Testing
 /// fsindex-mcp driven by the official MCP Python SDK's stdio client, on generated trees indexed
 /// by the built fsindex: tools/list, every tool, scopes, caps, compact against full, guidance,
 /// "me", errors, resources and a subscription seeing a change.
-@Suite("fsindex-mcp with the official MCP client", .mcpClient)
+@Suite("fsindex-mcp with the official MCP client", .blocking, .mcpClient)
 struct MCPServerTests {
     /// A tree of reports, mail and notes, indexed, with a config that says who "me" is.
     struct Fixture {

@@ -4,7 +4,7 @@ import Testing
 
 /// fsindex-mcp's `suggest` tool through the official MCP Python SDK's client (issue 27): the same
 /// objects as `fsindex suggest --json`, cut to the scopes; and `describe` naming completions.
-@Suite("fsindex-mcp suggest with the official MCP client", .mcpClient)
+@Suite("fsindex-mcp suggest with the official MCP client", .blocking, .mcpClient)
 struct MCPSuggestTests {
     @Test("suggest gives the event starting soon first, with its reason, and nothing outside the scopes")
     func suggest() async throws {

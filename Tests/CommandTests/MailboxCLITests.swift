@@ -5,7 +5,7 @@ import Testing
 
 /// The messages of an mbox are items of their own: a search finds the message, and they live
 /// and die with their file.
-@Suite("Mailboxes, as users see them")
+@Suite("Mailboxes, as users see them", .blocking)
 struct MailboxCLITests {
     /// Three messages: Jianmin writes the second, the third quotes him.
     static let mailbox = """

@@ -5,7 +5,7 @@ import Testing
 
 /// Man pages are documents (issue 24): a gzipped page is found by its NAME line, first, as
 /// `apropos` would find it; `kind:manual` and `section:` select pages.
-@Suite("Manual pages through fsindex and fsfind")
+@Suite("Manual pages through fsindex and fsfind", .blocking)
 struct ManPageSearchTests {
     static func page(_ name: String, _ section: String, _ description: String, _ body: String) -> String {
         """

@@ -6,7 +6,7 @@ import Testing
 /// warning, every option a command takes is on its page, and every key of the documented
 /// config is on fsindex.toml(5) with its default. So a new option, subcommand or setting
 /// without documentation fails here, not in a user's terminal.
-@Suite("Manual pages")
+@Suite("Manual pages", .blocking)
 struct ManualPageTests {
     /// `<checkout>/Config/packaging/man`; `#filePath` is `<checkout>/Tests/CommandTests/…`.
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

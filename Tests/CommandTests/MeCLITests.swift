@@ -5,7 +5,7 @@ import Testing
 
 /// `fsfind from:me`, `to:me`: who "me" is comes from `[agent] me`, else from git's config and
 /// passwd, over messages from me, to me, and from people whose names contain mine.
-@Suite("fsfind: me")
+@Suite("fsfind: me", .blocking)
 struct MeCLITests {
     /// A message file.
     static func message(from: String, to: String, subject: String, body: String) -> String {

@@ -4,7 +4,7 @@ import Testing
 
 /// `fsindex` is also fsindexd, fsindex-mcp and fsfind-direct, by the name it is started under
 /// (the package installs those names as links to it).
-@Suite("The multi-call fsindex")
+@Suite("The multi-call fsindex", .blocking)
 struct MultiCallTests {
     /// Links named as the package names them, to the built fsindex.
     static func links() throws -> TemporaryTree {

@@ -72,7 +72,7 @@ extension Trait where Self == ConditionTrait {
     static var ocrSamples: Self { .enabled(if: OCRSamples.skipReason == nil, Comment(rawValue: OCRSamples.skipReason ?? "")) }
 }
 
-@Suite("OCR of scans, screenshots and scanned PDFs", .ocrSamples)
+@Suite("OCR of scans, screenshots and scanned PDFs", .blocking, .ocrSamples)
 struct OCRCLITests {
     func names(_ r: CommandResult) -> [String] { r.lines.map { String($0.split(separator: "/").last ?? "") }.sorted() }
 

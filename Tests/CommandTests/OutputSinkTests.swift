@@ -37,7 +37,7 @@ enum TestSupportRun {
 /// Output that cannot be written is an error, never lost in silence (issue 22, F11): a full
 /// disk or a read-only stdout is exit 2 with a message; a non-blocking stdout gets every byte.
 /// Through fsfind-direct, fsindex, and fsindexd answering the small fsfind.
-@Suite("Output that cannot be written", .serialized)
+@Suite("Output that cannot be written", .blocking, .serialized)
 struct OutputSinkTests {
     /// Enough files that `--json budget` prints well over a pipe's 64 KiB.
     static func makeTree(_ tree: TemporaryTree) throws {

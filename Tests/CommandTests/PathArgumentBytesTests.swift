@@ -23,7 +23,7 @@ private extension String {
 /// Finding 5 of issue 11: a path argument that is not UTF-8 was decoded to U+FFFD by Swift's
 /// `CommandLine.arguments`, so `show`, `extract`, `reindex`, an `index` root, `--onlyin`,
 /// `--index-dir` and `--config` named a file that does not exist. Each is given raw bytes here.
-@Suite("Path arguments are bytes")
+@Suite("Path arguments are bytes", .blocking)
 struct PathArgumentBytesTests {
     /// `<tmp>/root/caf\xE9/` (a Latin-1 folder name) with `notes\xFF.txt` inside.
     struct Fixture {

@@ -6,7 +6,7 @@ import Testing
 /// Mail's `isPriority` as users see it (issue 27, part 7): `fsindex index` decides it, `fsindex
 /// show` explains it, `fsfind priority:yes`, `isPriority == 1` and `--sort priority` use it,
 /// `fsfind --live` prints `! PATH` when it changes, and fsindex-mcp notifies subscribers.
-@Suite("Priority on the command line")
+@Suite("Priority on the command line", .blocking)
 struct PriorityCLITests {
     static let mailConfig = "[mail]\naddresses = [\"ada@example.org\"]\n"
 

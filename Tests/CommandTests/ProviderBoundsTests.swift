@@ -5,7 +5,7 @@ import Testing
 
 /// A provider's command is an app's code: what it writes and what it leaves running are bounded
 /// by the runner (issue 22, F10 and F18).
-@Suite("Provider commands: bounded output, the whole tree stopped (issue 22, F10 and F18)", .serialized)
+@Suite("Provider commands: bounded output, the whole tree stopped (issue 22, F10 and F18)", .blocking, .serialized)
 struct ProviderBoundsTests {
     /// Whether `pid` is gone (or a zombie waiting for init).
     static func gone(_ pid: pid_t) -> Bool {

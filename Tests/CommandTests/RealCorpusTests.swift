@@ -5,7 +5,7 @@ import Testing
 
 /// Every file of the shared real-document corpus goes through `fsindex index`, and words that
 /// can be read in its text files and HTML pages are found with `fsfind`.
-@Suite("The real-document corpus", .realCorpus)
+@Suite("The real-document corpus", .blocking, .realCorpus)
 struct RealCorpusTests {
     /// `fsindex index` of the whole corpus, OCR included. Its limit catches a hang, not a slow
     /// machine: on two cores busy with other tests and two busy loops it took more than 300 s.

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The command helper itself: a hung command fails its test quickly instead of hanging the run.
-@Suite("Running commands")
+@Suite("Running commands", .blocking)
 struct RunTimeoutTests {
     @Test("a command past its timeout is killed and the error names it")
     func timeout() throws {

@@ -7,7 +7,7 @@ import Testing
 /// started (no systemd user manager here: PATH holds no systemctl), the XDG folder and the files
 /// directly in HOME found, not a file in another folder of HOME; `--undo` stops it and removes
 /// what setup wrote (issue 26).
-@Suite("fsindex setup", .serialized)
+@Suite("fsindex setup", .blocking, .serialized)
 struct SetupCommandTests {
     final class Home: @unchecked Sendable {
         let tree: TemporaryTree

@@ -6,7 +6,7 @@ import Testing
 /// The shared PostgreSQL index end to end, with the built binaries and a real server: watchers
 /// on two roots as two hosts, fsfind over the shared index, a server that goes away, and two
 /// users who may read different files.
-@Suite("Shared index on PostgreSQL", .postgres)
+@Suite("Shared index on PostgreSQL", .blocking, .postgres)
 struct SharedIndexCommandTests {
     static func status(_ url: String) throws -> [String: Int] {
         let r = try run("fsindex", ["status", "--index-url", url, "--json"])

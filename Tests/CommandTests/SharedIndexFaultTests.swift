@@ -6,7 +6,7 @@ import Testing
 /// Issue 22's faults of the shared index, with the built binaries, a real PostgreSQL and a real
 /// second user (`nobody`): permissions that change after publishing (F2), a NUL in a text value
 /// (F3, F16), one refused item among many, and fsindexd publishing only what it watches.
-@Suite("Shared index faults (issue 22)", .postgres)
+@Suite("Shared index faults (issue 22)", .blocking, .postgres)
 struct SharedIndexFaultTests {
     /// A fresh database, with the role `nobody` (peer authentication: only uid 65534 gets it).
     static func database() throws -> (ThrowawayPostgres, String) {

@@ -5,7 +5,7 @@ import Testing
 /// The shared index's query shapes at scale (issue 29, v3-scale), with the built binaries and a
 /// real PostgreSQL: `fsfind --explain` shows the plans use the indexes made for them, and what
 /// a word query costs without RUM. (SharedQueryingTests' `SharedScaleTests` check the answers.)
-@Suite("Shared index at scale (issue 29)", .postgres)
+@Suite("Shared index at scale (issue 29)", .blocking, .postgres)
 struct SharedIndexScaleTests {
     static let rumAvailable = ThrowawayPostgres.rumAvailable
     static let rumReason = ThrowawayPostgres.rumReason

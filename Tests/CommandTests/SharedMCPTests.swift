@@ -5,7 +5,7 @@ import Testing
 /// fsindex-mcp over the shared PostgreSQL index, driven by the official MCP Python SDK: the
 /// same tools over the same tree answer the same as over the embedded SQLite index (issue 15:
 /// "fsfind and fsindex-mcp run the same query language against PostgreSQL").
-@Suite("fsindex-mcp on the shared PostgreSQL index", .mcpClient, .postgres)
+@Suite("fsindex-mcp on the shared PostgreSQL index", .blocking, .mcpClient, .postgres)
 struct SharedMCPTests {
     @Test("search, count, table, statistic and read_text answer over PostgreSQL as over SQLite")
     func sameAnswers() async throws {

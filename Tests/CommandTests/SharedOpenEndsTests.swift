@@ -7,7 +7,7 @@ import Testing
 /// server: `index`/`donate --index-url` publish, `show --index-url` reads the shared index,
 /// results name their host where two hosts hold the path, and POSIX ACLs decide who sees a row
 /// (with real users: `daemon` granted by ACL entries, `nobody` not).
-@Suite("Shared index open ends (issue 29)", .postgres)
+@Suite("Shared index open ends (issue 29)", .blocking, .postgres)
 struct SharedOpenEndsTests {
     /// A URL whose server cannot be reached: an empty socket folder.
     static func unreachableURL(_ tree: TemporaryTree) throws -> String {

@@ -18,7 +18,7 @@ import Testing
 /// yet: on this 2-core machine, shared with builds and other soaks, fsindexd fell behind the
 /// churn and had not caught up when the settle time ran out (issue 40's note), so it would not
 /// pass reliably; it is skipped there with this reason.
-@Suite("The soak harness (issue 40)", .serialized)
+@Suite("The soak harness (issue 40)", .blocking, .serialized)
 struct SoakHarnessTests {
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let script = checkout.appendingPathComponent("Tests/Benchmarks/soak.sh").path

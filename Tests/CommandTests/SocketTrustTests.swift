@@ -10,7 +10,7 @@ import Testing
 /// folder that is not the user's alone, nor to a process of another user's. These run the real
 /// binaries as two made-up users (uids without a passwd entry: setpriv takes any number), one of
 /// them listening with a real socket.
-@Suite("Socket clients send nothing to another user's socket", .serialized, .needsRoot)
+@Suite("Socket clients send nothing to another user's socket", .blocking, .serialized, .needsRoot)
 struct SocketTrustTests {
     static let victim: uid_t = 62_001
     static let attacker: uid_t = 62_002

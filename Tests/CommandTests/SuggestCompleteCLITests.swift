@@ -4,7 +4,7 @@ import Testing
 
 /// `fsfind --complete` (through fsindexd like any query) and `fsindex suggest`, as users run them
 /// (issue 27).
-@Suite("fsfind --complete and fsindex suggest")
+@Suite("fsfind --complete and fsindex suggest", .blocking)
 struct SuggestCompleteCLITests {
     /// An iCalendar time in UTC (`20261127T093000Z`).
     static func icsTime(_ date: Date) -> String {

@@ -3,7 +3,7 @@ import SystemPackage
 import TestSupport
 import Testing
 
-@Suite("Summaries on the command line")
+@Suite("Summaries on the command line", .blocking)
 struct SummaryCLITests {
     static func jsonObjects(_ r: CommandResult) throws -> [[String: Any]] {
         try r.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }

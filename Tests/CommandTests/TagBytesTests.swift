@@ -3,7 +3,7 @@ import SystemPackage
 import TestSupport
 import Testing
 
-@Suite("fsindex tag: tags given as bytes (issue 22, F18)", .serialized, .userXattrs)
+@Suite("fsindex tag: tags given as bytes (issue 22, F18)", .blocking, .serialized, .userXattrs)
 struct TagBytesTests {
     @Test("a tag that is not UTF-8 is refused by name and nothing is written; a UTF-8 one, also one near U+10FFFF, is written as its bytes")
     func notUTF8() throws {

@@ -3,7 +3,7 @@ import SystemPackage
 import TestSupport
 import Testing
 
-@Suite("fsindex tag", .serialized, .userXattrs)
+@Suite("fsindex tag", .blocking, .serialized, .userXattrs)
 struct TagCommandTests {
     @Test("adds and removes tags (order kept, no duplicates), prints them, and updates the index without fsindexd")
     func addRemovePrint() throws {

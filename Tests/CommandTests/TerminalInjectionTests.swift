@@ -5,7 +5,7 @@ import Testing
 
 /// Text from apps and files (a donated URL, an identifier, a tag, a title) can neither rewrite a
 /// terminal nor split a result line in a pipe (issue 22, F13); `-0` and `--json` keep it exact.
-@Suite("Terminal and pipe output of untrusted text")
+@Suite("Terminal and pipe output of untrusted text", .blocking)
 struct TerminalInjectionTests {
     static let escape = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}"
 

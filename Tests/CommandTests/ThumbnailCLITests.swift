@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Issue 27, part 4: `fsindex thumbnail PATH|DOMAIN:ID`, as a user runs it.
-@Suite("fsindex thumbnail")
+@Suite("fsindex thumbnail", .blocking)
 struct ThumbnailCLITests {
     func thumbnail(_ f: CLIFixture, _ args: String...) throws -> CommandResult {
         try run("fsindex", ["thumbnail"] + args, env: ["FSINDEX_INDEX_DIR": f.index, "XDG_CACHE_HOME": f.tree.path("cache").string])

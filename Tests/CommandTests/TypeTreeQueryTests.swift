@@ -7,7 +7,7 @@ import Testing
 /// shared-mime-info makes a sub-class of `application/gzip`; its type tree holds the gzip UTI
 /// (`org.gnu.gnu-zip-archive`), but a type query by MIME type (`kind:application/gzip`,
 /// `kMDItemContentTypeTree == "application/gzip"`) found nothing, since items store UTIs.
-@Suite("Type queries by MIME type")
+@Suite("Type queries by MIME type", .blocking)
 struct TypeTreeQueryTests {
     @Test("kind:application/gzip finds a .tgz written by tar, and a plain .gz; a MIME type in the tree query too",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tar") && FileManager.default.fileExists(atPath: "/usr/share/mime/subclasses"),

@@ -16,7 +16,7 @@ private func json(_ r: CommandResult) -> [String: Any] {
     (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? [:]
 }
 
-@Suite("fsindex used and --sort used (issue 13)", .serialized)
+@Suite("fsindex used and --sort used (issue 13)", .blocking, .serialized)
 struct UsageCLITests {
     @Test("fsindex used raises useCount and puts the used file first; --sort used and used: read it")
     func usedChangesRanking() throws {
@@ -84,7 +84,7 @@ struct UsageCLITests {
     }
 }
 
-@Suite("fsindexd: uses through the socket and the recently-used list (issue 13)", .serialized)
+@Suite("fsindexd: uses through the socket and the recently-used list (issue 13)", .blocking, .serialized)
 struct UsageDaemonTests {
     @Test("fsindex used goes through fsindexd's single writer while it runs")
     func usedThroughDaemon() async throws {

@@ -8,7 +8,7 @@ private func useCount(_ r: CommandResult) -> Int64? {
 
 /// Use counts come from anyone who can write the recently-used list, so they can be as large
 /// as a 64-bit integer; adding to them stops at `Int64.max` (issue 22, F4 and F5).
-@Suite("Use counts at Int64.max (issue 22, F4 and F5)", .serialized)
+@Suite("Use counts at Int64.max (issue 22, F4 and F5)", .blocking, .serialized)
 struct UsageOverflowTests {
     @Test("a list naming one file by two applications, count Int64.max and 5, is read at start, and fsindex used then adds nothing, through fsindexd and without it")
     func countsSaturate() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// Issue 28's "done when" for video: `fsindex index` then `fsfind` finds a generated video by
 /// its title, its duration (`duration:>10m kind:video`, `kMDItemDurationSeconds > 600`) and its
 /// dimensions, and `kind:video` results carry the attributes.
-@Suite("Videos through fsindex and fsfind", .needsFFmpeg)
+@Suite("Videos through fsindex and fsfind", .blocking, .needsFFmpeg)
 struct VideoSearchTests {
     static func fixture() throws -> CLIFixture {
         let f = try CLIFixture()

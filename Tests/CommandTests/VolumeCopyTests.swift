@@ -7,7 +7,7 @@ import Testing
 /// `[volumes] store_on_volume` (issue 29): a portable copy of a volume's index on the volume, in
 /// `.fsindex/`, that never keeps the volume busy; a volume with no index here seeded from it;
 /// a hostile copy ignored; nothing written unless allowed and writable. Real mounts (root only).
-@Suite("Volumes: the index copy on the volume", .serialized, .needsRootToMount)
+@Suite("Volumes: the index copy on the volume", .blocking, .serialized, .needsRootToMount)
 struct VolumeCopyTests {
     static let hasMkfs = FileManager.default.isExecutableFile(atPath: "/usr/sbin/mkfs.ext4")
 

@@ -60,7 +60,7 @@ final class TestMounts: @unchecked Sendable {
 /// Issue 29's "Done when": a loop-mounted ext4 image and a tmpfs, each mounted, indexed by
 /// fsindexd, found with the home folder's files, unmounted and found offline, changed while
 /// away, mounted again and reconciled with the same index, with real mounts (root only).
-@Suite("Volumes: real mounts", .serialized, .needsRootToMount)
+@Suite("Volumes: real mounts", .blocking, .serialized, .needsRootToMount)
 struct VolumeMountTests {
     static func token() -> String {
         String((0..<6).map { _ in "ABCDEFGHJKLMNPQRSTUVWXYZ".randomElement()! })

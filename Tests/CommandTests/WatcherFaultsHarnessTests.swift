@@ -3,7 +3,7 @@ import SystemPackage
 import TestSupport
 import Testing
 
-@Suite("The watcher-faults harness (issue 11)", .serialized)
+@Suite("The watcher-faults harness (issue 11)", .blocking, .serialized)
 struct WatcherFaultsHarnessTests {
     /// `Tests/Harnesses/watcher-faults.sh` in this checkout.
     static var script: String {

@@ -6,7 +6,7 @@ import Testing
 
 /// `[volumes]` and what it chooses among the mounts (issue 29): the mount table's fields, the
 /// policy, the overrides, network file systems only when named, and a volume's identity.
-@Suite("Volume settings")
+@Suite("Volume settings", .blocking)
 struct VolumeSettingsTests {
     static let mountinfo = """
         22 1 8:2 / / rw,relatime shared:1 - ext4 /dev/sda2 rw

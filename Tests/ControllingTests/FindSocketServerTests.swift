@@ -84,7 +84,7 @@ struct Collector {
     }
 }
 
-@Suite("The query socket of the small fsfind", .timeLimit(.minutes(1)))
+@Suite("The query socket of the small fsfind", .blocking, .timeLimit(.minutes(1)))
 struct FindSocketServerTests {
     static func request(_ words: [String], cwd: String = "/home/ada") -> FindWire.Request {
         FindWire.Request(arguments: words.map { Array($0.utf8) }, workingDirectory: Array(cwd.utf8),

@@ -154,7 +154,7 @@ func count(_ events: [FileEvent], where predicate: (FileEvent) -> Bool) -> Int {
 
 // MARK: - Real inotify
 
-@Suite("Watching with inotify", .serialized)
+@Suite("Watching with inotify", .blocking, .serialized)
 struct InotifyWatchingTests {
     @Test("a created file is reported once, with its write folded in")
     func create() async throws {
@@ -516,7 +516,7 @@ struct FakeWatchBackend: InotifyWatchBackend {
     }
 }
 
-@Suite("Watching: decoding and state")
+@Suite("Watching: decoding and state", .blocking)
 struct WatchStateTests {
     func raw(_ wd: Int32, _ mask: Int32, _ name: String = "", cookie: UInt32 = 0) -> RawInotifyEvent {
         RawInotifyEvent(wd: wd, mask: UInt32(bitPattern: mask), cookie: cookie, name: Array(name.utf8))
@@ -664,7 +664,7 @@ struct WatchStateTests {
 
 // MARK: - The scripted source
 
-@Suite("Watching: scripted source")
+@Suite("Watching: scripted source", .blocking)
 struct ScriptedEventSourceTests {
     @Test("sends what the test says, records roots, and ends on finish()")
     func scripted() async throws {

@@ -16,7 +16,7 @@ import Watching
 /// fsindexd's wiring (`DaemonParts`): every part is a service of one group, started in order
 /// and stopped in the reverse order, and the writer's end, whatever its reason, ends the group.
 /// Signals through the real binary are in CommandTests' DaemonStopTests.
-@Suite("fsindexd's services in one group (issue 42)", .serialized)
+@Suite("fsindexd's services in one group (issue 42)", .blocking, .serialized)
 struct DaemonGroupTests {
     /// A temporary root with a file, an index folder, and the group's parts over them.
     struct Fixture {

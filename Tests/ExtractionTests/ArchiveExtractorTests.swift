@@ -7,7 +7,7 @@ import SystemPackage
 import Testing
 import TestSupport
 
-@Suite("ArchiveExtractor")
+@Suite("ArchiveExtractor", .blocking)
 struct ArchiveExtractorTests {
     static let documents = ["testEXCEL.xls", "testHTML.html", "testOpenOffice2.odt", "testPDF.pdf", "testPPT.ppt", "testRTF.rtf",
                             "testTXT.txt", "testWORD.doc", "testXML.xml"]

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("AudioExtractor")
+@Suite("AudioExtractor", .blocking)
 struct AudioExtractorTests {
     /// What mutagen 1.48 (and a look at the bytes) shows for each real file.
     struct Expected: Sendable, CustomStringConvertible {

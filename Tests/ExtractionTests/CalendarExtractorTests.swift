@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("CalendarExtractor")
+@Suite("CalendarExtractor", .blocking)
 struct CalendarExtractorTests {
     static func at(_ text: String) -> Date { ISO8601DateFormatter().date(from: text)! }
 

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("EPUBExtractor")
+@Suite("EPUBExtractor", .blocking)
 struct EPUBExtractorTests {
     @Test("EPUB 2: OPF metadata and the spine's chapters in order", .realCorpus)
     func epub2() throws {

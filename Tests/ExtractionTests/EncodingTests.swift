@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Encodings")
+@Suite("Encodings", .blocking)
 struct EncodingTests {
     /// The bytes of a file of the real corpus.
     static func bytes(_ relative: String) throws -> [UInt8] {

@@ -10,7 +10,7 @@ import TestSupport
 import Glibc
 #endif
 
-@Suite("ExtractionContext")
+@Suite("ExtractionContext", .blocking)
 struct ExtractionContextTests {
     @Test("a FIFO is typed without being opened (opening it would hang)")
     func fifo() throws {

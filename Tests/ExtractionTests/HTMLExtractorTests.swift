@@ -5,7 +5,7 @@ import ExtractionModel
 import Testing
 import TestSupport
 
-@Suite("HTMLExtractor")
+@Suite("HTMLExtractor", .blocking)
 struct HTMLExtractorTests {
     @Test("title, author and visible text of a real page", .realCorpus)
     func basic() throws {

@@ -17,7 +17,7 @@ func near(_ value: Double?, _ expected: Double, _ tolerance: Double) -> Bool {
     value.map { abs($0 - expected) <= tolerance } ?? false
 }
 
-@Suite("ImageExtractor")
+@Suite("ImageExtractor", .blocking)
 struct ImageExtractorTests {
     static let sizes: [(String, Int64, Int64, ContentType)] = [
         ("images/testJPEG.jpg", 100, 75, .jpeg),

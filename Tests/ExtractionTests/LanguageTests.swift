@@ -5,7 +5,7 @@ import ExtractionModel
 import Testing
 import TestSupport
 
-@Suite("Language")
+@Suite("Language", .blocking)
 struct LanguageTests {
     /// (corpus file, expected language; nil: the identifier must not guess)
     static let real: [(String, String?)] = [

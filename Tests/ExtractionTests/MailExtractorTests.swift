@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("MailExtractor")
+@Suite("MailExtractor", .blocking)
 struct MailExtractorTests {
     static let corpus = ["complex.mbox", "headers.mbox", "simple.mbox", "testEmailWithPNGAtt.eml", "testRFC822",
                          "testRFC822-multipart", "testRFC822_base64", "testRFC822_eml", "testRFC822_i18nheaders",

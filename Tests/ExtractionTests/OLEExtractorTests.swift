@@ -4,7 +4,7 @@ import ExtractionModel
 import Testing
 import TestSupport
 
-@Suite("OLEExtractor")
+@Suite("OLEExtractor", .blocking)
 struct OLEExtractorTests {
     @Test("Word 97: summary information and the text through the piece table", .realCorpus)
     func word97() throws {

@@ -24,7 +24,7 @@ func truncatedCopy(_ relative: String, in tree: TemporaryTree, fraction: Double 
     return try tree.create("cut/" + name, bytes: Array(bytes.prefix(Int(Double(bytes.count) * fraction))))
 }
 
-@Suite("OfficeOpenXMLExtractor")
+@Suite("OfficeOpenXMLExtractor", .blocking)
 struct OfficeExtractorTests {
     @Test("Word: core and app properties, body, header and footer of a real file", .realCorpus)
     func word() throws {
@@ -167,7 +167,7 @@ struct OfficeExtractorTests {
     }
 }
 
-@Suite("Zip document helpers")
+@Suite("Zip document helpers", .blocking)
 struct ZipDocumentHelperTests {
     @Test("document dates: W3CDTF forms, zones, and rejects")
     func dates() {

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("OpenDocumentExtractor")
+@Suite("OpenDocumentExtractor", .blocking)
 struct OpenDocumentExtractorTests {
     @Test("text document: every meta.xml field and the body text", .realCorpus)
     func text() throws {

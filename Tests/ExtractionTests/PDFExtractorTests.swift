@@ -79,7 +79,7 @@ enum DocumentFixtures {
     }
 }
 
-@Suite("PDFExtractor")
+@Suite("PDFExtractor", .blocking)
 struct PDFExtractorTests {
     @Test("information dictionary, page size and text of a simple PDF", .realCorpus)
     func basic() throws {

@@ -5,7 +5,7 @@ import ExtractionModel
 import Testing
 import TestSupport
 
-@Suite("PlainTextExtractor")
+@Suite("PlainTextExtractor", .blocking)
 struct PlainTextExtractorTests {
     /// (corpus file, expected encoding, a word that must be in the text)
     static let encodings: [(String, String, String)] = [

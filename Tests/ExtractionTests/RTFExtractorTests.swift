@@ -4,7 +4,7 @@ import ExtractionModel
 import Testing
 import TestSupport
 
-@Suite("RTFExtractor")
+@Suite("RTFExtractor", .blocking)
 struct RTFExtractorTests {
     /// Extracts RTF source written to a temporary `.rtf` file.
     func rtf(_ source: String, textCap: Int = 1 << 20) throws -> ExtractionResult {

@@ -18,7 +18,7 @@ enum RecognitionTools {
 /// OCR in the extraction library (issue 28), in this process: the cheap test on generated
 /// scans and screenshots against photos, and Tesseract on them. The sandboxed worker, the pass
 /// and the tools are tested in CommandTests (OCRCLITests).
-@Suite("OCR (recognition)", .enabled(if: RecognitionTools.skipReason == nil, Comment(rawValue: RecognitionTools.skipReason ?? "")))
+@Suite("OCR (recognition)", .blocking, .enabled(if: RecognitionTools.skipReason == nil, Comment(rawValue: RecognitionTools.skipReason ?? "")))
 struct RecognitionTests {
     static let data = RecognitionTools.data
     static let convert = RecognitionTools.convert

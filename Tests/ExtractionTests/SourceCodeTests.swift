@@ -5,7 +5,7 @@ import ExtractionModel
 import Testing
 import TestSupport
 
-@Suite("SourceCode")
+@Suite("SourceCode", .blocking)
 struct SourceCodeTests {
     /// (corpus file, expected type, whether it conforms to public.source-code, a word of its text)
     static let real: [(String, String, Bool, String)] = [

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// Front matter in Markdown, Dublin Core / FictionBook / KML / SVG in XML, DC and geo meta tags in HTML.
-@Suite("TextMetadata")
+@Suite("TextMetadata", .blocking)
 struct TextMetadataTests {
     static func utc(_ y: Int, _ m: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _ s: Int = 0) -> Date {
         var c = DateComponents()

@@ -6,7 +6,7 @@ import FoundationEssentials
 import Testing
 import TestSupport
 
-@Suite("TypeDetector")
+@Suite("TypeDetector", .blocking)
 struct TypeDetectorTests {
     /// (corpus file, expected UTI, an ancestor its tree must hold)
     static let realCases: [(String, ContentType, ContentType)] = [
@@ -188,7 +188,7 @@ struct TypeDetectorTests {
     }
 }
 
-@Suite("TextSniffer")
+@Suite("TextSniffer", .blocking)
 struct TextSnifferTests {
     @Test("kinds of text without a telling name", arguments: [
         ("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>", "image/svg+xml"),

@@ -5,7 +5,7 @@ import ExtractionModel
 import Testing
 import TestSupport
 
-@Suite("XMLExtractor")
+@Suite("XMLExtractor", .blocking)
 struct XMLExtractorTests {
     @Test("Dublin Core title, creator, subjects and text of a real file", .realCorpus)
     func dublinCore() throws {

@@ -39,7 +39,7 @@ func sampleHTML(in tree: TemporaryTree) throws -> FilePath {
         """)
 }
 
-@Suite("Extraction worker: results, sandbox, limits")
+@Suite("Extraction worker: results, sandbox, limits", .blocking)
 struct ExtractionWorkerTests {
     @Test("a worker returns what in-process extraction returns, text included")
     func sameResult() throws {

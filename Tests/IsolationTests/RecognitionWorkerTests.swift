@@ -6,7 +6,7 @@ import TestSupport
 @testable import Isolation
 
 /// The OCR request to a sandboxed worker (issue 28): its wire form, and the worker's priority.
-@Suite("OCR worker requests")
+@Suite("OCR worker requests", .blocking)
 struct RecognitionWorkerTests {
     /// The nice value and scheduling policy of a running process (fields 19 and 41 of
     /// /proc/PID/stat; the name in field 2 may hold spaces, so count from its closing parenthesis).

@@ -14,7 +14,7 @@ import Glibc
 /// keep privileges. Every attempt must be refused (`refused: …`, or the worker killed for a
 /// forbidden call), the parent must not have been touched, and the same `ExtractionWorker`
 /// must go on serving files.
-@Suite("Sandbox against an exploited parser")
+@Suite("Sandbox against an exploited parser", .blocking)
 struct SandboxAttackTests {
     /// A refused attempt: an error, or death by SIGSYS. "allowed" (or anything else) is not.
     static func refused(_ answer: Result<String, WorkerFailure>) -> Bool {

@@ -18,7 +18,7 @@ import Glibc
 /// it keeps them complete: a library that needs a file outside them shows up here as a
 /// difference, not as quietly poorer results. The worker adds one thing of its own: each text's
 /// summary, which must be the summarizer's of the in-process text (NULs made spaces).
-@Suite("Sandboxed worker on the real corpus")
+@Suite("Sandboxed worker on the real corpus", .blocking)
 struct SandboxCorpusTests {
     @Test("the sandboxed worker extracts every corpus file exactly as in-process extraction does", .realCorpus)
     func sameAsInProcess() throws {

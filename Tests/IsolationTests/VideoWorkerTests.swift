@@ -11,7 +11,7 @@ import TestSupport
 /// Videos through the sandboxed worker (issue 28): libavformat is loaded there on the first
 /// media file, under Landlock and seccomp, and reads the file through the descriptor the
 /// parent passed. Its answers must be the in-process extraction's, value for value.
-@Suite("Video in the sandboxed worker", .needsFFmpeg)
+@Suite("Video in the sandboxed worker", .blocking, .needsFFmpeg)
 struct VideoWorkerTests {
     @Test("a generated MP4 and Matroska file give the same attributes in the worker as in-process")
     func sameAsInProcess() throws {

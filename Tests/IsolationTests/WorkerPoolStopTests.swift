@@ -12,7 +12,7 @@ import Glibc
 
 /// `WorkerPool.stopAll`: what lets fsindexd stop within 2 s while a parser is busy with one
 /// file (issue 42: the exit watchdog is gone).
-@Suite("Worker pool: stopping while a file is read")
+@Suite("Worker pool: stopping while a file is read", .blocking)
 struct WorkerPoolStopTests {
     @Test("stopAll abandons the file being read at once (not at its 30 s limit), and the pool starts no worker after it")
     func stopAllAbandonsTheFileAtHand() throws {

@@ -10,7 +10,7 @@ import Glibc
 
 /// Worker protocol inputs that `fsindex-fuzz` found mishandled, replayed from
 /// `Tests/Fuzz/corpus` against the real `fsindex-worker` (issue 11).
-@Suite("Worker protocol fuzz findings")
+@Suite("Worker protocol fuzz findings", .blocking)
 struct WorkerProtocolFuzzFindingTests {
     /// The frames a worker wrote: (kind, payload) in order.
     func frames(_ bytes: [UInt8]) -> [(UInt8, [UInt8])] {

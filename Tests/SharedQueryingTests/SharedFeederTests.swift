@@ -10,7 +10,7 @@ import Testing
 /// fsindexd's feeder of the shared index as a service (issue 42): its waits (the gathering
 /// moment, the retries after a failure) go through the clock it is given, it publishes what
 /// changed, and it ends when its task is cancelled.
-@Suite("The shared index's feeder")
+@Suite("The shared index's feeder", .blocking)
 struct SharedFeederTests {
     final class Log: Sendable {
         private let lines = Mutex<[String]>([])

@@ -10,7 +10,7 @@ import Synchronization
 import Testing
 
 /// Live queries on the shared index: LISTEN/NOTIFY wakes the query at each committed batch.
-@Suite("Live queries on the shared index", .postgres)
+@Suite("Live queries on the shared index", .blocking, .postgres)
 struct SharedLiveTests {
     final class Replies: Sendable {
         private let list = Mutex<[QueryReply]>([])
@@ -39,11 +39,17 @@ struct SharedLiveTests {
         let pipeline = QueryPipeline(engine: engine, repair: NoRepair())
         let replies = Replies()
         // Through `SearchBackend.changes()`: the pipeline subscribes (LISTEN) before its first answer.
+        let ended = Mutex<String?>(nil)
         let task = Task {
-            try await pipeline.live(QueryRequest(text: "zebra")) { replies.add($0) }
+            do { try await pipeline.live(QueryRequest(text: "zebra")) { replies.add($0) } } catch {
+                // A live query that fails (no connection for LISTEN, say) says why, rather than
+                // leaving the wait below to time out.
+                ended.withLock { $0 = "the live query failed: \(error)" }
+            }
         }
         // Subscribed before it answers: the first answer means the changes from now are heard.
-        try await waitFor("the first answer") { !replies.all.isEmpty }
+        try await waitFor("the first answer") { !replies.all.isEmpty || ended.withLock { $0 } != nil }
+        if let failure = ended.withLock({ $0 }) { Issue.record(Comment(rawValue: failure)); return }
         try store.indexSearchableItems([Self.item("/live/b.txt", "another zebra")])
         try store.deleteItems(identifiers: [ItemIdentifier("/live/a.txt")])
         _ = try publisher.publishAll()

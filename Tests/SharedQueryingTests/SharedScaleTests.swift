@@ -11,7 +11,7 @@ import Testing
 /// The shared index's word ranking from the RUM index (issue 29, v3-scale): the page it gives
 /// equals the first rows of the full ranking, a server without RUM answers the same, and a
 /// database an older fsindex made is upgraded in place.
-@Suite("Shared index at scale (issue 29)", .postgres)
+@Suite("Shared index at scale (issue 29)", .blocking, .postgres)
 struct SharedScaleTests {
     static let rumAvailable = ThrowawayPostgres.rumAvailable
     static let rumReason = ThrowawayPostgres.rumReason

@@ -3,7 +3,7 @@ import Summarizing
 import TestSupport
 import Testing
 
-@Suite("Extractive summaries")
+@Suite("Extractive summaries", .blocking)
 struct ExtractiveSummarizerTests {
     let summarizer = ExtractiveSummarizer()
 

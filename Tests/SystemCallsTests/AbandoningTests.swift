@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// `SystemCall.onThreadUnlessCancelled`: a blocking step a stopping service may leave behind.
-@Suite("A blocking step on a thread of its own, abandoned on cancellation")
+@Suite("A blocking step on a thread of its own, abandoned on cancellation", .blocking)
 struct AbandoningTests {
     @Test("the result when the thread ends first")
     func result() async {
@@ -58,7 +58,7 @@ struct AbandoningTests {
 }
 
 /// `SystemCall.awaitExit`: a wait for a real process that the kernel ends, not a loop of sleeps.
-@Suite("Waiting for a process to end")
+@Suite("Waiting for a process to end", .blocking)
 struct AwaitExitTests {
     @Test("false while the process runs (after the time given), true at once when it ends, true for a pid that is gone")
     func awaitsTheExit() throws {

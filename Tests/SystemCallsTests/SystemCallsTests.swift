@@ -13,7 +13,7 @@ import Glibc
 // with the raw libc call, that the set-up does produce EINTR, so the wrapper's retry is what
 // the test sees.
 
-@Suite("SystemCall: one convention for libc (EINTR retried, errno typed)", .serialized)
+@Suite("SystemCall: one convention for libc (EINTR retried, errno typed)", .blocking, .serialized)
 struct SystemCallsTests {
     /// Installs an empty SIGUSR2 handler without SA_RESTART (once per process).
     static let handlerInstalled: Bool = {

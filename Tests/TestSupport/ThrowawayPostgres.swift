@@ -135,7 +135,7 @@ package final class ThrowawayPostgres: @unchecked Sendable {
     /// Starts the server (again, after `stop`).
     package func start() throws {
         try run(bin + "/pg_ctl", ["-D", folder + "/data", "-w", "-t", "60", "-l", folder + "/log",
-                                  "-o", "-k \(folder) -c listen_addresses='' -p \(port) -c fsync=off -c max_connections=60", "start"])
+                                  "-o", "-k \(folder) -c listen_addresses='' -p \(port) -c fsync=off -c max_connections=200", "start"])
     }
 
     /// Stops the server: `immediate` is a crash for the clients (connections cut mid-request).

@@ -9,7 +9,7 @@ import TestSupport
 
 /// Issue 27, part 4: the freedesktop thumbnail cache, read and written as the spec says and
 /// as GLib reads it.
-@Suite("Thumbnail cache")
+@Suite("Thumbnail cache", .blocking)
 struct ThumbnailCacheTests {
     /// A tree with a `cache` folder (the XDG cache home) and a `files` folder.
     struct Place {

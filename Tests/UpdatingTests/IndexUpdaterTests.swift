@@ -54,7 +54,7 @@ final class CrawlFixture: @unchecked Sendable {
     }
 }
 
-@Suite("IndexUpdater")
+@Suite("IndexUpdater", .blocking)
 struct IndexUpdaterTests {
     @Test("a crawl's workers end with it (issue 41: idle ones held their parsers' memory through the summaries and the OCR pass)")
     func workersEndWithTheCrawl() throws {
@@ -212,7 +212,7 @@ struct IndexUpdaterTests {
     }
 }
 
-@Suite("Names first")
+@Suite("Names first", .blocking)
 struct NamesFirstTests {
     @Test("a names-first crawl ends with full content, and the first pass never opens a file")
     func namesFirst() throws {

@@ -13,7 +13,7 @@ import Testing
 
 /// Back-pressure: the daemon's writer takes the source's batches at its own pace, so the
 /// inotify stream's bounded buffer is what holds a burst, and what does not fit becomes a rescan.
-@Suite("IndexDaemon: back-pressure", .serialized)
+@Suite("IndexDaemon: back-pressure", .blocking, .serialized)
 struct BackPressureTests {
     /// Passes a source's batches on only as they are asked for (no buffer of its own, so the
     /// consumer's pace reaches the source behind it), and remembers them.

@@ -16,7 +16,7 @@ import Updating
 /// 23), so it is searchable with its summary at once and never waits for a pass; the texts apps
 /// donate are summarized in small batches behind the writer's other work and published as
 /// `ItemChanges.summarized`.
-@Suite("IndexDaemon: summaries", .serialized)
+@Suite("IndexDaemon: summaries", .blocking, .serialized)
 struct DaemonSummaryTests {
     static let text = """
         Owls hunt at night and find their prey by sound as much as by sight. \

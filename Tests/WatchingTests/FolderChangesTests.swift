@@ -14,7 +14,7 @@ import Updating
 
 /// What live-query subscribers hear when a whole folder changes: each item inside it, not just
 /// the folder (issue 10, part 3).
-@Suite("IndexDaemon on real inotify: folder changes reach subscribers item by item", .serialized)
+@Suite("IndexDaemon on real inotify: folder changes reach subscribers item by item", .blocking, .serialized)
 struct FolderChangesTests {
     /// A daemon over one root with a real inotify source, and everything it published.
     final class Watched: @unchecked Sendable {
@@ -166,7 +166,7 @@ struct FolderChangesTests {
     }
 }
 
-@Suite("LiveIndexer: what a rename publishes")
+@Suite("LiveIndexer: what a rename publishes", .blocking)
 struct LiveIndexerRenameTests {
     @Test("a save by rename over an existing file publishes the file as updated, not removed")
     func renameOverFile() throws {

@@ -36,7 +36,7 @@ struct LiveFixture {
     func text(_ rel: String) throws -> String? { try store.item(ItemIdentifier(bytes: p(rel).bytes))?.attributes.textContent }
 }
 
-@Suite("LiveIndexer: scripted events")
+@Suite("LiveIndexer: scripted events", .blocking)
 struct LiveIndexerTests {
     @Test("events are hints: a created-then-deleted file costs nothing, a file written often is read once as it is now")
     func eventsAreHints() throws {
@@ -311,7 +311,7 @@ struct LiveIndexerTests {
 
 }
 
-@Suite("IndexDaemon with a scripted event source")
+@Suite("IndexDaemon with a scripted event source", .blocking)
 struct IndexDaemonTests {
     @Test("reconciles on start, applies batches, queues while paused, publishes changes, stops on shutdown")
     func lifecycle() async throws {
@@ -381,7 +381,7 @@ struct IndexDaemonTests {
     }
 }
 
-@Suite("IndexDaemon: a rename storm's batches")
+@Suite("IndexDaemon: a rename storm's batches", .blocking)
 struct IndexDaemonStormTests {
     /// Issue 40: the file a batch did not find because its folder was renamed away was kept in
     /// that batch's `LiveIndexer`, and fsindexd made one per batch: the folder's moves, in the
@@ -421,7 +421,7 @@ struct IndexDaemonStormTests {
     }
 }
 
-@Suite("IndexDaemon: idle workers")
+@Suite("IndexDaemon: idle workers", .blocking)
 struct IndexDaemonIdleTests {
     @Test("the extraction workers end once the daemon has been idle for workerIdleTime, on the daemon's clock", .timeLimit(.minutes(3)))
     func workersRetire() async throws {

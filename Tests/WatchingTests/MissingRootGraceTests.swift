@@ -12,7 +12,7 @@ import Testing
 
 /// A missing root keeps its items for `missing_root_grace` seconds, then loses them (issue 11),
 /// on the daemon's clock: the default 300 s passes in no time, and exactly.
-@Suite("IndexDaemon: a missing root's grace period")
+@Suite("IndexDaemon: a missing root's grace period", .blocking)
 struct MissingRootGraceTests {
     @Test("a missing root's items are kept for the whole grace period and removed when it ends", .timeLimit(.minutes(3)))
     func itemsKeptThenPurged() async throws {

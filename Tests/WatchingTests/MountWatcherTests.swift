@@ -9,7 +9,7 @@ import Glibc
 
 /// `/proc/self/mountinfo`'s POLLPRI wakes the watcher at a mount and an unmount, and at nothing
 /// else (issue 29).
-@Suite("MountWatcher", .serialized)
+@Suite("MountWatcher", .blocking, .serialized)
 struct MountWatcherTests {
     static func tool(_ path: String, _ args: [String]) throws -> Int32 {
         let p = Process()

@@ -12,7 +12,7 @@ import TestSupport
 import Testing
 @testable import Watching
 
-@Suite("RecentlyUsedList: the XBEL reader")
+@Suite("RecentlyUsedList: the XBEL reader", .blocking)
 struct RecentlyUsedListTests {
     @Test("GTK's own format: namespaces, percent-encoded hrefs with a space and a non-ASCII name, microsecond dates, applications")
     func gtkFormat() throws {
@@ -153,7 +153,7 @@ struct RecentlyUsedListTests {
     }
 }
 
-@Suite("RecentlyUsedFeed: new visits only")
+@Suite("RecentlyUsedFeed: new visits only", .blocking)
 struct RecentlyUsedFeedTests {
     func list(_ entries: [RecentlyUsedFixture.Entry]) throws -> RecentlyUsedList {
         try RecentlyUsedList(xbel: Array(RecentlyUsedFixture.xbel(entries).utf8))
@@ -228,7 +228,7 @@ final class InMemoryLog: LogHandler, @unchecked Sendable {
     var text: String { lines.withLock { $0.joined(separator: "\n") } }
 }
 
-@Suite("IndexDaemon: the recently-used list", .serialized)
+@Suite("IndexDaemon: the recently-used list", .blocking, .serialized)
 struct RecentlyUsedDaemonTests {
     @Test("fsindexd applies new visits of the list by inotify; the same list again counts nothing; a malformed one is logged and changes nothing")
     func follows() async throws {

@@ -16,7 +16,7 @@ import Glibc
 /// fsindexd's volumes without mounting anything (issue 29): a mount table the test writes, with
 /// folders of the temporary tree as mount points. The real mounts are in CommandTests
 /// (`VolumeMountTests`, root only).
-@Suite("VolumeIndexer: a volume's own index, reused and reconciled, moved with its mount point", .serialized)
+@Suite("VolumeIndexer: a volume's own index, reused and reconciled, moved with its mount point", .blocking, .serialized)
 struct VolumeIndexerTests {
     /// A mount table with at most one entry, which the test changes.
     final class FakeMounts: Sendable {
