@@ -16,6 +16,7 @@
 // fsindex-mcp and fsfind-direct (DaemonCommand, Agent, FindCommand), by the name it is started
 // under: the Debian package (Config/packaging/build-deb) installs one executable, not four.
 import Foundation
+import CompilerPluginSupport
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -58,8 +59,16 @@ let package = Package(
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
+        // `@MemberwiseInit`: the `package init` Swift writes only as `internal` (a build-time
+        // plugin; nothing of swift-syntax is linked into an executable).
+        .macro(name: "MemberwiseInitMacros", dependencies: [
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        ], swiftSettings: strict),
+        .target(name: "MemberwiseInit", dependencies: ["MemberwiseInitMacros"], swiftSettings: strict),
         // C libraries of the field, through tiny system-library shims.
         .systemLibrary(name: "CMagic", path: "Sources/CLibraries/CMagic", providers: [.apt(["libmagic-dev"])]),
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibraries/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -102,38 +111,38 @@ let package = Package(
         .target(name: "CMediaProbe", path: "Sources/CLibraries/CMediaProbe"),
         // The one system-call layer: Result<_, Errno> with EINTR retried, threads, process
         // spawning, FilePath <-> bytes.
-        .target(name: "SystemCalls", dependencies: [
+        .target(name: "SystemCalls", dependencies: ["MemberwiseInit", 
             "CSysShims",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
         // The settings: one TOML reader with typed sections, for every program.
-        .target(name: "Configuration", dependencies: [
+        .target(name: "Configuration", dependencies: ["MemberwiseInit", 
             "Attributes", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
 
         // Stage 0: the vocabulary. Imports nothing of ours.
-        .target(name: "Attributes", swiftSettings: strict),
+        .target(name: "Attributes", dependencies: ["MemberwiseInit"], swiftSettings: strict),
         // Stage 1b: what apps donate (Core Spotlight's items from apps): JSON lines into items of
         // a domain, with their limits. The other way in beside the crawl.
         .target(name: "Donating", dependencies: ["Attributes"], swiftSettings: strict),
         // Stage 1: roots, the byte-exact directory walker, exclusion rules, file facts.
-        .target(name: "Crawling", dependencies: [
+        .target(name: "Crawling", dependencies: ["MemberwiseInit", 
             "CSysShims", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2's vocabulary, parser-free: results, errors, child items, extractor versions, the
         // file-system attributes and a file's type from its name. The parent processes link this,
         // never `Extraction`.
-        .target(name: "ExtractionModel", dependencies: [
+        .target(name: "ExtractionModel", dependencies: ["MemberwiseInit", 
             "Attributes", "Crawling", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2: a file's facts and bytes in, an attribute set out, through the C parsers.
         // Linked only by `fsindex-worker` (through `WorkerRuntime`), never by the parent.
-        .target(name: "Extraction", dependencies: [
+        .target(name: "Extraction", dependencies: ["MemberwiseInit", 
             "Attributes", "Crawling", "ExtractionModel", "SystemCalls", "CMagic", "CLibXML2",
             "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CTagLibStream", "CArchive", "CUchardet", "CTextCat", "CGsf", "CGdkPixbuf",
             "CTesseract",
@@ -142,12 +151,12 @@ let package = Package(
         ], swiftSettings: strict),
         // Stage 2b, the parent's side: extraction in sandboxed worker processes (spawning, limits,
         // timeouts) and the worker protocol (requests and file descriptors on a Unix socket). Links no parser.
-        .target(name: "Isolation", dependencies: [
+        .target(name: "Isolation", dependencies: ["MemberwiseInit", 
             "Attributes", "Crawling", "ExtractionModel", "CSysShims", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2b, the worker's side: rlimits, seccomp, and the loop that answers the parent.
-        .target(name: "WorkerRuntime", dependencies: [
+        .target(name: "WorkerRuntime", dependencies: ["MemberwiseInit", 
             "Attributes", "Crawling", "Extraction", "ExtractionModel", "Isolation", "Summarizing", "CSysShims", "CSeccomp", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -162,7 +171,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
-        .target(name: "Indexing", dependencies: [
+        .target(name: "Indexing", dependencies: ["MemberwiseInit", 
             "Attributes", "CFTS5CJK",
             "SystemCalls",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -170,7 +179,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The shared index on a PostgreSQL server (issue 15): schema, publishing a local index's
         // items to it, and the connection; the query side is SharedQuerying.
-        .target(name: "SharedIndex", dependencies: [
+        .target(name: "SharedIndex", dependencies: ["MemberwiseInit", 
             "Attributes", "CFTS5CJK", "CSysShims", "Indexing", "SystemCalls",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -179,7 +188,7 @@ let package = Package(
         // Stage 4: queries over an index (`SearchBackend`): the language, the SQLite engine and
         // the pipeline every front end runs. Knows only the index: the repair policy and the
         // daemon's live changes are plugged in by the front ends (CommandSupport).
-        .target(name: "Querying", dependencies: [
+        .target(name: "Querying", dependencies: ["MemberwiseInit", 
             "Attributes", "Indexing",
             .product(name: "GRDB", package: "GRDB.swift"),
             // sqlite3_progress_handler, for the query time limit (QueryDeadline).
@@ -198,13 +207,13 @@ let package = Package(
         .target(name: "Summarizing", swiftSettings: strict),
         // Glue for one crawl: walk, extract, write batches (a bulk load for thousands); the
         // summary pass for donated texts.
-        .target(name: "Updating", dependencies: [
+        .target(name: "Updating", dependencies: ["MemberwiseInit", 
             "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Summarizing", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
         // The daemon's control channel: a Unix socket with JSON lines (status, pause, reindex, subscribe).
-        .target(name: "Controlling", dependencies: [
+        .target(name: "Controlling", dependencies: ["MemberwiseInit", 
             "Attributes", "CSysShims", "Indexing", "QueryWire", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -220,11 +229,11 @@ let package = Package(
         // they open an index (the repair policy, fsindexd's live changes, the shared index).
         // How a front end opens the local index: read-only, with the daemon's repair policy and
         // live changes. Apart from CommandSupport so that the desktop links no ArgumentParser.
-        .target(name: "LocalIndex", dependencies: [
+        .target(name: "LocalIndex", dependencies: ["MemberwiseInit", 
             "Attributes", "Configuration", "Controlling", "Indexing", "Querying",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        .target(name: "CommandSupport", dependencies: [
+        .target(name: "CommandSupport", dependencies: ["MemberwiseInit", 
             "Attributes", "Configuration", "Controlling", "Crawling", "Indexing", "LocalIndex", "Querying", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -240,7 +249,7 @@ let package = Package(
         ], swiftSettings: strict, linkerSettings: small),
         // The desktop's searches, opening items and recording their use (search boxes,
         // `fsindex open`, `fsfind --open`).
-        .target(name: "Desktop", dependencies: [
+        .target(name: "Desktop", dependencies: ["MemberwiseInit", 
             "Attributes", "Configuration", "Controlling", "Indexing", "LocalIndex", "Querying", "SystemCalls", "Thumbnails",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -274,10 +283,10 @@ let package = Package(
         .executableTarget(name: "fsindex-mcp", dependencies: ["Agent", "CICUData", "CNoCurl"], swiftSettings: strict, linkerSettings: small),
         // The query socket's protocol between the small fsfind and fsindexd: the C library only,
         // no Foundation, so that fsfind starts in a millisecond.
-        .target(name: "QueryWire", dependencies: ["CSysShims"], swiftSettings: strict),
+        .target(name: "QueryWire", dependencies: ["MemberwiseInit", "CSysShims"], swiftSettings: strict),
         // The fsfind command itself (options, output, exit status), run by fsfind-direct and by
         // fsindexd for the small fsfind (FindService).
-        .target(name: "FindCommand", dependencies: [
+        .target(name: "FindCommand", dependencies: ["MemberwiseInit", 
             "CommandSupport", "LocalIndex", "Desktop", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "QueryWire", "SharedIndex", "SharedQuerying", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -303,6 +312,11 @@ let package = Package(
         // What the tests of the index and the stages above it share: a fresh IndexStore in a
         // temporary tree. Apart from TestSupport, so that the tests below Indexing do not link GRDB.
         .target(name: "IndexTestSupport", dependencies: ["Indexing", "TestSupport"], path: "Tests/IndexTestSupport"),
+        .testTarget(name: "MemberwiseInitTests", dependencies: [
+            "MemberwiseInitMacros",
+            .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+        ]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"]),
         .testTarget(name: "ExtractionModelTests", dependencies: ["ExtractionModel", "Attributes"]),

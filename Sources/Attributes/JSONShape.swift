@@ -1,3 +1,4 @@
+import MemberwiseInit
 /// A JSON text's shape, checked in one linear pass before anything parses it: the syntax of
 /// RFC 8259, a bound on nesting, and no name twice in one object.
 ///
@@ -17,14 +18,11 @@ package enum JSONShape {
     package static let maximumDepth = 32
 
     /// Why a text is refused, with the byte offset where it went wrong.
+    @MemberwiseInit
     package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         package var offset: Int
         package var reason: String
         package var description: String { "\(reason) (at byte \(offset))" }
-        package init(offset: Int, reason: String) {
-            self.offset = offset
-            self.reason = reason
-        }
     }
 
     /// Checks the whole of `text` (one JSON value, with white space around it allowed).

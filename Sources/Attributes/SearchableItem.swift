@@ -1,28 +1,21 @@
 import FoundationEssentials
+import MemberwiseInit
 
 /// An item in the index, after Core Spotlight's `CSSearchableItem`, carried over to files.
 ///
 /// `uniqueIdentifier` is the file's absolute path *as bytes*: not every Linux file name is UTF-8,
 /// and Swift `String` equality would merge NFC and NFD spellings that are two files on disk.
+@MemberwiseInit
 package struct SearchableItem: Sendable, Hashable {
     package var uniqueIdentifier: ItemIdentifier
     /// The name of the root the file was found under.
     package var domainIdentifier: String
     package var attributes: AttributeSet
     /// After this instant the item is purged and never returned.
-    package var expirationDate: Date?
+    package var expirationDate: Date? = nil
     /// A donated item's picture (Core Spotlight's `thumbnailData`): PNG or JPEG bytes, kept
     /// apart from the attributes (issue 27). Files have theirs in the freedesktop cache instead.
-    package var thumbnailData: [UInt8]?
-
-    package init(uniqueIdentifier: ItemIdentifier, domainIdentifier: String, attributes: AttributeSet,
-                expirationDate: Date? = nil, thumbnailData: [UInt8]? = nil) {
-        self.uniqueIdentifier = uniqueIdentifier
-        self.domainIdentifier = domainIdentifier
-        self.attributes = attributes
-        self.expirationDate = expirationDate
-        self.thumbnailData = thumbnailData
-    }
+    package var thumbnailData: [UInt8]? = nil
 }
 
 /// A unique identifier: the raw bytes of an absolute path, compared byte for byte.

@@ -1,5 +1,6 @@
 import Attributes
 import Foundation
+import MemberwiseInit
 import Querying
 
 /// Prints the replies of a `QueryPipeline` in one output mode. `fsfind` picks one; each prints
@@ -29,15 +30,11 @@ extension QueryReply {
 /// its `isPriority` changed), aligned
 /// tables and statistics. Control characters are escaped on a terminal only; a pipe gets the
 /// raw bytes.
+@MemberwiseInit
 package struct PathPrinter: ReplyPrinter {
-    package let out: Output
+    package var out: Output = .standardOutput
     /// End each path with NUL instead of a newline (no snippets then).
-    package let nul: Bool
-
-    package init(out: Output = .standardOutput, nul: Bool = false) {
-        self.out = out
-        self.nul = nul
-    }
+    package var nul: Bool = false
 
     package func print(_ reply: QueryReply) {
         switch reply.content {
@@ -104,14 +101,10 @@ package struct PathPrinter: ReplyPrinter {
 /// and `snippet` (matched words between `**`); live lines add `change` (`=`, `+`, `-`, and `~`
 /// when an item's summary arrived, `!` when its `isPriority` changed, with the fetched
 /// attributes, so `--attr textContentSummary` shows the summary itself).
+@MemberwiseInit
 package struct JSONLinesPrinter: ReplyPrinter {
-    package let out: Output
+    package var out: Output = .standardOutput
     package let withScore: Bool
-
-    package init(out: Output = .standardOutput, withScore: Bool) {
-        self.out = out
-        self.withScore = withScore
-    }
 
     package func print(_ reply: QueryReply) {
         switch reply.content {

@@ -1,4 +1,5 @@
 import Foundation
+import MemberwiseInit
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -17,6 +18,7 @@ import Glibc
 /// ```
 /// A folder that does not exist, or is on a network file system or a removable device
 /// (`MountFacts.exclusion`), is left out with its reason, which `fsindex setup` prints.
+@MemberwiseInit
 package struct DefaultRoots: Sendable, Hashable {
     /// Folders indexed at every depth.
     package var recursive: [String] = []
@@ -25,19 +27,10 @@ package struct DefaultRoots: Sendable, Hashable {
     /// Folders the defaults would have had, and why each is not among them.
     package var leftOut: [LeftOut] = []
 
+    @MemberwiseInit
     package struct LeftOut: Sendable, Hashable, Codable {
         package var path: String
         package var reason: String
-        package init(path: String, reason: String) {
-            self.path = path
-            self.reason = reason
-        }
-    }
-
-    package init(recursive: [String] = [], filesOnly: [String] = [], leftOut: [LeftOut] = []) {
-        self.recursive = recursive
-        self.filesOnly = filesOnly
-        self.leftOut = leftOut
     }
 
     package var isEmpty: Bool { recursive.isEmpty && filesOnly.isEmpty }

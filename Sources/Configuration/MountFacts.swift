@@ -1,4 +1,5 @@
 import Foundation
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -15,6 +16,7 @@ import Glibc
 /// The defaults (`DefaultRoots`) leave out a folder on a network file system or a removable
 /// device: crawling a slow share or a USB stick that comes and goes is a choice to make, not a
 /// surprise. Roots named in the config or on the command line are never filtered.
+@MemberwiseInit
 package struct MountFacts: Sendable, Hashable {
     /// The mount point holding the folder (the longest one above it).
     package var mountPoint: String
@@ -24,13 +26,6 @@ package struct MountFacts: Sendable, Hashable {
     package var device: String
     /// Whether the device (or the disk it is a partition of) says it is removable.
     package var removable: Bool
-
-    package init(mountPoint: String, fileSystemType: String, device: String, removable: Bool) {
-        self.mountPoint = mountPoint
-        self.fileSystemType = fileSystemType
-        self.device = device
-        self.removable = removable
-    }
 
     /// File-system types that live on another machine (`fuse.` types by their helper's name).
     package static let networkTypes: Set<String> = [
@@ -83,6 +78,7 @@ package struct MountFacts: Sendable, Hashable {
 
 /// `/proc/self/mountinfo`, parsed (proc(5)): each line's device, mount point and type.
 package struct MountTable: Sendable, Hashable {
+    @MemberwiseInit
     package struct Entry: Sendable, Hashable {
         /// The mount's ID (first field): unique among the mounts of now, reused after an unmount.
         package var mountID: Int = 0
@@ -95,17 +91,6 @@ package struct MountTable: Sendable, Hashable {
         package var source: String = ""
         /// Mounted read-only (`ro` among the per-mount options).
         package var readOnly: Bool = false
-
-        package init(mountID: Int = 0, device: String, root: String = "/", mountPoint: String, fileSystemType: String,
-                    source: String = "", readOnly: Bool = false) {
-            self.mountID = mountID
-            self.device = device
-            self.root = root
-            self.mountPoint = mountPoint
-            self.fileSystemType = fileSystemType
-            self.source = source
-            self.readOnly = readOnly
-        }
     }
 
     package var entries: [Entry] = []

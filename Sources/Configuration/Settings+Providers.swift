@@ -1,3 +1,4 @@
+import MemberwiseInit
 import TOMLKit
 
 extension Settings {
@@ -12,18 +13,13 @@ extension Settings {
     /// The command gets the identifiers to donate again on stdin, one per line (none: all of
     /// them), donates them with `fsindex donate` (or over the socket), and acknowledges by
     /// exiting 0. It runs as the user, never through a shell.
+    @MemberwiseInit
     package struct Provider: Sendable, Hashable {
         package var domain: String
         /// The program (found on PATH when it has no slash) and its arguments.
         package var reindex: [String]
         /// Seconds the command may run before it is stopped and counted as failed.
         package var timeoutSeconds: Double = 300
-
-        package init(domain: String, reindex: [String], timeoutSeconds: Double = 300) {
-            self.domain = domain
-            self.reindex = reindex
-            self.timeoutSeconds = timeoutSeconds
-        }
     }
 }
 

@@ -1,3 +1,4 @@
+import MemberwiseInit
 import TOMLKit
 
 // `[volumes]`: which mounted file systems fsindexd indexes, each in an index of its own
@@ -21,28 +22,19 @@ extension Settings {
 
         /// One `[[volumes.volume]]`: a volume named by one or more of `uuid`, `label`, `source`
         /// and `path` (all given must match), and what to do with it.
+        @MemberwiseInit
         package struct Override: Sendable, Hashable {
-            package var uuid: String?
-            package var label: String?
+            package var uuid: String? = nil
+            package var label: String? = nil
             /// What was mounted, as `/proc/self/mountinfo` says (`server:/export`, `//nas/share`).
-            package var source: String?
+            package var source: String? = nil
             /// The mount point.
-            package var path: String?
+            package var path: String? = nil
             /// Index it (true) or never (false); nil: as the policy says.
-            package var index: Bool?
+            package var index: Bool? = nil
             /// Keep a portable copy of its index on it (true) or not (false); nil: as
             /// `store_on_volume` says.
-            package var storeOnVolume: Bool?
-
-            package init(uuid: String? = nil, label: String? = nil, source: String? = nil, path: String? = nil, index: Bool? = nil,
-                        storeOnVolume: Bool? = nil) {
-                self.uuid = uuid
-                self.label = label
-                self.source = source
-                self.path = path
-                self.index = index
-                self.storeOnVolume = storeOnVolume
-            }
+            package var storeOnVolume: Bool? = nil
         }
 
         package var index: Policy = .removable

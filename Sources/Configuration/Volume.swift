@@ -1,4 +1,5 @@
 import Attributes
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -13,6 +14,7 @@ import Glibc
 /// wherever and by whomever it is mounted; otherwise (tmpfs, most network shares, a FAT volume
 /// whose UUID nobody could read) its type, what was mounted and where, hashed: the same share
 /// mounted at the same place again is the same volume, and nothing has to be written on it.
+@MemberwiseInit
 package struct Volume: Sendable, Hashable, Codable {
     /// The index folder's name: the UUID in lower case, else `TYPE-HASH` (see above).
     package var key: String
@@ -27,18 +29,6 @@ package struct Volume: Sendable, Hashable, Codable {
     /// other clients' changes.
     package var isNetwork: Bool
     package var readOnly: Bool
-
-    package init(key: String, uuid: String?, label: String?, mountPoint: String, source: String, fileSystemType: String,
-                isNetwork: Bool, readOnly: Bool) {
-        self.key = key
-        self.uuid = uuid
-        self.label = label
-        self.mountPoint = mountPoint
-        self.source = source
-        self.fileSystemType = fileSystemType
-        self.isNetwork = isNetwork
-        self.readOnly = readOnly
-    }
 
     /// What results and `fsindex status` call it: its label, else its UUID, else its mount
     /// point's last name.

@@ -1,4 +1,5 @@
 import Foundation
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -14,6 +15,7 @@ import Glibc
 /// ```json
 /// {"format": 1, "uuid": "0b6c…", "label": "DISK", "mountPoint": "/run/media/ada/DISK", "written": "2026-11-28T01:30:00Z"}
 /// ```
+@MemberwiseInit
 package struct VolumeCopyRecord: Sendable, Hashable, Codable {
     /// The layout of `.fsindex/`; a copy of another format is not read.
     package static let currentFormat = 1
@@ -23,20 +25,12 @@ package struct VolumeCopyRecord: Sendable, Hashable, Codable {
     package static let databaseName = "index.sqlite"
     package static let recordName = "volume.json"
 
-    package var format: Int
+    package var format: Int = Self.currentFormat
     package var uuid: String?
     package var label: String?
     /// The mount point the copy's items' paths start with.
     package var mountPoint: String
     package var written: Date
-
-    package init(format: Int = Self.currentFormat, uuid: String?, label: String?, mountPoint: String, written: Date) {
-        self.format = format
-        self.uuid = uuid
-        self.label = label
-        self.mountPoint = mountPoint
-        self.written = written
-    }
 
     /// `written` in ISO 8601, UTC.
     package var writtenText: String { ISO8601DateFormatter().string(from: written) }

@@ -1,3 +1,4 @@
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -14,14 +15,10 @@ import Glibc
 /// places. libblkid would add FAT, exFAT and NTFS for root, at the price of a C library in
 /// every parent process; udev's links already cover those on a desktop. A file system with
 /// neither (tmpfs, a share) has no UUID: `Volume.key` then names it by source and place.
+@MemberwiseInit
 package struct VolumeIdentity: Sendable, Hashable {
-    package var uuid: String?
-    package var label: String?
-
-    package init(uuid: String? = nil, label: String? = nil) {
-        self.uuid = uuid
-        self.label = label
-    }
+    package var uuid: String? = nil
+    package var label: String? = nil
 
     /// The identity of a mounted block device; none for a mount without one (tmpfs, a share).
     package static func read(_ entry: MountTable.Entry, links: String = "/dev/disk") -> VolumeIdentity {

@@ -1,6 +1,7 @@
 import Attributes
-import QueryWire
 import FoundationEssentials
+import MemberwiseInit
+import QueryWire
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -23,25 +24,20 @@ import Glibc
 /// put their own socket in our place. Next to the socket, `<name>.lock` is held with `flock(2)`
 /// while a server runs, so that two daemons starting at once cannot both claim the socket (the
 /// empty lock file stays: removing it would reopen that race).
+@MemberwiseInit
 package struct ControlLocation: Sendable, Hashable, CustomStringConvertible {
     /// The private folder holding the socket.
     package var directory: FilePath
     /// The socket's file name without `.sock` (also the lock file's).
     package var name: String
     /// The user the folder must belong to.
-    package var owner: uid_t
+    package var owner: uid_t = geteuid()
 
     package var socketPath: FilePath { directory.appending("\(name).sock") }
     /// The query socket of the small fsfind (`FindWire`), beside the control socket.
     package var findSocketPath: FilePath { directory.appending("\(name).find.sock") }
     package var lockPath: FilePath { directory.appending("\(name).lock") }
     package var description: String { socketPath.string }
-
-    package init(directory: FilePath, name: String, owner: uid_t = geteuid()) {
-        self.directory = directory
-        self.name = name
-        self.owner = owner
-    }
 
     /// The control location of the index in `indexDirectory` (as given: pass the same absolute,
     /// normalized directory on the daemon and the client side, such as `IndexLocation.directory`).

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Indexing
+import MemberwiseInit
 
 /// A line from the daemon to a tool, such as `{"message":"paused","response":"ok"}`.
 package enum ControlResponse: Sendable, Hashable, Codable {
@@ -73,28 +74,19 @@ package enum ControlResponse: Sendable, Hashable, Codable {
 
 /// What a finished reindex did, for the `.reindexDone` acknowledgement (the daemon fills it from
 /// its crawl report).
+@MemberwiseInit
 package struct ReindexSummary: Sendable, Hashable, Codable {
     /// Items whose content was (re-)extracted and written.
-    package var indexed: Int
+    package var indexed: Int = 0
     /// Items removed because their files are gone.
-    package var removed: Int
+    package var removed: Int = 0
     /// Items skipped because size, mtime, ctime and inode were unchanged.
-    package var unchanged: Int
-    package var seconds: Double
+    package var unchanged: Int = 0
+    package var seconds: Double = 0
     /// How many files had problems (unreadable, vanished, malformed).
-    package var problems: Int
+    package var problems: Int = 0
     /// Some of those problems as printable `path: reason` lines (the daemon may cap the list).
-    package var problemMessages: [String]
-
-    package init(indexed: Int = 0, removed: Int = 0, unchanged: Int = 0, seconds: Double = 0,
-                problems: Int = 0, problemMessages: [String] = []) {
-        self.indexed = indexed
-        self.removed = removed
-        self.unchanged = unchanged
-        self.seconds = seconds
-        self.problems = problems
-        self.problemMessages = problemMessages
-    }
+    package var problemMessages: [String] = []
 }
 
 /// What a recorded use left, per item, for the `.usesRecorded` acknowledgement: the item's use
@@ -102,16 +94,11 @@ package struct ReindexSummary: Sendable, Hashable, Codable {
 ///
 /// On the wire: `{"indexed":[true],"paths":["/home/ada/notes.txt"],"pathsBase64":[…],"useCounts":[3]}`,
 /// three lists in the same order.
+@MemberwiseInit
 package struct RecordedUses: Sendable, Hashable, Codable {
-    package var paths: [[UInt8]]
-    package var useCounts: [Int64]
-    package var indexed: [Bool]
-
-    package init(paths: [[UInt8]] = [], useCounts: [Int64] = [], indexed: [Bool] = []) {
-        self.paths = paths
-        self.useCounts = useCounts
-        self.indexed = indexed
-    }
+    package var paths: [[UInt8]] = []
+    package var useCounts: [Int64] = []
+    package var indexed: [Bool] = []
 
     private enum CodingKeys: String, CodingKey { case paths, pathsBase64, useCounts, indexed }
 

@@ -1,5 +1,6 @@
 import Attributes
 import FoundationEssentials
+import MemberwiseInit
 
 /// The daemon's answer to `.status`: plain values that the daemon fills in.
 package struct DaemonStatus: Sendable, Hashable, Codable {
@@ -86,18 +87,13 @@ package struct DaemonStatus: Sendable, Hashable, Codable {
 }
 
 /// A root whose path leads to no folder now; fsindexd watches for it to come back.
+@MemberwiseInit
 package struct MissingRoot: Sendable, Hashable, Codable {
     package var path: [UInt8]
     /// How long it has been gone.
     package var missingSeconds: Double
     /// How long its items stay in the index if it does not come back; nil once they are removed.
     package var itemsKeptForSeconds: Double?
-
-    package init(path: [UInt8], missingSeconds: Double, itemsKeptForSeconds: Double?) {
-        self.path = path
-        self.missingSeconds = missingSeconds
-        self.itemsKeptForSeconds = itemsKeptForSeconds
-    }
 
     private enum CodingKeys: String, CodingKey { case path, pathBase64, missingSeconds, itemsKeptForSeconds }
 

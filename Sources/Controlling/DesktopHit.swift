@@ -1,7 +1,9 @@
 import FoundationEssentials
+import MemberwiseInit
 
 /// One result as a search box shows it: what `GetResultMetas` and KRunner's `Match` send, and
 /// what fsindexd answers a ``SearchBoxQuery`` with.
+@MemberwiseInit
 package struct DesktopHit: Sendable, Hashable, Codable {
     /// The id on the bus (``ResultID``).
     package var id: String
@@ -10,24 +12,13 @@ package struct DesktopHit: Sendable, Hashable, Codable {
     /// The title a person reads: the display name, else the title, else the file name.
     package var name: String
     /// The folder, with the home folder as `~`; nil for a donated item.
-    package var folder: String?
+    package var folder: String? = nil
     /// `textContentSummary`, when the summary pass wrote one.
-    package var summary: String?
+    package var summary: String? = nil
     /// The MIME type (`text/plain`), for the icon.
-    package var contentType: String?
+    package var contentType: String? = nil
     /// A donated item's `contentURL`.
-    package var contentURL: String?
-
-    package init(id: String, identifier: [UInt8], name: String, folder: String? = nil,
-                summary: String? = nil, contentType: String? = nil, contentURL: String? = nil) {
-        self.id = id
-        self.identifier = identifier
-        self.name = name
-        self.folder = folder
-        self.summary = summary
-        self.contentType = contentType
-        self.contentURL = contentURL
-    }
+    package var contentURL: String? = nil
 
     /// The line under the name: the folder (or a donated item's URL), then the summary, so that
     /// two files of one name are told apart and a document says what it is about.

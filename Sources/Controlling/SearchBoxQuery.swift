@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MemberwiseInit
 
 /// What a desktop search box asks fsindexd (`fsindex search-provider` on behalf of GNOME Shell
 /// and KRunner), answered with ``ControlResponse/searchBoxHits(_:)``: the terms, ANDed and read
@@ -6,20 +7,15 @@ import FoundationEssentials
 /// (the user typed one more letter), only among the items `within`.
 ///
 ///     {"request":"searchBox","query":{"terms":["annual","bud"],"limit":20,"withinBase64":["L2hvbWUv..."]}}
+@MemberwiseInit
 package struct SearchBoxQuery: Sendable, Hashable, Codable {
     package var terms: [String]
     package var limit: Int
     /// Identifiers (paths, `DOMAIN:ID`) to search among; nil: the whole index.
-    package var within: [[UInt8]]?
+    package var within: [[UInt8]]? = nil
 
     /// The most results one query may ask for.
     package static let maximumLimit = 1000
-
-    package init(terms: [String], limit: Int, within: [[UInt8]]? = nil) {
-        self.terms = terms
-        self.limit = limit
-        self.within = within
-    }
 
     private enum CodingKeys: String, CodingKey { case terms, limit, withinBase64 }
 

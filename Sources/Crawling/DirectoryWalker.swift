@@ -1,3 +1,4 @@
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -5,36 +6,24 @@ import Glibc
 #endif
 
 /// Options for one walk.
+@MemberwiseInit
 package struct WalkOptions: Sendable, Hashable {
-    package var exclusions: ExclusionRules
+    package var exclusions: ExclusionRules = ExclusionRules()
     /// Stay on the root's file system (do not descend into mount points), like `find -xdev`.
-    package var oneFileSystem: Bool
+    package var oneFileSystem: Bool = true
     /// Descend into subfolders; when false, only the root and its direct entries are reported.
-    package var recursive: Bool
+    package var recursive: Bool = true
     /// The root is a files-only one (`IndexRoot.Depth.filesOnly`): only it and the entries
     /// directly in it that are not folders are reported, and the watcher watches the root alone.
-    package var filesOnly: Bool
-
-    package init(exclusions: ExclusionRules = ExclusionRules(), oneFileSystem: Bool = true, recursive: Bool = true,
-                filesOnly: Bool = false) {
-        self.exclusions = exclusions
-        self.oneFileSystem = oneFileSystem
-        self.recursive = recursive
-        self.filesOnly = filesOnly
-    }
+    package var filesOnly: Bool = false
 }
 
 /// A problem met during a walk; the walk goes on.
+@MemberwiseInit
 package struct WalkProblem: Error, Sendable, Hashable, CustomStringConvertible {
     package var path: FilePath
     package var errno: Errno?
     package var reason: String
-
-    package init(path: FilePath, errno: Errno?, reason: String) {
-        self.path = path
-        self.errno = errno
-        self.reason = reason
-    }
 
     package var description: String { reason }
 }
@@ -55,14 +44,10 @@ package struct WalkProblem: Error, Sendable, Hashable, CustomStringConvertible {
 /// ```swift
 /// try DirectoryWalker(root: "/home/ada/Documents").walk { facts in print(facts.path) } problem: { print($0) }
 /// ```
+@MemberwiseInit
 package struct DirectoryWalker: Sendable {
     package let root: FilePath
-    package let options: WalkOptions
-
-    package init(root: FilePath, options: WalkOptions = WalkOptions()) {
-        self.root = root
-        self.options = options
-    }
+    package var options: WalkOptions = WalkOptions()
 
     /// Walks the tree. The root's own facts come first. Throws only if the root itself cannot be
     /// read (missing, not accessible); everything below it is reported through `problem`.

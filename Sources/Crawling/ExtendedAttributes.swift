@@ -1,3 +1,4 @@
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -25,16 +26,12 @@ import Glibc
 /// x.values["user.xdg.tags"]   // Array("work,2026".utf8)
 /// x.problems                  // [] (EACCES or EIO would be here)
 /// ```
+@MemberwiseInit
 package struct ExtendedAttributes: Sendable, Hashable {
     /// The values of the asked-for names the file has, raw.
     package var values: [String: [UInt8]] = [:]
     /// What could not be read (never ENOTSUP or ENODATA).
     package var problems: [ExtendedAttributeError] = []
-
-    package init(values: [String: [UInt8]] = [:], problems: [ExtendedAttributeError] = []) {
-        self.values = values
-        self.problems = problems
-    }
 
     /// Linux's largest value (`XATTR_SIZE_MAX`, 64 KiB): one read with a buffer this size
     /// always suffices.

@@ -1,3 +1,4 @@
+import MemberwiseInit
 import SystemPackage
 
 /// One change seen on disk, in the order it happened. Batches of these flow to the daemon's single
@@ -70,20 +71,15 @@ package enum FileEvent: Sendable, Hashable {
 }
 
 /// What a `FileEventSource` watches, for `fsindex status`.
+@MemberwiseInit
 package struct WatchCounts: Sendable, Hashable, Codable {
     /// Folders watched with inotify: their changes are seen at once.
-    package var watched: Int
+    package var watched: Int = 0
     /// Folders polled because the inotify watch budget (`fs.inotify.max_user_watches`) ran out:
     /// their changes are seen within the poll interval.
-    package var polled: Int
+    package var polled: Int = 0
     /// Folders that could not be read (permissions): their changes are not seen at all.
-    package var unreachable: Int
-
-    package init(watched: Int = 0, polled: Int = 0, unreachable: Int = 0) {
-        self.watched = watched
-        self.polled = polled
-        self.unreachable = unreachable
-    }
+    package var unreachable: Int = 0
 }
 
 /// Why watching could not start, with what to do about it. The underlying `Errno` is kept.

@@ -1,3 +1,4 @@
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 
@@ -7,15 +8,11 @@ import SystemPackage
 /// touched to 2300-01-01 was indexed as 1715-06-13 (issue 22, F12). Seconds hold any time a
 /// file system can store; `nanosecondsSince1970` is the saturated count that change detection
 /// compares (exact inside those years).
+@MemberwiseInit
 package struct FileTime: Sendable, Hashable {
     package var seconds: Int64
     /// 0 to 999,999,999.
     package var nanoseconds: UInt32
-
-    package init(seconds: Int64, nanoseconds: UInt32) {
-        self.seconds = seconds
-        self.nanoseconds = nanoseconds
-    }
 
     /// The time of a count of nanoseconds since 1970.
     package init(nanosecondsSince1970 n: Int64) {
@@ -43,6 +40,7 @@ package struct FileTime: Sendable, Hashable {
 /// This is the common subset the later stages need; the raw `statx` stays inside `Crawling`.
 /// Times are kept as `FileTime` (seconds and nanoseconds apart, exact for any year); the
 /// `…Nanos` counts of them are what change detection compares exactly.
+@MemberwiseInit
 package struct FileFacts: Sendable, Hashable {
     package var path: FilePath
     package var type: FileType
@@ -66,25 +64,6 @@ package struct FileFacts: Sendable, Hashable {
     package var modificationNanos: Int64 { modificationTime.nanosecondsSince1970 }
     package var changeNanos: Int64 { changeTime.nanosecondsSince1970 }
     package var birthNanos: Int64? { birthTime?.nanosecondsSince1970 }
-
-    package init(path: FilePath, type: FileType, size: Int64, permissions: UInt32, uid: UInt32, gid: UInt32,
-                device: UInt64, inode: UInt64, linkCount: UInt32, accessTime: FileTime, modificationTime: FileTime,
-                changeTime: FileTime, birthTime: FileTime?, allocatedSize: Int64) {
-        self.path = path
-        self.type = type
-        self.size = size
-        self.permissions = permissions
-        self.uid = uid
-        self.gid = gid
-        self.device = device
-        self.inode = inode
-        self.linkCount = linkCount
-        self.accessTime = accessTime
-        self.modificationTime = modificationTime
-        self.changeTime = changeTime
-        self.birthTime = birthTime
-        self.allocatedSize = allocatedSize
-    }
 
     /// Facts with times given as nanoseconds since 1970 (tests, fuzzing).
     package init(path: FilePath, type: FileType, size: Int64, permissions: UInt32, uid: UInt32, gid: UInt32,

@@ -2,6 +2,7 @@ import Attributes
 import Configuration
 import Foundation
 import Indexing
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -11,6 +12,7 @@ import Glibc
 /// Opens an item with the user's default application: a file by its path, a donated item by its
 /// `contentURL`, through `[desktop] open_command` (xdg-open, which asks the desktop: GIO,
 /// kde-open, or the `mimeapps.list` defaults that `xdg-mime default` sets).
+@MemberwiseInit
 package struct ItemOpener: Sendable {
     /// What the opening program gets.
     package enum Target: Sendable, Hashable {
@@ -28,11 +30,6 @@ package struct ItemOpener: Sendable {
 
     package let command: [String]
     package let location: IndexLocation
-
-    package init(command: [String], location: IndexLocation) {
-        self.command = command
-        self.location = location
-    }
 
     /// What opening `identifier` means: its file, which must exist, or a donated item's URL.
     package func target(for identifier: [UInt8]) throws(DesktopError) -> Target {

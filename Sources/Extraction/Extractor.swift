@@ -1,6 +1,7 @@
 import Attributes
 import Crawling
 import ExtractionModel
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -108,18 +109,15 @@ package struct ExtractionInput: Sendable {
     }
 }
 
-/// A read-only view of the open file being extracted. Valid only during `extract`.
+/// A read-only view of the open file being extracted. Valid only during `extract`. Its
+/// initializer is `package` for the fuzzer, which hands `VideoExtractor` a temporary file of its
+/// bytes.
+@MemberwiseInit
 package final class ExtractionFile: @unchecked Sendable {
     /// The open descriptor (read-only, close-on-exec). Do not close it.
     package let descriptor: Int32
     /// The size `fstat` saw when the file was opened.
     package let size: Int64
-
-    /// `package` for the fuzzer, which hands `VideoExtractor` a temporary file of its bytes.
-    package init(descriptor: Int32, size: Int64) {
-        self.descriptor = descriptor
-        self.size = size
-    }
 
     /// Up to `count` bytes from `offset`; fewer at the end of the file.
     package func read(at offset: Int64, count: Int) throws(ExtractionError) -> [UInt8] {

@@ -1,4 +1,5 @@
 import Attributes
+import MemberwiseInit
 
 // What extraction produces, as the parent process sees it: these values cross the pipe from a
 // worker as JSON and are stored by the index. Nothing here parses a file.
@@ -13,58 +14,40 @@ package struct ExtractionOptions: Sendable, Hashable {
 }
 
 /// Everything extraction found out about one item.
+@MemberwiseInit
 package struct ExtractionResult: Sendable, Hashable, Codable {
     package var attributes: AttributeSet
     /// What went wrong (also summarised in the `extractionError` attribute); the attributes that
     /// could be found are there regardless.
     package var problems: [ExtractionError]
     /// The content extractor that read the file (`pdf`, `mail`, ...), if one did.
-    package var extractor: String?
+    package var extractor: String? = nil
     /// `ExtractionVersions.version(of: extractor)` at the time of extraction; 0 for a names-only
     /// pass, so that the content pass extracts the file again.
     package var extractorVersion: Int
     /// Items inside the file (the messages of an mbox).
-    package var children: [ChildItem]
+    package var children: [ChildItem] = []
     /// What ran and how long it took, for `fsindex extract`.
-    package var trace: [ExtractorRun]
-
-    package init(attributes: AttributeSet, problems: [ExtractionError], extractor: String? = nil,
-                extractorVersion: Int, children: [ChildItem] = [], trace: [ExtractorRun] = []) {
-        self.attributes = attributes
-        self.problems = problems
-        self.extractor = extractor
-        self.extractorVersion = extractorVersion
-        self.children = children
-        self.trace = trace
-    }
+    package var trace: [ExtractorRun] = []
 }
 
 /// One stage of one extraction: its name (`filesystem`, `type`, `pdf`, ...), its wall-clock time
 /// and the attributes it set.
+@MemberwiseInit
 package struct ExtractorRun: Sendable, Hashable, Codable {
     package var name: String
     package var seconds: Double
     package var keys: [AttributeKey]
-
-    package init(name: String, seconds: Double, keys: [AttributeKey]) {
-        self.name = name
-        self.seconds = seconds
-        self.keys = keys
-    }
 }
 
 /// An item inside a file, such as one message of an mbox. Its identifier is the file's path
 /// followed by a NUL byte and `key` (a path never holds a NUL), so it is deleted, moved and
 /// re-extracted with its file.
+@MemberwiseInit
 package struct ChildItem: Sendable, Hashable, Codable {
     /// Unique within the file and stable across extractions of the same content (`message/3`).
     package var key: String
     package var attributes: AttributeSet
-
-    package init(key: String, attributes: AttributeSet) {
-        self.key = key
-        self.attributes = attributes
-    }
 }
 
 /// Why a file's content could not be (fully) extracted. The file keeps its file-system

@@ -1,4 +1,5 @@
 import CommandSupport
+import MemberwiseInit
 import Querying
 import SystemPackage
 #if canImport(Glibc)
@@ -10,27 +11,19 @@ import Glibc
 /// `fsfind-direct` uses its own stdout, stderr and working folder; fsindexd, answering for the
 /// small `fsfind`, uses the descriptors the client handed over and the client's folder (the
 /// daemon's own is `/`, and a process has only one).
+@MemberwiseInit
 package struct FindIO: Sendable {
     package var out: Output
     package var errors: Output
     /// The client's working folder; nil: this process's.
-    package var workingDirectory: [UInt8]?
+    package var workingDirectory: [UInt8]? = nil
     /// The client's variables that choose the index (`HOME`, `XDG_DATA_HOME`,
     /// `FSINDEX_INDEX_DIR`); nil: this process's environment. The daemon's own would name its
     /// default index, not the one the client asked for.
-    package var environment: [String: String]?
+    package var environment: [String: String]? = nil
     /// What is done with results whose files are gone; nil: `DaemonOrIndexRepair`. fsindexd
     /// answering a query gives its own writer.
-    package var repair: (any StaleResultRepair)?
-
-    package init(out: Output, errors: Output, workingDirectory: [UInt8]? = nil, environment: [String: String]? = nil,
-                 repair: (any StaleResultRepair)? = nil) {
-        self.out = out
-        self.errors = errors
-        self.workingDirectory = workingDirectory
-        self.environment = environment
-        self.repair = repair
-    }
+    package var repair: (any StaleResultRepair)? = nil
 
     /// `status`, unless the results could not all be written into the client's output (a full
     /// disk, a read-only descriptor): then that is said on `errors`, and the status is 2. (The

@@ -1,8 +1,9 @@
-import Configuration
 import ArgumentParser
 import CommandSupport
+import Configuration
 import Controlling
 import Indexing
+import MemberwiseInit
 import QueryWire
 import Querying
 import SystemCalls
@@ -21,15 +22,12 @@ import Glibc
 /// another index; a value of `FindWire.mustMatch` (time zone, locale, config folder) unlike the
 /// daemon's; or other groups than the daemon's, because "may this user read the file" must be
 /// asked with the client's groups, and the daemon can only ask with its own.
+@MemberwiseInit
 package struct FindService: FindHandler {
     /// The index this daemon keeps.
     package let location: IndexLocation
     /// The daemon's own writer, for results whose files are gone.
     package let repair: any StaleResultRepair
-    package init(location: IndexLocation, repair: any StaleResultRepair) {
-        self.location = location
-        self.repair = repair
-    }
 
     package func answer(_ request: FindWire.Request, output: Int32, errors: Int32, peer: PeerCredentials,
                        start: () -> Bool, abandoned: @escaping @Sendable () -> Bool) -> FindWire.Reply {

@@ -1,4 +1,5 @@
 import Attributes
+import MemberwiseInit
 
 /// One item to write, with the bookkeeping the index keeps beside Core Spotlight's item: the
 /// file's change stamp (so an incremental crawl can skip unchanged files) and the version of the
@@ -33,15 +34,11 @@ package struct IndexEntry: Sendable, Hashable {
 /// The current version of every content extractor, as the extraction stage reports it, so that
 /// the index can tell which items an older extractor wrote. The index does not know the
 /// extractors themselves.
+@MemberwiseInit
 package struct ExtractorVersions: Sendable, Hashable {
     /// The version of items no content extractor read.
     package var none: Int
     package var byName: [String: Int]
-
-    package init(none: Int, byName: [String: Int]) {
-        self.none = none
-        self.byName = byName
-    }
 
     /// Whether an item written by `extractor` at `version` is current. An extractor that no
     /// longer exists makes its items stale.
@@ -53,18 +50,12 @@ package struct ExtractorVersions: Sendable, Hashable {
 
 /// The facts that decide whether a stored item is still current: size, mtime and ctime in
 /// nanoseconds, and the inode.
+@MemberwiseInit
 package struct FileStamp: Sendable, Hashable {
     package var size: Int64
     package var modificationNanos: Int64
     package var changeNanos: Int64
     package var inode: UInt64
-
-    package init(size: Int64, modificationNanos: Int64, changeNanos: Int64, inode: UInt64) {
-        self.size = size
-        self.modificationNanos = modificationNanos
-        self.changeNanos = changeNanos
-        self.inode = inode
-    }
 }
 
 /// What the index remembers of an item for an incremental crawl.

@@ -1,6 +1,7 @@
 import Attributes
 import FoundationEssentials
 import GRDB
+import MemberwiseInit
 
 /// A mail message whose `isPriority` is to be decided: what the priority pass reads.
 package struct PriorityCandidate: Sendable, Hashable {
@@ -15,6 +16,7 @@ package struct PriorityCandidate: Sendable, Hashable {
 }
 
 /// What the priority pass decided for one `PriorityCandidate`.
+@MemberwiseInit
 package struct PriorityOutcome: Sendable, Hashable {
     package var rowID: Int64
     package var version: Double
@@ -23,14 +25,6 @@ package struct PriorityOutcome: Sendable, Hashable {
     /// When the answer may change by itself (a mentioned day enters or leaves the next days);
     /// nil: only new evidence changes it.
     package var recheck: Date?
-
-    package init(rowID: Int64, version: Double, isPriority: Bool, reasons: [String], recheck: Date?) {
-        self.rowID = rowID
-        self.version = version
-        self.isPriority = isPriority
-        self.reasons = reasons
-        self.recheck = recheck
-    }
 }
 
 extension IndexStore {

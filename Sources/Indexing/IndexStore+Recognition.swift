@@ -1,6 +1,7 @@
 import Attributes
 import FoundationEssentials
 import GRDB
+import MemberwiseInit
 
 /// An item waiting for OCR (`ocr_pending`): what the OCR pass reads.
 package struct PendingRecognition: Sendable, Hashable {
@@ -12,6 +13,7 @@ package struct PendingRecognition: Sendable, Hashable {
 }
 
 /// What OCR made of a `PendingRecognition`.
+@MemberwiseInit
 package struct MadeRecognition: Sendable, Hashable {
     package enum Outcome: Sendable, Hashable {
         /// Text read, with the mean word confidence (0 to 100).
@@ -22,12 +24,6 @@ package struct MadeRecognition: Sendable, Hashable {
     package var rowID: Int64
     package var version: Double
     package var outcome: Outcome
-
-    package init(rowID: Int64, version: Double, outcome: Outcome) {
-        self.rowID = rowID
-        self.version = version
-        self.outcome = outcome
-    }
 }
 
 extension IndexStore {

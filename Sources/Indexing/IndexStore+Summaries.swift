@@ -1,6 +1,7 @@
 import Attributes
 import FoundationEssentials
 import GRDB
+import MemberwiseInit
 
 /// An item whose `textContentSummary` is to be made: what the summary pass reads.
 package struct PendingSummary: Sendable, Hashable {
@@ -15,16 +16,11 @@ package struct PendingSummary: Sendable, Hashable {
 
 /// A summary made for a `PendingSummary`; `summary` is nil when the text holds nothing to
 /// summarize (binary garbage): the item is then no longer pending, and has no summary.
+@MemberwiseInit
 package struct MadeSummary: Sendable, Hashable {
     package var rowID: Int64
     package var version: Double
     package var summary: String?
-
-    package init(rowID: Int64, version: Double, summary: String?) {
-        self.rowID = rowID
-        self.version = version
-        self.summary = summary
-    }
 
     package init(_ pending: PendingSummary, summary: String?) {
         self.init(rowID: pending.rowID, version: pending.version, summary: summary)

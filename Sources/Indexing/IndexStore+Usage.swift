@@ -1,6 +1,7 @@
 import Attributes
 import FoundationEssentials
 import GRDB
+import MemberwiseInit
 
 /// One use of an item, as a person or an application reports it: Core Spotlight's donated
 /// `NSUserActivity`, reduced to what ranking needs.
@@ -28,6 +29,7 @@ package struct ItemUse: Sendable, Hashable {
 }
 
 /// What the index remembers of one identifier's uses.
+@MemberwiseInit
 package struct UsageRecord: Sendable, Hashable {
     package var identifier: ItemIdentifier
     package var lastUsed: Date
@@ -36,28 +38,16 @@ package struct UsageRecord: Sendable, Hashable {
     /// Whether an item with this identifier is in the index now. When not, the uses wait in the
     /// usage table and apply when the item is written.
     package var indexed: Bool
-
-    package init(identifier: ItemIdentifier, lastUsed: Date, useCount: Int64, title: String?, indexed: Bool) {
-        self.identifier = identifier
-        self.lastUsed = lastUsed
-        self.useCount = useCount
-        self.title = title
-        self.indexed = indexed
-    }
 }
 
 /// What an outside list of uses (fsindexd's recently-used file) has given the index already, for
 /// one identifier: the latest visit applied and each application's count, so that reading the
 /// same list again (a restart, a rewrite with nothing new) adds nothing.
+@MemberwiseInit
 package struct FeedMark: Sendable, Hashable, Codable {
     package var visited: Date
     /// Use counts by application name, as the list states them.
-    package var counts: [String: Int64]
-
-    package init(visited: Date, counts: [String: Int64] = [:]) {
-        self.visited = visited
-        self.counts = counts
-    }
+    package var counts: [String: Int64] = [:]
 }
 
 extension IndexStore {

@@ -1,6 +1,7 @@
 import Attributes
 import FoundationEssentials
 import GRDB
+import MemberwiseInit
 
 /// The index's words that start with a prefix, with how many items hold each: what completions
 /// are made of (`Completer` in Querying).
@@ -20,13 +21,10 @@ extension IndexStore {
     package static let vocabularyScan = 64
 
     /// A word of the index and how many items hold it.
+    @MemberwiseInit
     package struct WordCount: Sendable, Hashable {
         package var word: String
         package var items: Int
-        package init(word: String, items: Int) {
-            self.word = word
-            self.items = items
-        }
     }
 
     /// The words that start with `prefix` (already as the tokenizer writes them: lowercase,

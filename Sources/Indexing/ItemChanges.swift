@@ -1,3 +1,4 @@
+import MemberwiseInit
 /// Items that changed in the index, by path bytes: the payload of `.itemsChanged`.
 ///
 /// Every item is listed by its own identifier: when a folder is renamed, moved or deleted, each
@@ -11,21 +12,15 @@
 /// It lives with the index because it is what a committed batch did to the index: fsindexd's
 /// writer makes it, the control socket carries it (its wire form is in Controlling), and a live
 /// query (`QueryPipeline.live`) applies it.
+@MemberwiseInit
 package struct ItemChanges: Sendable, Hashable {
     /// Items added or rewritten.
-    package var updated: [[UInt8]]
-    package var removed: [[UInt8]]
+    package var updated: [[UInt8]] = []
+    package var removed: [[UInt8]] = []
     /// Items whose summary arrived (their other attributes are as they were).
-    package var summarized: [[UInt8]]
+    package var summarized: [[UInt8]] = []
     /// Items whose `isPriority` changed (their other attributes are as they were).
-    package var prioritized: [[UInt8]]
-
-    package init(updated: [[UInt8]] = [], removed: [[UInt8]] = [], summarized: [[UInt8]] = [], prioritized: [[UInt8]] = []) {
-        self.updated = updated
-        self.removed = removed
-        self.summarized = summarized
-        self.prioritized = prioritized
-    }
+    package var prioritized: [[UInt8]] = []
 
     package var isEmpty: Bool { updated.isEmpty && removed.isEmpty && summarized.isEmpty && prioritized.isEmpty }
     package var count: Int { updated.count + removed.count + summarized.count + prioritized.count }

@@ -1,6 +1,7 @@
 import Attributes
 import FoundationEssentials
 import GRDB
+import MemberwiseInit
 
 /// The columns of an `items` row that repeat attributes, so that its `attributes` JSON can
 /// leave those out (issue 14, "Half the index": they were a third of the JSON).
@@ -13,6 +14,7 @@ import GRDB
 ///
 /// Whoever changes one of these columns writes the JSON again through ``omitting(_:)`` with the
 /// new values (moves, refreshes), or leaves the attribute in the JSON.
+@MemberwiseInit
 struct StoredAttributes {
     var path: [UInt8]
     var domain: String
@@ -40,19 +42,6 @@ struct StoredAttributes {
         .path, .domainIdentifier, .name, .contentType, .kind, .extractor, .fileSize,
         .contentTypeTree, .fsContentChangeDate, .fsCreationDate, .contentTypeTree,
     ]
-
-    init(path: [UInt8], domain: String, name: String, contentType: String?, kind: String?, extractor: String?,
-         size: Int64?, modified: Double?, created: Double?) {
-        self.path = path
-        self.domain = domain
-        self.name = name
-        self.contentType = contentType
-        self.kind = kind
-        self.extractor = extractor
-        self.size = size
-        self.modified = modified
-        self.created = created
-    }
 
     /// The columns of a row selected with `selection`.
     init(row: Row) {

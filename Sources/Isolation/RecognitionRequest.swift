@@ -1,21 +1,15 @@
+import MemberwiseInit
 /// One file to read with OCR, as the parent asks a worker for it (a `recognize` frame, with the
 /// regular file's descriptor attached, issue 28): the file's name and size (its type is detected
 /// from its bytes and name, as for extraction), the tessdata folder, the languages ("eng+deu")
 /// and how many PDF pages to read at most.
+@MemberwiseInit
 package struct RecognitionRequest: Sendable, Hashable {
     package var name: [UInt8]
     package var fileSize: Int64
     package var dataPath: String
     package var languages: String
     package var pageLimit: Int
-
-    package init(name: [UInt8], fileSize: Int64, dataPath: String, languages: String, pageLimit: Int) {
-        self.name = name
-        self.fileSize = fileSize
-        self.dataPath = dataPath
-        self.languages = languages
-        self.pageLimit = pageLimit
-    }
 
     package func encoded() -> [UInt8] {
         var w = ByteWriter()

@@ -1,20 +1,15 @@
+import MemberwiseInit
 /// One thumbnail to make, as the parent asks a worker for it (a `thumbnail` frame, with the
 /// regular file's descriptor attached): the file's name (its type is detected from its bytes
 /// and name, as for extraction), its size, the square the thumbnail must fit in, and the text
 /// chunks the PNG must carry (the spec's `Thumb::URI`, `Thumb::MTime`, ...; the worker adds
 /// `Thumb::Mimetype`).
+@MemberwiseInit
 package struct ThumbnailRequest: Sendable {
     package var name: [UInt8]
     package var fileSize: Int64
     package var pixels: Int
     package var texts: [(String, String)]
-
-    package init(name: [UInt8], fileSize: Int64, pixels: Int, texts: [(String, String)]) {
-        self.name = name
-        self.fileSize = fileSize
-        self.pixels = pixels
-        self.texts = texts
-    }
 
     package func encoded() -> [UInt8] {
         var w = ByteWriter()

@@ -2,6 +2,7 @@ import Attributes
 import Crawling
 import ExtractionModel
 import FoundationEssentials
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 
@@ -55,10 +56,11 @@ package enum Frame {
 
 /// One file to extract: its facts as the crawl saw them, the text cap, and why the parent could
 /// not open it, if it could not (else a regular file's descriptor comes with the frame).
+@MemberwiseInit
 package struct WorkRequest: Equatable {
     package var facts: FileFacts
     package var textCap: Int
-    package var openFailure: ExtractionError?
+    package var openFailure: ExtractionError? = nil
 
     package func encoded() -> [UInt8] {
         var w = ByteWriter()
@@ -91,12 +93,6 @@ package struct WorkRequest: Equatable {
             for t in times { w.i64(t.seconds); w.u64(UInt64(t.nanoseconds)) }
         }
         return w.out
-    }
-
-    package init(facts: FileFacts, textCap: Int, openFailure: ExtractionError? = nil) {
-        self.facts = facts
-        self.textCap = textCap
-        self.openFailure = openFailure
     }
 
     package init?(decoding bytes: [UInt8]) {

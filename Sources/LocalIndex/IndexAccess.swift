@@ -2,6 +2,7 @@ import Attributes
 import Configuration
 import Controlling
 import Indexing
+import MemberwiseInit
 import Querying
 import SystemPackage
 
@@ -44,16 +45,12 @@ extension QueryPipeline {
 
 /// The repair policy of the local index: the running daemon re-checks results whose files are
 /// gone (and drops them); without one, they are removed from the index here.
+@MemberwiseInit
 package struct DaemonOrIndexRepair: StaleResultRepair {
     package let location: IndexLocation
     /// Whether, without a daemon, the items are deleted here; false for a front end that must
     /// never write (fsindex-mcp), which then leaves them to the next crawl.
-    package let deletesWithoutDaemon: Bool
-
-    package init(location: IndexLocation, deletesWithoutDaemon: Bool = true) {
-        self.location = location
-        self.deletesWithoutDaemon = deletesWithoutDaemon
-    }
+    package var deletesWithoutDaemon: Bool = true
 
     package func forget(_ paths: [[UInt8]]) {
         if let client = try? ControlClient.connect(ControlLocation.forIndex(directory: location.directory)) {

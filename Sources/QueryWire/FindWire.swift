@@ -1,4 +1,5 @@
 import CSysShims
+import MemberwiseInit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,19 +41,13 @@ package enum FindWire {
 
     /// One query: fsfind's arguments (after the program name), its working folder, the
     /// variables of `environmentKeys` it has, and its groups (real and effective group first).
+    @MemberwiseInit
     package struct Request: Equatable, Sendable {
         package var arguments: [[UInt8]]
         package var workingDirectory: [UInt8]
         /// `NAME=value` entries.
         package var environment: [[UInt8]]
         package var groups: [UInt32]
-
-        package init(arguments: [[UInt8]], workingDirectory: [UInt8], environment: [[UInt8]], groups: [UInt32]) {
-            self.arguments = arguments
-            self.workingDirectory = workingDirectory
-            self.environment = environment
-            self.groups = groups
-        }
 
         /// The value of `name` in `environment`, or nil when fsfind did not have it.
         package func variable(_ name: String) -> [UInt8]? {

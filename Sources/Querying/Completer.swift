@@ -1,9 +1,11 @@
 import Attributes
 import Foundation
 import Indexing
+import MemberwiseInit
 
 /// One completion of what a person is typing: the whole text with its last word completed, and
 /// how many items the completed word finds.
+@MemberwiseInit
 package struct Completion: Sendable, Hashable, Codable {
     /// Where a completion comes from.
     package enum Source: String, Sendable, Hashable, Codable {
@@ -22,12 +24,6 @@ package struct Completion: Sendable, Hashable, Codable {
     /// stops at `IndexStore.countedItemsCap` (5,000).
     package var count: Int?
     package var source: Source
-
-    package init(text: String, count: Int?, source: Source) {
-        self.text = text
-        self.count = count
-        self.source = source
-    }
 }
 
 /// Completes the last word of a query as it is typed (Core Spotlight's `CSUserQuery`

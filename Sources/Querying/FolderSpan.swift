@@ -1,16 +1,12 @@
+import MemberwiseInit
 /// The paths inside a folder as a range of bytes, which an index on the path answers without a
 /// pattern: the folder itself, or `lower <= path < upper` with `lower` the folder and a slash
 /// and `upper` the folder and `0`, the byte after `/`. Both backends' `onlyIn` build on it.
+@MemberwiseInit
 package struct FolderSpan: Sendable, Equatable {
     package var folder: [UInt8]
     package var lower: [UInt8]
     package var upper: [UInt8]
-
-    package init(folder: [UInt8], lower: [UInt8], upper: [UInt8]) {
-        self.folder = folder
-        self.lower = lower
-        self.upper = upper
-    }
 
     /// One span per folder (trailing slashes dropped), or nil when one of them is `/`, the
     /// whole file system, which needs no condition at all.

@@ -1,18 +1,15 @@
 import Attributes
 import FoundationEssentials
 import Indexing
+import MemberwiseInit
 
 /// Where a result comes from when several indexes answer one query: a volume's, by its name,
 /// and whether the volume is unplugged now (its items then cannot be opened, only found).
+@MemberwiseInit
 package struct ResultOrigin: Sendable, Hashable {
     /// The volume's label (else its UUID or mount point's name: `Volume.name`).
     package var volume: String
     package var offline: Bool
-
-    package init(volume: String, offline: Bool) {
-        self.volume = volume
-        self.offline = offline
-    }
 }
 
 /// Several indexes as one (issue 29): the home index and the volumes' indexes, each asked the
@@ -28,15 +25,11 @@ package struct ResultOrigin: Sendable, Hashable {
 /// Counts, tables and statistics add up. A result's `rowID` carries its part in the top byte, so
 /// that snippets are asked of the index that holds it.
 package struct MergedBackend: SearchBackend {
+    @MemberwiseInit
     package struct Part: Sendable {
         package var backend: any SearchBackend
         /// nil for the home index.
         package var origin: ResultOrigin?
-
-        package init(backend: any SearchBackend, origin: ResultOrigin?) {
-            self.backend = backend
-            self.origin = origin
-        }
     }
 
     package let parts: [Part]

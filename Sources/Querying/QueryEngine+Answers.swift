@@ -2,6 +2,7 @@ import Attributes
 import FoundationEssentials
 import GRDB
 import Indexing
+import MemberwiseInit
 
 /// Decides, for a matching item's identifier (path bytes, or `path NUL key`), whether a summary
 /// counts it; `QueryPipeline` passes its existence check, so counts, tables and statistics
@@ -192,34 +193,20 @@ package struct GroupKey: Sendable, Hashable {
 }
 
 /// One row of a `--group-by` table; `value` is nil for items without the attribute.
+@MemberwiseInit
 package struct GroupCount: Sendable, Hashable {
     package var value: String?
     package var count: Int
-
-    package init(value: String?, count: Int) {
-        self.value = value
-        self.count = count
-    }
 }
 
 /// `--stats`: over the matches that have the attribute (`count` of `matches`).
+@MemberwiseInit
 package struct AttributeStatistics: Sendable, Hashable {
     package var key: AttributeKey
     package var matches: Int
     package var count: Int
-    package var sum: Double?
-    package var minimum: Double?
-    package var maximum: Double?
-    package var mean: Double?
-
-    package init(key: AttributeKey, matches: Int, count: Int, sum: Double? = nil, minimum: Double? = nil,
-                 maximum: Double? = nil, mean: Double? = nil) {
-        self.key = key
-        self.matches = matches
-        self.count = count
-        self.sum = sum
-        self.minimum = minimum
-        self.maximum = maximum
-        self.mean = mean
-    }
+    package var sum: Double? = nil
+    package var minimum: Double? = nil
+    package var maximum: Double? = nil
+    package var mean: Double? = nil
 }

@@ -1,3 +1,4 @@
+import MemberwiseInit
 /// How big a query may be: bounds that no query a person (or a reasonable script) writes comes
 /// near, and that keep every stage after the parser bounded in stack, memory and time.
 ///
@@ -19,16 +20,11 @@
 ///
 /// For example, `QueryParser.parse(String(repeating: "(", count: 10_000) + …)` throws
 /// "the query nests deeper than 100 levels (parentheses and negations); the limit is 100".
+@MemberwiseInit
 package struct QueryLimits: Sendable, Hashable {
-    package var maximumLength: Int
-    package var maximumDepth: Int
-    package var maximumTerms: Int
-
-    package init(maximumLength: Int = 131_072, maximumDepth: Int = 100, maximumTerms: Int = 4_096) {
-        self.maximumLength = maximumLength
-        self.maximumDepth = maximumDepth
-        self.maximumTerms = maximumTerms
-    }
+    package var maximumLength: Int = 131_072
+    package var maximumDepth: Int = 100
+    package var maximumTerms: Int = 4_096
 
     /// Which limit a query went past.
     package enum Kind: String, Sendable, Hashable {

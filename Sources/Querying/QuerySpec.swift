@@ -1,5 +1,6 @@
 import Attributes
 import FoundationEssentials
+import MemberwiseInit
 
 /// A validated, high-level query, built by the command line (`fsfind`) and run by `QueryEngine`.
 ///
@@ -77,17 +78,12 @@ package enum SortOrder: String, Sendable, Hashable, CaseIterable {
 /// 270. An item with no recorded use gets no usage boost: the file's access time is not a use
 /// (a backup or `grep` moves it, relatime and noatime freeze it). With equal text a newer file
 /// comes first; a much better text match still beats a newer file.
+@MemberwiseInit
 package struct RankingWeights: Sendable, Hashable {
-    package var recency: Double
-    package var usage: Double
+    package var recency: Double = 0.5
+    package var usage: Double = 0.25
     /// The age at which a boost has fallen to half.
-    package var decaySeconds: Double
-
-    package init(recency: Double = 0.5, usage: Double = 0.25, decaySeconds: Double = 30 * 86400) {
-        self.recency = recency
-        self.usage = usage
-        self.decaySeconds = decaySeconds
-    }
+    package var decaySeconds: Double = 30 * 86400
 }
 
 /// A filter over items. `text` predicates are answered by the FTS5 index; the rest by columns,

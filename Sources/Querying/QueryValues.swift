@@ -1,15 +1,12 @@
 import Foundation
+import MemberwiseInit
 
 /// The clock and calendar a query's dates are read against: `today`, `this_week` and
 /// `2026-01-15` mean the user's local days (`TZ`), as in Spotlight and Recoll.
+@MemberwiseInit
 package struct QueryClock: Sendable {
-    package var now: Date
-    package var calendar: Calendar
-
-    package init(now: Date = Date(), calendar: Calendar = .current) {
-        self.now = now
-        self.calendar = calendar
-    }
+    package var now: Date = Date()
+    package var calendar: Calendar = .current
 }
 
 /// A span of time: from `start` (included) to `end` (excluded); either may be open.

@@ -1,5 +1,6 @@
 import Attributes
 import Foundation
+import MemberwiseInit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,6 +12,7 @@ import Glibc
 /// server's Unix socket, as with libpq; no host at all means `/run/postgresql`, Debian's socket
 /// folder. The user defaults to the login name, as libpq's does, so that peer authentication
 /// maps each OS user to the role of the same name (see fsindex(1), SHARED INDEX).
+@MemberwiseInit
 package struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
     package enum Endpoint: Sendable, Hashable {
         case socket(path: String)
@@ -24,14 +26,6 @@ package struct SharedIndexURL: Sendable, Hashable, CustomStringConvertible {
     /// it, the server must run as `postgres` (Debian's), as root, or as this user (a cluster of
     /// one's own); see `PostgresLink.connect`.
     package var requirePeer: String?
-
-    package init(endpoint: Endpoint, user: String, password: String? = nil, database: String, requirePeer: String? = nil) {
-        self.endpoint = endpoint
-        self.user = user
-        self.password = password
-        self.database = database
-        self.requirePeer = requirePeer
-    }
 
     /// Parses `text`; the error says what is wrong with it.
     package init(_ text: String, defaultUser: String? = nil) throws(SharedIndexError) {

@@ -1,20 +1,16 @@
 import Attributes
 import Foundation
 import Indexing
+import MemberwiseInit
 
 /// One item or domain the shared index refused.
+@MemberwiseInit
 package struct PublishFailure: Sendable, Hashable {
     package var domain: String
     /// The item's identifier bytes; empty when the whole domain failed (another watcher owns it).
     package var path: [UInt8]
     /// Why, as the server said it (its SQLSTATE and message, never the item's text).
     package var message: String
-
-    package init(domain: String, path: [UInt8], message: String) {
-        self.domain = domain
-        self.path = path
-        self.message = message
-    }
 }
 
 /// One bad item never blocks the others (issue 22, F3: a NUL in one comment stopped every

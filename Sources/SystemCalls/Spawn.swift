@@ -1,4 +1,5 @@
 import CSysShims
+import MemberwiseInit
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -11,6 +12,7 @@ import Glibc
 ///
 /// For example, the extraction worker: `Spawn(executable: path, arguments: [path, "--cpu-seconds", "20"],
 /// actions: [.dup(toChild, 0), .dup(fromChild, 1)], defaultSignals: [SIGPIPE]).run()`.
+@MemberwiseInit
 package struct Spawn {
     package enum Action {
         /// Open `path` as descriptor `fd` in the child.
@@ -25,23 +27,13 @@ package struct Spawn {
     /// with its bytes (the daemon passes its `--root`s to its detached self).
     package var arguments: [String]
     /// The child's environment; nil for ours.
-    package var environment: [String: String]?
-    package var actions: [Action]
+    package var environment: [String: String]? = nil
+    package var actions: [Action] = []
     /// Signals whose handling goes back to the default in the child (ignored ones stay ignored
     /// otherwise: SIGPIPE ignored by us would be ignored by the child too).
-    package var defaultSignals: [Int32]
+    package var defaultSignals: [Int32] = []
     /// Start a new session, as a daemon does (no controlling terminal, own process group).
-    package var newSession: Bool
-
-    package init(executable: String, arguments: [String], environment: [String: String]? = nil, actions: [Action] = [],
-                defaultSignals: [Int32] = [], newSession: Bool = false) {
-        self.executable = executable
-        self.arguments = arguments
-        self.environment = environment
-        self.actions = actions
-        self.defaultSignals = defaultSignals
-        self.newSession = newSession
-    }
+    package var newSession: Bool = false
 
     /// Starts the child; its pid, or why it could not start.
     package func run() -> Result<pid_t, Errno> {

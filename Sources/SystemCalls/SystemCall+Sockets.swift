@@ -1,4 +1,5 @@
 import CSysShims
+import MemberwiseInit
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -8,16 +9,11 @@ import Glibc
 // where a wrapper says otherwise).
 
 /// Who is at the other end of a connection, as the kernel reports it (`SO_PEERCRED`).
+@MemberwiseInit
 package struct PeerCredentials: Sendable, Hashable {
     package var pid: Int32
     package var uid: UInt32
     package var gid: UInt32
-
-    package init(pid: Int32, uid: UInt32, gid: UInt32) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
-    }
 }
 
 extension SystemCall {

@@ -1,5 +1,6 @@
 import Attributes
 import FoundationEssentials
+import MemberwiseInit
 
 /// What a crawl did, for the summary line and `--json`.
 package struct CrawlReport: Sendable, Hashable, Codable {
@@ -39,13 +40,10 @@ package struct CrawlReport: Sendable, Hashable, Codable {
 
 /// A file-level problem met during a crawl; the crawl goes on. `path` is printable (non-UTF-8
 /// bytes escaped as `\xNN`).
+@MemberwiseInit
 package struct CrawlProblem: Sendable, Hashable, CustomStringConvertible {
     package var path: String
     package var message: String
-    package init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
     package var description: String { "\(path): \(message)" }
 }
 

@@ -1,8 +1,9 @@
-import Configuration
 import Attributes
+import Configuration
 import Crawling
 import Dispatch
 import Indexing
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 
@@ -23,14 +24,10 @@ import SystemPackage
 ///
 /// Items inside files (the messages of an mbox) go with their file and are not compared; a root
 /// that does not exist on disk makes every item of it `extra`.
+@MemberwiseInit
 package struct IndexCheck: Sendable {
     package let store: IndexStore
     package let settings: Settings
-
-    package init(store: IndexStore, settings: Settings) {
-        self.store = store
-        self.settings = settings
-    }
 
     /// One entry where the index and the disk disagree.
     package struct Difference: Sendable, Hashable {

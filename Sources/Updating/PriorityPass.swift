@@ -2,6 +2,7 @@ import Attributes
 import Configuration
 import Foundation
 import Indexing
+import MemberwiseInit
 
 /// Decides mail's `isPriority` after extraction: the stage that needs evidence across items,
 /// which no worker has (a worker sees one file; "from someone I write to" needs the mail I sent).
@@ -31,23 +32,15 @@ import Indexing
 /// let pass = PriorityPass(store: store, settings: settings)
 /// let report = try pass.runAll()   // report.decided, report.changed
 /// ```
+@MemberwiseInit
 package struct PriorityPass: Sendable {
     package let store: IndexStore
-    package let rule: PriorityRule
+    package var rule: PriorityRule = PriorityRule()
     /// `[mail] addresses`; empty: derived (see `evidence()`).
-    package let configuredAddresses: [String]
+    package var configuredAddresses: [String] = []
     /// Addresses known without the mail: `[agent] me`'s (or git's) and `$EMAIL`.
-    package let knownAddresses: [String]
-    package let now: @Sendable () -> Date
-
-    package init(store: IndexStore, rule: PriorityRule = PriorityRule(), configuredAddresses: [String] = [],
-                knownAddresses: [String] = [], now: @escaping @Sendable () -> Date = { Date() }) {
-        self.store = store
-        self.rule = rule
-        self.configuredAddresses = configuredAddresses
-        self.knownAddresses = knownAddresses
-        self.now = now
-    }
+    package var knownAddresses: [String] = []
+    package var now: @Sendable () -> Date = { Date() }
 
     /// The pass as `settings` configure it; `environment` gives `$EMAIL` and what
     /// `Identity.resolve` reads (git's config under `HOME`).

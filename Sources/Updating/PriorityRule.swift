@@ -1,5 +1,6 @@
 import Attributes
 import Foundation
+import MemberwiseInit
 
 /// Decides one mail message's `isPriority` from its facts and the evidence across the mail, and
 /// says why (`priorityReasons`).
@@ -22,16 +23,12 @@ import Foundation
 /// scripts match the code and people read the rest. Two of three rather than any one: direct
 /// alone is nearly every personal message, and a date alone is every newsletter that escaped
 /// its headers.
+@MemberwiseInit
 package struct PriorityRule: Sendable {
     /// Days ahead a mentioned day counts as due (`[mail] deadline_days`).
-    package var deadlineDays: Int
+    package var deadlineDays: Int = 7
     /// The calendar "today" and a mentioned day are reckoned in (the user's local time).
-    package var timeZone: TimeZone
-
-    package init(deadlineDays: Int = 7, timeZone: TimeZone = .current) {
-        self.deadlineDays = deadlineDays
-        self.timeZone = timeZone
-    }
+    package var timeZone: TimeZone = .current
 
     /// Who "me" is, and whom "me" writes to: the evidence across the mail.
     package struct Evidence: Sendable, Hashable {

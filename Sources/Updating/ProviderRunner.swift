@@ -1,6 +1,7 @@
 import Configuration
 import FoundationEssentials
 import Indexing
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -13,14 +14,10 @@ import Glibc
 /// of its own (a time-out stops it and every process it started, see `ProcessTree`), with
 /// `FSINDEX_INDEX_DIR` set to this index so that its `fsindex donate` comes back here. Of its
 /// output only the last `outputTailBytes` are kept, for the message when it fails.
+@MemberwiseInit
 package struct ProviderRunner: Sendable {
     package let provider: Settings.Provider
     package let indexDirectory: FilePath
-
-    package init(provider: Settings.Provider, indexDirectory: FilePath) {
-        self.provider = provider
-        self.indexDirectory = indexDirectory
-    }
 
     /// The most of a command's output kept, for the message when it fails: its last lines.
     package static let outputTailBytes = 64 * 1024
@@ -121,16 +118,11 @@ package struct ProviderRunner: Sendable {
 /// rebuild (a damaged database, a schema change) or never donated, `fsindex reindex --domain`,
 /// and donated items that expired. Requests are kept in the index until acknowledged, so a
 /// failure or a time-out is retried later (with backoff), also after a restart.
+@MemberwiseInit
 package struct ProviderRequests: Sendable {
     package let store: IndexStore
     package let providers: [Settings.Provider]
     package let indexDirectory: FilePath
-
-    package init(store: IndexStore, providers: [Settings.Provider], indexDirectory: FilePath) {
-        self.store = store
-        self.providers = providers
-        self.indexDirectory = indexDirectory
-    }
 
     /// Asks for every provider domain the index has lost (or never had), and for expired items
     /// of provider domains. Returns the domains asked for.

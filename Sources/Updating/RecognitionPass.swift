@@ -4,6 +4,7 @@ import Crawling
 import Dispatch
 import Indexing
 import Isolation
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 
@@ -35,18 +36,13 @@ import SystemPackage
 /// let pass = try RecognitionPass(store: store, settings: settings)   // nil: OCR is off
 /// let report = try pass?.runAll()   // report.recognized, report.seconds
 /// ```
+@MemberwiseInit
 package struct RecognitionPass: Sendable {
     package let store: IndexStore
     package let recognition: Settings.Recognition
     package let pool: WorkerPool
     /// PDF pages read at most, the first ones (a 300-page scanned book would take minutes).
     package static let pageLimit = 20
-
-    package init(store: IndexStore, recognition: Settings.Recognition, pool: WorkerPool) {
-        self.store = store
-        self.recognition = recognition
-        self.pool = pool
-    }
 
     /// The pass as `settings` configure it: nil when `ocr = false`; a problem when OCR cannot
     /// run (no Tesseract data, a configured language missing, no worker executable).

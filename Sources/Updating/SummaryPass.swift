@@ -1,6 +1,7 @@
 import Attributes
 import Dispatch
 import Indexing
+import MemberwiseInit
 import Summarizing
 import Synchronization
 import SystemCalls
@@ -24,14 +25,10 @@ import SystemCalls
 /// let pass = SummaryPass(store: store)
 /// let report = try pass.runAll(threads: 2)   // report.summarized, report.seconds
 /// ```
+@MemberwiseInit
 package struct SummaryPass: Sendable {
     package let store: IndexStore
-    package let summarizer: ExtractiveSummarizer
-
-    package init(store: IndexStore, summarizer: ExtractiveSummarizer = ExtractiveSummarizer()) {
-        self.store = store
-        self.summarizer = summarizer
-    }
+    package var summarizer: ExtractiveSummarizer = ExtractiveSummarizer()
 
     /// What one batch did.
     package struct Batch: Sendable, Hashable {

@@ -3,8 +3,9 @@ import CSysShims
 import Crawling
 import Extraction
 import ExtractionModel
-import Isolation
 import FoundationEssentials
+import Isolation
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -217,12 +218,8 @@ final class FrameReader {
 /// What a test worker adds (never the shipped one): misbehaviour before a chosen file is
 /// extracted (given its facts and the descriptor its parent passed), and answers to sandbox
 /// probes (try one forbidden call, say how it was refused).
+@MemberwiseInit
 package struct WorkerTestHooks {
     package var beforeExtracting: (FileFacts, Int32?) -> Void
     package var probe: (String) -> String
-
-    package init(beforeExtracting: @escaping (FileFacts, Int32?) -> Void, probe: @escaping (String) -> String) {
-        self.beforeExtracting = beforeExtracting
-        self.probe = probe
-    }
 }

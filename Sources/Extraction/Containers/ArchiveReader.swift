@@ -1,5 +1,6 @@
-import ExtractionModel
 import CArchive
+import ExtractionModel
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -29,21 +30,13 @@ import Glibc
 /// }
 /// ```
 package final class ArchiveReader {
+    @MemberwiseInit
     package struct Limits: Sendable {
-        var maxEntries = 20_000
-        var maxEntryBytes = 64 << 20
-        var maxTotalBytes = 256 << 20
-        var maxRatio = 200
-        var ratioFloor = 16 << 20
-
-        package init(maxEntries: Int = 20_000, maxEntryBytes: Int = 64 << 20, maxTotalBytes: Int = 256 << 20,
-                     maxRatio: Int = 200, ratioFloor: Int = 16 << 20) {
-            self.maxEntries = maxEntries
-            self.maxEntryBytes = maxEntryBytes
-            self.maxTotalBytes = maxTotalBytes
-            self.maxRatio = maxRatio
-            self.ratioFloor = ratioFloor
-        }
+        var maxEntries: Int = 20_000
+        var maxEntryBytes: Int = 64 << 20
+        var maxTotalBytes: Int = 256 << 20
+        var maxRatio: Int = 200
+        var ratioFloor: Int = 16 << 20
     }
 
     enum Formats {

@@ -1,6 +1,7 @@
 import Attributes
 import CGdkPixbuf
 import ExtractionModel
+import MemberwiseInit
 import SystemCalls
 import SystemPackage
 #if canImport(Glibc)
@@ -19,17 +20,12 @@ package enum RecognitionOutcome: Equatable, Sendable {
 }
 
 /// What to recognise and how: the parent's `[extraction] ocr_languages` and tessdata folder.
+@MemberwiseInit
 package struct RecognitionOptions: Sendable, Hashable {
     package var dataPath: String
     package var languages: String
     /// PDF pages read at most (the first ones).
     package var pageLimit: Int
-
-    package init(dataPath: String, languages: String, pageLimit: Int) {
-        self.dataPath = dataPath
-        self.languages = languages
-        self.pageLimit = pageLimit
-    }
 }
 
 extension ExtractionContext {

@@ -1,11 +1,13 @@
 import CGdkPixbuf
 import CPoppler
+import MemberwiseInit
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// An 8-bit grayscale picture, one byte a pixel, rows `width` bytes apart: what Tesseract reads
 /// (it binarises on its own) and what `TextLikeness` measures.
+@MemberwiseInit
 struct GrayImage {
     var width: Int
     var height: Int
@@ -75,11 +77,5 @@ struct GrayImage {
             }
         }
         return GrayImage(width: w, height: h, pixels: out)
-    }
-
-    init(width: Int, height: Int, pixels: [UInt8]) {
-        self.width = width
-        self.height = height
-        self.pixels = pixels
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MemberwiseInit
 
 /// Finds the days a mail's text mentions, for the priority pass's `deadline` evidence
 /// (`mentionedDates`): `2026-11-29`, `29 November [2026]`, `29th Nov`, `November 29[, 2026]`,
@@ -126,16 +127,11 @@ struct MentionedDates {
 
 /// A day of the proleptic Gregorian calendar, with its number counted from 1970-01-01 (Howard
 /// Hinnant's algorithms).
+@MemberwiseInit
 struct CivilDay: Hashable {
     var year: Int
     var month: Int
     var day: Int
-
-    init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
-    }
 
     init(unixSeconds: Int) {
         self.init(dayNumber: Int((Double(unixSeconds) / 86_400).rounded(.down)))
