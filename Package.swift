@@ -80,6 +80,7 @@ let package = Package(
         .systemLibrary(name: "CTagLib", path: "Sources/CLibraries/CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
         .systemLibrary(name: "CArchive", path: "Sources/CLibraries/CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CUchardet", path: "Sources/CLibraries/CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+        .systemLibrary(name: "CStemmer", path: "Sources/CLibraries/CStemmer", providers: [.apt(["libstemmer-dev"])]),
         .systemLibrary(name: "CTextCat", path: "Sources/CLibraries/CTextCat", pkgConfig: "libexttextcat", providers: [.apt(["libexttextcat-dev"])]),
         .systemLibrary(name: "CGsf", path: "Sources/CLibraries/CGsf", pkgConfig: "libgsf-1", providers: [.apt(["libgsf-1-dev"])]),
         // Images decoded and PNGs written for thumbnails, in the worker only (issue 27).
@@ -111,13 +112,13 @@ let package = Package(
         .target(name: "CMediaProbe", path: "Sources/CLibraries/CMediaProbe"),
         // The one system-call layer: Result<_, Errno> with EINTR retried, threads, process
         // spawning, FilePath <-> bytes.
-        .target(name: "SystemCalls", dependencies: ["MemberwiseInit", 
+        .target(name: "SystemCalls", dependencies: ["MemberwiseInit",
             "CSysShims",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
         // The settings: one TOML reader with typed sections, for every program.
-        .target(name: "Configuration", dependencies: ["MemberwiseInit", 
+        .target(name: "Configuration", dependencies: ["MemberwiseInit",
             "Attributes", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "TOMLKit", package: "TOMLKit"),
@@ -129,20 +130,20 @@ let package = Package(
         // a domain, with their limits. The other way in beside the crawl.
         .target(name: "Donating", dependencies: ["Attributes"], swiftSettings: strict),
         // Stage 1: roots, the byte-exact directory walker, exclusion rules, file facts.
-        .target(name: "Crawling", dependencies: ["MemberwiseInit", 
+        .target(name: "Crawling", dependencies: ["MemberwiseInit",
             "CSysShims", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2's vocabulary, parser-free: results, errors, child items, extractor versions, the
         // file-system attributes and a file's type from its name. The parent processes link this,
         // never `Extraction`.
-        .target(name: "ExtractionModel", dependencies: ["MemberwiseInit", 
+        .target(name: "ExtractionModel", dependencies: ["MemberwiseInit",
             "Attributes", "Crawling", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2: a file's facts and bytes in, an attribute set out, through the C parsers.
         // Linked only by `fsindex-worker` (through `WorkerRuntime`), never by the parent.
-        .target(name: "Extraction", dependencies: ["MemberwiseInit", 
+        .target(name: "Extraction", dependencies: ["MemberwiseInit",
             "Attributes", "Crawling", "ExtractionModel", "SystemCalls", "CMagic", "CLibXML2",
             "CPoppler", "CGMime", "CExif", "CExempi", "CIPTC", "CTagLib", "CTagLibStream", "CArchive", "CUchardet", "CTextCat", "CGsf", "CGdkPixbuf",
             "CTesseract",
@@ -151,12 +152,12 @@ let package = Package(
         ], swiftSettings: strict),
         // Stage 2b, the parent's side: extraction in sandboxed worker processes (spawning, limits,
         // timeouts) and the worker protocol (requests and file descriptors on a Unix socket). Links no parser.
-        .target(name: "Isolation", dependencies: ["MemberwiseInit", 
+        .target(name: "Isolation", dependencies: ["MemberwiseInit",
             "Attributes", "Crawling", "ExtractionModel", "CSysShims", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 2b, the worker's side: rlimits, seccomp, and the loop that answers the parent.
-        .target(name: "WorkerRuntime", dependencies: ["MemberwiseInit", 
+        .target(name: "WorkerRuntime", dependencies: ["MemberwiseInit",
             "Attributes", "Crawling", "Extraction", "ExtractionModel", "Isolation", "Summarizing", "CSysShims", "CSeccomp", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -171,7 +172,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
         // Stage 3: the SQLite/FTS5 store with Core Spotlight's index contract.
-        .target(name: "Indexing", dependencies: ["MemberwiseInit", 
+        .target(name: "Indexing", dependencies: ["MemberwiseInit",
             "Attributes", "CFTS5CJK",
             "SystemCalls",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -179,7 +180,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The shared index on a PostgreSQL server (issue 15): schema, publishing a local index's
         // items to it, and the connection; the query side is SharedQuerying.
-        .target(name: "SharedIndex", dependencies: ["MemberwiseInit", 
+        .target(name: "SharedIndex", dependencies: ["MemberwiseInit",
             "Attributes", "CFTS5CJK", "CSysShims", "Indexing", "SystemCalls",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -188,8 +189,8 @@ let package = Package(
         // Stage 4: queries over an index (`SearchBackend`): the language, the SQLite engine and
         // the pipeline every front end runs. Knows only the index: the repair policy and the
         // daemon's live changes are plugged in by the front ends (CommandSupport).
-        .target(name: "Querying", dependencies: ["MemberwiseInit", 
-            "Attributes", "Indexing",
+        .target(name: "Querying", dependencies: ["MemberwiseInit",
+            "Attributes", "Indexing", "CStemmer",
             .product(name: "GRDB", package: "GRDB.swift"),
             // sqlite3_progress_handler, for the query time limit (QueryDeadline).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -207,13 +208,13 @@ let package = Package(
         .target(name: "Summarizing", swiftSettings: strict),
         // Glue for one crawl: walk, extract, write batches (a bulk load for thousands); the
         // summary pass for donated texts.
-        .target(name: "Updating", dependencies: ["MemberwiseInit", 
+        .target(name: "Updating", dependencies: ["MemberwiseInit",
             "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Summarizing", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
         // The daemon's control channel: a Unix socket with JSON lines (status, pause, reindex, subscribe).
-        .target(name: "Controlling", dependencies: ["MemberwiseInit", 
+        .target(name: "Controlling", dependencies: ["MemberwiseInit",
             "Attributes", "CSysShims", "Indexing", "QueryWire", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -229,11 +230,11 @@ let package = Package(
         // they open an index (the repair policy, fsindexd's live changes, the shared index).
         // How a front end opens the local index: read-only, with the daemon's repair policy and
         // live changes. Apart from CommandSupport so that the desktop links no ArgumentParser.
-        .target(name: "LocalIndex", dependencies: ["MemberwiseInit", 
+        .target(name: "LocalIndex", dependencies: ["MemberwiseInit",
             "Attributes", "Configuration", "Controlling", "Indexing", "Querying",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
-        .target(name: "CommandSupport", dependencies: ["MemberwiseInit", 
+        .target(name: "CommandSupport", dependencies: ["MemberwiseInit",
             "Attributes", "Configuration", "Controlling", "Crawling", "Indexing", "LocalIndex", "Querying", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -249,7 +250,7 @@ let package = Package(
         ], swiftSettings: strict, linkerSettings: small),
         // The desktop's searches, opening items and recording their use (search boxes,
         // `fsindex open`, `fsfind --open`).
-        .target(name: "Desktop", dependencies: ["MemberwiseInit", 
+        .target(name: "Desktop", dependencies: ["MemberwiseInit",
             "Attributes", "Configuration", "Controlling", "Indexing", "LocalIndex", "Querying", "SystemCalls", "Thumbnails",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -286,7 +287,7 @@ let package = Package(
         .target(name: "QueryWire", dependencies: ["MemberwiseInit", "CSysShims"], swiftSettings: strict),
         // The fsfind command itself (options, output, exit status), run by fsfind-direct and by
         // fsindexd for the small fsfind (FindService).
-        .target(name: "FindCommand", dependencies: ["MemberwiseInit", 
+        .target(name: "FindCommand", dependencies: ["MemberwiseInit",
             "CommandSupport", "LocalIndex", "Desktop", "Attributes", "Configuration", "Controlling", "Indexing", "Querying", "QueryWire", "SharedIndex", "SharedQuerying", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),

@@ -32,6 +32,7 @@ extension AgentOptions {
                                 identity: Identity.resolve(configured: agent.me),
                                 ranking: RankingWeights(settings.query), timeLimit: settings.query.timeLimit)
         options.sharedURL = settings.index.sharedURL(explicit: nil)
+        options.questions = settings.query.questions
         return options
     }
 }

@@ -24,6 +24,8 @@ package struct AgentOptions: Sendable {
     package var ranking: RankingWeights
     /// Seconds one query may run.
     package var timeLimit: Double
+    /// `[query] questions`: whether questions go through `QuestionRouter`'s stages.
+    package var questions = true
     /// The shared PostgreSQL index to query instead of the local one (`[index] url`, `--index-url`).
     package var sharedURL: String?
 

@@ -118,6 +118,7 @@ package final class AgentSession: Sendable {
                              timeLimit: options.timeLimit)
         if let kinds = options.guidance.kinds { r.restriction = KindWords.predicate(kinds) }
         r.identity = options.identity
+        r.questions = options.questions
         return r
     }
 

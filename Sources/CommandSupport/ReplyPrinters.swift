@@ -141,6 +141,7 @@ package struct JSONLinesPrinter: ReplyPrinter {
             extra["change"] = change
         } else {
             if withScore { a["score"] = .double(item.score) }
+            if let stage = item.stage { a["stage"] = .string(stage.rawValue) }
             if let s = item.snippet { a["snippet"] = .string(SnippetText.render(s, color: false)) }
         }
         if let key = item.childKey { a["item"] = .string(key) }

@@ -107,6 +107,9 @@ package struct Settings: Sendable, Hashable {
         package var decayDays = 30.0
         /// Seconds a query may take before it is stopped with an error naming this limit.
         package var timeLimit = 10.0
+        /// Whether plain words that read as a question also search for their content words
+        /// with their other forms, then for any of them (issue 43), after the words as typed.
+        package var questions = true
         package init() {}
     }
 
@@ -297,6 +300,7 @@ package struct Settings: Sendable, Hashable {
         case "query.recency_weight": query.recencyWeight = try r.number(v, full, 0...10, "a number from 0 to 10")
         case "query.usage_weight": query.usageWeight = try r.number(v, full, 0...10, "a number from 0 to 10")
         case "query.decay_days": query.decayDays = try r.number(v, full, 0.001...3650, "a number of days from 1 to 3650")
+        case "query.questions": query.questions = try r.bool(v, full)
         case "query.time_limit": query.timeLimit = try r.number(v, full, 0.001...86_400, "a number of seconds from 0.001 to 86400")
         case "agent.scopes": agent.scopes = try r.folders(v, full)
         case "agent.max_results":

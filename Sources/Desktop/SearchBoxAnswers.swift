@@ -40,6 +40,7 @@ package struct SearchBoxAnswers: Sendable {
                                    fetchAttributes: Self.fetched, onePerFile: true,
                                    ranking: RankingWeights(settings.query), timeLimit: settings.query.timeLimit)
         if let within = query.within { request.restriction = .identifiers(within) }
+        request.questions = settings.query.questions
         do {
             return try items(request)
         } catch .nothingToSearch {

@@ -191,6 +191,7 @@ package struct FSFind: AsyncParsableCommand {
                             snippet: snippet, onePerFile: !json, answer: answer, ranking: RankingWeights(settings),
                             timeLimit: timeLimit ?? settings.timeLimit, identity: identity)
         request.domains = domain
+        request.questions = settings.questions
         return request
     }
 

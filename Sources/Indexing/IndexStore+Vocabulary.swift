@@ -60,6 +60,13 @@ extension IndexStore {
             .prefix(limit).map { $0 }
     }
 
+    /// The index's words from `low` (included) to `high` (excluded), in order, at most `limit`,
+    /// from FTS5's vocabulary: what `Inflections` stems to find a word's other forms.
+    package static func vocabulary(_ db: Database, from low: String, to high: String, limit: Int) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: "SELECT term FROM items_vocabulary WHERE term >= ? AND term < ? LIMIT ?"),
+                            arguments: [low, high, limit])
+    }
+
     /// The first string after every string that starts with `prefix` (its last scalar raised by
     /// one), for a range `>= prefix AND < end`.
     static func prefixEnd(_ prefix: String) -> String {

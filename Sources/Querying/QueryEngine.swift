@@ -32,6 +32,12 @@ package struct QueryEngine: Sendable {
     package static let snippetStart = "\u{2}", snippetEnd = "\u{3}"
 
     package func run(_ spec: QuerySpec) throws(QueryError) -> [QueryResult] {
+        if let words = spec.question { return try runQuestion(spec, words: words) }
+        return try runAsTyped(spec)
+    }
+
+    /// The query as it is: one search.
+    func runAsTyped(_ spec: QuerySpec) throws(QueryError) -> [QueryResult] {
         guard let query = ResultQuery(spec) else { return [] }
         return try read(spec) { db in
             // The best k of a ranked query without ranking every match when that can be proven

@@ -50,6 +50,9 @@ package struct QueryRequest: Sendable, Hashable {
     package var restriction: ItemPredicate?
     /// Only items of these domains (`fsfind --domain notes`); empty: any.
     package var domains: [String] = []
+    /// Whether plain words that read as a question go through `QuestionRouter`'s stages
+    /// (`[query] questions`); false: every query runs as typed only.
+    package var questions = true
     /// Who `me` is in `from:me`, `author:me` and `to:me` (`Identity.resolve`); nil: `me` is an error.
     package var identity: Identity?
 
@@ -82,10 +85,12 @@ package struct QueryRequest: Sendable, Hashable {
         let deadline = timeLimit.map { QueryDeadline(seconds: $0) }
         var parts: [ItemPredicate] = []
         var hint: String?
+        var question: [String]?
         if !text.trimmingCharacters(in: .whitespaces).isEmpty {
             let parsed = try ShortQueryParser.parse(text, literal: literal, identity: identity)
             parts.append(parsed.predicate)
             hint = parsed.nameHint
+            if let words = parsed.plainWords, QuestionRouter.isQuestion(words) { question = words }
         }
         if let name {
             guard !name.isEmpty else { throw .badValue(attribute: "name", value: name, reason: "must not be empty") }
@@ -97,9 +102,11 @@ package struct QueryRequest: Sendable, Hashable {
         }
         if let restriction { parts.append(restriction) }
         if !domains.isEmpty { parts.append(.or(domains.map { .domain($0) })) }
-        return QuerySpec(predicate: parts.isEmpty ? .all : (parts.count == 1 ? parts[0] : .and(parts)), onlyIn: scopes,
-                         now: now, exactNameHint: hint, includeAttributes: !fetchAttributes.isEmpty, sort: sort,
-                         reverse: reverse, snippet: snippet, ranking: ranking, deadline: deadline)
+        var spec = QuerySpec(predicate: parts.isEmpty ? .all : (parts.count == 1 ? parts[0] : .and(parts)), onlyIn: scopes,
+                             now: now, exactNameHint: hint, includeAttributes: !fetchAttributes.isEmpty, sort: sort,
+                             reverse: reverse, snippet: snippet, ranking: ranking, deadline: deadline)
+        if sort == .relevance, name == nil, questions { spec.question = question }
+        return spec
     }
 }
 
@@ -179,6 +186,8 @@ package struct FoundItem: Sendable, Hashable {
     package var host: String?
     /// The volume it is on (`MergedBackend`), offline or not; nil for the home index.
     package var origin: ResultOrigin?
+    /// Which of a question's stages found it (`QuestionRouter`); nil for any other query.
+    package var stage: QuestionRouter.Stage?
 
     package init(path: [UInt8], childKey: String? = nil, attributes: AttributeSet = AttributeSet(), score: Double = 0,
                 snippet: String? = nil, host: String? = nil) {
@@ -203,6 +212,7 @@ package struct FoundItem: Sendable, Hashable {
         for k in fetch { chosen[k] = r.attributes[k] }
         self.init(path: file, childKey: key, attributes: chosen, score: Self.displayScore(r.score), snippet: r.snippet, host: r.host)
         origin = r.origin
+        stage = r.stage
     }
 
     /// Scores as people read them: higher is better (bm25 is negative, lower better).

@@ -18,6 +18,8 @@ package struct QueryResult: Sendable, Hashable {
     package var host: String?
     /// The volume it is on, when several indexes answer (`MergedBackend`); nil for the home index.
     package var origin: ResultOrigin?
+    /// Which of a question's stages found it (`QuestionRouter`); nil for any other query.
+    package var stage: QuestionRouter.Stage?
 
     package init(identifier: ItemIdentifier, domain: String, attributes: AttributeSet, score: Double, snippet: String? = nil,
                 rowID: Int64 = 0, host: String? = nil) {

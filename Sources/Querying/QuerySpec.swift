@@ -29,6 +29,10 @@ package struct QuerySpec: Sendable, Hashable {
     package var ranking: RankingWeights
     /// When the query must be done by (`QueryError.timeLimit` after it); nil: no limit.
     package var deadline: QueryDeadline?
+    /// The words of a question in plain words (`QuestionRouter`): the query as typed runs
+    /// first, then, for a page it did not fill, its content words with their other forms, then
+    /// any of them. Nil: the query runs as typed only.
+    package var question: [String]? = nil
 
     package init(predicate: ItemPredicate, onlyIn: [[UInt8]] = [], limit: Int? = nil, offset: Int = 0,
                 now: Date = Date(), exactNameHint: String? = nil, includeAttributes: Bool = true,

@@ -51,6 +51,9 @@ package struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     package private(set) var groups: [[Term]]
     /// Only this column, or any column when nil.
     package var column: Column?
+    /// Any group may match, not all: a question's words asked as any of them (issue 43), ranked
+    /// by how many of the groups a row holds (`fsindex_rank`'s coordination).
+    package var anyGroup = false
 
     /// Returns nil when the words hold no searchable token at all (only punctuation).
     package init?(words: [String], prefixLast: Bool = true) {
@@ -146,7 +149,7 @@ package struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     /// given its whole word's count, a lower bound that weighs it a little higher than counting
     /// every completion would.
     func rankLayout(documentCounts: [String: Int]) -> String {
-        var out: [String] = []
+        var out: [String] = anyGroup ? ["coord"] : []
         func phrase(_ g: Int, _ term: Term, _ tokens: [String]) {
             var entry = "\(g):\(term.tokens.count)"
             if tokens.count == 1, let n = documentCounts[tokens[0]] { entry += ":\(n)" }
@@ -188,7 +191,7 @@ package struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     package var fts5: String {
         let body = groups.map { g in
             g.count == 1 ? g[0].fts5 : "(" + g.map(\.fts5).joined(separator: " OR ") + ")"
-        }.joined(separator: " AND ")
+        }.joined(separator: anyGroup ? " OR " : " AND ")
         guard let column else { return body }
         return "{\(column.rawValue)} : (\(body))"
     }

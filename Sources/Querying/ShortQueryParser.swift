@@ -6,6 +6,9 @@ package struct ParsedQuery: Sendable, Hashable {
     package var predicate: ItemPredicate
     /// The free words as typed (for "an exact name ranks first"), if any.
     package var nameHint: String?
+    /// The words, when the query is nothing else: no field, quote, operator, exclusion or
+    /// wildcard. What `QuestionRouter` may read as a question.
+    package var plainWords: [String]? = nil
 }
 
 /// The short query form, for people, in the style of Recoll and web search engines:
@@ -63,7 +66,30 @@ package struct ShortQueryParser {
         "presentation": ["public.presentation"], "spreadsheet": ["public.spreadsheet"],
         "book": ["org.idpf.epub-container"], "ebook": ["org.idpf.epub-container"],
         "manual": [ContentType.manualPage.rawValue], "man": [ContentType.manualPage.rawValue],
+        // As people name them (issue 43): a web page, a Word document, slides, a screenshot.
+        "html": ["public.html", "public.xhtml"], "web": ["public.html", "public.xhtml"],
+        "webpage": ["public.html", "public.xhtml"], "web page": ["public.html", "public.xhtml"], "page": ["public.html", "public.xhtml"],
+        "word": wordProcessing, "word document": wordProcessing, "doc": wordProcessing, "docx": wordProcessing,
+        "odt": ["org.oasis-open.opendocument.text"], "rtf": ["public.rtf"],
+        "slides": ["public.presentation"], "slideshow": ["public.presentation"], "powerpoint": ["public.presentation"],
+        "sheet": ["public.spreadsheet"], "excel": ["public.spreadsheet"], "csv": ["public.comma-separated-values-text"],
+        "markdown": ["net.daringfireball.markdown"], "json": ["public.json"], "xml": ["public.xml"], "yaml": ["public.yaml"],
+        "script": ["public.script"], "header": ["public.c-header", "public.c-plus-plus-header"],
+        "python": ["public.python-script"], "rust": ["org.rust-lang.rust-source"], "swift": ["public.swift-source"],
+        "c": ["public.c-source", "public.c-header"], "c++": ["public.c-plus-plus-source", "public.c-plus-plus-header"],
+        "java": ["com.sun.java-source"], "javascript": ["com.netscape.javascript-source"], "shell": ["public.shell-script"],
+        "font": ["public.font"], "calendar": ["public.calendar-event"], "contact": ["public.vcard"], "subtitles": ["public.subrip-subtitle", "org.w3.webvtt"],
+        "screenshot": ["public.png"], "screenshots": ["public.png"],
     ]
+
+    /// Word processors' documents: what "a Word document" means to most people.
+    static let wordProcessing = ["com.microsoft.word.doc", "org.openxmlformats.wordprocessingml.document",
+                                 "org.oasis-open.opendocument.text", "public.rtf"]
+
+    /// Names screenshot tools give their pictures (GNOME, KDE's Spectacle, macOS, Windows, and
+    /// GNOME's German "Bildschirmfoto"): `kind:screenshot` is a PNG named so, as Spotlight's
+    /// `kMDItemIsScreenCapture` is a flag the capture tool sets.
+    static let screenshotNames = ["screenshot*", "screen shot*", "screencast*", "bildschirmfoto*", "capture d'écran*", "snapshot*"]
 
     /// Short names for attributes, beside ours and Spotlight's.
     package static let aliases: [String: AttributeKey] = [
@@ -113,7 +139,9 @@ package struct ShortQueryParser {
         guard let node else { throw .syntax(QuerySyntaxError(query: query, position: 0, message: "the query is empty: give words, field:value terms or a Spotlight expression")) }
         let predicate = try node.predicate(prefixWord: p.words.count - 1).simplified
         let hint = p.words.isEmpty ? nil : p.words.joined(separator: " ")
-        return ParsedQuery(predicate: predicate, nameHint: hint)
+        var parsed = ParsedQuery(predicate: predicate, nameHint: hint)
+        if node.isPlainWords { parsed.plainWords = p.words }
+        return parsed
     }
 
     // MARK: Grammar
@@ -125,6 +153,15 @@ package struct ShortQueryParser {
         case word(String, phrase: Bool, index: Int?)
         case predicate(ItemPredicate)
         case and([Node]), or([Node]), not(Node)
+
+        /// Free words only, none quoted or ending in `*`.
+        var isPlainWords: Bool {
+            switch self {
+            case .word(let text, let phrase, let index): !phrase && index != nil && !text.hasSuffix("*")
+            case .and(let parts): parts.allSatisfy(\.isPlainWords)
+            default: false
+            }
+        }
 
         func predicate(prefixWord: Int) throws(QueryError) -> ItemPredicate {
             switch self {
@@ -313,7 +350,12 @@ package struct ShortQueryParser {
         case "kind":
             var types: [ItemPredicate] = []
             for k in value.split(separator: ",").map({ $0.lowercased() }) {
-                if let list = Self.kinds[k] {
+                if k == "screenshot" || k == "screenshots" {
+                    let names: [ItemPredicate] = Self.screenshotNames.map {
+                        .compare(AttributeComparison(.name, .equal, .text(TextPattern($0, [.caseInsensitive, .diacriticInsensitive]))))
+                    }
+                    types.append(.and([.conformsTo(.png), .or(names)]))
+                } else if let list = Self.kinds[k] {
                     types += list.map { .conformsTo(ContentType(rawValue: $0)) }
                 } else if k.contains("/") {   // a MIME type: its UTI and every type below it
                     types.append(.conformsTo(ContentType.forQuery(mimeType: k)))

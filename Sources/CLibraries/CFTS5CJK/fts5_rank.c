@@ -19,6 +19,12 @@
 // part's position and covers all its parts): "group:span group:span …", one per phrase in the
 // order of the FTS5 expression. Without it (or when it does not fit the expression) every phrase
 // is a word of its own, covering its own tokens.
+//
+// A layout that starts with "coord " is an any-word query's (issue 43: a question's words, any
+// of them): the score is then multiplied by the square of the share of the query's words the
+// row holds (Lucene's coordination factor, squared so that a row with more of the words ranks
+// above one that repeats fewer), since BM25 alone lets one rare word said often outweigh most
+// of the question.
 #include "fts5_cjk.h"
 #include <math.h>
 #include <stdlib.h>
@@ -45,6 +51,7 @@ typedef struct RankData {
     int *span;            // per phrase: the document positions it covers
     int nGroup;
     double sumIdf;        // Σ over words of the largest idf of the word's phrases
+    int coordinate;       // the layout began with "coord ": an any-word query
     double avg[MAX_COLUMNS];
 } RankData;
 
@@ -118,6 +125,10 @@ static RankData *rankData(const Fts5ExtensionApi *api, Fts5Context *fts, const c
     }
     sqlite3_int64 *docs = calloc(n > 0 ? n : 1, sizeof(sqlite3_int64));
     if (!docs) { freeRankData(d); *rc = SQLITE_NOMEM; return 0; }
+    if (layout && strncmp(layout, "coord ", 6) == 0) {
+        d->coordinate = 1;
+        layout += 6;
+    }
     if (!readLayout(layout, n, d->group, d->span, docs)) {
         for (int i = 0; i < n; i++) {
             d->group[i] = i;
@@ -253,6 +264,21 @@ static void rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context 
             f += weight[c] * n / (1 - RANK_B + RANK_B * (double)lengths[c] / d->avg[c]);
         }
         if (f > 0) score += d->idf[p] * f * (RANK_K1 + 1) / (f + RANK_K1);
+    }
+    // Coordination, for an any-word query: the share of its words the row holds.
+    if (d->coordinate && d->nGroup > 0) {
+        unsigned char held[MAX_GROUPS] = { 0 };
+        int matched = 0;
+        for (int p = 0; p < d->nPhrase; p++) {
+            int g = d->group[p];
+            if (g < 0 || g >= MAX_GROUPS || held[g]) continue;
+            for (int c = 0; c < d->nColumn; c++) {
+                if (tf[p * MAX_COLUMNS + c] > 0) { held[g] = 1; matched++; break; }
+            }
+        }
+        int words = d->nGroup < MAX_GROUPS ? d->nGroup : MAX_GROUPS;
+        double share = (double)matched / (double)words;
+        score *= share * share;
     }
     // 2 and 3. Order and proximity, per column (name, title, other; then the text).
     if (hits && nHits > 0) {

@@ -1,0 +1,175 @@
+import Attributes
+import Foundation
+import Indexing
+import Querying
+import TestSupport
+import Testing
+
+/// Issue 43: questions in plain words. The query as typed first; then its content words with
+/// their other forms in the index; then any of them, the files with most of them first.
+@Suite("Questions in plain words")
+struct QuestionTests {
+    func spec(_ text: String, limit: Int? = 10, questions: Bool = true) throws -> QuerySpec {
+        var request = QueryRequest(text: text)
+        request.questions = questions
+        var spec = try request.makeSpec()
+        spec.limit = limit
+        return spec
+    }
+
+    func paths(_ f: QueryFixture, _ text: String, limit: Int? = 10, questions: Bool = true) throws -> [String] {
+        try f.engine.run(spec(text, limit: limit, questions: questions)).map(\.identifier.description)
+    }
+
+    @Test("Snowball stems English words, and says which languages it has")
+    func stemmer() throws {
+        let en = try #require(Stemmer(language: "en"))
+        #expect(en.stem("running") == "run")
+        #expect(en.stem("libraries") == en.stem("library"))
+        #expect(en.stem("seconds") == en.stem("second"))
+        #expect(en.stem("") == "")
+        let de = try #require(Stemmer(language: "german"))
+        #expect(de.stem("häuser") == de.stem("haus") || de.stem("häuser") == "haus")
+        #expect(Stemmer(language: "klingon") == nil)
+        #expect(Stemmer.languages.contains("english"))
+    }
+
+    @Test("a word's forms are the index's words with its stem: study finds studies and studied, not student or studio")
+    func inflections() {
+        let vocabulary = ["stud", "student", "students", "studied", "studies", "studio", "study", "studying", "stuff"]
+        let forms = Inflections(languages: ["en"]).forms(of: "studies") { low, high, limit in
+            Array(vocabulary.filter { $0 >= low && $0 < high }.prefix(limit))
+        }
+        #expect(Set(forms) == ["studied", "study", "studying"], "\(forms)")
+        // Short words and words with digits get none: their ranges are most of the vocabulary.
+        #expect(Inflections(languages: ["en"]).forms(of: "run") { _, _, _ in ["runs"] } == [])
+        #expect(Inflections(languages: ["en"]).forms(of: "x86abc") { _, _, _ in ["x86abcs"] } == [])
+    }
+
+    @Test("LANG adds the user's language to English; a language without a stemmer is left out")
+    func languages() {
+        #expect(Inflections.defaultLanguages(environment: ["LANG": "de_DE.UTF-8"]) == ["en", "de"])
+        #expect(Inflections.defaultLanguages(environment: ["LANG": "C.UTF-8"]) == ["en"])
+        #expect(Inflections.defaultLanguages(environment: ["LC_ALL": "fr_FR.UTF-8", "LANG": "de_DE"]) == ["en", "fr"])
+        #expect(Inflections(languages: ["en", "xx"]).stemmers.count == 1)
+    }
+
+    @Test("a question is three words or more with two content words, or words ending in ?; names and identifiers are not")
+    func isQuestion() {
+        #expect(QuestionRouter.isQuestion(["pause", "the", "program", "for", "a", "few", "seconds"]))
+        #expect(QuestionRouter.isQuestion(["free", "disk", "space"]))
+        #expect(QuestionRouter.isQuestion(["disk", "space?"]))
+        #expect(!QuestionRouter.isQuestion(["budget", "report"]))
+        #expect(!QuestionRouter.isQuestion(["find", "the", "docs"]))
+        #expect(QuestionRouter.content(["How", "do", "I", "find", "the", "docs", "for", "sorting", "vectors?"]) == ["sorting", "vectors"])
+        #expect(QuestionRouter.content(["to", "be", "or", "not", "to", "be"]) == ["to", "be", "or", "not"])
+    }
+
+    @Test("the short form marks plain words only: a field, a quote, an exclusion, OR or a wildcard is no question")
+    func plainWords() throws {
+        #expect(try ShortQueryParser.parse("pause the program for a few seconds").plainWords?.count == 7)
+        for query in ["pause the program kind:pdf", "\"pause the program\" now", "pause the -program", "pause OR stop program", "pause the prog*"] {
+            #expect(try ShortQueryParser.parse(query).plainWords == nil, "\(query)")
+        }
+        #expect(try spec("pause the program for a few seconds").question != nil)
+        #expect(try spec("pause the program for a few seconds", questions: false).question == nil)
+        #expect(try spec("budget report").question == nil)
+    }
+
+    static let corpus: [SearchableItem] = [
+        doc("/r/sleep.html", title: "sleep in std::thread", text: "Puts the current thread to sleep for at least the specified amount of time. The thread may sleep longer than the duration specified. Pauses execution."),
+        doc("/r/instant.html", title: "Instant in std::time", text: "A measurement of a monotonically nondecreasing clock. Useful for measuring elapsed time, how long code takes to run."),
+        doc("/r/df.txt", title: "df - report file system space usage", text: "df displays the amount of space available on the file system containing each file name. Disks and free blocks."),
+        doc("/r/howto.txt", title: "How to pause the program", text: "To pause the program for a few seconds, press the pause key."),
+        doc("/r/noise.txt", text: "program program program program few few few"),
+    ]
+
+    @Test("a question that fills its page as typed keeps exactly the results it had without the router")
+    func asTypedFirst() throws {
+        let f = try QueryFixture(Self.corpus + (0..<12).map { doc("/r/pause\($0).txt", text: "pause the program for a few seconds, case \($0)") })
+        let with = try paths(f, "pause the program for a few seconds", limit: 5)
+        let without = try paths(f, "pause the program for a few seconds", limit: 5, questions: false)
+        #expect(with == without)
+        #expect(try f.engine.run(spec("pause the program for a few seconds", limit: 5)).allSatisfy { $0.stage == .asTyped })
+    }
+
+    @Test("a page the words as typed leave short is filled by the content words with their forms, then by any of them, most first")
+    func stages() throws {
+        let f = try QueryFixture(Self.corpus)
+        let results = try f.engine.run(spec("how to pause the program for a few seconds", limit: 10))
+        let got = results.map(\.identifier.description)
+        // As typed: the one file with every word, first.
+        #expect(got.first == "/r/howto.txt", "\(got)")
+        #expect(results.first?.stage == .asTyped)
+        // "pauses" and "second" are forms of the words; "sleep" needs more than words.
+        let space = try f.engine.run(spec("free space on my disks", limit: 10))
+        #expect(space.first?.identifier.description == "/r/df.txt", "\(space.map(\.identifier.description))")
+        #expect(space.first?.stage == .allWords, "\(space.map(\.stage))")
+        // A word the file lacks ("much", "left"): any of the words, the file with most of them.
+        let left = try f.engine.run(spec("how much free space is left on my disks", limit: 10))
+        #expect(left.first?.identifier.description == "/r/df.txt", "\(left.map(\.identifier.description))")
+        #expect(left.first?.stage == .anyWord)
+        // Any word, by how many: the file with "program" four times and "few" three comes after
+        // those holding more of the question's words.
+        let any = try f.engine.run(spec("pause program execution for few seconds", limit: 10))
+        let anyPaths = any.map(\.identifier.description)
+        #expect(anyPaths.contains("/r/sleep.html"), "\(anyPaths)")
+        if let sleep = anyPaths.firstIndex(of: "/r/sleep.html"), let noise = anyPaths.firstIndex(of: "/r/noise.txt") {
+            #expect(sleep < noise, "\(anyPaths)")
+        }
+        #expect(any.contains { $0.stage == .anyWord })
+        // Without the router: nothing holds every word.
+        #expect(try paths(f, "how much free space is left on my disks", questions: false).isEmpty)
+    }
+
+    @Test("the later stages keep the query's other conditions, and its offset pages through all stages")
+    func conditionsAndPaging() throws {
+        let f = try QueryFixture(Self.corpus)
+        var request = QueryRequest(text: "how much free space is left on my disks")
+        request.scopes = [Array("/r/sleep.html".utf8)]
+        var spec = try request.makeSpec()
+        spec.limit = 10
+        #expect(try f.engine.run(spec).isEmpty)
+        let all = try paths(f, "pause program execution for few seconds", limit: 10)
+        var paged = try self.spec("pause program execution for few seconds", limit: 2)
+        paged.offset = 1
+        #expect(try f.engine.run(paged).map(\.identifier.description) == Array(all.dropFirst().prefix(2)))
+    }
+
+    @Test("an any-word pattern ranks a file with more of the words above one that repeats fewer")
+    func coordination() throws {
+        let f = try QueryFixture([
+            doc("/r/one.txt", text: "zebra zebra zebra zebra zebra zebra zebra zebra"),
+            doc("/r/two.txt", text: "zebra giraffe and many other words that make this text longer than the first one"),
+        ])
+        let zebra = try #require(SearchPattern.Term("zebra")), giraffe = try #require(SearchPattern.Term("giraffe"))
+        var pattern = try #require(SearchPattern(groups: [[zebra], [giraffe]]))
+        pattern.anyGroup = true
+        #expect(pattern.fts5 == "\"zebra\" OR \"giraffe\"")
+        let got = try f.engine.run(QuerySpec(predicate: .text(pattern))).map(\.identifier.description)
+        #expect(got == ["/r/two.txt", "/r/one.txt"], "\(got)")
+    }
+
+    @Test("kinds as people name them: web pages, Word documents, slides, screenshots")
+    func kinds() throws {
+        var shot = doc("/r/Screenshot from 2026-03-01 10-00-00.png", type: .png)
+        shot.attributes[.name] = .string("Screenshot from 2026-03-01 10-00-00.png")
+        var photo = doc("/r/holiday.png", type: .png)
+        photo.attributes[.name] = .string("holiday.png")
+        let f = try QueryFixture([
+            doc("/r/page.html", text: "hello", type: .html),
+            doc("/r/letter.docx", text: "hello", type: ContentType(rawValue: "org.openxmlformats.wordprocessingml.document")),
+            doc("/r/talk.odp", text: "hello", type: ContentType(rawValue: "org.oasis-open.opendocument.presentation")),
+            shot, photo,
+        ])
+        func kind(_ k: String) throws -> Set<String> {
+            Set(try f.engine.run(try QueryRequest(text: "kind:\(k)").makeSpec()).map(\.identifier.description))
+        }
+        #expect(try kind("html") == ["/r/page.html"])
+        #expect(try kind("\"web page\"") == ["/r/page.html"])
+        #expect(try kind("word") == ["/r/letter.docx"])
+        #expect(try kind("slides") == ["/r/talk.odp"])
+        #expect(try kind("screenshot") == ["/r/Screenshot from 2026-03-01 10-00-00.png"])
+        #expect(throws: QueryError.self) { try QueryRequest(text: "kind:htm").makeSpec() }
+    }
+}
