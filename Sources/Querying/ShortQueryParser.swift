@@ -289,6 +289,10 @@ package struct ShortQueryParser {
             return .predicate(try self.field(field, value, at: start))
         }
         try countTerm()
+        if let (value, end) = timePhrase(closing: closing) {
+            i = end
+            return .predicate(try dates(.fsContentChangeDate, name: "modified", value))
+        }
         let start = i
         while i < scalars.count, !scalars[i].properties.isWhitespace, !(closing && scalars[i] == ")") { i += 1 }
         let word = String(String.UnicodeScalarView(scalars[start..<i]))
@@ -296,6 +300,25 @@ package struct ShortQueryParser {
             throw .syntax(QuerySyntaxError(query: query, position: start, message: "\"\(word)\" has no letters or digits to search for"))
         }
         return .word(word, phrase: false, index: positiveWord(word))
+    }
+
+    /// A time said in words that starts here ("last week", "since Monday": `TimePhrases`), as a
+    /// `modified:` value and where it ends; nil when there is none, or when it would be the
+    /// whole query (a file may be named "yesterday").
+    private func timePhrase(closing: Bool) -> (String, Int)? {
+        var words: [String] = [], ends: [Int] = []
+        var k = i
+        while words.count < 4, k < scalars.count {
+            let start = k
+            while k < scalars.count, !scalars[k].properties.isWhitespace, !(closing && scalars[k] == ")") { k += 1 }
+            guard k > start else { break }
+            words.append(String(String.UnicodeScalarView(scalars[start..<k])))
+            ends.append(k)
+            while k < scalars.count, scalars[k].properties.isWhitespace { k += 1 }
+        }
+        guard let (value, count) = TimePhrases.match(words, clock: compiler.clock) else { return nil }
+        let all = query.split(whereSeparator: \.isWhitespace).count
+        return all > count ? (value, ends[count - 1]) : nil
     }
 
     /// `field` when `field:value` starts here (letters, digits and `_`, a colon, then a value

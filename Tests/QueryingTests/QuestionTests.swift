@@ -172,4 +172,34 @@ struct QuestionTests {
         #expect(try kind("screenshot") == ["/r/Screenshot from 2026-03-01 10-00-00.png"])
         #expect(throws: QueryError.self) { try QueryRequest(text: "kind:htm").makeSpec() }
     }
+
+    @Test("times in words: yesterday, last week, past 3 days, in March, since Monday, since 2025 — beside other terms only")
+    func timePhrases() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // Wednesday 18 March 2026, noon.
+        let clock = QueryClock(now: Date(timeIntervalSince1970: 1_773_835_200), calendar: calendar)
+        func same(_ said: String, _ written: String) throws {
+            let a = try ShortQueryParser.parse(said, clock: clock), b = try ShortQueryParser.parse(written, clock: clock)
+            #expect(a.predicate == b.predicate, "\(said) ≠ \(written)")
+        }
+        try same("photos yesterday", "photos modified:yesterday")
+        try same("report from last week", "report from modified:last_week")
+        try same("notes this month", "notes modified:this_month")
+        try same("logs past 3 days", "logs modified:<3d")
+        try same("logs last 2 weeks", "logs modified:<2w")
+        try same("invoice in March", "invoice modified:2026-03")
+        try same("invoice in april", "invoice modified:2025-04")
+        try same("invoice in May 2024", "invoice modified:2024-05")
+        try same("changes since Monday", "changes modified:>=2026-03-16")
+        try same("changes since wednesday", "changes modified:>=2026-03-11")
+        try same("changes since 2025", "changes modified:>=2025")
+        try same("(budget since January)", "(budget modified:>=2026-01)")
+        // Alone, or quoted, or not a time: words.
+        #expect(try ShortQueryParser.parse("yesterday", clock: clock).plainWords == ["yesterday"])
+        try same("\"last week\" notes", "\"last week\" notes")
+        try same("last chapter notes", "last chapter notes")
+        try same("in marching band", "in marching band")
+        #expect(try ShortQueryParser.parse("photos from last week", clock: clock).plainWords == nil)
+    }
 }
