@@ -318,7 +318,17 @@ package struct ShortQueryParser {
         }
         guard let (value, count) = TimePhrases.match(words, clock: compiler.clock) else { return nil }
         let all = query.split(whereSeparator: \.isWhitespace).count
-        return all > count ? (value, ends[count - 1]) : nil
+        guard all > count else { return nil }
+        // At the start or the end of the query (or of its group): "photos from last week",
+        // "last week's photos"; inside a question ("days between my birthday and today in
+        // Python") the word is the subject, not a date.
+        var after = ends[count - 1]
+        while after < scalars.count, scalars[after].properties.isWhitespace { after += 1 }
+        let atEnd = after == scalars.count || scalars[after] == ")"
+        var before = i - 1
+        while before >= 0, scalars[before].properties.isWhitespace { before -= 1 }
+        let atStart = before < 0 || scalars[before] == "("
+        return atStart || atEnd ? (value, ends[count - 1]) : nil
     }
 
     /// `field` when `field:value` starts here (letters, digits and `_`, a colon, then a value

@@ -48,7 +48,7 @@ configs = {}
 for name, questions in (("off", "false"), ("on", "true")):
     home = tempfile.mkdtemp(prefix="qbench-" + name + "-")
     os.makedirs(home + "/fsindex")
-    with open(home + "/fsindex/fsindex.toml", "w") as f:
+    with open(home + "/fsindex/config.toml", "w") as f:
         f.write("[query]\nquestions = %s\n" % questions)
     configs[name] = home
 

@@ -2,27 +2,32 @@ import GRDB
 import Indexing
 
 extension QueryEngine {
-    /// A question's stages (`QuestionRouter`): as typed, then all its content words with their
-    /// forms, then any of them, each for what the page still lacks.
+    /// A question's two stages (`QuestionRouter`): its words in order, then any of its content
+    /// words with their forms, the files holding most of them first, for what the page still
+    /// lacks.
     ///
-    /// Without a limit, the later stages add at most `questionExtra` results: any word of a
+    /// Without a limit, the second stage adds at most `questionExtra` results: any word of a
     /// question matches much of an index.
     func runQuestion(_ spec: QuerySpec, words: [String]) throws(QueryError) -> [QueryResult] {
-        var asTyped = spec
-        asTyped.question = nil
-        asTyped.offset = 0
+        var inOrder = spec
+        inOrder.question = nil
+        inOrder.offset = 0
         let wanted = spec.limit.map { $0 + spec.offset }
-        asTyped.limit = wanted
-        var results = try runAsTyped(asTyped)
-        for i in results.indices { results[i].stage = .asTyped }
+        inOrder.limit = wanted
+        var results: [QueryResult] = []
+        if let phrase = SearchPattern.Term(words.joined(separator: " ")), let pattern = SearchPattern(groups: [[phrase]]) {
+            inOrder.predicate = pattern.restricted(by: spec.predicate)
+            results = try runAsTyped(inOrder)
+            for i in results.indices { results[i].stage = .inOrder }
+        }
         let target = wanted ?? results.count + Self.questionExtra
-        for (stage, pattern) in try questionPatterns(spec, words: words) where results.count < target {
-            var next = asTyped
-            next.predicate = pattern.restricted(by: spec.predicate)
+        if results.count < target, let any = try anyWordPattern(spec, words: words) {
+            var next = inOrder
+            next.predicate = any.restricted(by: spec.predicate)
             next.limit = target
             var seen = Set(results.map(\.rowID))
             for var r in try runAsTyped(next) where results.count < target && seen.insert(r.rowID).inserted {
-                r.stage = stage
+                r.stage = .anyWord
                 results.append(r)
             }
         }
@@ -30,12 +35,12 @@ extension QueryEngine {
         return Array(spec.limit.map { page.prefix($0) } ?? page)
     }
 
-    /// Results a question's later stages may add to a query without a limit.
+    /// Results a question's second stage may add to a query without a limit.
     static let questionExtra = 100
 
-    /// The patterns of the stages after the first: all content words (each with its forms),
-    /// then any of them (when there are two or more).
-    func questionPatterns(_ spec: QuerySpec, words: [String]) throws(QueryError) -> [(QuestionRouter.Stage, SearchPattern)] {
+    /// Any of the question's content words, each with its forms in the index, ranked by how
+    /// many of the words a file holds (`fsindex_rank`'s coordination).
+    func anyWordPattern(_ spec: QuerySpec, words: [String]) throws(QueryError) -> SearchPattern? {
         let content = QuestionRouter.content(words)
         let inflections = Inflections()
         let groups: [[SearchPattern.Term]] = try read(spec) { db in
@@ -46,14 +51,9 @@ extension QueryEngine {
                 return ([word] + forms).compactMap { SearchPattern.Term($0) }
             }
         }.filter { !$0.isEmpty }
-        guard let all = SearchPattern(groups: groups) else { return [] }
-        var out: [(QuestionRouter.Stage, SearchPattern)] = [(.allWords, all)]
-        if groups.count >= 2 {
-            var any = all
-            any.anyGroup = true
-            out.append((.anyWord, any))
-        }
-        return out
+        guard var pattern = SearchPattern(groups: groups) else { return nil }
+        pattern.anyGroup = true
+        return pattern
     }
 }
 

@@ -4,8 +4,11 @@ import Foundation
 /// "past 3 days". Each becomes the `modified:` value it means, so "photos from last week" is
 /// `photos from modified:last_week` (the stop word "from" then matters only as typed).
 ///
-/// Only free words are read so (not quoted text, not a field's value), and only a phrase
-/// beside other terms: "yesterday" alone is a search for the word, as a file may be named so.
+/// Only free words are read so (not quoted text, not a field's value), and only a phrase at
+/// the start or the end of a query with other terms: "yesterday" alone is a search for the
+/// word, as a file may be named so, and in "days between my birthday and today in Python" the
+/// word is what the question is about (a question of the dev set that found nothing when
+/// "today" was read as a date).
 package enum TimePhrases {
     /// A phrase that starts at `words[0]`: the `modified:` value and how many words it took.
     /// `clock` says what "now" is and the calendar (weeks, the months' names are English).
