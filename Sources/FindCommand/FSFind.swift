@@ -68,7 +68,7 @@ package struct FSFind: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only items an app donated to this domain (repeatable; see `fsindex donate`).", valueName: "name"))
     var domain: [String] = []
 
-    @Flag(name: .long, help: "Take the query as plain words: no fields, operators or quotes.")
+    @Flag(name: .long, help: "Take the query as plain words: no fields, operators or quotes, and no question stages (every word, as typed).")
     var literal = false
 
     @Flag(name: .long, help: "Print the parsed query and how it will run (like mdfind -interpret), then stop.")

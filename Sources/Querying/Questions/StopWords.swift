@@ -28,7 +28,7 @@ package enum StopWords {
     /// that explains …").
     package static let request: Set<String> = [
         "find", "search", "show", "look", "looking", "give", "get", "want", "need", "help", "tell",
-        "documentation", "docs", "doc", "page", "pages", "file", "files", "reference", "manual",
+        "documentation", "docs", "doc", "page", "pages", "reference", "manual",
         "explain", "explains", "explaining", "describe", "describes", "information", "info",
         "way", "something", "anything", "thing", "things", "please", "possible", "able", "there",
         "using", "use", "used", "via", "somehow", "related", "regarding", "about",
