@@ -39,7 +39,9 @@ fi
 scratch=.build/fuzz
 start=$(date +%s)
 echo "fuzz.sh: building fsindex-fuzz with -sanitize=fuzzer,address in $scratch" >&2
-if ! swift build --scratch-path "$scratch" -c debug -Xswiftc -sanitize=fuzzer,address --product fsindex-fuzz \
+# The sanitizers through the manifest (FSINDEX_FUZZ_BUILD, see Package.swift), which is read
+# afresh (no cached manifest evaluated without the variable).
+if ! FSINDEX_FUZZ_BUILD=1 swift build --scratch-path "$scratch" --manifest-cache none -c debug --product fsindex-fuzz \
         > "$scratch.build.log" 2>&1; then
     grep -E 'error' "$scratch.build.log" | head -20 >&2
     echo "fuzz.sh: the sanitized build failed (log: $scratch.build.log)" >&2
