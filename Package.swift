@@ -292,7 +292,7 @@ let package = Package(
         .executableTarget(name: "fsindex-mcp", dependencies: ["Agent", "CICUData", "CNoCurl"], swiftSettings: strict, linkerSettings: small),
         // The query socket's protocol between the small fsfind and fsindexd: the C library only,
         // no Foundation, so that fsfind starts in a millisecond.
-        .target(name: "QueryWire", dependencies: ["MemberwiseInit", "CSysShims"], swiftSettings: strict),
+        .target(name: "QueryWire", dependencies: ["CSysShims"], swiftSettings: strict),
         // The fsfind command itself (options, output, exit status), run by fsfind-direct and by
         // fsindexd for the small fsfind (FindService).
         .target(name: "FindCommand", dependencies: ["MemberwiseInit",

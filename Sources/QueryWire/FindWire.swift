@@ -1,5 +1,4 @@
 import CSysShims
-import MemberwiseInit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,13 +40,21 @@ package enum FindWire {
 
     /// One query: fsfind's arguments (after the program name), its working folder, the
     /// variables of `environmentKeys` it has, and its groups (real and effective group first).
-    @MemberwiseInit
     package struct Request: Equatable, Sendable {
         package var arguments: [[UInt8]]
         package var workingDirectory: [UInt8]
         /// `NAME=value` entries.
         package var environment: [[UInt8]]
         package var groups: [UInt32]
+
+        // Spelled out, not `@MemberwiseInit`: this file is also compiled alone, as Embedded Swift,
+        // into the small fsfind (Config/packaging/build-fsfind), where no macro runs.
+        package init(arguments: [[UInt8]], workingDirectory: [UInt8], environment: [[UInt8]], groups: [UInt32]) {
+            self.arguments = arguments
+            self.workingDirectory = workingDirectory
+            self.environment = environment
+            self.groups = groups
+        }
 
         /// The value of `name` in `environment`, or nil when fsfind did not have it.
         package func variable(_ name: String) -> [UInt8]? {
