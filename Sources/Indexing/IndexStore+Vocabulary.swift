@@ -69,7 +69,7 @@ extension IndexStore {
 
     /// The first string after every string that starts with `prefix` (its last scalar raised by
     /// one), for a range `>= prefix AND < end`.
-    static func prefixEnd(_ prefix: String) -> String {
+    package static func prefixEnd(_ prefix: String) -> String {
         var scalars = Array(prefix.unicodeScalars)
         while let last = scalars.popLast() {
             if let next = Unicode.Scalar(last.value + 1) ?? Unicode.Scalar(last.value + 0x801) {

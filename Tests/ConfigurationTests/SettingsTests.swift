@@ -76,6 +76,11 @@ struct SettingsTests {
         let file = try tree.create("c.toml", contents: "[daemon]\nlog_level = \"debug\"\nthrottle = \"normal\"\n[query]\nrecency_weight = 2\n")
         let s = try Settings.load(explicit: file.string)
         #expect(s.daemon.logLevel == .debug && s.daemon.throttle == .normal && s.query.recencyWeight == 2)
+        #expect(s.query.questions)
+        let off = try tree.create("off.toml", contents: "[query]\nquestions = false\n")
+        #expect(try Settings.load(explicit: off.string).query.questions == false)
+        let word = try tree.create("word.toml", contents: "[query]\nquestions = \"no\"\n")
+        #expect(throws: SettingsError.self) { try Settings.load(explicit: word.string) }
         let bad = try tree.create("bad.toml", contents: "[extraction]\ntimeout = 5\n[daemon]\nthrottle = \"fast\"\ntimeout = 1\n")
         do { _ = try Settings.load(explicit: bad.string); Issue.record("should fail") } catch {
             #expect(error.description == "\(bad.string):4: daemon.throttle: expected one of \"low\", \"normal\"")

@@ -51,7 +51,7 @@ package final class BlockingSlots: Sendable {
     }
     private let state: Mutex<State>
 
-    init(width: Int) { state = Mutex(State(free: width)) }
+    package init(width: Int) { state = Mutex(State(free: width)) }
 
     package func acquire() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in

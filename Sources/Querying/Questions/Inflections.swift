@@ -1,4 +1,5 @@
 import Foundation
+import Indexing
 
 /// The forms of a question's word that the index holds: `sleeping` finds `sleep`, `sleeps` and
 /// `slept` not (Snowball does not know irregular forms), `libraries` finds `library`.
@@ -45,7 +46,7 @@ package struct Inflections {
         }
         var found = Set<String>()
         for prefix in prefixes.sorted() {
-            for term in try vocabulary(prefix, Self.end(of: prefix), scanned) where term != word && !found.contains(term) {
+            for term in try vocabulary(prefix, IndexStore.prefixEnd(prefix), scanned) where term != word && !found.contains(term) {
                 guard term.count <= word.count + 5, term.allSatisfy({ $0.isLetter }) else { continue }
                 for (stemmer, stem) in zip(stemmers, stems) where stemmer.stem(term) == stem {
                     found.insert(term)
@@ -54,17 +55,5 @@ package struct Inflections {
             }
         }
         return found.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }.prefix(kept).map { $0 }
-    }
-
-    /// The first string after every string that starts with `prefix`.
-    static func end(of prefix: String) -> String {
-        var scalars = Array(prefix.unicodeScalars)
-        while let last = scalars.popLast() {
-            if let next = Unicode.Scalar(last.value + 1) {
-                scalars.append(next)
-                return String(String.UnicodeScalarView(scalars))
-            }
-        }
-        return "\u{10FFFF}"
     }
 }
