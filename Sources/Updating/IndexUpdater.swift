@@ -218,6 +218,15 @@ package final class IndexUpdater: Sendable {
         } catch { throw .index(error) }
     }
 
+    /// Deletes these items, not what is below them (a folder's files stay for its move to take).
+    func removeItems(_ idents: [ItemIdentifier], into report: inout CrawlReport) throws(UpdateError) {
+        do {
+            let went = try store.deletedItems(rowIDs: try store.stamps(of: idents).values.map(\.id))
+            report.removed += went.count
+            report.removedIdentifiers += went
+        } catch { throw .index(error) }
+    }
+
     private func reconcile(directory: FilePath, recursive: Bool, domain: String, force: Bool, into report: inout CrawlReport,
                            start: DispatchTime) throws(UpdateError) {
         let versions = ExtractionVersions.forIndex

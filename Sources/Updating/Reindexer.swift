@@ -17,15 +17,20 @@ package final class Reindexer: IndexRequestHandler {
     /// domains: after a damaged database was replaced, the index no longer knows its roots.
     /// Each with its depth: a rebuilt database has lost the depths it recorded too.
     package let extraRoots: [IndexRoot]
+    /// fsindexd's strays (see `LiveIndexer.Strays`), or nil where no events follow (`fsindex
+    /// reindex` without a daemon): then a file that is gone is gone.
+    package let strays: LiveIndexer.Strays?
 
-    package init(updater: IndexUpdater, roots: [FilePath] = []) {
+    package init(updater: IndexUpdater, roots: [FilePath] = [], strays: LiveIndexer.Strays? = nil) {
         self.updater = updater
         self.extraRoots = roots.map { IndexRoot($0) }
+        self.strays = strays
     }
 
     package init(updater: IndexUpdater, roots: [IndexRoot]) {
         self.updater = updater
         self.extraRoots = roots
+        self.strays = nil
     }
 
     /// The index's roots at the depths it recorded (a crawl records the depth it was given),
@@ -66,7 +71,7 @@ package final class Reindexer: IndexRequestHandler {
 
     package func reindexSearchableItems(withIdentifiers identifiers: [ItemIdentifier],
                                        acknowledgementHandler: @escaping @Sendable () -> Void) throws {
-        let live = LiveIndexer(updater: updater, roots: try allRoots().map(\.path))
+        let live = LiveIndexer(updater: updater, roots: try allRoots().map(\.path), strays: strays ?? LiveIndexer.Strays())
         var report = CrawlReport()
         var byDomain: [String: [FileFacts]] = [:]
         for ident in identifiers {
@@ -80,6 +85,14 @@ package final class Reindexer: IndexRequestHandler {
                 } else {
                     byDomain[IndexUpdater.domainName(root), default: []].append(facts)
                 }
+            } else if let strays, case .strayed = live.lookAgain(path) {
+                // Its folder is gone as well: most likely renamed, with the rename's events still
+                // on their way (a query saw the result's file gone before fsindexd heard of the
+                // move, and asked for it to be looked at). Only its own item goes, and the path
+                // waits among the strays: the folder's move, when it comes, indexes it where it
+                // is now. Deleting everything below it lost the files of a renamed folder.
+                try updater.removeItems([ident], into: &report)
+                strays.add([path])
             } else {
                 try updater.removeAll(under: ident, into: &report)
             }

@@ -382,6 +382,7 @@ package final class IndexDaemon: Sendable {
         let live = LiveIndexer(updater: updater, roots: roots, strays: strays)
         do {
             let changes = try live.apply(batch)
+            logger.debug("applied \(batch.count) events: \(changes.updated.count) items updated, \(changes.removed.count) removed")
             state.withLock { $0.indexedSinceStart += changes.updated.count }
             if !changes.isEmpty {
                 let publish = publisher.withLock { $0 }
@@ -402,7 +403,7 @@ package final class IndexDaemon: Sendable {
             return s.status
         }
         defer { setStatus(previous == .reindexing ? .watching : previous) }
-        let handler = Reindexer(updater: updater)
+        let handler = Reindexer(updater: updater, strays: strays)
         do {
             if paths.isEmpty {
                 try handler.reindexAllSearchableItems(acknowledgementHandler: {})

@@ -291,6 +291,36 @@ struct LiveIndexerTests {
         #expect(live.strays.count == 0)
     }
 
+    /// CI of stop 49: fsfind found `tree/a/b/c/deep.txt` after `mv tree grove` and before fsindexd
+    /// heard of the move, and asked the daemon to look at the vanished result again. The
+    /// reindex deleted it, the move then carried the folders without it, and the file stayed
+    /// out of the index until the next reconcile.
+    @Test("a result looked at again while its folder's rename is on its way is indexed where the folder lands; a deleted one goes")
+    func repairBeforeTheMove() throws {
+        let f = try LiveFixture()
+        try f.tree.create("root/tree/a/b/c/deep.txt", contents: "osprey nest")
+        try f.tree.create("root/docs/gone.txt", contents: "heron")
+        _ = try f.live.apply([.rescan(f.root, recursive: true)])
+        #expect(rename(f.p("tree").string, f.p("grove").string) == 0)
+        #expect(unlink(f.p("docs/gone.txt").string) == 0)
+        let daemons = Reindexer(updater: f.live.updater, strays: f.live.strays)
+        try daemons.reindexSearchableItems(withIdentifiers: [ItemIdentifier(bytes: f.p("tree/a/b/c/deep.txt").bytes),
+                                                             ItemIdentifier(bytes: f.p("docs/gone.txt").bytes)],
+                                           acknowledgementHandler: {})
+        #expect(try !f.has("tree/a/b/c/deep.txt") && !f.has("docs/gone.txt"))
+        #expect(f.live.strays.count == 1)
+        _ = try f.live.apply([.moved(from: f.p("tree"), to: f.p("grove"), isDirectory: true)])
+        #expect(try f.text("grove/a/b/c/deep.txt") == "osprey nest")
+        #expect(try f.has("grove/a/b/c") && !f.has("tree/a"))
+        #expect(f.live.strays.count == 0)
+
+        // Without a daemon (`fsindex reindex`), no move will come: the folder's items go too.
+        #expect(rename(f.p("grove").string, f.p("woods").string) == 0)
+        let alone = Reindexer(updater: f.live.updater)
+        try alone.reindexSearchableItems(withIdentifiers: [ItemIdentifier(bytes: f.p("grove/a").bytes)], acknowledgementHandler: {})
+        #expect(try !f.has("grove/a") && !f.has("grove/a/b/c/deep.txt"))
+    }
+
     @Test("the same, when the folder is back before the batch that names the file is applied")
     func fileBehindFolderRenameBack() throws {
         let f = try LiveFixture()
