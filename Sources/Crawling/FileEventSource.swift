@@ -31,4 +31,13 @@ package protocol FileEventSource: Sendable {
 
     /// Stops watching everything and ends `events`. Calling it again does nothing.
     func stop()
+
+    /// The mount table changed: a root whose file system was unmounted may be there again.
+    /// Mounting makes no inotify event, so the daemon's mount watcher says so.
+    func mountsChanged()
+}
+
+extension FileEventSource {
+    /// Nothing to look at, for a source without missing roots of its own (a scripted one).
+    package func mountsChanged() {}
 }

@@ -58,6 +58,7 @@ extension InotifyEventSource {
                             state.notices = []
                             reply.answer(result)
                         case .remove(let root): state.dropRoot(root)
+                        case .checkRoots: state.checkRoots()
                         case .stop: break running
                         }
                     }

@@ -100,6 +100,10 @@ package final class InotifyEventSource: FileEventSource {
     package func stop() {
         _ = shared.send(.stop)
     }
+
+    package func mountsChanged() {
+        _ = shared.send(.checkRoots)
+    }
 }
 
 extension InotifyEventSource {
@@ -107,6 +111,8 @@ extension InotifyEventSource {
     enum Command: Sendable {
         case add(FilePath, WalkOptions, Reply)
         case remove(FilePath)
+        /// Look at the missing roots' paths again (the mount table changed).
+        case checkRoots
         case stop
     }
 

@@ -53,6 +53,9 @@ struct RootGuard {
     private var watchByPath: [FilePath: Int32] = [:]
     /// Roots below an ancestor that was touched since the last check.
     private var touched: Set<FilePath> = []
+    /// The folder each root was when it was last there: what tells its file system unmounted
+    /// (the bare mount point showing through) from the root moved or made again.
+    private var lastSeen: [FilePath: Identity] = [:]
 
     init(fd: Int32) { self.fd = fd }
 
@@ -62,6 +65,7 @@ struct RootGuard {
     /// Starts guarding a root that is the folder `identity`.
     mutating func guardRoot(_ root: FilePath, identity: Identity) {
         roots[root] = .some(identity)
+        lastSeen[root] = identity
         rearm()
     }
 
@@ -75,6 +79,7 @@ struct RootGuard {
     /// Stops guarding a root (removed from the configuration).
     mutating func forget(_ root: FilePath) {
         roots[root] = nil
+        lastSeen[root] = nil
         touched.remove(root)
         rearm()
     }
@@ -123,14 +128,21 @@ struct RootGuard {
             switch (identity, now) {
             case (.some(let was), .some(let is_)) where was == is_:
                 if touched.contains(root) { findings.append(.touched(root)) }
+            case (.some, .some(let is_)) where showsBareMountPoint(root, is_):
+                roots[root] = .some(nil)      // its file system was unmounted: gone, not back
+                findings.append(.gone(root))
             case (.some, .some(let is_)):
                 roots[root] = .some(is_)      // another folder in its place: gone, and back
+                lastSeen[root] = is_
                 findings += [.gone(root), .back(root)]
             case (.some, nil):
                 roots[root] = .some(nil)
                 findings.append(.gone(root))
+            case (nil, .some(let is_)) where showsBareMountPoint(root, is_):
+                break                         // still unmounted
             case (nil, .some(let is_)):
                 roots[root] = .some(is_)
+                lastSeen[root] = is_
                 findings.append(.back(root))
             case (nil, nil):
                 break
@@ -139,6 +151,18 @@ struct RootGuard {
         touched = []
         rearm()
         return findings
+    }
+
+    /// Whether the root's path shows the folder its file system was mounted on rather than the
+    /// root: the root was on another file system than its parent (a mount point: a disk, an
+    /// image, a share) and the folder there now is on the parent's. The root's file system was
+    /// unmounted, and it is awaited as missing, its items kept, until it is mounted again.
+    /// Taken for the root come back, the empty mount point was compared with the index and
+    /// every item of the root removed (a volume's own index emptied as its disk was unplugged).
+    private func showsBareMountPoint(_ root: FilePath, _ now: Identity) -> Bool {
+        guard let last = lastSeen[root], last.device != now.device,
+              let parent = Self.identity(of: root.removingLastComponent()) else { return false }
+        return parent.device != last.device && parent.device == now.device
     }
 
     /// The folder at `path` now, or nil if there is none (missing, a file, unreadable).

@@ -87,7 +87,12 @@ package struct DaemonParts: Sendable {
         // in an index of its own; the mount table wakes the watcher, no timer.
         let volumes = VolumeIndexer(indexDirectory: location.directory, settings: settings, home: plan.environment["HOME"],
                                     logger: logger, publish: { server.publish($0) })
-        let mountWatcher = MountWatcher { volumes.refresh() }
+        // A root that is a mount point, unmounted, is awaited; mounting it again makes no inotify
+        // event, so the mount table says so.
+        let mountWatcher = MountWatcher {
+            volumes.refresh()
+            source.mountsChanged()
+        }
         if mountWatcher == nil { logger.warning("cannot watch /proc/self/mountinfo: volumes mounted from now on are not noticed") }
         // The desktop's list of recently used files: each new visit is a use (`fsindex used`).
         let recentlyUsed = settings.daemon.followRecentlyUsed

@@ -463,6 +463,38 @@ struct InotifyWatchingTests {
         #expect(await w.collector.wait(for: .rootGone(root)))
     }
 
+    /// A root that is a mount point (a disk, an image, a share): unmounted, its path shows the
+    /// empty folder it was mounted on. Taken for the root come back, that folder was compared
+    /// with the index and every item removed (a volume's index emptied when its disk went).
+    @Test("a root's file system unmounted: .rootGone, not back while the bare mount point shows; mounted again: .rootReturned",
+          .needsRootToMount)
+    func rootUnmounted() async throws {
+        let tree = try TemporaryTree(prefix: "fsindex-watch-mount")
+        let root = try tree.createDirectory("point")
+        func sh(_ command: String) throws -> Int32 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", command]
+            try p.run()
+            p.waitUntilExit()
+            return p.terminationStatus
+        }
+        try #require(try sh("mount -t tmpfs fsindex-test '\(root.string)' && echo kestrel > '\(root.string)/a.txt'") == 0)
+        defer { _ = try? sh("umount -l '\(root.string)' 2>/dev/null; umount -l '\(root.string)' 2>/dev/null") }
+        let source = try InotifyEventSource()
+        defer { source.stop() }
+        let collector = EventCollector(source)
+        try source.add(root: root, options: WalkOptions())
+        #expect(try sh("umount '\(root.string)'") == 0)
+        #expect(await collector.wait(for: .rootGone(root)))
+        source.mountsChanged()
+        let meanwhile = await collector.settle(0.5)
+        #expect(!meanwhile.contains(.rootReturned(root)), "the bare mount point was taken for the root: \(meanwhile)")
+        #expect(try sh("mount -t tmpfs fsindex-test '\(root.string)'") == 0)
+        source.mountsChanged()
+        #expect(await collector.wait(for: .rootReturned(root)))
+    }
+
     @Test("remove(root:) stops the events and releases the watches; stop() ends the stream")
     func removeAndStop() async throws {
         let w = try WatchedTree { try $0.createDirectory("a") }
