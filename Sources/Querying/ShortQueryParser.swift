@@ -153,11 +153,16 @@ package struct ShortQueryParser {
         case word(String, phrase: Bool, index: Int?)
         case predicate(ItemPredicate)
         case and([Node]), or([Node]), not(Node)
+        /// A word of symbols only (`{}`, `///`, `->`): nothing to search for. Among other words
+        /// it is left out ("printed with {}" searches for the rest, as every search engine
+        /// does); alone, after OR or excluded, it is an error that points at it.
+        case symbols(String, at: Int)
 
         /// Free words only, none quoted or ending in `*`.
         var isPlainWords: Bool {
             switch self {
             case .word(let text, let phrase, let index): !phrase && index != nil && !text.hasSuffix("*")
+            case .symbols: true
             case .and(let parts): parts.allSatisfy(\.isPlainWords)
             default: false
             }
@@ -187,8 +192,21 @@ package struct ShortQueryParser {
                 if terms.count == out.count { return .text(SearchPattern(groups: [terms])!) }
                 return .or(out)
             case .not(let inner): return .not(try inner.predicate(prefixWord: prefixWord))
+            case .symbols: return .all    // left out among the words it stands with (`sequence`)
             }
         }
+
+        /// The word of symbols this is, if it is one.
+        var symbols: (word: String, at: Int)? {
+            if case .symbols(let w, let at) = self { return (w, at) }
+            return nil
+        }
+    }
+
+    /// The error for a word of symbols that stands where a term must.
+    private func nothingToSearch(_ node: Node) -> QueryError? {
+        guard let (word, at) = node.symbols else { return nil }
+        return .syntax(QuerySyntaxError(query: query, position: at, message: "\"\(word)\" has no letters or digits to search for"))
     }
 
     /// Terms joined by juxtaposition (AND), until the end or a `)` when `closing`.
@@ -205,8 +223,10 @@ package struct ShortQueryParser {
             guard let node = try disjunction(closing: closing) else { break }
             parts.append(node)
         }
-        if parts.isEmpty { return nil }
-        return parts.count == 1 ? parts[0] : .and(parts)
+        let terms = parts.filter { $0.symbols == nil }
+        if terms.isEmpty, let first = parts.first, let error = nothingToSearch(first) { throw error }
+        if terms.isEmpty { return nil }
+        return terms.count == 1 ? terms[0] : .and(terms)
     }
 
     private mutating func disjunction(closing: Bool) throws(QueryError) -> Node? {
@@ -218,6 +238,7 @@ package struct ShortQueryParser {
             if takeKeyword("OR") || take("||") {
                 skipSpace()
                 guard let next = try unary(closing: closing) else { throw syntax("expected a term after OR") }
+                if let error = nothingToSearch(first) ?? nothingToSearch(next) { throw error }
                 parts.append(next)
             } else {
                 i = save
@@ -239,6 +260,7 @@ package struct ShortQueryParser {
             negations += 1
             defer { negations -= 1 }
             guard let inner = try unary(closing: closing) else { throw syntax("expected a term to exclude") }
+            if let error = nothingToSearch(inner) { throw error }
             return .not(inner)
         }
         if c == "(" {
@@ -296,9 +318,7 @@ package struct ShortQueryParser {
         let start = i
         while i < scalars.count, !scalars[i].properties.isWhitespace, !(closing && scalars[i] == ")") { i += 1 }
         let word = String(String.UnicodeScalarView(scalars[start..<i]))
-        guard !SearchPattern.tokens(word).isEmpty else {
-            throw .syntax(QuerySyntaxError(query: query, position: start, message: "\"\(word)\" has no letters or digits to search for"))
-        }
+        guard !SearchPattern.tokens(word).isEmpty else { return .symbols(word, at: start) }
         return .word(word, phrase: false, index: positiveWord(word))
     }
 

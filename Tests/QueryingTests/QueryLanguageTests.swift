@@ -705,11 +705,16 @@ struct QueryLanguageTests {
             }
         }
         #expect(f.error("\"!!!\"")?.description.contains("no letters or digits") == true)
-        // Unquoted punctuation is a syntax error at the word.
-        guard case .syntax(let e)? = f.error("budget ---") else {
-            Issue.record("budget ---: \(String(describing: f.error("budget ---")))")
-            return
+        // Unquoted symbols alone, after OR or excluded are a syntax error at the word; among
+        // other words they are left out ("printed with {}"), as search engines do.
+        for (query, at) in [("///", 0), ("budget OR ///", 10), ("budget -{}", 8), ("( /// )", 2), ("budget ---", 9)] {
+            guard case .syntax(let e)? = f.error(query) else {
+                Issue.record("\(query): \(String(describing: f.error(query)))")
+                continue
+            }
+            #expect(e.position == at && e.description.contains("no letters or digits"), "\(query): \(e.description)")
         }
-        #expect((7...9).contains(e.position), "\(e.description)")
+        #expect(f.error("budget ///") == nil)
+        #expect(f.error("struct printed with {}") == nil)
     }
 }

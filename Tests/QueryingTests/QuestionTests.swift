@@ -147,6 +147,34 @@ struct QuestionTests {
         #expect(got == ["/r/two.txt", "/r/one.txt"], "\(got)")
     }
 
+    /// A word and its forms are one term: their counts add up under the commonest one's idf.
+    /// Scored one form at a time, a file holding a rare form once ("pausing") outranked one
+    /// holding the word itself twice, and a word with many forms in the index outweighed the
+    /// rest of the question.
+    @Test("an any-word pattern counts a word and its forms as one term, under the commonest one's weight")
+    func formsAreOneTerm() throws {
+        var docs = [doc("/r/rare-form.txt", text: "pausing alpha"), doc("/r/word-twice.txt", text: "pause pause beta")]
+        docs += (1...3).map { doc("/r/common-\($0).txt", text: "pause gamma") }
+        docs += (1...5).map { doc("/r/other-\($0).txt", text: "delta epsilon") }
+        let f = try QueryFixture(docs)
+        let pause = try #require(SearchPattern.Term("pause")), pausing = try #require(SearchPattern.Term("pausing"))
+        let zebra = try #require(SearchPattern.Term("zebra"))
+        var pattern = try #require(SearchPattern(groups: [[pause, pausing], [zebra]]))
+        pattern.anyGroup = true
+        let got = try f.engine.run(QuerySpec(predicate: .text(pattern))).map(\.identifier.description)
+        #expect(got.first == "/r/word-twice.txt" && got.count == 5, "\(got)")
+        #expect(got.firstIndex(of: "/r/word-twice.txt")! < got.firstIndex(of: "/r/rare-form.txt")!, "\(got)")
+    }
+
+    @Test("a word of symbols among a question's words is left out: the rest is asked")
+    func symbolsLeftOut() throws {
+        let f = try QueryFixture(Self.corpus)
+        let with = try paths(f, "pause the program for a few seconds {}")
+        let without = try paths(f, "pause the program for a few seconds")
+        #expect(!with.isEmpty && with == without, "\(with)")
+        #expect(try spec("how is my struct printed with {}").question == ["how", "is", "my", "struct", "printed", "with"])
+    }
+
     @Test("kinds as people name them: web pages, Word documents, slides, screenshots")
     func kinds() throws {
         var shot = doc("/r/Screenshot from 2026-03-01 10-00-00.png", type: .png)
