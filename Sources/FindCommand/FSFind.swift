@@ -71,7 +71,7 @@ package struct FSFind: AsyncParsableCommand {
     @Flag(name: .long, help: "Take the query as plain words: no fields, operators or quotes, and no question stages (every word, as typed).")
     var literal = false
 
-    @Flag(name: .long, help: "Print the parsed query and how it will run (like mdfind -interpret), then stop.")
+    @Flag(name: .long, help: "Print the parsed query and how it will run (like mdfind -interpret), then stop; for a question, its stages and the stage that found each of the first results.")
     var explain = false
 
     @Flag(name: .long, help: "Print only the number of matches.")

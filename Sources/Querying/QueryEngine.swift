@@ -69,6 +69,7 @@ package struct QueryEngine: Sendable {
 
     /// How a query will run: the predicate, the steps, and SQLite's plan.
     package func explain(_ spec: QuerySpec) throws(QueryError) -> [String] {
+        if let words = spec.question { return try explainQuestion(spec, words: words) }
         let (sql, args, plan) = select(spec)
         guard let sql else { return plan }
         return try read(spec) { db in

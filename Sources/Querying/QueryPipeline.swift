@@ -68,7 +68,20 @@ package struct QueryPipeline: Sendable {
         // With a limit, the first batch `items` would fetch: its plan can differ (`TopKRanking`,
         // `OrderedWalk`).
         spec.limit = request.limit.map { max(64, Self.saturatingSum(request.offset, $0, 16)) }
-        return ["parsed: \(spec.predicate.simplified)"] + (try engine.explain(spec))
+        var lines = ["parsed: \(spec.predicate.simplified)"] + (try engine.explain(spec))
+        // A question: which stage found each result of the first page.
+        if spec.question != nil {
+            var page = request
+            page.limit = request.limit ?? 10
+            let found = try items(page, spec: try page.makeSpec())
+            lines.append("the first \(found.count) results, with the stage that found each:")
+            for (i, item) in found.enumerated() {
+                // A name is anyone's: its control characters are shown escaped, never sent raw.
+                let shown = ByteString.escaped(item.path, escapeControls: true) + (item.childKey.map { " → \($0)" } ?? "")
+                lines.append("  \(i + 1). \(shown)  (\(item.stage?.rawValue ?? "as typed"))")
+            }
+        }
+        return lines
     }
 
     /// One page of items that exist, `offset` and `limit` counted over them.

@@ -166,6 +166,24 @@ struct QuestionTests {
         #expect(got.firstIndex(of: "/r/word-twice.txt")! < got.firstIndex(of: "/r/rare-form.txt")!, "\(got)")
     }
 
+    @Test("--explain shows both stages' searches, the stop words left out, and the stage that found each result")
+    func explained() throws {
+        let f = try QueryFixture(Self.corpus)
+        let pipeline = QueryPipeline(engine: f.engine, fileCheck: FileCheck { _ in .exists }, repair: NoRepair())
+        var request = QueryRequest(text: "pause the program for a few seconds")
+        request.limit = 3
+        let lines = try pipeline.explain(request)
+        let text = lines.joined(separator: "\n")
+        #expect(lines.contains("stage 1, the words in order: full-text search: \"pause the program for a few seconds\""), "\(text)")
+        #expect(lines.contains { $0.hasPrefix("stage 2, any content word, by how many") && $0.contains("\"pause\" OR \"pauses\"") }, "\(text)")
+        #expect(lines.contains("left out of stage 2 as stop words: the, for, a, few"), "\(text)")
+        #expect(lines.contains("  1. /r/howto.txt  (the words in order)"), "\(text)")
+        #expect(lines.contains { $0.hasPrefix("  2. /r/") && $0.hasSuffix("(any content word, by how many)") }, "\(text)")
+        // Words that are no question: the plan as before, no stages.
+        request.text = "sleep.html"
+        #expect(!(try pipeline.explain(request)).contains { $0.contains("stage") })
+    }
+
     @Test("a word of symbols among a question's words is left out: the rest is asked")
     func symbolsLeftOut() throws {
         let f = try QueryFixture(Self.corpus)

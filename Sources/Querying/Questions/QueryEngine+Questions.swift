@@ -35,6 +35,25 @@ extension QueryEngine {
         return Array(spec.limit.map { page.prefix($0) } ?? page)
     }
 
+    /// `explain` for a question: each stage's full-text search, the words left out, how the
+    /// second ranks, and the database plan of the second (the one that costs).
+    func explainQuestion(_ spec: QuerySpec, words: [String]) throws(QueryError) -> [String] {
+        var asTyped = spec
+        asTyped.question = nil
+        var lines = ["a question in plain words, in two stages (--literal asks the words as typed):"]
+        if let phrase = SearchPattern.Term(words.joined(separator: " ")), let pattern = SearchPattern(groups: [[phrase]]) {
+            lines.append("stage 1, \(QuestionRouter.Stage.inOrder.rawValue): full-text search: \(pattern.fts5)")
+        }
+        guard let any = try anyWordPattern(spec, words: words) else { return lines }
+        lines.append("stage 2, \(QuestionRouter.Stage.anyWord.rawValue), for what stage 1 leaves of the page: full-text search: \(any.fts5)")
+        let content = Set(QuestionRouter.content(words))
+        let left = words.flatMap(SearchPattern.tokens).filter { !content.contains($0) }
+        if !left.isEmpty { lines.append("left out of stage 2 as stop words: \(left.joined(separator: ", "))") }
+        lines.append("stage 2 ranks by BM25F, each word and its forms one term, × the square root of the share of the words a file holds, with the same bonuses")
+        asTyped.predicate = any.restricted(by: spec.predicate)
+        return lines + (try explain(asTyped).filter { !$0.hasPrefix("full-text search:") })
+    }
+
     /// Results a question's second stage may add to a query without a limit.
     static let questionExtra = 100
 
