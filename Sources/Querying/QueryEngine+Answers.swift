@@ -14,6 +14,13 @@ extension QueryEngine {
     /// How many items match. With `keep`, only those it keeps count: `QueryPipeline` passes
     /// its existence check, so the number agrees with the items it would print.
     package func count(_ spec: QuerySpec, keep: ItemKeeper? = nil) throws(QueryError) -> Int {
+        // A question: what its list holds (`fsfind QUESTION | wc -l`), its stages as they run.
+        if let words = spec.question {
+            var all = spec
+            all.limit = nil
+            all.offset = 0
+            return try runQuestion(all, words: words).count { keep?($0.identifier.bytes) ?? true }
+        }
         var b = SQLBuilder()
         let from = filtered(spec, &b)
         let args = StatementArguments(b.arguments.map { $0.databaseValue })

@@ -129,6 +129,25 @@ struct CommandLineTests {
         #expect(punct.status == 2 && punct.stderr.contains("no letters or digits"))
     }
 
+    @Test("a question through fsfind: --json names the stage of each result, --count counts its list, --literal asks the words as typed")
+    func question() throws {
+        let f = try CLIFixture()
+        try f.tree.create("root/howto.txt", contents: "To pause the program for a few seconds, call sleep.")
+        try f.tree.create("root/sleep.txt", contents: "sleep pauses the calling thread; the program resumes after the seconds given")
+        try f.tree.create("root/other.txt", contents: "nothing about it here")
+        try f.fsindex("index", f.root)
+        let asked = "pause the program for a few seconds"
+        let json = try f.fsfind("--json", asked)
+        #expect(json.status == 0, "\(json.stderr)")
+        let rows = json.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(rows.map { $0["path"] as? String } == [f.root + "/howto.txt", f.root + "/sleep.txt"], "\(json.lines)")
+        #expect(rows.map { $0["stage"] as? String } == ["the words in order", "any content word, by how many"], "\(json.lines)")
+        #expect(try f.fsfind("--count", asked).out == "2\n")
+        let literal = try f.fsfind("--json", "--literal", asked)
+        #expect(literal.lines.count == 1 && !literal.out.contains("\"stage\""), "\(literal.lines)")
+        #expect(try f.fsfind("--count", "--literal", asked).out == "1\n")
+    }
+
     @Test("unreadable files and folders inside a root are reported, the rest indexed, metadata kept")
     func unreadableInside() throws {
         let f = try CLIFixture()

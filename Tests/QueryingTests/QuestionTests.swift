@@ -184,6 +184,17 @@ struct QuestionTests {
         #expect(!(try pipeline.explain(request)).contains { $0.contains("stage") })
     }
 
+    @Test("--count of a question counts the list the question gives, not the words as typed")
+    func counted() throws {
+        let f = try QueryFixture(Self.corpus)
+        let question = try spec("pause program execution for few seconds", limit: nil)
+        let listed = try f.engine.run(question).count
+        let counted = try f.engine.count(question)
+        #expect(listed > 1 && counted == listed)
+        #expect(try f.engine.count(spec("pause program execution for few seconds", limit: nil, questions: false)) == 0)
+        #expect(try f.engine.count(question, keep: { $0 != Array("/r/sleep.html".utf8) }) == listed - 1)
+    }
+
     @Test("a word of symbols among a question's words is left out: the rest is asked")
     func symbolsLeftOut() throws {
         let f = try QueryFixture(Self.corpus)
