@@ -107,8 +107,8 @@ package struct Settings: Sendable, Hashable {
         package var decayDays = 30.0
         /// Seconds a query may take before it is stopped with an error naming this limit.
         package var timeLimit = 10.0
-        /// Whether plain words that read as a question also search for their content words
-        /// with their other forms, then for any of them (issue 43), after the words as typed.
+        /// Whether plain words that read as a question run in two stages (issue 43): the words
+        /// in order, then any of their content words with their other forms, by how many.
         package var questions = true
         package init() {}
     }
