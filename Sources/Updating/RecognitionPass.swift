@@ -15,7 +15,8 @@ import SystemPackage
 /// hold text, PDFs whose pages have no text layer; `IndexStore.wantsRecognition`), so a first
 /// index costs nothing more until this pass runs, and its time is reported apart. The pass sends
 /// each candidate to an OCR worker, a sandboxed `fsindex-worker` like the extraction's, at the
-/// lowest priority (`WorkerLimits.lowestPriority`: nice 19, SCHED_IDLE, idle I/O) and on one
+/// lowest priority unless `[daemon] throttle = "normal"` (`WorkerLimits.lowestPriority`: nice
+/// 19, SCHED_IDLE, idle I/O) and on one
 /// core (`OMP_THREAD_LIMIT=1`); the worker skips photos without text with a cheap test before
 /// recognition. Results are stored a batch at a time; an item rewritten meanwhile is left to
 /// the next pass (it is pending again). A skip or a failure is recorded
@@ -63,10 +64,12 @@ package struct RecognitionPass: Sendable {
     /// The extraction's limits, with room for OCR: recognising a page takes seconds of CPU (a
     /// 20-page scan, a minute or more) and a 300 dpi page's pictures some 200 MB; and the lowest
     /// priority, so the wall-clock limit is generous (an idle-class process waits while the
-    /// machine is busy).
-    static func workerLimits(_ settings: Settings) -> WorkerLimits {
+    /// machine is busy). With `[daemon] throttle = "normal"` OCR runs as started, as the rest of
+    /// indexing then does: at SCHED_IDLE on a machine whose cores are never idle (a build
+    /// server, a loaded test run) a scan waited forever.
+    package static func workerLimits(_ settings: Settings) -> WorkerLimits {
         var limits = settings.workerLimits
-        limits.lowestPriority = true
+        limits.lowestPriority = settings.daemon.throttle == .low
         limits.cpuSecondsPerFile = max(limits.cpuSecondsPerFile, 180)
         limits.cpuSecondsPerWorker = max(limits.cpuSecondsPerWorker, limits.cpuSecondsPerFile * 4)
         limits.wallSecondsPerFile = max(limits.wallSecondsPerFile, 600)

@@ -23,6 +23,17 @@ struct SettingsAdapterTests {
         }
     }
 
+    @Test("OCR workers run at the lowest priority with throttle = low (the default), as started with throttle = normal")
+    func recognitionPriority() throws {
+        let tree = try TemporaryTree()
+        defer { tree.remove() }
+        let low = try Settings.load(explicit: tree.create("low.toml", contents: "").string)
+        let normal = try Settings.load(explicit: tree.create("normal.toml", contents: "[daemon]\nthrottle = \"normal\"\n").string)
+        #expect(RecognitionPass.workerLimits(low).lowestPriority)
+        #expect(!RecognitionPass.workerLimits(normal).lowestPriority)
+        #expect(RecognitionPass.workerLimits(normal).cpuSecondsPerFile >= 180 && !low.workerLimits.lowestPriority)
+    }
+
     @Test("issue 11: worker_user names the user a root-started worker becomes; a missing or root user is refused with its line")
     func workerUser() throws {
         let tree = try TemporaryTree()
