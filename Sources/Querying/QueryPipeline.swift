@@ -77,7 +77,7 @@ package struct QueryPipeline: Sendable {
             lines.append("the first \(found.count) results, with the stage that found each:")
             for (i, item) in found.enumerated() {
                 // A name is anyone's: its control characters are shown escaped, never sent raw.
-                let shown = ByteString.escaped(item.path, escapeControls: true) + (item.childKey.map { " → \($0)" } ?? "")
+                let shown = ByteString.escaped(item.path, escapeControls: true) + (item.childKey.map { " → " + ByteString.escaped(Array($0.utf8), escapeControls: true) } ?? "")
                 lines.append("  \(i + 1). \(shown)  (\(item.stage?.rawValue ?? "as typed"))")
             }
         }

@@ -162,7 +162,6 @@ package struct ShortQueryParser {
         var isPlainWords: Bool {
             switch self {
             case .word(let text, let phrase, let index): !phrase && index != nil && !text.hasSuffix("*")
-            case .symbols: true
             case .and(let parts): parts.allSatisfy(\.isPlainWords)
             default: false
             }
@@ -192,7 +191,7 @@ package struct ShortQueryParser {
                 if terms.count == out.count { return .text(SearchPattern(groups: [terms])!) }
                 return .or(out)
             case .not(let inner): return .not(try inner.predicate(prefixWord: prefixWord))
-            case .symbols: return .all    // left out among the words it stands with (`sequence`)
+            case .symbols(let word, _): throw .nothingToSearch(word)    // `sequence` leaves it out first
             }
         }
 
