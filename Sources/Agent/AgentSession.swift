@@ -11,9 +11,7 @@ import SharedIndex
 import SharedQuerying
 import Synchronization
 import SystemCalls
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The tools over one index, for one client: every call is read-only, bounded by
 /// `AgentOptions`, and answered through the same `QueryPipeline` as fsfind (so a query means the

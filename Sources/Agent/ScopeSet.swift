@@ -1,9 +1,7 @@
 import CommandSupport
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The folders an agent may see (FileSource's sources): absolute, resolved paths. Every path a
 /// tool returns or reads is checked against them; a call's own `scopes` can only narrow them.

@@ -4,9 +4,7 @@ import MCP
 import SystemCalls
 import Synchronization
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// MCP over stdin/stdout, one JSON message per line, with a blocking read on a thread of its
 /// own. The SDK's `StdioTransport` makes stdin non-blocking and sleeps 10 ms whenever nothing is

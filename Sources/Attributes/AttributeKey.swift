@@ -2,23 +2,10 @@
 /// in camelCase. These names are the JSON keys everywhere (`fsindex show --json`, `fsfind --json`).
 ///
 /// For example: `AttributeKey.title`, `AttributeKey("pixelWidth")`.
-package struct AttributeKey: RawRepresentable, Hashable, Comparable, Sendable, Codable,
-    ExpressibleByStringLiteral, CustomStringConvertible
-{
+package struct AttributeKey: StringName {
     package let rawValue: String
     package init(rawValue: String) { self.rawValue = rawValue }
     package init(_ rawValue: String) { self.rawValue = rawValue }
-    package init(stringLiteral value: String) { self.rawValue = value }
-    package var description: String { rawValue }
-    package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-
-    package init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-    package func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(rawValue)
-    }
 }
 
 extension AttributeKey {

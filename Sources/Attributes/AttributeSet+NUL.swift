@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What U+0000 means in an attribute: nothing. NUL is not text (issue 22, F3 and F16).
 ///

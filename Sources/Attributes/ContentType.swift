@@ -4,22 +4,9 @@
 /// `public.data` and `public.item`. An item stores its whole chain in `contentTypeTree`, so that a
 /// query for `public.image` finds every image. Types FSIndex does not know by name come from the
 /// shared MIME database as `org.freedesktop.mime.<type>.<subtype>` (see `init(mimeType:)`).
-package struct ContentType: RawRepresentable, Hashable, Comparable, Sendable, Codable,
-    ExpressibleByStringLiteral, CustomStringConvertible
-{
+package struct ContentType: StringName {
     package let rawValue: String
     package init(rawValue: String) { self.rawValue = rawValue }
-    package init(stringLiteral value: String) { self.rawValue = value }
-    package var description: String { rawValue }
-    package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-
-    package init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-    package func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(rawValue)
-    }
 
     /// The identifier for a MIME type that has no well-known UTI.
     package static func dynamic(mimeType: String) -> ContentType {

@@ -4,9 +4,7 @@ import FoundationEssentials
 import Synchronization
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Buffered writes to stdout and stderr that keep file names as bytes.
 ///

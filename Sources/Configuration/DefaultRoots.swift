@@ -1,9 +1,7 @@
 import Foundation
 import MemberwiseInit
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The roots used when none are configured (no `roots` or `shallow_roots` in the config, no
 /// PATH or `--root` given), as Tracker chooses them: the user's XDG folders (Desktop, Documents,

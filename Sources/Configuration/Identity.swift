@@ -2,9 +2,7 @@ import Attributes
 import Foundation
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Finding who "me" is (`Identity`, in Attributes).
 ///

@@ -2,9 +2,7 @@ import Foundation
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What a folder's mount is: its file-system type and whether its device is removable, read
 /// from `/proc/self/mountinfo` and `/sys/dev/block/MAJ:MIN/removable`.

@@ -1,9 +1,7 @@
 import Attributes
 import Foundation
 import TOMLKit
-#if canImport(Glibc)
 import Glibc
-#endif
 
 // The `[agent]` section's values that need more than a type check: folders, the guidance
 // syntax and the `me` table.

@@ -3,9 +3,7 @@ import Foundation
 import SystemCalls
 import SystemPackage
 import TOMLKit
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// FSIndex's settings: one TOML file, read by one reader for every program (fsindex, fsindexd,
 /// fsfind), in typed sections. The built-in values are the documented defaults of

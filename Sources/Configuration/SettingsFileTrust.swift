@@ -1,8 +1,6 @@
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Whether a settings file may be read, as OpenSSH's StrictModes decides for `~/.ssh/config`.
 ///

@@ -2,9 +2,7 @@ import Attributes
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A mounted file system that has an index of its own (issue 29): a USB drive, an SD card, a
 /// disk image, a network share named in the config.

@@ -2,9 +2,7 @@ import Foundation
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `volume.json` in a volume's `.fsindex/` folder (issue 29): what the portable index copy beside
 /// it is of, and where it was written, so that another machine (or this one, after its own index

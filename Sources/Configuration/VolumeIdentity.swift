@@ -1,9 +1,7 @@
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A file system's UUID and label, as an unprivileged user can read them.
 ///

@@ -2,9 +2,7 @@ import Indexing
 import Synchronization
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A tool's end of the control channel.
 ///

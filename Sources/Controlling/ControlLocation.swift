@@ -4,9 +4,7 @@ import MemberwiseInit
 import QueryWire
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Where the control socket of one index lives: `$XDG_RUNTIME_DIR/fsindex/<name>.sock`, else
 /// `/run/user/<uid>/fsindex/<name>.sock`, else `~/.cache/fsindex/run/<name>.sock` in the user's

@@ -1,9 +1,7 @@
 import Synchronization
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension ControlServer {
     /// One accepted client. The poll thread reads from it; replies and published changes are

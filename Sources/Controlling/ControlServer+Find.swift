@@ -4,9 +4,7 @@ import QueryWire
 import Synchronization
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What fsindexd does with one query of the small `fsfind` (``FindWire``).
 ///

@@ -3,9 +3,7 @@ import Attributes
 import Synchronization
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The daemon's end of the control channel: a Unix-domain stream socket at a
 /// ``ControlLocation``, JSON lines in both directions, one poll(2) thread for every connection.

@@ -1,9 +1,7 @@
 import CSysShims
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Folders watched by looking at them: the fallback when the inotify watch budget
 /// (`fs.inotify.max_user_watches`) is exhausted.

@@ -1,9 +1,7 @@
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Options for one walk.
 @MemberwiseInit

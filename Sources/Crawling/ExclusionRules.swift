@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What a crawl leaves out: hidden files (names starting with a dot) unless asked for, names or
 /// paths matching glob patterns, and directories holding a `.noindex` marker file.

@@ -1,9 +1,7 @@
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The extended attributes of one file that FSIndex asked for, read beside its `FileFacts`.
 ///

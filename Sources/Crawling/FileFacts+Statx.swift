@@ -1,9 +1,7 @@
 import CSysShims
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 // File facts from `statx`, through SystemCalls.
 

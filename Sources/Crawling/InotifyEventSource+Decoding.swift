@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One record read from an inotify descriptor: `struct inotify_event` with its name as bytes.
 struct RawInotifyEvent: Sendable, Hashable {

@@ -1,9 +1,7 @@
 import CSysShims
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Turning inotify records into `FileEvent`s: moves paired by cookie, writes debounced, new
 /// folders watched and rescanned, the queue's overflow turned into rescans.

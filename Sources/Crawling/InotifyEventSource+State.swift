@@ -1,9 +1,7 @@
 import CSysShims
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// How the watcher's state adds and removes inotify watches: the kernel in the daemon, a fake in
 /// the tests that feed the state synthetic event buffers.

@@ -1,9 +1,7 @@
 import Synchronization
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension InotifyEventSource {
     /// The watcher's thread: `poll(2)` on the eventfd and the inotify descriptor, then commands,

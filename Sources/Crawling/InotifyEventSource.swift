@@ -2,9 +2,7 @@ import Dispatch
 import Synchronization
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Watches folder trees with inotify(7) and reports their changes as batches of `FileEvent`s.
 ///

@@ -1,9 +1,7 @@
 import CSysShims
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Paths longer than `PATH_MAX` (4,096 bytes with its NUL): the kernel refuses them whole
 /// (`ENAMETOOLONG`), but a tree can be that deep (`mkdir` relative to a deep folder works).

@@ -1,9 +1,7 @@
 import CSysShims
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Notices when a root's path stops leading to the root's folder, and when it leads to a folder
 /// again: a root moved away and back (a restore, a sync tool, `mv`), deleted and created again,

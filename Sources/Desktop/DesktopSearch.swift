@@ -8,9 +8,7 @@ import Querying
 import SystemCalls
 import SystemPackage
 import Thumbnails
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The searches behind the desktop's search boxes, shared by GNOME Shell's provider and KRunner.
 ///

@@ -5,9 +5,7 @@ import Indexing
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Opens an item with the user's default application: a file by its path, a donated item by its
 /// `contentURL`, through `[desktop] open_command` (xdg-open, which asks the desktop: GIO,

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The themed icon names for a content type, as shared-mime-info lists them.
 ///

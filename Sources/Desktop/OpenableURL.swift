@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Whether a donated item's `contentURL` may be handed to the opener (xdg-open).
 ///

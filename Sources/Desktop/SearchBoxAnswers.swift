@@ -5,9 +5,7 @@ import Controlling
 import Foundation
 import Indexing
 import Querying
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Answers a search box's query from an index: what fsindexd runs for `fsindex search-provider`
 /// (its index warm, one open per query as for fsfind), and what the provider runs itself when

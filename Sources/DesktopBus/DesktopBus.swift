@@ -3,9 +3,7 @@ import Desktop
 import Configuration
 import Foundation
 import Indexing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The search boxes' service on the session bus: GNOME Shell's `org.gnome.Shell.SearchProvider2`
 /// as `org.fsindex.SearchProvider` at `/org/fsindex/SearchProvider`, and KRunner's

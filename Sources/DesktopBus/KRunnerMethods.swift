@@ -5,9 +5,7 @@ import Desktop
 import Thumbnails
 import Foundation
 import Querying
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `org.kde.krunner1`: what KRunner (and Plasma's launcher search) asks a D-Bus runner.
 struct KRunnerMethods {

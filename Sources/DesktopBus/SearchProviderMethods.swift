@@ -5,9 +5,7 @@ import Desktop
 import Thumbnails
 import Foundation
 import SystemCalls
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `org.gnome.Shell.SearchProvider2`: what GNOME Shell's overview asks as the user types.
 struct SearchProviderMethods {

@@ -3,9 +3,7 @@ import ExtractionModel
 import Crawling
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Extracts the attributes of one file at a time. Create one per thread: it owns a libmagic
 /// cookie, which is not thread-safe, and a cache of user and group names.

@@ -4,9 +4,7 @@ import ExtractionModel
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Reads one kind of file and fills in the attributes it knows about.
 ///

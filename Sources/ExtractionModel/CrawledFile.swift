@@ -1,9 +1,7 @@
 import Crawling
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Opens the regular file the crawl saw, for reading only, and checks it is still that file.
 ///

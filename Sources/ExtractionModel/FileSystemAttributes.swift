@@ -3,9 +3,7 @@ import Crawling
 import FoundationEssentials
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The attributes every item has, from its `FileFacts` alone: path, name, size, dates, owner,
 /// identity and permissions. It never touches the file's content, so it runs for directories,

@@ -1,9 +1,7 @@
 import FoundationEssentials
 import SystemCalls
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The freedesktop.org shared MIME database: canonical types, aliases, sub-class-of links,
 /// file-name globs and the English description of each type.

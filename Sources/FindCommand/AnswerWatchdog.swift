@@ -2,9 +2,7 @@ import CommandSupport
 import Dispatch
 import Querying
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `fsfind-direct`'s last resort for the time limit, for the one phase SQLite cannot stop: the
 /// compiling of a statement.

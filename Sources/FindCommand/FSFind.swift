@@ -12,9 +12,7 @@ import Querying
 import SharedIndex
 import SharedQuerying
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `fsfind`: find indexed files by words, names, types and any attribute, best first.
 ///

@@ -2,9 +2,7 @@ import CommandSupport
 import MemberwiseInit
 import Querying
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Where one `fsfind` query writes, and the folder its relative paths start from.
 ///

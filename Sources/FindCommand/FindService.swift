@@ -8,9 +8,7 @@ import QueryWire
 import Querying
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// fsindexd's answer to the small `fsfind`: the same `FSFind` command, run in the daemon with the
 /// client's descriptors, working folder and `NO_COLOR`, so the output is byte for byte what

@@ -1,8 +1,6 @@
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The index folder, held open so that SQLite can reach a folder whose name is not UTF-8.
 ///

@@ -1,9 +1,7 @@
 import FoundationEssentials
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Where a named index lives: `$XDG_DATA_HOME/fsindex/<name>/index.sqlite` by default
 /// (`~/.local/share/fsindex/default/`), or a directory given with `--index-dir` or

@@ -2,9 +2,7 @@ import Attributes
 import FoundationEssentials
 import GRDB
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What the index calls when items must be rebuilt from the files: Core Spotlight's
 /// `CSIndexExtensionRequestHandler`. `fsindex reindex` calls it, and so does the index itself

@@ -2,9 +2,7 @@ import CFTS5CJK
 import FoundationEssentials
 import GRDB
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A volume's portable index copy (issue 29): the index written whole into one file with
 /// `VACUUM INTO`, and a copy read back only after it is checked as hostile input.

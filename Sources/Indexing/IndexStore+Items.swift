@@ -2,9 +2,7 @@ import Attributes
 import FoundationEssentials
 import GRDB
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension IndexStore {
     /// The stored item with this identifier, with its full attribute set (text included), or nil.

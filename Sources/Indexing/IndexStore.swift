@@ -3,9 +3,7 @@ import FoundationEssentials
 import CFTS5CJK
 import GRDB
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The index: a SQLite database (WAL, FTS5) that keeps Core Spotlight's contract.
 ///

@@ -1,8 +1,6 @@
 import Attributes
 import CFTS5CJK
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// An item's text as `item_texts` stores it (see `Schema`): compressed by zstd with the length in
 /// front, or as it is when short or incompressible; the same bytes `fsindex_zip` makes in SQL.

@@ -5,9 +5,7 @@ import FoundationEssentials
 import Synchronization
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One `fsindex-worker` process, seen from the parent: send a file, get its attributes back or
 /// a `WorkerFailure`. Used by one thread at a time (`WorkerPool` hands them out).

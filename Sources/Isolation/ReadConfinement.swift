@@ -1,7 +1,5 @@
 import CSysShims
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Whether extraction workers can confine their reads with Landlock on this kernel: asked of
 /// the kernel the same way the worker asks it, so `fsindex status` tells the truth about the

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Why a worker did not return a result for a file. The file keeps its file-system attributes
 /// and gets this, with the extractor that was running, as its `extractionError`; it is not

@@ -2,9 +2,7 @@ import FoundationEssentials
 import Synchronization
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Workers kept between batches, one per extraction thread at a time. A worker starts on its
 /// first file and ends when the pool is released (its input closes) or after a failure.

@@ -1,7 +1,5 @@
 import CSysShims
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The query socket's protocol: how `fsfind` hands its command line to a warm fsindexd.
 ///

@@ -1,7 +1,5 @@
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `lstat(2)` of one query's results, the folders they share looked up once: a folder met a
 /// second time is opened (`O_PATH`) and its files are then looked at with

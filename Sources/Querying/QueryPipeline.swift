@@ -1,9 +1,7 @@
 import Attributes
 import Indexing
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The one way every front end queries the index: a `QueryRequest` in, `QueryReply`s out.
 ///

@@ -647,6 +647,4 @@ enum ProcessEnvironment {
     }
 }
 
-#if canImport(Glibc)
 import Glibc
-#endif

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The users of this host and their groups, which a watcher publishes so that the shared
 /// index can answer each role with what the user of that name may read here.

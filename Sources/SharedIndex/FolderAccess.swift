@@ -1,7 +1,5 @@
 import CSysShims
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Owner, group, mode and POSIX ACL of an item and of every folder above it, as the shared
 /// index keeps them: the server cannot look at another host's files, so it decides who may see

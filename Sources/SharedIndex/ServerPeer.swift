@@ -1,9 +1,7 @@
 import NIOCore
 import NIOPosix
 import SystemCalls
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The PostgreSQL server behind a Unix socket, checked as libpq's `requirepeer` checks it and
 /// as every other socket client of FSIndex checks its peer: by the kernel's word

@@ -1,9 +1,7 @@
 import Attributes
 import Foundation
 import MemberwiseInit
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Where the shared index lives: a PostgreSQL URL in libpq's form,
 /// `postgresql://[user[:password]@][host][:port]/database[?host=/run/postgresql&port=5432]`.

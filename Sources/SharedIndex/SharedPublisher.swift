@@ -5,9 +5,7 @@ import NIOCore
 import PostgresNIO
 import Synchronization
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What one publishing pass did.
 package struct PublishReport: Sendable, Hashable {

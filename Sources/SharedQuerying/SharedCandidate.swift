@@ -3,9 +3,7 @@ import Foundation
 import Indexing
 import Querying
 import PostgresNIO
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One row the server found, with what the residual tests and the summaries read of it.
 struct Candidate {

@@ -5,9 +5,7 @@ import PostgresNIO
 import Querying
 import SharedIndex
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Runs `QuerySpec`s against the shared PostgreSQL index: the same query language, the same
 /// answers as `QueryEngine` on SQLite (see `SharedSQLBuilder` for how), ranked by the same rule

@@ -1,7 +1,5 @@
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Command-line arguments that keep every byte, so a path argument that is not UTF-8 names the
 /// same file the user typed.

@@ -1,9 +1,7 @@
 import CSysShims
 import MemberwiseInit
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The one way a process of ours starts another: `posix_spawn` (no fork of a threaded Swift
 /// process), with descriptors 3 and up closed in the child (nothing of ours leaks into it: a pipe

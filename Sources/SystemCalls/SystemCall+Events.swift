@@ -1,8 +1,6 @@
 import CSysShims
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 // Waiting: poll, inotify, eventfd and the monotonic clock, in `SystemCall`'s convention.
 

@@ -1,8 +1,6 @@
 import CSysShims
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 // Files and descriptors, in `SystemCall`'s convention (`Result<_, Errno>`, EINTR retried). The
 // libc functions are spelled `Glibc.` here: these wrappers share their names.

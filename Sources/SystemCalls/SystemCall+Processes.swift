@@ -1,8 +1,6 @@
 import CSysShims
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 // Child processes and the pipes to them, in `SystemCall`'s convention. Starting one is `Spawn`.
 

@@ -1,9 +1,7 @@
 import CSysShims
 import MemberwiseInit
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 // Unix-domain sockets, in `SystemCall`'s convention (`Result<_, Errno>`, EINTR retried except
 // where a wrapper says otherwise).

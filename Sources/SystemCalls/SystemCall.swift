@@ -1,8 +1,6 @@
 import SystemPackage
 import CSysShims
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The one system-call layer every module uses, with one convention: a wrapper returns
 /// `Result<_, Errno>`, retries `EINTR`, and never hides an error. Module-specific wrappers

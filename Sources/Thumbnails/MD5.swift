@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// MD5 (RFC 1321), for the one thing the thumbnail spec needs it for: a thumbnail's file name
 /// is the MD5 of its file's URI. Not for security: MD5 is broken as a hash of trust.

@@ -1,9 +1,7 @@
 import Crawling
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The freedesktop thumbnail cache (the Thumbnail Managing Standard, 0.9.0): shared by every
 /// program of the user, so that a thumbnail Files made is found here and one made here is

@@ -3,9 +3,7 @@ import Indexing
 import Attributes
 import Synchronization
 import SystemCalls
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Commits the batches that a crawl's extraction threads make, in the order they come, on a
 /// thread of its own.

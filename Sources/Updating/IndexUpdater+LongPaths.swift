@@ -1,9 +1,7 @@
 import Attributes
 import Crawling
 import ExtractionModel
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension IndexUpdater {
     /// The longest path the extraction worker can open (`PATH_MAX` without its NUL).

@@ -9,9 +9,7 @@ import Isolation
 import Synchronization
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One crawl of the configured roots into the index: walk, compare with the index, extract what
 /// changed, write in batches, and remove what is gone.

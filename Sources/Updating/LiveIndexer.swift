@@ -7,9 +7,7 @@ import Indexing
 import Synchronization
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Applies batches of file-system events to the index: the single writer of `fsindexd`.
 ///

@@ -1,9 +1,7 @@
 import FoundationEssentials
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Stops a command and every process it started, found through `/proc`.
 ///

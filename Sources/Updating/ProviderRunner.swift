@@ -4,9 +4,7 @@ import Indexing
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Runs an app's reindex command (`[[provider]] reindex`), as Core Spotlight calls an app's
 /// `CSIndexExtensionRequestHandler`: the identifiers on stdin, one per line (none: all), its

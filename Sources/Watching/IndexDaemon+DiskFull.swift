@@ -6,9 +6,7 @@ import Synchronization
 import SystemCalls
 import SystemPackage
 import Updating
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension UpdateError {
     /// The index could not be written because its disk (or file system quota) is full.

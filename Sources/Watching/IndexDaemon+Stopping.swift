@@ -6,9 +6,7 @@ import Logging
 import Synchronization
 import SystemPackage
 import Updating
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Stopping: quickly on SIGTERM, and on its own when its database is taken away.
 extension IndexDaemon {

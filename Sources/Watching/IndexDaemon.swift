@@ -12,9 +12,7 @@ import Synchronization
 import SystemCalls
 import SystemPackage
 import Updating
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// fsindexd's core: keeps the index in step with the roots, from a first reconcile to the
 /// events that follow, and answers the control socket.

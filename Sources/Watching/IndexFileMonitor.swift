@@ -1,9 +1,7 @@
 import Dispatch
 import Indexing
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Wakes the daemon when something happens to its index folder's entries, so that an idle daemon
 /// notices at once that its database was deleted or replaced (`fsindex erase`, a new

@@ -1,7 +1,5 @@
 import SystemCalls
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Wakes fsindexd when a file system is mounted or unmounted anywhere in its mount namespace.
 ///

@@ -2,9 +2,7 @@ import FoundationEssentials
 import Crawling
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The desktop's list of recently used files, freedesktop's `recently-used.xbel`, read in plain
 /// Swift.

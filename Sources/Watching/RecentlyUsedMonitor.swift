@@ -1,8 +1,6 @@
 import Dispatch
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Wakes fsindexd when the desktop's recently-used list is written, so that a file opened in an
 /// editor is a use a moment later, without any polling.

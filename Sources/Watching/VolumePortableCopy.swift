@@ -3,9 +3,7 @@ import Foundation
 import Indexing
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A volume's portable index copy (issue 29): its index, written on the volume in `.fsindex/`
 /// (as Spotlight's `.Spotlight-V100/`) with a `volume.json`, so that the index travels with the

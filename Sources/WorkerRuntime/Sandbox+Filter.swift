@@ -1,7 +1,5 @@
 import CSeccomp
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The seccomp filter: which system calls a worker may make, and with which arguments.
 ///

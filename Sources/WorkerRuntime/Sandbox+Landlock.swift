@@ -1,8 +1,6 @@
 import CSysShims
 import Isolation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension Sandbox {
     /// What the parsers may still open by name once the worker is confined: the read-only data

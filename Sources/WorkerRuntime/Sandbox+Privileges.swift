@@ -1,7 +1,5 @@
 import CSysShims
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension Sandbox {
     /// Leaves the worker without any privilege: every capability out of the bounding set (while

@@ -1,8 +1,6 @@
 import CSysShims
 import Isolation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What a worker process does to itself before it reads any file, in this order: resource
 /// limits and no new privileges (`applyLimits`); loading what the parsers need; dropping every

@@ -8,9 +8,7 @@ import Isolation
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The worker's side: `fsindex-worker` runs this. It limits and sandboxes itself (`Sandbox`),
 /// then answers `file` frames on standard input (a Unix socket; each regular file comes as a

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The worker's side of the pipe protocol, for `fsindex-fuzz`: the frames `FrameReader` reads
 /// from a descriptor, exactly as the worker's loop reads its standard input.

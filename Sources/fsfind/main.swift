@@ -2,9 +2,7 @@ import CSysShims
 #if canImport(QueryWire)
 import QueryWire
 #endif
-#if canImport(Glibc)
 import Glibc
-#endif
 
 // `fsfind`: a small front door. It hands its command line, its working folder and its standard
 // output and error to the warm fsindexd of the index over the query socket (`FindWire`), which

@@ -3,9 +3,7 @@ import Crawling
 import Extraction
 import ExtractionModel
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The entry points of `fsindex-fuzz` into our own parsers of hostile bytes: the RTF tokenizer,
 /// the image and audio header readers, libavformat behind `VideoExtractor`, the mail structure scanner and the zip container.

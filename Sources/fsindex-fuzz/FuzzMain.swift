@@ -1,7 +1,5 @@
 import CFuzzDriver
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `fsindex-fuzz TARGET [libFuzzer options] [CORPUS_DIR | FILE]...`: one executable for every
 /// fuzz target, so that the sanitized build links once.

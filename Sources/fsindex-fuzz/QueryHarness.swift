@@ -3,9 +3,7 @@ import FoundationEssentials
 import Indexing
 import Querying
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The query targets: a query string in, parsed, compiled, and run against a real index.
 ///

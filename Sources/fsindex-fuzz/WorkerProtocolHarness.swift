@@ -3,9 +3,7 @@ import ExtractionModel
 import FoundationEssentials
 import Isolation
 import WorkerRuntime
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The worker protocol targets, one per direction of the pipe.
 ///

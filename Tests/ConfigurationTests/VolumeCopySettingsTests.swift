@@ -1,9 +1,7 @@
 import Configuration
 import Foundation
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `store_on_volume` (issue 29) and `volume.json`, the record of a volume's portable index copy,
 /// which is read from a disk and so parsed as hostile input.

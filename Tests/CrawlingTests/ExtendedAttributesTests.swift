@@ -2,9 +2,7 @@ import Crawling
 import SystemPackage
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 @Suite("ExtendedAttributes")
 struct ExtendedAttributesTests {

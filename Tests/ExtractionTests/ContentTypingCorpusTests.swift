@@ -4,9 +4,7 @@ import Crawling
 import ExtractionModel
 import SystemPackage
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Types every regular file below `FSINDEX_TYPING_CORPUS` (the bench corpus,
 /// `/work/bench/corpus`, 111,174 files) both ways, shared-mime-info first and libmagic alone,

@@ -6,9 +6,7 @@ import FoundationEssentials
 import SystemPackage
 import Testing
 import TestSupport
-#if canImport(Glibc)
 import Glibc
-#endif
 
 @Suite("ExtractionContext", .blocking)
 struct ExtractionContextTests {

@@ -4,9 +4,7 @@ import Extraction
 import ExtractionModel
 import SystemPackage
 import TestSupport
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Extracts one file with a fresh context (tests run in parallel; contexts are per thread).
 func extract(_ path: FilePath, textCap: Int = 1 << 20) throws -> ExtractionResult {

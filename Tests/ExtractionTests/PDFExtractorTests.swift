@@ -6,9 +6,7 @@ import FoundationEssentials
 import SystemPackage
 import Testing
 import TestSupport
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Real files and damaged copies of them for the document extractors' tests.
 enum DocumentFixtures {

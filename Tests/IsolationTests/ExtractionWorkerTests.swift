@@ -7,9 +7,7 @@ import SystemPackage
 import Testing
 import TestSupport
 @testable import Isolation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The worker binary SwiftPM built beside the test bundle.
 func workerPath() throws -> String { try WorkerExecutable.locate() }

@@ -5,9 +5,7 @@ import SystemPackage
 import Testing
 import TestSupport
 @testable import Isolation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Issue 11, finding 3: an exploited parser, played by the test worker's probes from inside a
 /// running, sandboxed worker, tries to reach its parent (this test process), read secrets, and

@@ -8,9 +8,7 @@ import SystemPackage
 import Testing
 import TestSupport
 @testable import Isolation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Every file of the real-document corpus, extracted by the sandboxed worker (Landlock-confined,
 /// `nobody` when we are root, the file passed as a descriptor) and in-process with no sandbox:

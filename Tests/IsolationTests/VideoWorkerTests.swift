@@ -53,6 +53,4 @@ struct VideoWorkerTests {
     }
 }
 
-#if canImport(Glibc)
 import Glibc
-#endif

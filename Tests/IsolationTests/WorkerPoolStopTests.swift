@@ -6,9 +6,7 @@ import SystemCalls
 import SystemPackage
 import Testing
 import TestSupport
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `WorkerPool.stopAll`: what lets fsindexd stop within 2 s while a parser is busy with one
 /// file (issue 42: the exit watchdog is gone).

@@ -4,9 +4,7 @@ import ExtractionModel
 import Isolation
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Worker protocol inputs that `fsindex-fuzz` found mishandled, replayed from
 /// `Tests/Fuzz/corpus` against the real `fsindex-worker` (issue 11).

@@ -2,9 +2,7 @@ import Foundation
 @testable import Querying
 import TestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Issue 23: fsindexd checks a query's results through their folders (`FolderStat`); the
 /// answer must be `lstat`'s for every kind of path.

@@ -2,9 +2,7 @@ import Synchronization
 import SystemCalls
 import Testing
 import TestSupport
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `SystemCall.onThreadUnlessCancelled`: a blocking step a stopping service may leave behind.
 @Suite("A blocking step on a thread of its own, abandoned on cancellation", .blocking)

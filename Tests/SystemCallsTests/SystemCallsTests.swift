@@ -3,9 +3,7 @@ import SystemCalls
 import SystemPackage
 import Testing
 import TestSupport
-#if canImport(Glibc)
 import Glibc
-#endif
 
 // SystemCalls' own tests (here until SystemCalls has a test target of its own). The EINTR tests
 // interrupt a call for real: a thread blocked in it is sent SIGUSR2, whose handler is installed

@@ -1,8 +1,6 @@
 import CArchive
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Writes archives for tests with libarchive's writer (zip, tar, 7-Zip or a lone compressed
 /// file), so that generated fixtures need no external tool.

@@ -2,9 +2,7 @@ import Foundation
 #if canImport(Testing)
 import Testing
 #endif
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The one way a test waits for work that something real does on its own time: a daemon's
 /// thread, a child process, the kernel's inotify, a PostgreSQL server. Such work has no clock

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Files of the formats the corpus covers, written byte by byte by the tests, so that every
 /// extractor has tests that run on a clean clone (no corpus, no external tool). The zipped

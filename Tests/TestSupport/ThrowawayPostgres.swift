@@ -4,9 +4,7 @@ import SystemCalls
 #if canImport(Testing)
 import Testing
 #endif
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A real PostgreSQL server for the shared-index tests: a throwaway cluster in a temporary
 /// folder, listening only on a Unix socket there, made with Debian's `initdb` and started with

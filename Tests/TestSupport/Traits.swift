@@ -3,9 +3,7 @@
 #if canImport(Testing)
 import Testing
 #endif
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension RealCorpus {
     /// Why a test is skipped without the corpus; `.ci/run` looks for this text among the skipped

@@ -1,9 +1,7 @@
 import Crawling
 import SystemPackage
 import WorkerRuntime
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Deliberate misbehaviour for the isolation tests, for files that start with
 /// `FSINDEX-TEST-FAULT:<kind>` (crash, loop, alloc, hang, mute, flood, exec).

@@ -1,8 +1,6 @@
 import CSeccomp
 import CSysShims
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The sandbox self-test: an exploited parser's moves, made from inside a running, sandboxed
 /// worker. Each probe tries one thing and says how it went: `allowed`, or `refused: <errno>`.

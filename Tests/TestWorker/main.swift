@@ -5,9 +5,7 @@
 // exploited parser inside the sandbox.
 import Crawling
 import WorkerRuntime
-#if canImport(Glibc)
 import Glibc
-#endif
 
 let hooks = WorkerTestHooks(
     beforeExtracting: { facts, descriptor in

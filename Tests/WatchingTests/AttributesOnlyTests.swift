@@ -6,9 +6,7 @@ import SystemPackage
 import TestSupport
 import Testing
 @testable import Watching
-#if canImport(Glibc)
 import Glibc
-#endif
 
 @Suite("LiveIndexer: a change of metadata alone (IN_ATTRIB)", .userXattrs)
 struct AttributesOnlyTests {

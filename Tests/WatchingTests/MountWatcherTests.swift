@@ -3,9 +3,7 @@ import Synchronization
 import TestSupport
 import Testing
 import Watching
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `/proc/self/mountinfo`'s POLLPRI wakes the watcher at a mount and an unmount, and at nothing
 /// else (issue 29).

@@ -9,9 +9,7 @@ import SystemPackage
 import TestSupport
 import Testing
 @testable import Watching
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// fsindexd's volumes without mounting anything (issue 29): a mount table the test writes, with
 /// folders of the temporary tree as mount points. The real mounts are in CommandTests

@@ -3,9 +3,7 @@ import ExtractionModel
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Sequential reading of archives and zip-based documents through libarchive, with guards
 /// against decompression bombs.

@@ -2,9 +2,7 @@ import Attributes
 import ExtractionModel
 import CGMime
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Mail: single RFC 822 messages (`.eml`, `message/rfc822`) and mbox files, through GMime 3.
 ///

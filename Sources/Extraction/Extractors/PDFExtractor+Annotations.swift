@@ -1,7 +1,5 @@
 import CPoppler
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The words people add to a PDF without changing its pages: comments and sticky notes, the
 /// notes of highlights, underlines and strike-outs, free text boxes, stamps and drawn shapes,

@@ -3,9 +3,7 @@ import ExtractionModel
 import CLibXML2
 import CPoppler
 import FoundationEssentials
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// PDF documents, through poppler-glib, reading the open file descriptor (a `dup` of it, which
 /// poppler owns and closes) so that a large PDF is not copied into memory.

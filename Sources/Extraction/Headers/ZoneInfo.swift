@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// UTC offsets of named time zones, read from the system's tz database (`/usr/share/zoneinfo`,
 /// TZif files), for calendar times given with a `TZID`.

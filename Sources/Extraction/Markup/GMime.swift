@@ -1,8 +1,6 @@
 import ExtractionModel
 import CGMime
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Process-wide GMime set-up: `g_mime_init()` once (a `static let` runs its initialiser exactly
 /// once, under Swift's lazy-global lock), and GLib's log output for GMime silenced.

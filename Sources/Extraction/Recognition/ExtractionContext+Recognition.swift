@@ -4,9 +4,7 @@ import ExtractionModel
 import MemberwiseInit
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What OCR made of one file (issue 28).
 package enum RecognitionOutcome: Equatable, Sendable {

@@ -1,9 +1,7 @@
 import CGdkPixbuf
 import CPoppler
 import MemberwiseInit
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// An 8-bit grayscale picture, one byte a pixel, rows `width` bytes apart: what Tesseract reads
 /// (it binarises on its own) and what `TextLikeness` measures.

@@ -1,8 +1,6 @@
 import CGdkPixbuf
 import CPoppler
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The pages of a PDF as grayscale pictures for OCR: poppler renders each with cairo on white
 /// at `ppi` (300: what scanners write and what Tesseract reads best), the largest side capped

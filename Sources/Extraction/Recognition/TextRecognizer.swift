@@ -1,7 +1,5 @@
 import CTesseract
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One Tesseract recognizer (`TessBaseAPI`), for one thread: Tesseract's API object is not
 /// thread-safe, so each `ExtractionContext` (one per worker thread) keeps its own, made on the

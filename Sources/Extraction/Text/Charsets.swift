@@ -1,8 +1,6 @@
 import ExtractionModel
 import CUchardet
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Legacy (non-Unicode) encodings: guessing one with uchardet and converting with iconv(3).
 ///

@@ -1,9 +1,7 @@
 import ExtractionModel
 import SystemCalls
 import CTextCat
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Guesses the language of a text with libexttextcat's n-gram fingerprints (the models in
 /// `/usr/share/libexttextcat`, listed in `fpdb.conf`), for the `language` attribute.

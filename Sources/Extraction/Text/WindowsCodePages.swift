@@ -1,7 +1,5 @@
 import ExtractionModel
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Decodes bytes in a Windows code page (RTF `\ansicpg`, `\fcharset`; 8-bit Word text) to a
 /// string. Windows-1252 is decoded here; other code pages go through glibc's iconv (`CP932`,

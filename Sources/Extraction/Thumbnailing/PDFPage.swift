@@ -1,8 +1,6 @@
 import CGdkPixbuf
 import CPoppler
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A PDF's first page as a picture: poppler renders it with cairo on white, at the size that
 /// fits the thumbnail's square (poppler draws vectors, so rendering small costs little), and

@@ -1,7 +1,5 @@
 import CPoppler
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A PDF opened from the worker's descriptor and its pages drawn on white with cairo: the
 /// thumbnail's first page (`PDFPage`) and OCR's pages without a text layer (`ScannedPages`)

@@ -3,9 +3,7 @@ import CGdkPixbuf
 import ExtractionModel
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What a thumbnailer gives: a PNG, or why not.
 package enum ThumbnailOutcome: Equatable, Sendable {

@@ -1,8 +1,6 @@
 import ExtractionModel
 import SystemCalls
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// shared-mime-info's content rules (`mime/magic`), the signatures every freedesktop desktop
 /// sniffs files with, matched against bytes in memory.

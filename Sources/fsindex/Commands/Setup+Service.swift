@@ -7,9 +7,7 @@ import Indexing
 import SystemCalls
 import SystemPackage
 import Updating
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `fsindex setup`: the config, then the service (systemd's user unit, or fsindexd started here).
 struct SetupRun {

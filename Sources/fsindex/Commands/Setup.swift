@@ -8,9 +8,7 @@ import Indexing
 import SystemCalls
 import SystemPackage
 import Updating
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension FSIndexCommand {
     /// `fsindex setup`: from a fresh install to a running index in one command, and back with

@@ -5,9 +5,7 @@ import Foundation
 import Indexing
 import Querying
 import SystemCalls
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension FSIndexCommand {
     /// `fsindex suggest`: what you likely want now, without a query (Core Spotlight's

@@ -8,9 +8,7 @@ import Indexing
 import SystemCalls
 import SystemPackage
 import Updating
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension FSIndexCommand {
     /// `fsindex tag PATH... +work -draft`: edits the tags people see in Dolphin (and that

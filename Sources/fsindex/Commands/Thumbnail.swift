@@ -8,9 +8,7 @@ import SystemCalls
 import SystemPackage
 import Thumbnails
 import Updating
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension FSIndexCommand {
     /// `fsindex thumbnail PATH|DOMAIN:ID`: Core Spotlight's `thumbnailData`/`thumbnailURL`, from

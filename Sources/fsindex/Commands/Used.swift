@@ -6,9 +6,7 @@ import FoundationEssentials
 import Indexing
 import SystemCalls
 import SystemPackage
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension FSIndexCommand {
     /// `fsindex used PATH...`: what donating an `NSUserActivity` is to Core Spotlight.
