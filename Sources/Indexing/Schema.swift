@@ -408,6 +408,8 @@ package enum Schema {
     /// `contentTypeTree`, one row per type an item conforms to: `item_id`, `type` (a view since
     /// v22, of the item's set of types in `type_trees`).
     package static let typesTable = "item_types"
+    /// Each distinct set of types once (`tree`, `type`), which `items.type_tree` names (v22).
+    package static let typeTreesTable = "type_trees"
 
     /// The attributes stored in a column of `items` of their own (indexed, or read without
     /// decoding the JSON), by column name; every other attribute is in `items.attributes`.

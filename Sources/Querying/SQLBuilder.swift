@@ -69,9 +69,14 @@ package struct SQLBuilder {
     }
 
     /// The item has a type (a row of `item_types`) that meets `test` (over its `type` column).
+    ///
+    /// Per item, the item's own set of types (`items.type_tree`, v22) is looked up in
+    /// `type_trees` directly: through the `item_types` view, SQLite read the item's row a
+    /// second time for each item it walked (`kind:text modified:this_year`, newest first, was
+    /// 12 % slower than before v22).
     func typeCondition(_ test: String) -> String {
         typesPerItem
-            ? "EXISTS (SELECT 1 FROM \(Schema.typesTable) WHERE (\(test)) AND \(Schema.typesTable).item_id = items.id)"
+            ? "EXISTS (SELECT 1 FROM \(Schema.typeTreesTable) WHERE (\(test)) AND \(Schema.typeTreesTable).tree = items.type_tree)"
             : "items.id IN (SELECT item_id FROM \(Schema.typesTable) WHERE \(test))"
     }
 
