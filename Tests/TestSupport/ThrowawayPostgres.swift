@@ -138,7 +138,7 @@ package final class ThrowawayPostgres: @unchecked Sendable {
 
     /// Stops the server: `immediate` is a crash for the clients (connections cut mid-request).
     package func stop(immediate: Bool = false) {
-        try? run(bin + "/pg_ctl", ["-D", folder + "/data", "-w", "-m", immediate ? "immediate" : "fast", "stop"])
+        _ = try? run(bin + "/pg_ctl", ["-D", folder + "/data", "-w", "-m", immediate ? "immediate" : "fast", "stop"])
     }
 
     /// A new, empty database with pg_trgm, and its URL for the `fsindex` role.
