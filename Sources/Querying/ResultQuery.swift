@@ -149,14 +149,16 @@ struct ResultQuery {
     /// starts so (`rust*`: 4.3 ms, `the*`: 20 ms, `h*`: 54 ms in the bench corpus), most of a
     /// long query's time, for a word that was typed whole. A word still being typed (`direc`)
     /// is rarely a common word itself, and keeps its prefix; so does a query of one word.
-    func counted(_ db: Database) -> ResultQuery {
+    ///
+    /// `top`: see `SearchPattern.rankLayout(documentCounts:top:)`.
+    func counted(_ db: Database, top: Int? = nil) -> ResultQuery {
         guard var pattern else { return self }
         let counts = (try? IndexStore.termDocumentCounts(db, pattern.countableTerms)) ?? [:]
-        guard !counts.isEmpty else { return self }
+        guard !counts.isEmpty || (top != nil && pattern.anyGroup) else { return self }
         pattern.completeLastWord(common: counts)
         var out = self
         out.pattern = pattern
-        out.rank.arguments = [pattern.rankLayout(documentCounts: counts)]
+        out.rank.arguments = [pattern.rankLayout(documentCounts: counts, top: top)]
         return out
     }
 

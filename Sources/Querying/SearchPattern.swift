@@ -148,8 +148,11 @@ package struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     /// ("group:span:items"): `fsindex_rank` then need not count them. A prefix (`rust*`) is
     /// given its whole word's count, a lower bound that weighs it a little higher than counting
     /// every completion would.
-    func rankLayout(documentCounts: [String: Int]) -> String {
-        var out: [String] = anyGroup ? ["coord"] : []
+    ///
+    /// `top`: for an any-word pattern, only the `top` best rows need their score; the others
+    /// may get 1.0 (after every real score, ≤ 0), which the caller must drop (`TopKRanking`).
+    func rankLayout(documentCounts: [String: Int], top: Int? = nil) -> String {
+        var out: [String] = anyGroup ? ["coord"] + (top.map { ["top", String($0)] } ?? []) : []
         func phrase(_ g: Int, _ term: Term, _ tokens: [String]) {
             var entry = "\(g):\(term.tokens.count)"
             if tokens.count == 1, let n = documentCounts[tokens[0]] { entry += ":\(n)" }

@@ -75,11 +75,16 @@ struct TopKRanking {
     /// ranking's.
     func rows(_ db: Database) throws -> [Row]? {
         guard let ceiling = try boostCeiling(db), ceiling <= settings.largestCeiling else { return nil }
-        let query = query.counted(db)
+        let hint = exactNameHint
+        // An any-word pattern (a question's second stage) scores only rows that can be among
+        // the candidates; the others come back as 1.0 and are dropped (`fts5_rank.c`, "top").
+        // Not with exact names first: those come first whatever their score.
+        let top = pattern.anyGroup && hint == nil ? candidates : nil
+        let query = query.counted(db, top: top)
         // 1. Candidates, best first: exact names, then plain bm25.
         var exactArguments: [any DatabaseValueConvertible] = []
         var exactFirst = "0"
-        if let hint = spec.exactNameHint, !hint.isEmpty {
+        if let hint {
             // Every item named `hint` (ASCII case aside) holds it as a substring, which the
             // trigram table finds; shorter hints cannot be looked up there.
             guard let phrase = SQLBuilder.trigramPhrase(hint) else { return nil }
@@ -89,10 +94,12 @@ struct TopKRanking {
                 """
             exactArguments = [phrase, hint]
         }
-        let candidateSQL = """
+        let scored = """
             SELECT rowid AS id, \(query.rank.sql) AS b, \(exactFirst) AS e FROM \(Schema.ftsTable)
-            WHERE \(Schema.ftsTable) MATCH ? ORDER BY e DESC, b ASC LIMIT ?
+            WHERE \(Schema.ftsTable) MATCH ?
             """
+        let candidateSQL = top == nil ? scored + " ORDER BY e DESC, b ASC LIMIT ?"
+            : "SELECT id, b, e FROM (\(scored)) WHERE b <= 0 ORDER BY e DESC, b ASC LIMIT ?"
         let found = try Row.fetchAll(db, sql: candidateSQL,
                                      arguments: StatementArguments((query.rank.arguments + exactArguments + [(query.pattern ?? pattern).fts5, candidates]).map { $0.databaseValue }))
         let complete = found.count < candidates
@@ -130,7 +137,7 @@ struct TopKRanking {
             values.append(row["id"] as Int64)
             values.append(row["b"] as Double)
         }
-        let hint = spec.exactNameHint.flatMap { $0.isEmpty ? nil : $0 }
+        let hint = exactNameHint
         let sql = """
             WITH candidates(id, b) AS (VALUES \(Array(repeating: "(?, ?)", count: candidates.count).joined(separator: ", ")))
             SELECT \(query.columns), candidates.b\(query.boost.sql) AS score, \(hint == nil ? "0" : "(items.name = ? COLLATE NOCASE)") AS exact_name
@@ -142,6 +149,9 @@ struct TopKRanking {
         arguments += query.filters.arguments + query.order.arguments + [wanted]
         return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map { $0.databaseValue }))
     }
+
+    /// The name whose items come first (`QuerySpec.exactNameHint`), unless empty.
+    var exactNameHint: String? { spec.exactNameHint.flatMap { $0.isEmpty ? nil : $0 } }
 
     /// The largest boost any item can have (1 without boosts); nil when the boosts cannot be
     /// bounded (a decay that is not above zero, values that are not finite). Negative weights

@@ -91,7 +91,21 @@ struct TopKRankingTests {
             ("alpha, strong boosts", spec(.text(alpha), hint: "alpha", ranking: RankingWeights(recency: 2, usage: 1.5))),
             ("alpha, no boosts", spec(.text(alpha), hint: "alpha", ranking: RankingWeights(recency: 0, usage: 0))),
             ("alpha, negative recency", spec(.text(alpha), hint: "alpha", ranking: RankingWeights(recency: -0.5, usage: 0.25))),
+            // A question's second stage: any of the words, without an exact name, where
+            // `fsindex_rank` scores only the rows that can be among the candidates.
+            ("any of beta gamma omega alpha", spec(.text(try anyWord(["beta", "gamma", "omega", "alpha"])), hint: "")),
+            ("any of beta report notes", spec(.text(try anyWord(["beta", "report", "notes"])), hint: "")),
+            ("any of beta sigma, kind:markdown", spec(.and([.text(try anyWord(["beta", "sigma"])), .conformsTo(markdown)]), hint: "")),
         ]
+    }
+
+    /// An any-word pattern, as a question's second stage makes (`QueryEngine.anyWordPattern`).
+    static func anyWord(_ words: [String]) throws -> SearchPattern {
+        let terms = words.compactMap { SearchPattern.Term($0) }
+        try #require(terms.count == words.count)
+        var pattern = try #require(SearchPattern(groups: terms.map { [$0] }))
+        pattern.anyGroup = true
+        return pattern
     }
 
     static let ks = [1, 2, 7, 20, 64, 116]
@@ -143,6 +157,27 @@ struct TopKRankingTests {
         let guarded = try Self.compare(settings: TopKRanking.Settings())
         #expect(guarded.mismatches.isEmpty, "\(guarded.mismatches)")
         #expect(guarded.proven > 0 && guarded.proven < guarded.cases)
+    }
+
+    @Test("an any-word query's rank leaves out rows that cannot be among the best M, and only those")
+    func anyWordTopLeavesOutRows() throws {
+        // Most rows hold one of these (beta in a third of the texts, report in a tenth of the
+        // titles, notes in a few names), few all three.
+        let pattern = try Self.anyWord(["beta", "report", "notes"])
+        let sql = "SELECT rowid AS id, \(ResultQuery.rankFunction) AS b FROM \(Schema.ftsTable) WHERE \(Schema.ftsTable) MATCH ? ORDER BY b, id"
+        let (all, topped) = try Self.fixture.store.read { db in
+            (try Row.fetchAll(db, sql: sql, arguments: [pattern.rankLayout, pattern.fts5]),
+             try Row.fetchAll(db, sql: sql, arguments: [pattern.rankLayout(documentCounts: [:], top: 24), pattern.fts5]))
+        }
+        let scored = topped.filter { ($0["b"] as Double) <= 0 }
+        // Some rows were left out (else this tests nothing), the best 24 are the same rows with
+        // the same scores, and every row left out scores below the 24th.
+        #expect(all.count > 400 && scored.count < all.count / 2, "\(scored.count) of \(all.count) scored")
+        let key = { (r: Row) in "\(r["id"] as Int64) \(r["b"] as Double)" }
+        #expect(all.prefix(24).map(key) == scored.prefix(24).map(key))
+        let scoredIDs = Set(scored.map { $0["id"] as Int64 })
+        let twentyFourth: Double = all[23]["b"]
+        #expect(all.filter { !scoredIDs.contains($0["id"] as Int64) }.allSatisfy { ($0["b"] as Double) > twentyFourth })
     }
 
     @Test("a bound that leaves out the boosts loses better rows, and the comparison sees it")
