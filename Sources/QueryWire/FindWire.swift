@@ -1,5 +1,8 @@
 import CSysShims
+// Embedded Swift (build-fsfind) has no Glibc module: CSysShims declares what it needs there.
+#if canImport(Glibc)
 import Glibc
+#endif
 
 /// The query socket's protocol: how `fsfind` hands its command line to a warm fsindexd.
 ///

@@ -2,7 +2,10 @@ import CSysShims
 #if canImport(QueryWire)
 import QueryWire
 #endif
+// Embedded Swift (build-fsfind) has no Glibc module: CSysShims declares what it needs there.
+#if canImport(Glibc)
 import Glibc
+#endif
 
 // `fsfind`: a small front door. It hands its command line, its working folder and its standard
 // output and error to the warm fsindexd of the index over the query socket (`FindWire`), which
