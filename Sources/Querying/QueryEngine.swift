@@ -45,7 +45,7 @@ package struct QueryEngine: Sendable {
             // every match is read and sorted.
             let rows = try TopKRanking(spec, settings: topK)?.rows(db)
                 ?? OrderedWalk(spec, settings: walk)?.rows(db)
-                ?? { let counted = query.counted(db); return try Row.fetchAll(db, sql: counted.sql, arguments: counted.arguments) }()
+                ?? { let counted = query.countedForPage(db); return try Row.fetchAll(db, sql: counted.sql, arguments: counted.arguments) }()
             var results = rows.map { row in
                 let path: Data = row["path"]
                 let attributes = spec.includeAttributes

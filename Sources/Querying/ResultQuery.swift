@@ -25,6 +25,12 @@ struct ResultQuery {
     let columns: String
     /// The full-text pattern that ranks and drives the query; nil: a query without words.
     private(set) var pattern: SearchPattern?
+    /// How many rows the page needs (limit and offset) where only they need a score: an
+    /// any-word pattern (a question's second stage) in relevance order, without an exact name
+    /// first. `counted(_:top:)` passes it to `fsindex_rank` with each row's boost.
+    let keepBest: Int?
+    /// Whether the rank leaves out the rows that cannot be on the page (`keepBest`, counted).
+    private(set) var ranksBestOnly = false
     /// The relevance of a full-text match (`fsindex_rank`, with the pattern's layout bound).
     private(set) var rank: Part
     /// What multiplies the relevance (` * (1.0 + …)`, recency and usage): empty without boosts.
@@ -125,6 +131,14 @@ struct ResultQuery {
         self.order = Part(sql: " ORDER BY " + order.map { "\($0.0) \($0.ascending != spec.reverse ? "ASC" : "DESC")" }.joined(separator: ", "),
                           arguments: o.arguments)
 
+        let wanted = spec.limit.map { $0 + spec.offset }
+        if let wanted, wanted > 0, wanted <= 1 << 20, pattern?.anyGroup == true, spec.sort == .relevance, !spec.reverse,
+           (spec.exactNameHint ?? "").isEmpty {
+            keepBest = wanted
+        } else {
+            keepBest = nil
+        }
+
         var limit = Part(sql: "")
         if let n = spec.limit {
             limit = Part(sql: " LIMIT ? OFFSET ?", arguments: [n, spec.offset])
@@ -162,14 +176,25 @@ struct ResultQuery {
         return out
     }
 
+    /// The full query, counted, and ranking only the rows that can be on the page where
+    /// `keepBest` allows it: each row's boost goes to `fsindex_rank` as its sixth argument,
+    /// and a row left out scores 1.0 times its boost, after every page row.
+    func countedForPage(_ db: Database) -> ResultQuery {
+        guard let keepBest, pattern != nil else { return counted(db) }
+        var out = counted(db, top: keepBest)
+        out.ranksBestOnly = true
+        return out
+    }
+
     /// The whole query: over every full-text match, or over every item for a query without words.
     var sql: String {
         if pattern != nil {
             // No snippet here: SQLite computes every result column of every match before it
             // sorts and cuts the page, and FTS5's snippet is costly (see `QueryEngine.snippets`).
+            let rankSQL = ranksBestOnly ? "fsindex_rank(\(Schema.ftsTable), \(Schema.bm25Weights), ?, 1.0\(boost.sql))" : rank.sql
             return """
                 SELECT \(columns),
-                       \(rank.sql)\(boost.sql) AS score
+                       \(rankSQL)\(boost.sql) AS score
                 FROM \(Schema.ftsTable) JOIN items ON items.id = \(Schema.ftsTable).rowid
                 WHERE \(Schema.ftsTable) MATCH ? AND \(filters.sql)\(order.sql)\(limit.sql)
                 """
@@ -179,7 +204,10 @@ struct ResultQuery {
 
     var arguments: StatementArguments {
         var all: [any DatabaseValueConvertible] = []
-        if let pattern { all += rank.arguments + boost.arguments; all.append(pattern.fts5) }
+        if let pattern {
+            all += rank.arguments + (ranksBestOnly ? boost.arguments : []) + boost.arguments
+            all.append(pattern.fts5)
+        }
         all += filters.arguments + order.arguments + limit.arguments
         return StatementArguments(all.map { $0.databaseValue })
     }

@@ -180,6 +180,31 @@ struct TopKRankingTests {
         #expect(all.filter { !scoredIDs.contains($0["id"] as Int64) }.allSatisfy { ($0["b"] as Double) > twentyFourth })
     }
 
+    @Test("with each row's boost, the rows left out are those whose score times their boost cannot be among the best M")
+    func anyWordTopWithBoosts() throws {
+        let pattern = try Self.anyWord(["beta", "report", "notes"])
+        // The worst match by its score alone, and a boost that makes it the best (as a file
+        // changed a minute ago may come first): left out on its score, it would be lost.
+        let plainSQL = "SELECT rowid AS id, \(ResultQuery.rankFunction) AS b FROM \(Schema.ftsTable) WHERE \(Schema.ftsTable) MATCH ? ORDER BY b DESC, id LIMIT 1"
+        let worst: Int64 = try #require(try Self.fixture.store.read { db in
+            try Row.fetchOne(db, sql: plainSQL, arguments: [pattern.rankLayout, pattern.fts5]).map { $0["id"] as Int64 }
+        })
+        let boost = "(CASE rowid WHEN \(worst) THEN 1000.0 ELSE 1.0 + (rowid % 7) / 10.0 END)"
+        let sql = """
+            SELECT id, b * \(boost) AS score, b FROM (SELECT rowid AS id, fsindex_rank(\(Schema.ftsTable), \(Schema.bm25Weights), ?, \(boost)) AS b,
+            rowid FROM \(Schema.ftsTable) WHERE \(Schema.ftsTable) MATCH ?) ORDER BY score, id
+            """
+        let (all, topped) = try Self.fixture.store.read { db in
+            (try Row.fetchAll(db, sql: sql, arguments: [pattern.rankLayout, pattern.fts5]),
+             try Row.fetchAll(db, sql: sql, arguments: [pattern.rankLayout(documentCounts: [:], top: 24), pattern.fts5]))
+        }
+        let scored = topped.filter { ($0["b"] as Double) <= 0 }
+        #expect(scored.count < all.count / 2, "\(scored.count) of \(all.count) scored")
+        let key = { (r: Row) in "\(r["id"] as Int64) \(r["score"] as Double)" }
+        #expect(all.first?["id"] as Int64? == worst)
+        #expect(all.prefix(24).map(key) == scored.prefix(24).map(key))
+    }
+
     @Test("a bound that leaves out the boosts loses better rows, and the comparison sees it")
     func brokenBoundIsCaught() throws {
         let broken = try Self.compare(settings: TopKRanking.Settings(candidateFactor: 2, minimumCandidates: 24, largestCeiling: .infinity, boostCeilingOverride: 1))

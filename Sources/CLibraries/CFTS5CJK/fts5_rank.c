@@ -35,7 +35,9 @@
 // then from its frequencies and the bonuses its columns could still give) is below the M-th
 // best score seen so far is given 1.0, after every real score (≤ 0), which the caller drops:
 // the M best are the same rows with the same scores. "read text file line" (36,255 matches
-// in the bench corpus): 79 % of the rows left out on the words they hold, 50 → 33 ms.
+// in the bench corpus): 79 % of the rows left out on the words they hold, 50 → 33 ms. A sixth
+// argument, the row's boost (recency, usage, OCR confidence), makes the M best those of the
+// score times the boost, as the full ranking orders them (`ResultQuery`).
 #include "fts5_cjk.h"
 #include <math.h>
 #include <stdlib.h>
@@ -305,7 +307,7 @@ static void keepScore(RankData *d, double score) {
 // index, and most matches hold one or two of its words. The M best are exact: a row is left
 // out only when even its ceiling is below the M-th best score seen so far, which the M-th
 // best of all can only raise. Its result is 1.0, after every real one (≤ 0).
-static int cannotReachTop(const Fts5ExtensionApi *api, Fts5Context *fts, RankData *d, int *rc) {
+static int cannotReachTop(const Fts5ExtensionApi *api, Fts5Context *fts, RankData *d, double boost, int *rc) {
     if (!d->top || d->heapCount < d->top || d->nGroup > MAX_GROUPS) return 0;
     unsigned char held[MAX_GROUPS] = { 0 };
     int matched = 0;
@@ -319,7 +321,7 @@ static int cannotReachTop(const Fts5ExtensionApi *api, Fts5Context *fts, RankDat
     }
     if (*rc != SQLITE_OK) return 0;
     // A margin far above the rounding of the sums, so that a tie is always scored.
-    return ceilingOf(d, held, matched) * (1 + 1e-9) < d->heap[0];
+    return ceilingOf(d, held, matched) * boost * (1 + 1e-9) < d->heap[0];
 }
 
 static void rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int nVal, sqlite3_value **values) {
@@ -329,10 +331,16 @@ static void rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context 
     if (!d) { sqlite3_result_error_code(ctx, rc == SQLITE_OK ? SQLITE_ERROR : rc); return; }
     double weight[MAX_COLUMNS];
     for (int c = 0; c < MAX_COLUMNS; c++) weight[c] = c < nVal && c < 4 ? sqlite3_value_double(values[c]) : 1.0;
+    // The row's boost, where the caller ranks by the score times it (the sixth argument: the
+    // full ranking's recency, usage and OCR factor): the M best are then the best by the
+    // product. A boost that is not above zero turns the order over; such a row is scored and
+    // never left out.
+    double boost = nVal >= 6 ? sqlite3_value_double(values[5]) : 1.0;
+    int prunable = d->top && boost > 0 && isfinite(boost);
     sqlite3_int64 rowid = d->top ? api->xRowid(fts) : 0;
     if (d->top) {
         if (d->hasLast && d->lastRowid == rowid) { sqlite3_result_double(ctx, d->lastResult); return; }
-        if (cannotReachTop(api, fts, d, &rc)) {
+        if (prunable && cannotReachTop(api, fts, d, boost, &rc)) {
             d->hasLast = 1; d->lastRowid = rowid; d->lastResult = 1.0;
             sqlite3_result_double(ctx, 1.0);
             return;
@@ -420,7 +428,7 @@ static void rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context 
     // holding them all), so an any-word query's row without one of them gets neither, and its
     // positions are not read.
     int allWords = !d->coordinate || matched == d->nGroup;
-    if (allWords && d->top && d->heapCount == d->top && d->nGroup <= MAX_GROUPS) {
+    if (allWords && prunable && d->heapCount == d->top && d->nGroup <= MAX_GROUPS) {
         // The bonuses this row could still get, from the columns that hold every word: one
         // equal to the words only if no longer than their longest chain, else in order; the
         // proximity only in the text. When even they cannot lift it to the M best, its
@@ -437,7 +445,7 @@ static void rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context 
             if (c == 3) most += d->nGroup >= 2 ? PROXIMITY_BONUS : 0;
             else most += lengths[c] <= d->longestChain ? equalBonus[c] : (d->nGroup >= 2 ? inOrderBonus[c] : 0);
         }
-        if ((score + most * d->sumIdf) * (1 + 1e-9) < d->heap[0]) {
+        if ((score + most * d->sumIdf) * boost * (1 + 1e-9) < d->heap[0]) {
             if (tf != tfStack) free(tf);
             d->hasLast = 1; d->lastRowid = rowid; d->lastResult = 1.0;
             sqlite3_result_double(ctx, 1.0);
@@ -473,7 +481,7 @@ static void rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context 
     if (tf != tfStack) free(tf);
     free(hits);
     if (d->top) {
-        keepScore(d, score);
+        if (prunable) keepScore(d, score * boost);
         d->hasLast = 1; d->lastRowid = rowid; d->lastResult = -score;
     }
     sqlite3_result_double(ctx, -score);

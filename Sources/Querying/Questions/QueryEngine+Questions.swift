@@ -25,6 +25,10 @@ extension QueryEngine {
             var next = inOrder
             next.predicate = any.restricted(by: spec.predicate)
             next.limit = target
+            // An item named as the question holds its words in order: stage 1 found it. Without
+            // the name first, the second stage scores only the rows that can reach the page
+            // (`ResultQuery.keepBest`).
+            next.exactNameHint = nil
             var seen = Set(results.map(\.rowID))
             for var r in try runAsTyped(next) where results.count < target && seen.insert(r.rowID).inserted {
                 r.stage = .anyWord
@@ -50,6 +54,9 @@ extension QueryEngine {
         let left = words.flatMap(SearchPattern.tokens).filter { !content.contains($0) }
         if !left.isEmpty { lines.append("left out of stage 2 as stop words: \(left.joined(separator: ", "))") }
         lines.append("stage 2 ranks by BM25F, each word and its forms one term, × the square root of the share of the words a file holds, with the same bonuses")
+        if spec.limit != nil {
+            lines.append("stage 2 scores only the files that can reach the page: one whose best possible score (from the words it holds, then its counts) is below the page's last so far is passed over")
+        }
         asTyped.predicate = any.restricted(by: spec.predicate)
         return lines + (try explain(asTyped).filter { !$0.hasPrefix("full-text search:") })
     }
