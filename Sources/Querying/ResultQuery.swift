@@ -31,6 +31,11 @@ struct ResultQuery {
     let keepBest: Int?
     /// Whether the rank leaves out the rows that cannot be on the page (`keepBest`, counted).
     private(set) var ranksBestOnly = false
+    /// With `ranksBestOnly`: the largest boost of the index, with which the WHERE leaves out a
+    /// row that cannot reach the page before its item is read; nil: no such test.
+    private(set) var largestBoost: Double?
+    /// The query's spec, for `largestBoost(_:_:)` when counted.
+    private let spec: QuerySpec
     /// The relevance of a full-text match (`fsindex_rank`, with the pattern's layout bound).
     private(set) var rank: Part
     /// What multiplies the relevance (` * (1.0 + …)`, recency and usage): empty without boosts.
@@ -47,6 +52,7 @@ struct ResultQuery {
     init?(_ spec: QuerySpec, typesPerItem: Bool = false) {
         let predicate = spec.predicate.simplified
         if predicate == .none { return nil }
+        self.spec = spec
         var plan: [String] = []
         let (pattern, rest) = predicate.splittingText()
         self.pattern = pattern
@@ -176,6 +182,24 @@ struct ResultQuery {
         return out
     }
 
+    /// The largest boost any item can have (1 without boosts; the OCR factor is never above
+    /// 1); nil when the boosts cannot be bounded (a decay that is not above zero, values that
+    /// are not finite). Negative weights need no floor: bm25 is ≤ 0, so a smaller boost only
+    /// raises a score.
+    static func largestBoost(_ spec: QuerySpec, _ db: Database) throws -> Double? {
+        let w = spec.ranking
+        guard w.recency != 0 || w.usage != 0 else { return 1 }
+        let d = w.decaySeconds, now = spec.now.timeIntervalSince1970
+        guard d > 0, d.isFinite, now.isFinite, w.recency.isFinite, w.usage.isFinite else { return nil }
+        // The newest values give the largest terms; an item without one counts as 0 (1970).
+        let newest = try Row.fetchOne(db, sql: """
+            SELECT (SELECT max(modified) FROM items), (SELECT max(used) FROM items WHERE used IS NOT NULL)
+            """)
+        let modified = max(newest?[0] as Double? ?? 0, 0), used = max(newest?[1] as Double? ?? 0, 0)
+        let recencyTerm = d / (d + max(0, now - modified)), usageTerm = d / (d + max(0, now - used))
+        return 1 + max(0, w.recency * recencyTerm) + max(0, w.usage * usageTerm)
+    }
+
     /// The full query, counted, and ranking only the rows that can be on the page where
     /// `keepBest` allows it: each row's boost goes to `fsindex_rank` as its sixth argument,
     /// and a row left out scores 1.0 times its boost, after every page row.
@@ -183,6 +207,7 @@ struct ResultQuery {
         guard let keepBest, pattern != nil else { return counted(db) }
         var out = counted(db, top: keepBest)
         out.ranksBestOnly = true
+        out.largestBoost = (try? Self.largestBoost(spec, db)) ?? nil
         return out
     }
 
@@ -192,11 +217,13 @@ struct ResultQuery {
             // No snippet here: SQLite computes every result column of every match before it
             // sorts and cuts the page, and FTS5's snippet is costly (see `QueryEngine.snippets`).
             let rankSQL = ranksBestOnly ? "fsindex_rank(\(Schema.ftsTable), \(Schema.bm25Weights), ?, 1.0\(boost.sql))" : rank.sql
+            // Only the full-text table's: SQLite tests it before it reads the row's item.
+            let canReach = ranksBestOnly && largestBoost != nil ? "fsindex_rank(\(Schema.ftsTable), \(Schema.bm25Weights), ?, NULL, ?) = 0 AND " : ""
             return """
                 SELECT \(columns),
                        \(rankSQL)\(boost.sql) AS score
                 FROM \(Schema.ftsTable) JOIN items ON items.id = \(Schema.ftsTable).rowid
-                WHERE \(Schema.ftsTable) MATCH ? AND \(filters.sql)\(order.sql)\(limit.sql)
+                WHERE \(Schema.ftsTable) MATCH ? AND \(canReach)\(filters.sql)\(order.sql)\(limit.sql)
                 """
         }
         return "SELECT \(columns), 0.0 AS score FROM items WHERE \(filters.sql)\(order.sql)\(limit.sql)"
@@ -207,6 +234,7 @@ struct ResultQuery {
         if let pattern {
             all += rank.arguments + (ranksBestOnly ? boost.arguments : []) + boost.arguments
             all.append(pattern.fts5)
+            if ranksBestOnly, let largestBoost { all += rank.arguments + [largestBoost] }
         }
         all += filters.arguments + order.arguments + limit.arguments
         return StatementArguments(all.map { $0.databaseValue })

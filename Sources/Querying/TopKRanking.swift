@@ -158,16 +158,6 @@ struct TopKRanking {
     /// need no floor: bm25 is ≤ 0, so a smaller boost only raises a score.
     func boostCeiling(_ db: Database) throws -> Double? {
         if let forced = settings.boostCeilingOverride { return forced }
-        let w = spec.ranking
-        guard w.recency != 0 || w.usage != 0 else { return 1 }
-        let d = w.decaySeconds, now = spec.now.timeIntervalSince1970
-        guard d > 0, d.isFinite, now.isFinite, w.recency.isFinite, w.usage.isFinite else { return nil }
-        // The newest values give the largest terms; an item without one counts as 0 (1970).
-        let newest = try Row.fetchOne(db, sql: """
-            SELECT (SELECT max(modified) FROM items), (SELECT max(used) FROM items WHERE used IS NOT NULL)
-            """)
-        let modified = max(newest?[0] as Double? ?? 0, 0), used = max(newest?[1] as Double? ?? 0, 0)
-        let recencyTerm = d / (d + max(0, now - modified)), usageTerm = d / (d + max(0, now - used))
-        return 1 + max(0, w.recency * recencyTerm) + max(0, w.usage * usageTerm)
+        return try ResultQuery.largestBoost(spec, db)
     }
 }

@@ -331,6 +331,18 @@ static void rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context 
     if (!d) { sqlite3_result_error_code(ctx, rc == SQLITE_OK ? SQLITE_ERROR : rc); return; }
     double weight[MAX_COLUMNS];
     for (int c = 0; c < MAX_COLUMNS; c++) weight[c] = c < nVal && c < 4 ? sqlite3_value_double(values[c]) : 1.0;
+    // A seventh argument, the largest boost any row can have, asks only whether this row can
+    // reach the page: 1.0 when it cannot (its ceiling times that boost is below the page's
+    // last so far), else 0.0, reading no positions nor lengths and keeping nothing. The full
+    // ranking puts this test in its WHERE, where SQLite runs it before it reads the row's
+    // item, its boost and its filters; the score (with the sixth argument) then fills the page.
+    if (nVal >= 7 && d->top) {
+        double largest = sqlite3_value_double(values[6]);
+        int out = largest > 0 && isfinite(largest) && cannotReachTop(api, fts, d, largest, &rc);
+        if (rc != SQLITE_OK) { sqlite3_result_error_code(ctx, rc); return; }
+        sqlite3_result_double(ctx, out ? 1.0 : 0.0);
+        return;
+    }
     // The row's boost, where the caller ranks by the score times it (the sixth argument: the
     // full ranking's recency, usage and OCR factor): the M best are then the best by the
     // product. A boost that is not above zero turns the order over; such a row is scored and
