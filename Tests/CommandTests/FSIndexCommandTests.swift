@@ -225,9 +225,10 @@ struct CommandLineTests {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        // Wait until some batches are committed, then kill.
+        // Wait until some batches are committed, then kill. A real process: on a loaded machine
+        // its first 200 items took more than 10 s (a loaded run of the suite).
         var partial = 0
-        _ = eventually(10, every: .milliseconds(25)) {
+        _ = eventually(60, every: .milliseconds(25)) {
             guard let s = try? run("fsindex", ["status", "--json"], env: ["FSINDEX_INDEX_DIR": f.index]),
                   let obj = try? JSONSerialization.jsonObject(with: s.stdout) as? [String: Any], let n = obj["items"] as? Int, n > 200 else { return false }
             partial = n
