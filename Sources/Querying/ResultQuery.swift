@@ -158,7 +158,13 @@ struct ResultQuery {
     /// The relevance over the weighted full-text columns (the best match is the most negative,
     /// as with bm25()): `fsindex_rank` (CFTS5CJK), whose last argument is the pattern's
     /// `rankLayout`.
-    static let rankFunction = "fsindex_rank(\(Schema.ftsTable), \(Schema.bm25Weights), ?)"
+    static let rankFunction = rankCall("")
+
+    /// `fsindex_rank` with the layout and `more` arguments after it (`, ?` each): the row's
+    /// boost, and the index's largest boost for the test of whether a row can reach the page.
+    static func rankCall(_ more: String) -> String {
+        "fsindex_rank(\(Schema.ftsTable), \(Schema.bm25Weights), ?\(more))"
+    }
 
     /// The same query with the index's stored item counts of its words in the rank layout, so
     /// that `fsindex_rank` need not count them (`IndexStore.termDocumentCounts`). An index
@@ -216,9 +222,9 @@ struct ResultQuery {
         if pattern != nil {
             // No snippet here: SQLite computes every result column of every match before it
             // sorts and cuts the page, and FTS5's snippet is costly (see `QueryEngine.snippets`).
-            let rankSQL = ranksBestOnly ? "fsindex_rank(\(Schema.ftsTable), \(Schema.bm25Weights), ?, 1.0\(boost.sql))" : rank.sql
+            let rankSQL = ranksBestOnly ? Self.rankCall(", 1.0\(boost.sql)") : rank.sql
             // Only the full-text table's: SQLite tests it before it reads the row's item.
-            let canReach = ranksBestOnly && largestBoost != nil ? "fsindex_rank(\(Schema.ftsTable), \(Schema.bm25Weights), ?, NULL, ?) = 0 AND " : ""
+            let canReach = ranksBestOnly && largestBoost != nil ? Self.rankCall(", NULL, ?") + " = 0 AND " : ""
             return """
                 SELECT \(columns),
                        \(rankSQL)\(boost.sql) AS score
