@@ -93,6 +93,9 @@ let package = Package(
         .systemLibrary(name: "CGsf", path: "Sources/CLibraries/CGsf", pkgConfig: "libgsf-1", providers: [.apt(["libgsf-1-dev"])]),
         // Images decoded and PNGs written for thumbnails, in the worker only (issue 27).
         .systemLibrary(name: "CGdkPixbuf", path: "Sources/CLibraries/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        // OpenBLAS's matrix product (issue 43), for the sentence encoder: loaded with dlopen by
+        // the processes that embed text only (libopenblas0; see blas.c).
+        .target(name: "CBLASLoader", path: "Sources/CLibraries/CBLASLoader", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CSeccomp", path: "Sources/CLibraries/CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         // Linux calls the Glibc module does not export (statx, prctl, ...).
         .target(name: "CSysShims", path: "Sources/CLibraries/CSysShims"),
@@ -194,11 +197,17 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
+        // Stage 3b: what a text means, as a vector (issue 43): the sentence encoder
+        // (all-MiniLM-L6-v2 through OpenBLAS), its tokenizer and the model's files.
+        .target(name: "Embedding", dependencies: [
+            "CBLASLoader", "SystemCalls",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ], swiftSettings: strict),
         // Stage 4: queries over an index (`SearchBackend`): the language, the SQLite engine and
         // the pipeline every front end runs. Knows only the index: the repair policy and the
         // daemon's live changes are plugged in by the front ends (CommandSupport).
         .target(name: "Querying", dependencies: ["MemberwiseInit",
-            "Attributes", "Indexing", "CStemmer",
+            "Attributes", "Embedding", "Indexing", "CStemmer",
             .product(name: "GRDB", package: "GRDB.swift"),
             // sqlite3_progress_handler, for the query time limit (QueryDeadline).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -217,7 +226,7 @@ let package = Package(
         // Glue for one crawl: walk, extract, write batches (a bulk load for thousands); the
         // summary pass for donated texts.
         .target(name: "Updating", dependencies: ["MemberwiseInit",
-            "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Summarizing", "SystemCalls",
+            "Attributes", "Configuration", "Crawling", "Embedding", "ExtractionModel", "Isolation", "Indexing", "Summarizing", "SystemCalls",
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
 
@@ -229,7 +238,7 @@ let package = Package(
 
         // fsindexd's core: one writer applying watcher events, reindex requests and signals.
         .target(name: "Watching", dependencies: [
-            "Attributes", "Configuration", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling", "SystemCalls",
+            "Attributes", "Configuration", "Crawling", "Embedding", "ExtractionModel", "Isolation", "Indexing", "Updating", "Controlling", "SystemCalls",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
         ], swiftSettings: strict),
@@ -251,7 +260,7 @@ let package = Package(
         // The multi-call executable: fsindex, and fsindexd, fsindex-mcp and fsfind-direct when
         // started under those names (the package installs them as links to it).
         .executableTarget(name: "fsindex", dependencies: [
-            "DaemonCommand", "Agent", "FindCommand", "Desktop", "DesktopBus", "CICUData", "CNoCurl", "CommandSupport", "LocalIndex", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Thumbnails", "Updating", "SystemCalls",
+            "DaemonCommand", "Agent", "FindCommand", "Desktop", "DesktopBus", "CICUData", "CNoCurl", "CommandSupport", "LocalIndex", "Attributes", "Donating", "Configuration", "Controlling", "Crawling", "Embedding", "ExtractionModel", "Isolation", "Indexing", "Querying", "SharedIndex", "Thumbnails", "Updating", "SystemCalls",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "SystemPackage", package: "swift-system"),
@@ -337,9 +346,10 @@ let package = Package(
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "ExtractionModel", "Crawling", "Attributes", "TestSupport"]),
         .testTarget(name: "IsolationTests", dependencies: ["Isolation", "Extraction", "ExtractionModel", "Crawling", "Attributes", "Summarizing", "SystemCalls", "TestSupport"]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "Attributes", "CFTS5CJK", "SystemCalls", "TestSupport", "IndexTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "QueryingTests", dependencies: ["Querying", "SharedQuerying", "SharedIndex", "LocalIndex", "Configuration", "Indexing", "Controlling", "Attributes", "TestSupport", "IndexTestSupport"]),
+        .testTarget(name: "QueryingTests", dependencies: ["Querying", "Embedding", "Updating", "SharedQuerying", "SharedIndex", "LocalIndex", "Configuration", "Indexing", "Controlling", "Attributes", "TestSupport", "IndexTestSupport"]),
+        .testTarget(name: "EmbeddingTests", dependencies: ["Embedding", "TestSupport"]),
         .testTarget(name: "SummarizingTests", dependencies: ["Summarizing", "TestSupport"]),
-        .testTarget(name: "UpdatingTests", dependencies: ["Configuration", "Updating", "Summarizing", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", "IndexTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "UpdatingTests", dependencies: ["Configuration", "Embedding", "Updating", "Summarizing", "Indexing", "Querying", "Attributes", "Crawling", "ExtractionModel", "Isolation", "TestSupport", "IndexTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WatchingTests", dependencies: ["Configuration", "Watching", "Updating", "Isolation", "Indexing", "Crawling", "Controlling", "Attributes", "TestSupport", "IndexTestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DaemonCommandTests", dependencies: ["DaemonCommand", "Configuration", "Controlling", "Crawling", "Indexing", "Updating", "Watching", "TestSupport",

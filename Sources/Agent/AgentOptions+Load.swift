@@ -33,6 +33,7 @@ extension AgentOptions {
                                 ranking: RankingWeights(settings.query), timeLimit: settings.query.timeLimit)
         options.sharedURL = settings.index.sharedURL(explicit: nil)
         options.questions = settings.query.questions
+        options.semantic = settings.query.semantic
         return options
     }
 }

@@ -26,6 +26,8 @@ package struct AgentOptions: Sendable {
     package var timeLimit: Double
     /// `[query] questions`: whether questions go through `QuestionRouter`'s stages.
     package var questions = true
+    /// `[query] semantic`: whether a question's second stage also ranks by meaning.
+    package var semantic = true
     /// The shared PostgreSQL index to query instead of the local one (`[index] url`, `--index-url`).
     package var sharedURL: String?
 

@@ -117,6 +117,7 @@ package final class AgentSession: Sendable {
         if let kinds = options.guidance.kinds { r.restriction = KindWords.predicate(kinds) }
         r.identity = options.identity
         r.questions = options.questions
+        r.semantic = options.semantic
         return r
     }
 

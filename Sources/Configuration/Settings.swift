@@ -108,6 +108,10 @@ package struct Settings: Sendable, Hashable {
         /// Whether plain words that read as a question run in two stages (issue 43): the words
         /// in order, then any of their content words with their other forms, by how many.
         package var questions = true
+        /// Whether a question's second stage reorders its best candidates by what they mean
+        /// (issue 43): closeness of the sentence model's vectors of the question and of each
+        /// file's name, title and description, once the semantic pass has read them.
+        package var semantic = true
         package init() {}
     }
 
@@ -299,6 +303,7 @@ package struct Settings: Sendable, Hashable {
         case "query.usage_weight": query.usageWeight = try r.number(v, full, 0...10, "a number from 0 to 10")
         case "query.decay_days": query.decayDays = try r.number(v, full, 0.001...3650, "a number of days from 1 to 3650")
         case "query.questions": query.questions = try r.bool(v, full)
+        case "query.semantic": query.semantic = try r.bool(v, full)
         case "query.time_limit": query.timeLimit = try r.number(v, full, 0.001...86_400, "a number of seconds from 0.001 to 86400")
         case "agent.scopes": agent.scopes = try r.folders(v, full)
         case "agent.max_results":

@@ -39,6 +39,7 @@ package struct SearchBoxAnswers: Sendable {
                                    ranking: RankingWeights(settings.query), timeLimit: settings.query.timeLimit)
         if let within = query.within { request.restriction = .identifiers(within) }
         request.questions = settings.query.questions
+        request.semantic = settings.query.semantic
         do {
             return try items(request)
         } catch .nothingToSearch {

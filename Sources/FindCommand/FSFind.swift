@@ -190,6 +190,7 @@ package struct FSFind: AsyncParsableCommand {
                             timeLimit: timeLimit ?? settings.timeLimit, identity: identity)
         request.domains = domain
         request.questions = settings.questions
+        request.semantic = settings.semantic
         return request
     }
 

@@ -61,6 +61,9 @@ package struct IndexStatus: Sendable {
     package var summariesPending = 0
     /// Pictures and scanned PDFs waiting for OCR (by fsindexd or the next `fsindex index`).
     package var recognitionsPending = 0
+    /// Items waiting for the semantic pass (issue 43), and those that have a vector.
+    package var meaningsPending = 0
+    package var meanings = 0
 }
 
 /// One item whose content could not be extracted, as `fsindex failures` shows it.
@@ -133,6 +136,7 @@ extension IndexStore {
                                  databaseBytes: bytes, clientState: try fetchLastClientState(), failures: failures,
                                  summariesPending: try pendingSummaryCount())
         status.recognitionsPending = try pendingRecognitionCount()
+        (status.meaningsPending, status.meanings) = try read { db in (try Self.pendingMeaningCount(db), try Self.meaningCount(db)) }
         return status
     }
 

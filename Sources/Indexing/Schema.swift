@@ -364,6 +364,32 @@ package enum Schema {
                     SELECT type_trees.type, items.id FROM type_trees JOIN items ON items.type_tree = type_trees.tree;
                 """)
         }
+        m.registerMigration("v23-vectors") { db in
+            // What an item's words mean, as a vector (issue 43): the semantic pass stores one per
+            // item it reads (`IndexStore.storeMeanings`; an empty blob for an item with nothing
+            // to embed), and a question's second stage reorders its best candidates by closeness
+            // to the question. `meaning_pending` lists the items the pass has yet to read, as
+            // `ocr_pending`'s partial index does for OCR: the pass finds nothing to do in one
+            // lookup, where a scan for items without a vector would cost every piece of the
+            // daemon's work some 50 ms. The triggers keep both in step with the texts: written
+            // (again), an item waits; deleted, its rows go. An older index gets every item pending.
+            try db.execute(sql: """
+                CREATE TABLE item_vectors (id INTEGER PRIMARY KEY, vector BLOB NOT NULL);
+                CREATE TABLE meaning_pending (id INTEGER PRIMARY KEY);
+                INSERT INTO meaning_pending SELECT id FROM item_texts;
+                CREATE TRIGGER item_texts_meaning_insert AFTER INSERT ON item_texts BEGIN
+                    INSERT OR IGNORE INTO meaning_pending(id) VALUES (new.id);
+                END;
+                CREATE TRIGGER item_texts_meaning_delete AFTER DELETE ON item_texts BEGIN
+                    DELETE FROM item_vectors WHERE id = old.id;
+                    DELETE FROM meaning_pending WHERE id = old.id;
+                END;
+                CREATE TRIGGER item_texts_meaning_update AFTER UPDATE OF name, title, other ON item_texts BEGIN
+                    DELETE FROM item_vectors WHERE id = new.id;
+                    INSERT OR IGNORE INTO meaning_pending(id) VALUES (new.id);
+                END;
+                """)
+        }
         return m
     }()
 

@@ -1,4 +1,5 @@
 import Attributes
+import Embedding
 import FoundationEssentials
 import GRDB
 import Indexing
@@ -19,6 +20,9 @@ package struct QueryEngine: Sendable {
     var topK = TopKRanking.Settings()
     /// How far a query without words walks the newest-first index (tests change it).
     var walk = OrderedWalk.Settings()
+    /// The sentence encoder of a question's order by meaning: the process's, loaded on first
+    /// use (tests give theirs).
+    package var sentenceEncoder: @Sendable () -> Result<SentenceEncoder, EmbeddingError> = { SentenceEncoder.shared }
     /// Subscribes to the index's changes, for live queries (`changes()`): set by a front end
     /// that knows who writes the index (fsindexd's control socket); nil, no live queries.
     package var changeSource: (@Sendable () throws(QueryError) -> AsyncStream<ItemChanges>)?

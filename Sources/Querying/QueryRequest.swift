@@ -53,6 +53,8 @@ package struct QueryRequest: Sendable, Hashable {
     /// Whether plain words that read as a question go through `QuestionRouter`'s stages
     /// (`[query] questions`); false: every query runs as typed only.
     package var questions = true
+    /// Whether a question's second stage also ranks by meaning (`[query] semantic`).
+    package var semantic = true
     /// Who `me` is in `from:me`, `author:me` and `to:me` (`Identity.resolve`); nil: `me` is an error.
     package var identity: Identity?
 
@@ -105,7 +107,10 @@ package struct QueryRequest: Sendable, Hashable {
         var spec = QuerySpec(predicate: parts.isEmpty ? .all : (parts.count == 1 ? parts[0] : .and(parts)), onlyIn: scopes,
                              now: now, exactNameHint: hint, includeAttributes: !fetchAttributes.isEmpty, sort: sort,
                              reverse: reverse, snippet: snippet, ranking: ranking, deadline: deadline)
-        if sort == .relevance, name == nil, questions { spec.question = question }
+        if sort == .relevance, name == nil, questions {
+            spec.question = question
+            spec.semantic = semantic
+        }
         return spec
     }
 }

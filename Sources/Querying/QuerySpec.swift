@@ -33,6 +33,9 @@ package struct QuerySpec: Sendable, Hashable {
     /// first, then, for a page it did not fill, its content words with their other forms, then
     /// any of them. Nil: the query runs as typed only.
     package var question: [String]? = nil
+    /// Whether a question's second stage reorders its best candidates by closeness of meaning
+    /// (`QueryEngine.runQuestion`), where the sentence model is installed and items have vectors.
+    package var semantic = false
 
     package init(predicate: ItemPredicate, onlyIn: [[UInt8]] = [], limit: Int? = nil, offset: Int = 0,
                 now: Date = Date(), exactNameHint: String? = nil, includeAttributes: Bool = true,

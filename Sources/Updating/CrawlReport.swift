@@ -28,6 +28,10 @@ package struct CrawlReport: Sendable, Hashable, Codable {
     package var recognized = 0
     package var recognitionSkipped = 0
     package var recognitionSeconds: Double = 0
+    /// The semantic pass after OCR (issue 43, `fsindex index` only): items that got a vector of
+    /// what they are about, and its time, reported apart from the crawl's.
+    package var embedded = 0
+    package var meaningSeconds: Double = 0
     /// What changed, for live-query subscribers (not part of the JSON summary).
     package var updatedIdentifiers: [ItemIdentifier] = []
     package var removedIdentifiers: [ItemIdentifier] = []
@@ -35,7 +39,7 @@ package struct CrawlReport: Sendable, Hashable, Codable {
     package init() {}
 
     enum CodingKeys: String, CodingKey { case roots, seen, indexed, unchanged, removed, bytes, seconds, problems, summarized, summarySeconds,
-        recognized, recognitionSkipped, recognitionSeconds }
+        recognized, recognitionSkipped, recognitionSeconds, embedded, meaningSeconds }
 }
 
 /// A file-level problem met during a crawl; the crawl goes on. `path` is printable (non-UTF-8

@@ -138,19 +138,15 @@ package struct RecognitionPass: Sendable {
 
     /// Reads everything pending, batch after batch, until none is left or `stop()` says so.
     package func runAll(batchSize: Int = 16, stop: () -> Bool = { false }) throws(UpdateError) -> RecognitionReport {
-        let start = DispatchTime.now()
         var report = RecognitionReport()
-        var after: Int64 = 0
         defer { pool.stopIdle() }
-        while !stop() {
+        report.seconds = try PassSweep.run(stop: stop) { after throws(UpdateError) in
             let batch = try runBatch(limit: batchSize, after: after, stop: stop)
             report.examined += batch.examined
             report.recognized += batch.recognized.count
             report.skipped += batch.skipped
-            guard batch.mayHaveMore else { break }
-            after = batch.lastRowID
+            return (batch.lastRowID, batch.mayHaveMore)
         }
-        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return report
     }
 }

@@ -61,17 +61,13 @@ package struct SummaryPass: Sendable {
     /// One sweep in rowid order: an item written again meanwhile (by a running fsindexd) is
     /// pending again and left to the next pass.
     package func runAll(threads: Int = 1, batchSize: Int = 256, stop: () -> Bool = { false }) throws(UpdateError) -> SummaryReport {
-        let start = DispatchTime.now()
         var report = SummaryReport()
-        var after: Int64 = 0
-        while !stop() {
+        report.seconds = try PassSweep.run(stop: stop) { after throws(UpdateError) in
             let batch = try runBatch(limit: batchSize, after: after, threads: threads)
             report.examined += batch.examined
             report.summarized += batch.summarized.count
-            guard batch.mayHaveMore else { break }
-            after = batch.lastRowID
+            return (batch.lastRowID, batch.mayHaveMore)
         }
-        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         return report
     }
 

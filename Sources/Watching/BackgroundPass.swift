@@ -3,7 +3,7 @@ import Indexing
 import Synchronization
 import Updating
 
-/// One of the writer's passes in the background: summaries, mail priority, OCR. After the first
+/// One of the writer's passes in the background: summaries, mail priority, OCR, meaning. After the first
 /// crawl and after every piece of work, the items the index marks pending are taken a small
 /// batch at a time, from a cursor that moves through the table, and subscribers are told.
 ///
@@ -21,6 +21,8 @@ package final class BackgroundPass: Sendable {
         case priority
         /// Pictures and scanned PDFs read with OCR, after the other two (issue 28).
         case recognition
+        /// What items are about, as vectors for questions (issue 43), last of all.
+        case meaning
 
         /// The pass as the log and `fsindex status` name it.
         var shownName: String { self == .recognition ? "OCR" : rawValue }
@@ -33,6 +35,8 @@ package final class BackgroundPass: Sendable {
             case .summaries: return ItemChanges(summarized: bytes)
             case .priority: return ItemChanges(prioritized: bytes)
             case .recognition: return ItemChanges(updated: bytes)
+            // A vector changes no item's words nor attributes: nothing to tell.
+            case .meaning: return ItemChanges()
             }
         }
     }

@@ -1,4 +1,6 @@
 import Dispatch
+import Configuration
+import Embedding
 import Isolation
 import Synchronization
 import Indexing
@@ -12,6 +14,7 @@ extension IndexDaemon {
         case .summaries: summaries
         case .priority: priority
         case .recognition: recognitionQueue
+        case .meaning: meaningQueue
         }
     }
 
@@ -20,6 +23,7 @@ extension IndexDaemon {
     func schedule(_ kind: BackgroundPass.Kind) {
         guard !stopping.load(ordering: .relaxed), !state.withLock({ $0.paused }) else { return }
         if kind == .recognition, recognitionPass() == nil { return }
+        if kind == .meaning, meaningPass() == nil { return }
         if pass(kind).markQueued() { submit(.background(kind)) }
     }
 
@@ -27,6 +31,13 @@ extension IndexDaemon {
     /// priority, and pictures for OCR.
     func scheduleBackground() {
         for kind in BackgroundPass.Kind.allCases { schedule(kind) }
+    }
+
+    /// The semantic pass, when `[query] semantic` is on and the sentence model is installed
+    /// (loaded once per process; why not is in `fsindex status`).
+    func meaningPass() -> MeaningPass? {
+        guard state.withLock({ $0.settings.query.semantic }), case .success(let encoder) = SentenceEncoder.shared else { return nil }
+        return MeaningPass(store: store, encoder: encoder)
     }
 
     /// One batch of `kind`, on the writer: made, logged and published; the next is queued while
@@ -64,6 +75,17 @@ extension IndexDaemon {
                 }
                 // Nothing left: the OCR worker (and Tesseract's model in it) goes.
                 if !outcome.again { ocr.pool.stopIdle() }
+            case .meaning:
+                guard let meaning = meaningPass() else { return }
+                // Last of all: what the other passes write changes what is embedded.
+                if summaries.isQueued || priority.isQueued || recognitionQueue.isQueued {
+                    schedule(.meaning)
+                    return
+                }
+                outcome = try pass.step { after, limit throws(UpdateError) in
+                    let b = try meaning.runBatch(limit: limit, after: after, stop: { [self] in stopping.load(ordering: .relaxed) })
+                    return .init(changed: [], examined: b.examined, lastRowID: b.lastRowID, mayHaveMore: b.mayHaveMore)
+                }
             }
         } catch {
             record(error: "\(kind.shownName): \(error)")

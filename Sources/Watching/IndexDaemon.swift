@@ -91,6 +91,8 @@ package final class IndexDaemon: Sendable {
     package let priority = BackgroundPass(.priority, batchSize: 256)
     /// Files read per OCR batch: each takes a second or more, so few.
     package let recognitionQueue = BackgroundPass(.recognition, batchSize: 2)
+    /// Items embedded per batch of the semantic pass: some 15 ms each on one core.
+    package let meaningQueue = BackgroundPass(.meaning, batchSize: 16)
     /// The OCR pass, made on first use (`recognitionPass()`); nil until then.
     let recognition = Mutex<RecognitionState?>(nil)
 

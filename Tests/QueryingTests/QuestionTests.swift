@@ -1,7 +1,9 @@
 import Attributes
+import Embedding
 import Foundation
 import Indexing
 import Querying
+import Updating
 import TestSupport
 import Testing
 
@@ -257,5 +259,58 @@ struct QuestionTests {
         #expect(try ShortQueryParser.parse("photos from last week", clock: clock).plainWords == nil)
         try same("last week photos", "modified:last_week photos")
         #expect(try ShortQueryParser.parse("days between my birthday and today in Python", clock: clock).plainWords?.count == 8)
+    }
+}
+
+/// Issue 43's semantic stage: a question's second stage reordered by the sentence model.
+@Suite("Questions by meaning")
+struct MeaningQuestionTests {
+    /// By words: the recipe holds the question's three content words (program, wait,
+    /// seconds), the timer two, the sleep page one in a longer text. By meaning (the model's closeness of name and title to the question):
+    /// the timer 0.49, the sleep page 0.35, the recipe 0.05.
+    static let corpus = [
+        doc("/r/recipe.txt", title: "Bread recipe",
+            text: "Program the oven, wait for the dough to rise, then bake: a few seconds of steam, a few minutes more. Wait, and wait again."),
+        doc("/r/timer.txt", title: "Delay a script by some milliseconds",
+            text: "Stops the program and waits some milliseconds before it goes on."),
+        doc("/r/sleep.html", title: "Put the current thread to sleep for a duration",
+            text: "The thread sleeps at least as long as it is told, and may wait longer when the system is busy with other threads."),
+    ]
+
+    func paths(_ engine: QueryEngine, _ text: String, semantic: Bool) throws -> [QueryResult] {
+        var request = QueryRequest(text: text)
+        request.semantic = semantic
+        var spec = try request.makeSpec()
+        spec.limit = 10
+        return try engine.run(spec)
+    }
+
+    @Test("once the pass has read the files, the second stage puts the file closest in meaning to the question above one with more of its words, and says so", .sentenceModel)
+    func reordered() throws {
+        let f = try QueryFixture(Self.corpus)
+        let encoder = try SentenceEncoder(folder: SentenceModelFixture.folder.get())
+        var engine = f.engine
+        engine.sentenceEncoder = { .success(encoder) }
+        let question = "how can my program wait for a few seconds"
+        let before = try paths(engine, question, semantic: true)
+        #expect(before.allSatisfy { $0.stage == .anyWord }, "no vectors yet: the order by words")
+        #expect(before.map(\.identifier.description) == ["/r/recipe.txt", "/r/timer.txt", "/r/sleep.html"])
+
+        let report = try MeaningPass(store: f.store, encoder: encoder).runAll()
+        #expect(report.embedded == 3 && report.examined == 3)
+        #expect(try f.store.pendingMeaningCount() == 0)
+
+        let after = try paths(engine, question, semantic: true)
+        // 1/(30+2) + 1/(30+1) for the timer beats 1/(30+1) + 1/(30+3) for the recipe.
+        #expect(after.map(\.identifier.description) == ["/r/timer.txt", "/r/recipe.txt", "/r/sleep.html"])
+        #expect(after.allSatisfy { $0.stage == .byMeaning })
+        #expect(Set(after.map(\.identifier)) == Set(before.map(\.identifier)))
+        // `[query] semantic = false`: the order by words, as before.
+        #expect(try paths(engine, question, semantic: false).map(\.identifier) == before.map(\.identifier))
+        // --explain says how.
+        var request = QueryRequest(text: question)
+        request.semantic = true
+        let lines = try engine.explain(try request.makeSpec())
+        #expect(lines.contains { $0.contains("reordered by meaning") && $0.contains("3 items have one, 0 wait") }, "\(lines)")
     }
 }

@@ -45,6 +45,8 @@ package enum QuestionRouter {
     package enum Stage: String, Sendable, Hashable, CaseIterable {
         case inOrder = "the words in order"
         case anyWord = "any content word, by how many"
+        /// Found by the second stage, and placed by its words and its meaning together.
+        case byMeaning = "any content word, by how many and by meaning"
     }
 
     /// Whether plain words read as a question rather than a name or an identifier: three words

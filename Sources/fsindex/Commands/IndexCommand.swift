@@ -2,6 +2,7 @@ import Configuration
 import Crawling
 import ArgumentParser
 import CommandSupport
+import Embedding
 import FoundationEssentials
 import ExtractionModel
 import Indexing
@@ -77,6 +78,7 @@ extension FSIndexCommand {
                             + (report.summarized > 0 ? "; \(report.summarized) summarized" : "")
                             + (report.recognized + report.recognitionSkipped > 0
                                 ? "; OCR: \(report.recognized) read, \(report.recognitionSkipped) skipped in \(format1(report.recognitionSeconds)) s" : "")
+                            + (report.embedded > 0 ? "; by meaning: \(report.embedded) read in \(format1(report.meaningSeconds)) s" : "")
                             + "\n")
                 }
                 Output.standardOutput.flush()
@@ -158,6 +160,21 @@ extension FSIndexCommand {
                     }
                 case nil:
                     break
+                }
+                // What files are about, as vectors (issue 43), last: on one core.
+                if settings.query.semantic {
+                    switch SentenceEncoder.shared {
+                    case .success(let encoder):
+                        let meaning = try MeaningPass(store: indexStore, encoder: encoder).runAll()
+                        report.embedded = meaning.embedded
+                        report.meaningSeconds = meaning.seconds
+                    case .failure(let problem):
+                        // Said on a terminal; `fsindex status` and `fsfind --explain` say it too.
+                        if progress.enabled, (try? indexStore.pendingMeaningCount()) ?? 0 > 0 {
+                            progress.clear()
+                            Output.error("fsindex", "questions rank by their words only: \(problem)")
+                        }
+                    }
                 }
             } catch {
                 progress.clear()

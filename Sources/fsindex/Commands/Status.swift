@@ -1,6 +1,8 @@
 import ArgumentParser
 import Attributes
 import CommandSupport
+import Embedding
+import Configuration
 import Controlling
 import Crawling
 import FoundationEssentials
@@ -42,6 +44,14 @@ extension FSIndexCommand {
                 }
                 // Whether workers can confine their reads: a missing layer is said, never hidden.
                 let confinement = ReadConfinement.current
+                // Whether questions rank by meaning, or why not: said, never hidden.
+                let semantic: String = {
+                    guard (try? store.settings())?.query.semantic ?? true else { return "off: [query] semantic = false" }
+                    switch SentenceEncoder.shared {
+                    case .success: return "on, \(ModelLocation.name); read by fsindexd in the background, or by `fsindex index`"
+                    case .failure(let problem): return "off: \(problem)"
+                    }
+                }()
                 let out = Output.standardOutput
                 if json {
                     struct Root: Encodable {
@@ -57,6 +67,9 @@ extension FSIndexCommand {
                         var summariesPending: Int
                         /// Pictures and scanned PDFs waiting for OCR.
                         var ocrPending: Int
+                        /// Questions by meaning (issue 43): items with a vector, items waiting for
+                        /// the semantic pass, and whether it is on or why not.
+                        var meaning: Meaning
                         var daemon: DaemonStatus?
                         /// The Landlock ABI extraction workers confine their reads with; absent without Landlock.
                         var landlockABI: Int32?
@@ -70,6 +83,7 @@ extension FSIndexCommand {
                         var volumes: [VolumeRow]
                     }
                     struct App: Encodable { var domain: String, items: Int, clientState: String?, lastBatch: String? }
+                    struct Meaning: Encodable { var items: Int, pending: Int, state: String }
                     let body = Body(
                         index: location.directory.string, items: status.itemCount, bytes: status.databaseBytes,
                         roots: status.domains.map {
@@ -81,7 +95,8 @@ extension FSIndexCommand {
                         clientState: status.clientState.map { String(decoding: $0, as: UTF8.self) },
                         failures: Dictionary(status.failures.map { ($0.extractor, $0.count) }, uniquingKeysWith: +),
                         itemsInsideFiles: status.innerItemCount, summariesPending: status.summariesPending,
-                        ocrPending: status.recognitionsPending, daemon: daemon,
+                        ocrPending: status.recognitionsPending,
+                        meaning: Meaning(items: status.meanings, pending: status.meaningsPending, state: semantic), daemon: daemon,
                         landlockABI: { if case .available(let abi) = confinement { abi } else { nil } }(),
                         sandbox: confinement.description,
                         apps: apps.map { App(domain: $0.name, items: $0.itemCount, clientState: $0.clientState.map { String(decoding: $0, as: UTF8.self) },
@@ -120,6 +135,7 @@ extension FSIndexCommand {
                     if status.recognitionsPending > 0 {
                         out.write("OCR: \(status.recognitionsPending) pictures or scans waiting (read by fsindexd at the lowest priority, or by `fsindex index`)\n")
                     }
+                    out.write("by meaning: \(status.meanings) items have a vector, \(status.meaningsPending) waiting (\(semantic))\n")
                     out.write("roots:\n")
                     if status.domains.isEmpty { out.write("  (none)\n") }
                     for d in status.domains {
