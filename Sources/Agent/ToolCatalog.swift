@@ -45,7 +45,8 @@ struct ToolCatalog: Sendable {
     var queryLanguageLines: [String] {
         var lines = ["plain words match names, titles and text; \"quarterly report\" for the phrase, -word to exclude, a OR b"]
         if options.questions {
-            lines.append("a question may be asked whole in the user's words (\"how much free space is left on my disks\"): its words are searched as one phrase first, then any of its content words with their other forms, files with most of them first")
+            lines.append("a question may be asked whole in the user's words (\"how much free space is left on my disks\"): its words are searched as one phrase first, then any of its content words with their other forms, files with most of them first"
+                         + (options.semantic ? " and closest in meaning (name, title, description), so the user's own words find files that say it otherwise" : ""))
         }
         lines.append("kind:pdf|image|audio|video|document|text|code|mail|archive|folder|presentation|spreadsheet|html|word|slides|screenshot")
         if guidance.offers(.dates) { lines.append("times in words beside other terms: yesterday, last week, past 3 days, in March, since Monday") }

@@ -7,12 +7,17 @@ package struct PendingMeaning: Sendable, Hashable {
     package var name: String
     package var title: String
     package var other: String
+    /// The start of the text (400 characters) of an item with neither a title nor other text: a
+    /// short note, whose text is too short for a summary (`summaryMinimumTextLength`), is its
+    /// own description.
+    package var passage: String
 
-    package init(rowID: Int64, name: String, title: String, other: String) {
+    package init(rowID: Int64, name: String, title: String, other: String, passage: String = "") {
         self.rowID = rowID
         self.name = name
         self.title = title
         self.other = other
+        self.passage = passage
     }
 }
 
@@ -22,10 +27,13 @@ extension IndexStore {
     package func pendingMeanings(limit: Int, after: Int64 = 0) throws(IndexError) -> [PendingMeaning] {
         try read { db in
             try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT t.id, t.name, t.title, t.other FROM meaning_pending p CROSS JOIN item_texts t ON t.id = p.id
+                SELECT t.id, t.name, t.title, t.other,
+                       CASE WHEN coalesce(t.title, '') = '' AND coalesce(t.other, '') = '' THEN substr(fsindex_unzip(t.text), 1, 400) END AS passage
+                FROM meaning_pending p CROSS JOIN item_texts t ON t.id = p.id
                 WHERE p.id > ? ORDER BY p.id LIMIT ?
                 """), arguments: [after, limit]).map { row in
-                PendingMeaning(rowID: row["id"], name: row["name"] ?? "", title: row["title"] ?? "", other: row["other"] ?? "")
+                PendingMeaning(rowID: row["id"], name: row["name"] ?? "", title: row["title"] ?? "", other: row["other"] ?? "",
+                               passage: row["passage"] ?? "")
             }
         }
     }
@@ -37,6 +45,11 @@ extension IndexStore {
 
     package static func pendingMeaningCount(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM meaning_pending") ?? 0
+    }
+
+    /// Whether any item has a vector: one row read.
+    package static func hasMeanings(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item_vectors WHERE length(vector) > 0)") ?? false
     }
 
     /// How many items have a vector (not counting those with nothing to embed).

@@ -97,6 +97,21 @@ package enum SystemCall {
         }
     }
 
+    /// Runs `body` on a thread of its own at the lowest priority (nice 19, SCHED_IDLE, idle I/O:
+    /// `shim_lowest_priority`, which on Linux changes the calling thread only) and returns when
+    /// it has: work the machine should do only when nothing else wants a core, from a thread
+    /// that must go on at its own priority afterwards (a thread cannot take SCHED_IDLE back).
+    /// Runs `body` on the caller's thread if no thread can be started.
+    package static func atLowestPriority(_ body: () -> Void) {
+        withoutActuallyEscaping(body) { body in
+            let shared = UncheckedBody { _ in body() }
+            switch startThread({ _ = shim_lowest_priority(); shared.body(0) }) {
+            case .success(let thread): pthread_join(thread, nil)
+            case .failure: body()
+            }
+        }
+    }
+
     /// Runs blocking `body` on a thread of its own and awaits its result, so that a wait on a
     /// server or a disk (a publish pass over PostgreSQL can take a minute) never holds one of
     /// Swift's cooperative threads, of which a 2-core machine has two. Should no thread start

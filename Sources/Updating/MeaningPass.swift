@@ -1,14 +1,16 @@
 import Embedding
 import Indexing
+import SystemCalls
 
 /// Reads what items are about into vectors (issue 43): the semantic pass, after the crawl, the
 /// summaries and OCR, as those run.
 ///
 /// What is embedded is what people ask about: the item's name as words, its title and its
-/// `other` text (description, summary, subject, keywords), the first 64 pieces of them. Not
-/// the body: a question names what a file is for, which its first lines rarely say, and a
-/// transformer's cost grows with the text. An item with neither a title nor other text (most
-/// code and data files) is left to the words; it gets an empty vector, so it is not read again.
+/// `other` text (description, summary, subject, keywords), the first 64 pieces of them; for a
+/// note too short for a summary, its text. Not the body: a question names what a file is for,
+/// which its first lines rarely say, and a transformer's cost grows with the text. An item
+/// with nothing but a name (empty files, binaries without metadata) is left to the words; it
+/// gets an empty vector, so it is not read again.
 /// A question's second stage reorders its best candidates by closeness to the question
 /// (`QueryEngine.runQuestion`).
 ///
@@ -18,12 +20,17 @@ import Indexing
 package struct MeaningPass: Sendable {
     package let store: IndexStore
     package let encoder: SentenceEncoder
+    /// Whether each batch is embedded on a thread at the lowest priority (fsindexd with
+    /// `[daemon] throttle = "low"`, as OCR's worker runs): the writer waits for it, and the
+    /// machine lends it only the cores nothing else wants.
+    package var lowestPriority = false
     /// Pieces of an item's text read: the name, title and description fit.
     package static let maximumTokens = 64
 
-    package init(store: IndexStore, encoder: SentenceEncoder) {
+    package init(store: IndexStore, encoder: SentenceEncoder, lowestPriority: Bool = false) {
         self.store = store
         self.encoder = encoder
+        self.lowestPriority = lowestPriority
     }
 
     /// What one batch did.
@@ -38,7 +45,8 @@ package struct MeaningPass: Sendable {
 
     /// The text of an item that the pass embeds, or nil when it has nothing but its name.
     package static func text(of item: PendingMeaning) -> String? {
-        let title = item.title.trimmingSpaces, other = item.other.trimmingSpaces
+        let title = item.title.trimmingSpaces
+        let other = item.other.trimmingSpaces.isEmpty ? item.passage.trimmingSpaces : item.other.trimmingSpaces
         guard !title.isEmpty || !other.isEmpty else { return nil }
         var words = ""
         for scalar in item.name.unicodeScalars {
@@ -56,16 +64,19 @@ package struct MeaningPass: Sendable {
         guard !pending.isEmpty else { return Batch() }
         var batch = Batch(lastRowID: pending.last!.rowID, mayHaveMore: pending.count == limit)
         var made: [(item: PendingMeaning, vector: [UInt8])] = []
-        for item in pending {
-            if stop() { batch.mayHaveMore = true; batch.lastRowID = made.last?.item.rowID ?? after; break }
-            batch.examined += 1
-            if let text = Self.text(of: item) {
-                made.append((item, StoredVector.encode(encoder.embed(text, maximumTokens: Self.maximumTokens))))
-                batch.embedded += 1
-            } else {
-                made.append((item, []))
+        func embed() {
+            for item in pending {
+                if stop() { batch.mayHaveMore = true; batch.lastRowID = made.last?.item.rowID ?? after; break }
+                batch.examined += 1
+                if let text = Self.text(of: item) {
+                    made.append((item, StoredVector.encode(encoder.embed(text, maximumTokens: Self.maximumTokens))))
+                    batch.embedded += 1
+                } else {
+                    made.append((item, []))
+                }
             }
         }
+        if lowestPriority { SystemCall.atLowestPriority(embed) } else { embed() }
         do { try store.storeMeanings(made) } catch { throw .index(error) }
         return batch
     }

@@ -36,8 +36,9 @@ extension IndexDaemon {
     /// The semantic pass, when `[query] semantic` is on and the sentence model is installed
     /// (loaded once per process; why not is in `fsindex status`).
     func meaningPass() -> MeaningPass? {
-        guard state.withLock({ $0.settings.query.semantic }), case .success(let encoder) = SentenceEncoder.shared else { return nil }
-        return MeaningPass(store: store, encoder: encoder)
+        let settings = state.withLock { $0.settings }
+        guard settings.query.semantic, case .success(let encoder) = SentenceEncoder.shared else { return nil }
+        return MeaningPass(store: store, encoder: encoder, lowestPriority: settings.daemon.throttle == .low)
     }
 
     /// One batch of `kind`, on the writer: made, logged and published; the next is queued while

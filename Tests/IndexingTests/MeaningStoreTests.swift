@@ -32,6 +32,8 @@ struct MeaningStoreTests {
         let sleep = try #require(waiting.first { $0.name == "sleep.html" })
         #expect(sleep.title == "sleep in std::thread")
         #expect(sleep.other.contains("Puts the current thread to sleep for at least the given time."))
+        #expect(sleep.passage.isEmpty, "an item with a title or other text is read by those")
+        #expect(waiting.first { $0.name == "data.csv" }?.passage == "1,2,3", "one without is read by its text")
         // Paged by rowid.
         let first = try t.store.pendingMeanings(limit: 1)
         #expect(try t.store.pendingMeanings(limit: 100, after: first[0].rowID).count == 2)

@@ -18,6 +18,9 @@ struct MeaningPassTests {
         #expect(text?.hasPrefix("fn read to string html. read_to_string in std::fs. Reads the entire contents of a file into a string.") == true)
         #expect((text?.count ?? 0) < 500, "the other text is cut at 400 characters")
         #expect(MeaningPass.text(of: PendingMeaning(rowID: 2, name: "data.csv", title: " ", other: "")) == nil)
+        // A note too short for a summary is read by its text.
+        #expect(MeaningPass.text(of: PendingMeaning(rowID: 3, name: "todo.txt", title: "", other: "", passage: "Call the plumber about the leak."))
+                == "todo txt. Call the plumber about the leak.")
     }
 
     @Test("the pass stores a vector for each item with words to read, an empty one for the rest, batch by batch, and then finds nothing to do", .sentenceModel)

@@ -26,8 +26,10 @@ extension QueryEngine {
             var next = inOrder
             next.predicate = any.restricted(by: spec.predicate)
             // By meaning, the stage's first `meaningDepth` are reordered: always the same ones,
-            // whatever the page, so that pages follow each other.
-            next.limit = spec.semantic ? max(target, results.count + Self.meaningDepth) : target
+            // whatever the page, so that pages follow each other. An index without vectors
+            // (the pass has not run, or `semantic` was off) asks for the page only.
+            let byMeaning = spec.semantic ? try read(spec) { db in try IndexStore.hasMeanings(db) } : false
+            next.limit = byMeaning ? max(target, results.count + Self.meaningDepth) : target
             // An item named as the question holds its words in order: stage 1 found it. Without
             // the name first, the second stage scores only the rows that can reach the page
             // (`ResultQuery.keepBest`).
@@ -38,7 +40,7 @@ extension QueryEngine {
                 r.stage = .anyWord
                 found.append(r)
             }
-            if spec.semantic { found = try reorderedByMeaning(found, words: words, spec: spec) }
+            if byMeaning { found = try reorderedByMeaning(found, words: words, spec: spec) }
             results += found.prefix(target - results.count)
         }
         let page = results.dropFirst(spec.offset)
