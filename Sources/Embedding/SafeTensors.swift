@@ -36,7 +36,9 @@ package final class SafeTensors: @unchecked Sendable {
             throw .unusable(file: path, reason: "it cannot be mapped into memory")
         }
         base = UnsafeRawPointer(mapped)
-        let headerLength = Int(base.loadUnaligned(as: UInt64.self).littleEndian & 0x7FFF_FFFF)
+        // Compared as read, not masked: a length past the file is an error, never a smaller one.
+        let declared = base.loadUnaligned(as: UInt64.self).littleEndian
+        let headerLength = declared < UInt64(size) ? Int(declared) : size
         guard headerLength > 0, 8 + headerLength <= size else {
             munmap(mapped, size)
             throw .malformed(file: path, reason: "its header length \(headerLength) does not fit its \(size) bytes")
