@@ -29,16 +29,21 @@ enum DebianPackage {
         return nil
     }()
 
-    /// The package, built once for every test here: its path, or why it could not be built.
-    static let built: Result<(deb: String, scratch: TemporaryTree), BuildFailure> = {
+    /// The packages, built once for every test here: their paths, or why they could not be
+    /// built. The model's package (`--model`) is built too where the sentence model could be
+    /// installed for the tests; `modelDeb` is nil elsewhere.
+    static let built: Result<(deb: String, modelDeb: String?, scratch: TemporaryTree), BuildFailure> = {
         do {
             let scratch = try TemporaryTree(prefix: "fsindex-deb")
-            let r = try run(executable: buildScript, ["--no-build", scratch.path("out").string], timeout: 600)
-            let deb = r.out.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard r.status == 0, deb.hasSuffix(".deb"), FileManager.default.fileExists(atPath: deb) else {
-                return .failure(BuildFailure(message: "build-deb exited \(r.status), printed \(deb.debugDescription):\n\(r.stderr)"))
+            let model = try? SentenceModelFixture.folder.get()
+            let r = try run(executable: buildScript, ["--no-build", scratch.path("out").string] + (model.map { ["--model", $0] } ?? []),
+                            timeout: 600)
+            let printed = r.lines
+            guard r.status == 0, printed.count == (model == nil ? 1 : 2),
+                  printed.allSatisfy({ $0.hasSuffix(".deb") && FileManager.default.fileExists(atPath: $0) }) else {
+                return .failure(BuildFailure(message: "build-deb exited \(r.status), printed \(r.out.debugDescription):\n\(r.stderr)"))
             }
-            return .success((deb, scratch))
+            return .success((printed[0], model == nil ? nil : printed[1], scratch))
         } catch {
             return .failure(BuildFailure(message: "\(error)"))
         }
@@ -161,6 +166,57 @@ struct DebianPackageTests {
             let mcp = try run(executable: bin + "/fsindex-mcp", ["--help"], env: env, timeout: 60)
             #expect(mcp.status == 0 && mcp.out.contains("USAGE: fsindex-mcp"), "\(mcp.out)\(mcp.stderr)")
         }
+    }
+
+    @Test("build-deb --model writes fsindex-model-minilm_VERSION_all.deb, which fsindex recommends; unpacked beside fsindex, the model is found and the first index reads names and titles by meaning",
+          .sentenceModel)
+    func modelPackage() async throws {
+        try await offPool {
+            let modelDeb = try #require(try DebianPackage.built.get().modelDeb)
+            let deb = try DebianPackage.deb()
+            #expect(URL(fileURLWithPath: modelDeb).lastPathComponent
+                    == "fsindex-model-minilm_\(try DebianPackage.field("Version"))_all.deb")
+            #expect(try DebianPackage.field("Recommends").contains("fsindex-model-minilm"))
+            let dpkgDeb = DebianPackage.tool("dpkg-deb")!
+            let arch = try run(executable: dpkgDeb, ["-f", modelDeb, "Architecture"], timeout: 60).out
+            #expect(arch.trimmingCharacters(in: .whitespacesAndNewlines) == "all")
+            // Both files, root's, readable by all and writable by no one else: what the model's
+            // loader asks of a file it trusts.
+            let listing = try run(executable: dpkgDeb, ["-c", modelDeb], timeout: 60).lines
+            for file in ["model.safetensors", "vocab.txt"] {
+                let entry = listing.first { $0.hasSuffix(" ./usr/share/fsindex/models/all-MiniLM-L6-v2/" + file) }
+                #expect(entry?.hasPrefix("-rw-r--r-- root/root") == true, "\(listing)")
+            }
+            #expect(listing.contains { $0.hasSuffix(" ./usr/share/doc/fsindex-model-minilm/copyright") })
+
+            // The two packages' files in one root, as apt would lay them out; no FSINDEX_MODEL_DIR
+            // and an empty home: the model can only come from usr/share beside usr/bin.
+            let unpacked = try DebianPackage.unpacked()
+            let x = try run(executable: dpkgDeb, ["-x", modelDeb, unpacked.path("root").string], timeout: 120)
+            #expect(x.status == 0, "\(x.stderr)")
+            let bin = unpacked.path("root/usr/bin").string
+            let work = try TemporaryTree(prefix: "fsindex-deb-model")
+            try work.create("docs/pause.md", contents: "# Sleeping a thread\n\nHow to suspend a program for a while.\n")
+            try work.create("docs/heron.txt", contents: "the grey heron waits by the water")
+            try work.createDirectory("run")
+            _ = chmod(work.path("run").string, 0o700)
+            let env = ["FSINDEX_INDEX_DIR": work.path("index").string, "XDG_CONFIG_HOME": work.path("config").string,
+                       "XDG_DATA_HOME": work.path("data").string, "XDG_STATE_HOME": work.path("state").string,
+                       "XDG_RUNTIME_DIR": work.path("run").string, "HOME": work.path("home").string, "FSINDEX_WORKER": "", "FSINDEX_MODEL_DIR": ""]
+            let indexed = try run(executable: bin + "/fsindex", ["index", work.path("docs").string], env: env, timeout: 300)
+            #expect(indexed.status == 0, "\(indexed.stderr)")
+            #expect((indexed.out + indexed.stderr).contains("by meaning: "), "\(indexed.out)\(indexed.stderr)")
+            let status = try run(executable: bin + "/fsindex", ["status"], env: env, timeout: 60)
+            #expect(status.lines.contains { $0.hasPrefix("by meaning: ") && !$0.hasPrefix("by meaning: 0 ") }, "\(status.out)\(status.stderr)")
+        }
+    }
+
+    @Test("lintian reports no errors in the model's package", .sentenceModel,
+          .enabled(if: DebianPackage.tool("lintian") != nil, "needs lintian (apt-get install lintian)"))
+    func modelPackageLintian() throws {
+        let modelDeb = try #require(try DebianPackage.built.get().modelDeb)
+        let r = try run(executable: DebianPackage.tool("lintian")!, ["--fail-on", "error", "--no-tag-display-limit", modelDeb], timeout: 600)
+        #expect(r.status == 0 && !r.lines.contains { $0.hasPrefix("E: ") }, "lintian:\n\(r.out)\(r.stderr)")
     }
 
     @Test("each installed man page opens with man -l", .enabled(if: DebianPackage.tool("man") != nil, "needs man (apt-get install man-db)"))
