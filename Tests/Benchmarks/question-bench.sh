@@ -78,10 +78,14 @@ if via == "fsindexd":
         time.sleep(0.2)
     else:
         sys.exit("question-bench.sh: fsindexd did not finish its first reconcile in 10 minutes")
-    probe = subprocess.run([bin_dir + "/fsfind", "--index-dir", index, "--count", "manual"],
-                           capture_output=True, env=dict(os.environ, FSFIND_TRACE="1"))
-    if b"answered by fsindexd" not in probe.stderr:
-        sys.exit("question-bench.sh: fsfind was not answered by fsindexd")
+    # Its query socket opens after the control socket: asked until it answers (30 s at most).
+    for _ in range(150):
+        probe = subprocess.run([bin_dir + "/fsfind", "--index-dir", index, "--count", "manual"],
+                               capture_output=True, env=dict(os.environ, FSFIND_TRACE="1", XDG_CONFIG_HOME=configs["on"]))
+        if b"answered by fsindexd" in probe.stderr: break
+        time.sleep(0.2)
+    else:
+        sys.exit("question-bench.sh: fsfind was not answered by fsindexd: " + probe.stderr.decode(errors="replace"))
     import atexit, signal
     atexit.register(lambda: (daemon.send_signal(signal.SIGTERM), daemon.wait()))
 
