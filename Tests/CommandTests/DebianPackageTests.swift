@@ -36,7 +36,7 @@ enum DebianPackage {
         do {
             let scratch = try TemporaryTree(prefix: "fsindex-deb")
             let model = try? SentenceModelFixture.folder.get()
-            let r = try run(executable: buildScript, ["--no-build", scratch.path("out").string] + (model.map { ["--model", $0] } ?? []),
+            let r = try run(executable: buildScript, ["--no-build"] + (model.map { ["--model", $0] } ?? []) + [scratch.path("out").string],
                             timeout: 600)
             let printed = r.lines
             guard r.status == 0, printed.count == (model == nil ? 1 : 2),
