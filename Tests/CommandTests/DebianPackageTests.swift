@@ -173,7 +173,6 @@ struct DebianPackageTests {
     func modelPackage() async throws {
         try await offPool {
             let modelDeb = try #require(try DebianPackage.built.get().modelDeb)
-            let deb = try DebianPackage.deb()
             #expect(URL(fileURLWithPath: modelDeb).lastPathComponent
                     == "fsindex-model-minilm_\(try DebianPackage.field("Version"))_all.deb")
             #expect(try DebianPackage.field("Recommends").contains("fsindex-model-minilm"))
