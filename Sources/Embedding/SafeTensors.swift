@@ -41,7 +41,7 @@ package final class SafeTensors: @unchecked Sendable {
         let headerLength = declared < UInt64(size) ? Int(declared) : size
         guard headerLength > 0, 8 + headerLength <= size else {
             munmap(mapped, size)
-            throw .malformed(file: path, reason: "its header length \(headerLength) does not fit its \(size) bytes")
+            throw .malformed(file: path, reason: "its header length \(declared) does not fit its \(size) bytes")
         }
         dataStart = 8 + headerLength
         let header = Data(bytes: base + 8, count: headerLength)
