@@ -175,8 +175,14 @@ struct ExtractionWorkerTests {
         let worker = ExtractionWorker(executable: try workerPath())
         let p = try tree.create("a.txt", contents: "old")
         let facts = try FileFacts.read(p)
+        // The old file stays open while it is replaced, so its inode cannot be given to the new
+        // one (a file created after it was freed could get it back, and the parent compares
+        // device and inode: a replacement that reuses the inode is not seen, see the note).
+        let held = open(p.string, O_RDONLY | O_CLOEXEC)
+        #expect(held >= 0)
+        defer { if held >= 0 { close(held) } }
         try tree.remove("a.txt")
-        try tree.create("keep.txt", contents: "hold the inode")   // so the new file gets another inode
+        try tree.create("keep.txt", contents: "hold the inode")
         try tree.create("a.txt", contents: "new")
         let replaced = worker.extract(facts, textCap: 100)
         #expect(replaced.problems == [.changedDuringRead])
