@@ -76,6 +76,11 @@ package final class SentenceEncoder: Sendable {
         }
         guard !layers.isEmpty else { throw .malformed(file: w.name, reason: "it has no encoder layers") }
         self.layers = layers
+        try Self.loadBLAS()
+    }
+
+    /// Loads OpenBLAS (once per process), or says why it cannot be.
+    static func loadBLAS() throws(EmbeddingError) {
         var error = [CChar](repeating: 0, count: 512)
         guard fsindex_blas_load(&error, error.count) == 1 else {
             throw .unusable(file: "libopenblas.so.0", reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -135,7 +140,8 @@ package final class SentenceEncoder: Sendable {
         return length > 0 ? mean.map { $0 / length } : mean
     }
 
-    /// `output = input · weightᵀ + bias`, `rows` rows.
+    /// `output = input · weightᵀ + bias`, `rows` rows. A question's few rows go to the small
+    /// products of `blas.c`, a text's many to OpenBLAS.
     static func apply(_ f: Linear, _ input: [Float], _ output: inout [Float], rows: Int) {
         input.withUnsafeBufferPointer { ip in output.withUnsafeMutableBufferPointer { op in
             let o = op.baseAddress!

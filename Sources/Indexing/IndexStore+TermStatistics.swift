@@ -1,3 +1,4 @@
+import FoundationEssentials
 import GRDB
 
 /// The number of items that hold each common word, stored for the ranking (`term_docs`, v16).
@@ -41,5 +42,19 @@ extension IndexStore {
         var out: [String: Int] = [:]
         for row in rows { out[row["term"]] = row["docs"] }
         return out
+    }
+
+    /// The rows of the full-text index, as FTS5 counts them for its idf (`xRowCount`): the
+    /// first number of its averages record (`items_fts_data`, id 1), an SQLite varint. Nil
+    /// when the record is missing or does not parse.
+    package static func fullTextRowCount(_ db: Database) throws -> Int? {
+        guard let block = try Data.fetchOne(db, sql: "SELECT block FROM \(Schema.ftsTable)_data WHERE id = 1") else { return nil }
+        var value: UInt64 = 0
+        for (i, byte) in block.prefix(9).enumerated() {
+            if i == 8 { return Int(exactly: value << 8 | UInt64(byte)) }
+            value = value << 7 | UInt64(byte & 0x7F)
+            if byte & 0x80 == 0 { return Int(exactly: value) }
+        }
+        return nil
     }
 }

@@ -54,6 +54,11 @@ package struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     /// Any group may match, not all: a question's words asked as any of them (issue 43), ranked
     /// by how many of the groups a row holds (`fsindex_rank`'s coordination).
     package var anyGroup = false
+    /// With `anyGroup`: a row must also hold one of these groups (indexes into `groups`),
+    /// a question's rarer words (`QueryEngine.essentialSplit`). FTS5 then walks their matches
+    /// only, and seeks the commoner words' lists to those rows, instead of merging every match
+    /// of every word. Empty: any group will do.
+    package var requiredGroups: [Int] = []
 
     /// Returns nil when the words hold no searchable token at all (only punctuation).
     package init?(words: [String], prefixLast: Bool = true) {
@@ -153,6 +158,9 @@ package struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
     /// may get 1.0 (after every real score, ≤ 0), which the caller must drop (`TopKRanking`).
     func rankLayout(documentCounts: [String: Int], top: Int? = nil) -> String {
         var out: [String] = anyGroup ? ["coord"] + (top.map { ["top", String($0)] } ?? []) : []
+        // The required groups' phrases come first in `fts5`, and only narrow the rows.
+        let skipped = requiredPhrases.reduce(0) { $0 + ($1.whole == nil ? 1 : 2) }
+        if skipped > 0 { out += ["skip", String(skipped)] }
         func phrase(_ g: Int, _ term: Term, _ tokens: [String]) {
             var entry = "\(g):\(term.tokens.count)"
             if tokens.count == 1, let n = documentCounts[tokens[0]] { entry += ":\(n)" }
@@ -190,11 +198,20 @@ package struct SearchPattern: Sendable, Hashable, CustomStringConvertible {
         return out
     }
 
+    /// The terms of `requiredGroups` that exist, in order (an any-word pattern's only).
+    private var requiredPhrases: [Term] {
+        anyGroup ? requiredGroups.filter { groups.indices.contains($0) }.flatMap { groups[$0] } : []
+    }
+
     /// The FTS5 query text.
     package var fts5: String {
-        let body = groups.map { g in
+        var body = groups.map { g in
             g.count == 1 ? g[0].fts5 : "(" + g.map(\.fts5).joined(separator: " OR ") + ")"
         }.joined(separator: anyGroup ? " OR " : " AND ")
+        let required = requiredPhrases
+        if !required.isEmpty {
+            body = "(" + required.map(\.fts5).joined(separator: " OR ") + ") AND (" + body + ")"
+        }
         guard let column else { return body }
         return "{\(column.rawValue)} : (\(body))"
     }

@@ -1,4 +1,4 @@
-import Embedding
+@testable import Embedding
 import Foundation
 import Glibc
 import TestSupport
@@ -100,5 +100,37 @@ import Testing
         #expect(ModelLocation.candidates(environment: ["HOME": "/home/ann", "XDG_DATA_HOME": "/data"], executable: nil)
                 == ["/data/fsindex/models/all-MiniLM-L6-v2"])
         #expect(throws: EmbeddingError.self) { try ModelLocation.find(environment: ["HOME": "/nonexistent"], executable: nil) }
+    }
+}
+
+/// The encoder's matrix products against a plain loop in double precision: a question's few
+/// rows (up to 16) take the small kernels of `blas.c`, more rows OpenBLAS; both must agree with
+/// the loop, for widths that are and are not multiples of the kernels' four outputs.
+@Suite struct MatrixProductTests {
+    static var blas: Bool { (try? SentenceEncoder.loadBLAS()) != nil }
+
+    @Test(.enabled(if: blas, "OpenBLAS (libopenblas0) is not installed"))
+    func smallAndLargeProductsAreTheLoops() throws {
+        var rng = SplitMix64(seed: 7)
+        for (inputs, outputs) in [(384, 384), (384, 1536), (1536, 384), (32, 13), (48, 7)] {
+            let weight = (0..<(inputs * outputs)).map { _ in Float.random(in: -1...1, using: &rng) }
+            let bias = (0..<outputs).map { _ in Float.random(in: -1...1, using: &rng) }
+            for rows in [1, 2, 3, 4, 5, 9, 16, 17, 40] {
+                let input = (0..<(rows * inputs)).map { _ in Float.random(in: -1...1, using: &rng) }
+                var got = [Float](repeating: 0, count: rows * outputs)
+                weight.withUnsafeBufferPointer { w in bias.withUnsafeBufferPointer { b in
+                    SentenceEncoder.apply(.init(weight: w.baseAddress!, bias: b.baseAddress!, inputs: inputs, outputs: outputs), input, &got, rows: rows)
+                }}
+                var worst = 0.0
+                for r in 0..<rows {
+                    for o in 0..<outputs {
+                        var sum = Double(bias[o])
+                        for i in 0..<inputs { sum += Double(input[r * inputs + i]) * Double(weight[o * inputs + i]) }
+                        worst = max(worst, abs(sum - Double(got[r * outputs + o])))
+                    }
+                }
+                #expect(worst < 1e-3, "\(rows) × \(inputs) → \(outputs): off by \(worst)")
+            }
+        }
     }
 }

@@ -68,6 +68,10 @@ typedef struct RankData {
     int coordinate;       // the layout began with "coord ": an any-word query
     // "top M" after "coord ": only the M best rows need their score (see `pruned`).
     int top;
+    // "skip P" after "coord [top M]": the expression's first P phrases only narrow the rows
+    // (a question's rarer words, `SearchPattern.requiredGroups`) and repeat phrases scored
+    // later; they belong to no word (group -1) and are never read.
+    int skip;
     double *heap;         // the M best scores so far, a min-heap
     int heapCount;
     sqlite3_int64 lastRowid; // the row last scored, and its result (a row asked twice)
@@ -162,8 +166,19 @@ static RankData *rankData(const Fts5ExtensionApi *api, Fts5Context *fts, const c
                 while (*layout == ' ') layout++;
             }
         }
+        if (strncmp(layout, "skip ", 5) == 0) {
+            char *end;
+            long k = strtol(layout + 5, &end, 10);
+            if (end > layout + 5 && k > 0 && k < n) {
+                d->skip = (int)k;
+                layout = end;
+                while (*layout == ' ') layout++;
+            }
+        }
     }
-    if (!readLayout(layout, n, d->group, d->span, docs)) {
+    for (int i = 0; i < d->skip; i++) { d->group[i] = -1; d->span[i] = 1; docs[i] = 0; }
+    if (!readLayout(layout, n - d->skip, d->group + d->skip, d->span + d->skip, docs + d->skip)) {
+        d->skip = 0;
         for (int i = 0; i < n; i++) {
             d->group[i] = i;
             d->span[i] = api->xPhraseSize(fts, i);
@@ -173,7 +188,7 @@ static RankData *rankData(const Fts5ExtensionApi *api, Fts5Context *fts, const c
     }
     // A phrase's items, as the layout gives them (stored counts of common words), or counted
     // here by reading its matches, as bm25() does.
-    for (int i = 0; *rc == SQLITE_OK && i < n; i++) {
+    for (int i = d->skip; *rc == SQLITE_OK && i < n; i++) {
         sqlite3_int64 hits = docs[i];
         if (hits < 0) { hits = 0; *rc = api->xQueryPhrase(fts, i, &hits, countRow); }
         double idf = log((rows - hits + 0.5) / (hits + 0.5));
@@ -311,7 +326,7 @@ static int cannotReachTop(const Fts5ExtensionApi *api, Fts5Context *fts, RankDat
     if (!d->top || d->heapCount < d->top || d->nGroup > MAX_GROUPS) return 0;
     unsigned char held[MAX_GROUPS] = { 0 };
     int matched = 0;
-    for (int p = 0; p < d->nPhrase && *rc == SQLITE_OK; p++) {
+    for (int p = d->skip; p < d->nPhrase && *rc == SQLITE_OK; p++) {
         int g = d->group[p];
         if (g < 0 || g >= MAX_GROUPS || held[g]) continue;
         Fts5PhraseIter it;
@@ -374,7 +389,7 @@ static void rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context 
     if (!tf) { sqlite3_result_error_nomem(ctx); return; }
     if (tf == tfStack) memset(tfStack, 0, tfCells * sizeof(double));
     int nInst = 0;
-    for (int p = 0; p < d->nPhrase && rc == SQLITE_OK; p++) {
+    for (int p = d->skip; p < d->nPhrase && rc == SQLITE_OK; p++) {
         Fts5PhraseIter it;
         int c = -1, o = -1;
         rc = api->xPhraseFirst(fts, p, &it, &c, &o);
@@ -467,7 +482,7 @@ static void rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context 
     Hit *hits = allWords && nInst > 0 && nInst <= MAX_ORDER_INSTANCES ? malloc(((size_t)nInst + 1) * sizeof(Hit)) : 0;
     int nHits = 0;
     if (hits) {
-        for (int p = 0; p < d->nPhrase && rc == SQLITE_OK; p++) {
+        for (int p = d->skip; p < d->nPhrase && rc == SQLITE_OK; p++) {
             Fts5PhraseIter it;
             int c = -1, o = -1;
             rc = api->xPhraseFirst(fts, p, &it, &c, &o);

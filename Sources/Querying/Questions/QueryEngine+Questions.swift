@@ -1,4 +1,5 @@
 import Embedding
+import Glibc
 import GRDB
 import Indexing
 
@@ -36,7 +37,7 @@ extension QueryEngine {
             next.exactNameHint = nil
             var seen = Set(results.map(\.rowID))
             var found: [QueryResult] = []
-            for var r in try runAsTyped(next) where seen.insert(r.rowID).inserted {
+            for var r in try runAnyWord(next, any, spec: spec) where seen.insert(r.rowID).inserted {
                 r.stage = .anyWord
                 found.append(r)
             }
@@ -46,6 +47,95 @@ extension QueryEngine {
         let page = results.dropFirst(spec.offset)
         return Array(spec.limit.map { page.prefix($0) } ?? page)
     }
+
+    /// The second stage's page, as the whole any-word pattern ranks it, walking only the rows
+    /// that hold one of the question's rarer words where that provably gives the same page.
+    ///
+    /// A key design decision, measured with `question-bench.sh --via fsindexd`: most of a
+    /// question's time was FTS5 merging the matches of every word and form (`code`, `run`,
+    /// `long`: 46,000 items of the bench corpus) to rank rows that mostly hold one common word.
+    /// A row that holds none of the rarer words (`essentialSplit`) scores at most the commoner
+    /// words' ceiling; when the page's last score is better than that ceiling times the
+    /// largest boost, no such row can be on the page (MaxScore, Turtle and Flood 1995), and the
+    /// narrowed query's page is the whole query's. Otherwise the whole query runs.
+    func runAnyWord(_ next: QuerySpec, _ any: SearchPattern, spec: QuerySpec) throws(QueryError) -> [QueryResult] {
+        guard let limit = next.limit, limit > 0, next.sort == .relevance, !next.reverse,
+              let largest = try read(spec, { db in try ResultQuery.largestBoost(next, db) }), largest.isFinite, largest > 0
+        else { return try runAsTyped(next) }
+        // First the commoner words as `commonShare` guesses them; when the page's last proves
+        // too weak, its score bounds the whole page's last (a narrower query's rows are a part of
+        // the whole's, with the same scores), and the words under that bound are left out.
+        var below: Double? = nil
+        for _ in 0..<2 {
+            guard let split = try essentialSplit(any, spec, largestBoost: largest, below: below) else { break }
+            var narrowed = next
+            narrowed.predicate = split.pattern.restricted(by: spec.predicate)
+            let page = try runAsTyped(narrowed)
+            guard page.count == limit, let last = page.last else { break }
+            // Scores are ≤ 0, the best most negative; a row of the commoner words only scores
+            // at least −ceiling × the largest boost. A margin far above rounding: a tie is
+            // not proof.
+            if split.ceiling * largest * (1 + 1e-9) < -last.score {
+                return page
+            }
+            below = -last.score
+        }
+        return try runAsTyped(next)
+    }
+
+    /// The question's rarer words, which a row on the page must hold one of, and the most a row
+    /// of the commoner ones alone can score: Σ idf × (k1 + 1) × √(their share of the words),
+    /// `fsindex_rank`'s ceiling without the bonuses (those need every word). The commoner words
+    /// are the commonest ones whose ceiling stays under `commonShare` of all the words' ceiling,
+    /// or, with `below`, whose ceiling times `largestBoost` stays under it. Each needs a stored
+    /// item count (`term_docs`, the idf `fsindex_rank` is given) for one of its forms: the idf
+    /// of a word (its commonest form's) is at most that form's. Nil: nothing to leave out.
+    func essentialSplit(_ any: SearchPattern, _ spec: QuerySpec, largestBoost: Double, below: Double?) throws(QueryError) -> (pattern: SearchPattern, ceiling: Double)? {
+        let groups = any.groups
+        guard any.anyGroup, groups.count >= 2, groups.count <= Self.maximumSplitWords else { return nil }
+        let (rows, counts) = try read(spec) { db in
+            (try IndexStore.fullTextRowCount(db), try IndexStore.termDocumentCounts(db, any.countableTerms))
+        }
+        guard let rows, rows > 0 else { return nil }
+        func idf(_ items: Int) -> Double { max(log((Double(rows - items) + 0.5) / (Double(items) + 0.5)), 1e-6) }
+        // Each word's idf at most: that of its commonest form with a stored count.
+        let bound: [Double?] = groups.map { group in
+            var known: [Int] = []
+            for term in group {
+                for phrase in [term.whole, term.tokens].compactMap({ $0 }) where phrase.count == 1 {
+                    if let n = counts[phrase[0]] { known.append(n) }
+                }
+            }
+            return known.max().map(idf)
+        }
+        // The most any row can score from its words, each held at saturation.
+        let all = groups.indices.reduce(0.0) { $0 + (bound[$1] ?? idf(1)) } * (Self.rankK1 + 1)
+        let limit = below.map { $0 / (largestBoost * (1 + 1e-6)) } ?? Self.commonShare * all
+        let byCommonness = groups.indices.filter { bound[$0] != nil }.sorted { bound[$0]! < bound[$1]! }
+        var common: [Int] = [], sum = 0.0, ceiling = 0.0
+        for g in byCommonness {
+            let next = (sum + bound[g]!) * (Self.rankK1 + 1) * (Double(common.count + 1) / Double(groups.count)).squareRoot()
+            guard next < limit else { break }
+            common.append(g)
+            sum += bound[g]!
+            ceiling = next
+        }
+        guard !common.isEmpty, common.count < groups.count else { return nil }
+        var narrowed = any
+        narrowed.requiredGroups = groups.indices.filter { !common.contains($0) }
+        return (narrowed, ceiling)
+    }
+
+    /// `fsindex_rank`'s k1 (fts5_rank.c, RANK_K1).
+    static let rankK1 = 1.2
+    /// Beyond `fsindex_rank`'s 32 words, its coordination counts no more words.
+    static let maximumSplitWords = 32
+    /// How much of the words' whole ceiling the commoner words may hold (see `essentialSplit`):
+    /// measured with `question-bench.sh --via fsindexd` (medians, dev / held-out): none 60.8 /
+    /// 68.2 ms; 0.05: 57.3 / 63.8; 0.12: 54.4 / 59.8; 0.18: 55.4 / 60.5; 0.25: 57.2 / 64.1; 0.35:
+    /// 62.0 / 71.2. Too little leaves most rows in; too much often fails the proof, and a
+    /// second narrowed query runs.
+    static let commonShare = 0.12
 
     /// `explain` for a question: each stage's full-text search, the words left out, how the
     /// second ranks, and the database plan of the second (the one that costs).
@@ -65,6 +155,7 @@ extension QueryEngine {
         if spec.limit != nil {
             lines.append("stage 2 scores only the files that can reach the page: one whose best possible score (from the words it holds, then its counts) is below the page's last so far is passed over")
         }
+        lines.append("stage 2 walks only the files holding one of its rarer words when its commoner words alone provably cannot reach the page (their most possible score, times the largest boost, below the page's last); else every match")
         lines.append(try meaningLine(spec))
         asTyped.predicate = any.restricted(by: spec.predicate)
         return lines + (try explain(asTyped).filter { !$0.hasPrefix("full-text search:") })
