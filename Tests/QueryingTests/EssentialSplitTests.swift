@@ -19,18 +19,19 @@ struct EssentialSplitTests {
     /// `scarce` in one of twenty, `rare` in one of sixty, each 1-5 times in texts of 5-300
     /// words, some in titles; dates over six years, so that the recency boost spreads the
     /// scores. The common words' item counts are stored (`term_docs`), as after a crawl.
-    static let fixture: Fixture = {
-        do { return try Fixture() } catch { fatalError("fixture: \(error)") }
-    }()
+    static let fixture = makeFixture()
 
-    final class Fixture: Sendable {
-        let tree: TemporaryTree
-        let store: IndexStore
+    /// The index and its engine; the folder lives as long as the tests.
+    struct Fixture: Sendable {
+        let folder: TemporaryTree
         let engine: QueryEngine
+        var store: IndexStore { engine.store }
+    }
 
-        init() throws {
-            tree = try TemporaryTree(prefix: "fsindex-split")
-            store = try tree.makeIndexStore()
+    static func makeFixture() -> Fixture {
+        do {
+            let folder = try TemporaryTree(prefix: "fsindex-split")
+            let store = try folder.makeIndexStore()
             var rng = SplitMix64(seed: 43)
             let filler = ["lorem", "ipsum", "dolor", "amet", "kappa", "sigma", "theta", "omega"]
             let words: [(String, Int)] = [("common", 900), ("usual", 600), ("middle", 200), ("scarce", 50), ("rare", 17)]
@@ -52,17 +53,13 @@ struct EssentialSplitTests {
             }
             try store.indexSearchableItems(items)
             try store.refreshTermStatistics()
-            engine = QueryEngine(store: store)
+            return Fixture(folder: folder, engine: QueryEngine(store: store))
+        } catch {
+            fatalError("fixture: \(error)")
         }
     }
 
-    static func anyWord(_ words: [String]) throws -> SearchPattern {
-        let terms = words.compactMap { SearchPattern.Term($0) }
-        try #require(terms.count == words.count)
-        var pattern = try #require(SearchPattern(groups: terms.map { [$0] }))
-        pattern.anyGroup = true
-        return pattern
-    }
+    static func anyWord(_ words: [String]) throws -> SearchPattern { try TopKRankingTests.anyWord(words) }
 
     static func spec(_ pattern: SearchPattern, limit: Int, recency: Double = 0.5) -> QuerySpec {
         var spec = QuerySpec(predicate: .text(pattern), now: now, exactNameHint: "", includeAttributes: false,

@@ -85,6 +85,16 @@ struct IndexUpdaterTests {
         #expect(folder.attributes.contentTypeTree.contains(.folder))
     }
 
+    @Test("what was below a folder that vanished while the walk listed it is not taken as gone; a sibling with the same prefix is")
+    func vanishedFolderKeepsWhatWasBelow() {
+        let tree8 = Array("/r/tree8".utf8)
+        #expect(IndexUpdater.isInside(Array("/r/tree8/a/b/deep.txt".utf8), anyOf: [tree8]))
+        #expect(IndexUpdater.isInside(Array("/r/tree8/\u{FF}".utf8) + [0xFF], anyOf: [Array("/r/x".utf8), tree8]))
+        #expect(!IndexUpdater.isInside(tree8, anyOf: [tree8]))
+        #expect(!IndexUpdater.isInside(Array("/r/tree8x/deep.txt".utf8), anyOf: [tree8]))
+        #expect(!IndexUpdater.isInside(Array("/r/tree8/deep.txt".utf8), anyOf: []))
+    }
+
     @Test("a second crawl reads only what changed and removes what is gone")
     func incremental() throws {
         let f = try CrawlFixture()
