@@ -345,9 +345,9 @@ package final class IndexUpdater: Sendable {
 
         // 3. Remove items whose files are gone (for a folder that went, everything below it).
         // Not those below a folder that vanished while it was being listed: unseen is not gone
-        // there. Renamed, its move's event carries them where it went (CI of stop 53: a new
-        // folder's listing ran just after the test renamed its parent, and the file the move
-        // was to carry had been removed); deleted, its deletion's events remove them.
+        // there. Renamed, its move's event carries them where it went (the whole suite at stop
+        // 53: a new folder's listing ran just after the test renamed its parent, and the file
+        // the move was to carry had been removed); deleted, its deletion's events remove them.
         let gone = stored.filter { !seen.contains($0.key) && !Self.isInside($0.key, anyOf: vanished) }
         if !gone.isEmpty {
             onProgress?(CrawlProgress(root: domain, phase: .cleaning, seen: report.seen, indexed: report.indexed,
