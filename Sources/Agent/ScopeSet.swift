@@ -1,3 +1,4 @@
+import Attributes
 import CommandSupport
 import SystemCalls
 import SystemPackage
@@ -139,8 +140,6 @@ package struct ScopeSet: Sendable, Hashable {
 
     /// `path` is `folder` or below it (by whole components: `/a/bc` is not inside `/a/b`).
     static func isInside(_ path: [UInt8], folder: [UInt8]) -> Bool {
-        if folder == [0x2F] { return path.first == 0x2F }
-        guard path.count >= folder.count, path.starts(with: folder) else { return false }
-        return path.count == folder.count || path[folder.count] == 0x2F
+        path == folder || path.isBelow(folder)
     }
 }

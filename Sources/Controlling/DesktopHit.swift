@@ -1,3 +1,4 @@
+import Attributes
 import FoundationEssentials
 import MemberwiseInit
 
@@ -70,7 +71,7 @@ package struct DesktopHit: Sendable, Hashable, Codable {
     /// A path as people read it: `~/…` under the home folder, and bytes that are not UTF-8
     /// shown as U+FFFD (a label only; the id keeps the bytes).
     package static func display(_ path: [UInt8], home: [UInt8]?) -> String {
-        if let home, !home.isEmpty, path.count > home.count, path.starts(with: home), path[home.count] == UInt8(ascii: "/") {
+        if let home, !home.isEmpty, path.isBelow(home) {
             return "~" + String(decoding: path[home.count...], as: UTF8.self)
         }
         if let home, path == home { return "~" }

@@ -348,7 +348,7 @@ package final class IndexUpdater: Sendable {
         // there. Renamed, its move's event carries them where it went (the whole suite at stop
         // 53: a new folder's listing ran just after the test renamed its parent, and the file
         // the move was to carry had been removed); deleted, its deletion's events remove them.
-        let gone = stored.filter { !seen.contains($0.key) && !Self.isInside($0.key, anyOf: vanished) }
+        let gone = stored.filter { item in !seen.contains(item.key) && !vanished.contains { item.key.isBelow($0) } }
         if !gone.isEmpty {
             onProgress?(CrawlProgress(root: domain, phase: .cleaning, seen: report.seen, indexed: report.indexed,
                                       toIndex: todo.count, elapsed: elapsed(start)))
@@ -374,11 +374,6 @@ package final class IndexUpdater: Sendable {
         }
         report.removedIdentifiers += result.vanishedIdentifiers
         report.problems += problems
-    }
-
-    /// Whether `path` is below one of `folders` (bytes, no trailing slash).
-    static func isInside(_ path: [UInt8], anyOf folders: [[UInt8]]) -> Bool {
-        folders.contains { f in path.count > f.count && path.starts(with: f) && path[f.count] == UInt8(ascii: "/") }
     }
 
     private struct BatchResult: Sendable {

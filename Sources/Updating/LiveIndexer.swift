@@ -72,7 +72,7 @@ package final class LiveIndexer: Sendable {
                 var taken: [FilePath] = []
                 list.removeAll { stray in
                     let b = stray.bytes
-                    let below = b.count > prefix.count && b.starts(with: prefix) && b[prefix.count] == UInt8(ascii: "/")
+                    let below = b.isBelow(prefix)
                     if below { taken.append(stray) }
                     return below
                 }
@@ -94,7 +94,7 @@ package final class LiveIndexer: Sendable {
         let bytes = path.bytes
         return roots.first { r in
             let rb = r.bytes
-            return bytes == rb || (bytes.count > rb.count && bytes.starts(with: rb) && bytes[rb.count] == UInt8(ascii: "/"))
+            return bytes == rb || bytes.isBelow(rb)
         }
     }
 
@@ -159,8 +159,7 @@ package final class LiveIndexer: Sendable {
                     // there, is looked at where the folder is now.
                     let (fromBytes, toBytes) = (from.bytes, to.bytes)
                     func moved(_ key: [UInt8]) -> [UInt8]? {
-                        key.count > fromBytes.count && key.starts(with: fromBytes) && key[fromBytes.count] == UInt8(ascii: "/")
-                            ? toBytes + key[fromBytes.count...] : nil
+                        key.isBelow(fromBytes) ? toBytes + key[fromBytes.count...] : nil
                     }
                     for (i, key) in order.enumerated() {
                         guard let newKey = moved(key) else { continue }

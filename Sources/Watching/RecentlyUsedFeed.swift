@@ -68,7 +68,7 @@ package enum RecentlyUsedFeed {
             var r = root
             while r.count > 1, r.last == UInt8(ascii: "/") { r.removeLast() }
             if r == [UInt8(ascii: "/")] { return true }
-            return path == r || (path.count > r.count && path.starts(with: r) && path[r.count] == UInt8(ascii: "/"))
+            return path == r || path.isBelow(r)
         }
     }
 }

@@ -68,6 +68,14 @@ struct EssentialSplitTests {
         return spec
     }
 
+    /// `QueryEngine.essentialSplit` with the fixture's row count and word counts.
+    static func split(_ pattern: SearchPattern, largestBoost: Double, below: Double?) throws -> (pattern: SearchPattern, ceiling: Double)? {
+        let (rows, counts) = try fixture.store.read { db in
+            (try IndexStore.fullTextRowCount(db), try IndexStore.termDocumentCounts(db, pattern.countableTerms))
+        }
+        return QueryEngine.essentialSplit(pattern, rows: try #require(rows), counts: counts, largestBoost: largestBoost, below: below)
+    }
+
     static let questions = [["rare", "common", "usual"], ["scarce", "middle", "common", "usual"],
                             ["rare", "scarce", "middle", "common"], ["common", "usual", "middle"]]
 
@@ -87,7 +95,7 @@ struct EssentialSplitTests {
                     // Whether the first narrowed query proved its page (as `runAnyWord` tests it).
                     let bound = try Self.fixture.store.read { db in try ResultQuery.largestBoost(spec, db) }
                     let largest = try #require(bound)
-                    if let split = try engine.essentialSplit(pattern, spec, largestBoost: largest, below: nil) {
+                    if let split = try Self.split(pattern, largestBoost: largest, below: nil) {
                         var narrowed = spec
                         narrowed.predicate = .text(split.pattern)
                         let page = try engine.runAsTyped(narrowed)
@@ -109,7 +117,7 @@ struct EssentialSplitTests {
             for limit in [20, 200] {
                 let spec = Self.spec(pattern, limit: limit)
                 // The narrowest split the words allow: every word with a stored count left out.
-                guard let split = try engine.essentialSplit(pattern, spec, largestBoost: 1, below: .infinity) else { continue }
+                guard let split = try Self.split(pattern, largestBoost: 1, below: .infinity) else { continue }
                 var narrowed = spec
                 narrowed.predicate = .text(split.pattern)
                 let page = try engine.runAsTyped(narrowed).map(\.identifier)

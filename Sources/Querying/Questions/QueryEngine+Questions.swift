@@ -59,15 +59,19 @@ extension QueryEngine {
     /// largest boost, no such row can be on the page (MaxScore, Turtle and Flood 1995), and the
     /// narrowed query's page is the whole query's. Otherwise the whole query runs.
     func runAnyWord(_ next: QuerySpec, _ any: SearchPattern, spec: QuerySpec) throws(QueryError) -> [QueryResult] {
-        guard let limit = next.limit, limit > 0, next.sort == .relevance, !next.reverse,
-              let largest = try read(spec, { db in try ResultQuery.largestBoost(next, db) }), largest.isFinite, largest > 0
-        else { return try runAsTyped(next) }
+        guard let limit = next.limit, limit > 0, next.sort == .relevance, !next.reverse else { return try runAsTyped(next) }
+        // What both attempts need, read once: the boosts' bound, FTS5's rows, the words' counts.
+        let (boost, rows, counts) = try read(spec) { db in
+            (try ResultQuery.largestBoost(next, db), try IndexStore.fullTextRowCount(db),
+             try IndexStore.termDocumentCounts(db, any.countableTerms))
+        }
+        guard let largest = boost, largest.isFinite, largest > 0, let rows, rows > 0 else { return try runAsTyped(next) }
         // First the commoner words as `commonShare` guesses them; when the page's last proves
         // too weak, its score bounds the whole page's last (a narrower query's rows are a part of
         // the whole's, with the same scores), and the words under that bound are left out.
         var below: Double? = nil
         for _ in 0..<2 {
-            guard let split = try essentialSplit(any, spec, largestBoost: largest, below: below) else { break }
+            guard let split = Self.essentialSplit(any, rows: rows, counts: counts, largestBoost: largest, below: below) else { break }
             var narrowed = next
             narrowed.predicate = split.pattern.restricted(by: spec.predicate)
             let page = try runAsTyped(narrowed)
@@ -89,14 +93,12 @@ extension QueryEngine {
     /// are the commonest ones whose ceiling stays under `commonShare` of all the words' ceiling,
     /// or, with `below`, whose ceiling times `largestBoost` stays under it. Each needs a stored
     /// item count (`term_docs`, the idf `fsindex_rank` is given) for one of its forms: the idf
-    /// of a word (its commonest form's) is at most that form's. Nil: nothing to leave out.
-    func essentialSplit(_ any: SearchPattern, _ spec: QuerySpec, largestBoost: Double, below: Double?) throws(QueryError) -> (pattern: SearchPattern, ceiling: Double)? {
+    /// of a word (its commonest form's) is at most that form's; `rows` is FTS5's row count.
+    /// Nil: nothing to leave out.
+    static func essentialSplit(_ any: SearchPattern, rows: Int, counts: [String: Int], largestBoost: Double,
+                               below: Double?) -> (pattern: SearchPattern, ceiling: Double)? {
         let groups = any.groups
-        guard any.anyGroup, groups.count >= 2, groups.count <= Self.maximumSplitWords else { return nil }
-        let (rows, counts) = try read(spec) { db in
-            (try IndexStore.fullTextRowCount(db), try IndexStore.termDocumentCounts(db, any.countableTerms))
-        }
-        guard let rows, rows > 0 else { return nil }
+        guard any.anyGroup, groups.count >= 2, groups.count <= Self.maximumSplitWords, rows > 0 else { return nil }
         func idf(_ items: Int) -> Double { max(log((Double(rows - items) + 0.5) / (Double(items) + 0.5)), 1e-6) }
         // Each word's idf at most: that of its commonest form with a stored count.
         let bound: [Double?] = groups.map { group in
